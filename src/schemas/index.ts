@@ -1,0 +1,4 @@
+export * from './authorization.js';
+export * from './common.js';
+export * from './products.js';
+export * from './sign-on.js';

@@ -1,0 +1,266 @@
+import * as z from 'zod';
+import { CODE_PATTERN, dateTime, id, queryBoolean } from './common.js';
+
+// ---------------------------------------------------------------- resources (as read)
+
+/** A tag on a product: `name`, and `type` (a sample shows `package`). */
+export const Tag = z.looseObject({ name: z.string(), type: z.string() });
+
+/** A member product of a package: `id`, `product_code`, `name`, `description`. */
+export const MemberProduct = z.looseObject({
+  id: z.string(),
+  product_code: z.string(),
+  name: z.string(),
+  description: z.string(),
+});
+
+/** One line of the complex price model: `name`, `price`, `vat_code`. */
+export const PriceDetail = z.object({ name: z.string(), price: z.number(), vat_code: z.number().int() });
+/** One line of the complex price model. */
+export type PriceDetail = z.infer<typeof PriceDetail>;
+
+/** Purchase types of a period, and subscription types of a user-product. */
+export const SubscriptionType = z.enum(['recurring', 'limited']);
+/** Iteration units of a period. */
+export const PeriodType = z.enum(['day', 'week', 'month', 'year']);
+/** Payment options accepted when updating prices (endpoint 1). */
+export const PaymentOption = z.enum(['psp', 'creditcard', 'directdebit', 'free', 'invoice']);
+
+/** A price period as read from a product: either `price` (simple model) or `details` (complex). */
+export const PricePeriod = z.looseObject({
+  id: z.string(),
+  purchase_type: z.string(),
+  payment_option: z.string(),
+  type: z.string(),
+  length: z.number().int(),
+  price: z.number().optional(),
+  details: z.array(PriceDetail).optional(),
+});
+/** A price period as read from a product. */
+export type PricePeriod = z.infer<typeof PricePeriod>;
+
+/** A product, package or campaign (spec: "Product"). */
+export const Product = z.looseObject({
+  id: z.string(),
+  created: dateTime,
+  updated: dateTime,
+  product_code: z.string(),
+  integration_code: z.string().optional(),
+  valid_from: dateTime,
+  valid_to: dateTime,
+  is_package: z.boolean(),
+  is_campaign: z.boolean(),
+  parent_product_id: z.string().nullable(),
+  parent_product_code: z.string().nullable(),
+  title_code: z.string(),
+  name: z.string(),
+  description: z.string(),
+  vat_code: z.string().optional(),
+  customer_can_cancel: z.boolean(),
+  products: z.array(MemberProduct),
+  price_periods: z.array(PricePeriod),
+  tags: z.array(Tag),
+});
+/** A product, package or campaign. */
+export type Product = z.infer<typeof Product>;
+
+/** A payment period as read from endpoint 3; `details` only for `psp`. */
+export const PaymentPeriod = z.looseObject({
+  id: z.string(),
+  payment_method: z.string(),
+  type: z.string(),
+  enabled: z.boolean(),
+  iteration_type: z.string(),
+  iteration_length: z.number().int(),
+  price: z.number(),
+  details: z.looseObject({ name: z.string(), type: z.string() }).optional(),
+});
+/** A payment period as read from endpoint 3. */
+export type PaymentPeriod = z.infer<typeof PaymentPeriod>;
+
+/** A product sharing option (endpoint 15); texts are null when not shareable. */
+export const ProductSharingOption = z.looseObject({
+  shareable: z.boolean(),
+  limit: z.number().int(),
+  sharing_text: z.string().nullable(),
+  sharing_title: z.string().nullable(),
+  received_product_text: z.string().nullable(),
+  received_product_title: z.string().nullable(),
+});
+/** A product sharing option. */
+export type ProductSharingOption = z.infer<typeof ProductSharingOption>;
+
+// ---------------------------------------------------------------- 1. update prices
+
+/** `payment_option_details`: required when `payment_option` is `psp`. */
+export const PaymentOptionDetails = z.strictObject({ type: z.string(), name: z.string() });
+
+/** One period of an update-prices request (endpoint 1). */
+export const PricePeriodInput = z
+  .strictObject({
+    subscription_type: SubscriptionType,
+    payment_option: PaymentOption,
+    payment_option_details: PaymentOptionDetails.optional(),
+    type: PeriodType,
+    length: z.number().int().positive(),
+    monthly_payments: z.boolean().optional(),
+    price: z.number().nonnegative().optional(),
+    details: z
+      .array(z.strictObject({ name: z.string(), price: z.number(), vat_code: z.number().int() }))
+      .min(1)
+      .optional(),
+  })
+  .check((ctx) => {
+    const p = ctx.value;
+    if (p.payment_option === 'psp' && p.payment_option_details === undefined) {
+      ctx.issues.push({
+        code: 'custom',
+        input: p,
+        path: ['payment_option_details'],
+        message: 'Parameter is required when payment_option is psp',
+      });
+    }
+    if (p.payment_option !== 'psp' && p.payment_option_details !== undefined) {
+      ctx.issues.push({
+        code: 'custom',
+        input: p,
+        path: ['payment_option_details'],
+        message: 'Parameter is allowed only when payment_option is psp',
+      });
+    }
+    if (p.price === undefined && p.details === undefined) {
+      ctx.issues.push({
+        code: 'custom',
+        input: p,
+        path: ['price'],
+        message: 'Parameter is required unless details are given',
+      });
+    }
+  });
+/** One period of an update-prices request. */
+export type PricePeriodInput = z.input<typeof PricePeriodInput>;
+
+/** Request body of endpoint 1, `POST /external/api/v1/prices`. */
+export const UpdatePricesRequest = z
+  .strictObject({
+    package_integration_code: z.string().min(1).max(50),
+    price_periods: z.array(PricePeriodInput).min(1),
+  })
+  .check((ctx) => {
+    const seen = new Set<string>();
+    ctx.value.price_periods.forEach((p, i) => {
+      if (seen.has(p.payment_option)) {
+        ctx.issues.push({
+          code: 'custom',
+          input: p,
+          path: ['price_periods', i, 'payment_option'],
+          message: 'At most one period per payment option',
+        });
+      }
+      seen.add(p.payment_option);
+    });
+  });
+/** Request body of endpoint 1. */
+export type UpdatePricesRequest = z.input<typeof UpdatePricesRequest>;
+
+// ---------------------------------------------------------------- 2. get products
+
+/** Query of endpoint 2, `GET /external/api/v1/products`; every parameter is optional. */
+export const GetProductsQuery = z
+  .strictObject({
+    id: id.optional(),
+    product_code: z.string().min(1).max(50).regex(CODE_PATTERN).optional(),
+    product_type: z.enum(['packages', 'campaigns', 'products']).optional(),
+    title_code: z.string().min(1).max(15).regex(CODE_PATTERN).optional(),
+    tags: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^([a-zA-Z0-9]+,?\s*)+$/)
+      .optional(),
+    include_inactive: queryBoolean.optional(),
+  })
+  .check((ctx) => {
+    if (ctx.value.id !== undefined && ctx.value.product_code !== undefined) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['product_code'],
+        message: 'Parameter cannot be combined with id',
+      });
+    }
+  });
+/** Query of endpoint 2. */
+export type GetProductsQuery = z.input<typeof GetProductsQuery>;
+
+/** Response of endpoint 2. */
+export const GetProductsResponse = z.looseObject({ items: z.array(Product) });
+/** Response of endpoint 2. */
+export type GetProductsResponse = z.infer<typeof GetProductsResponse>;
+
+// ---------------------------------------------------------------- 3. payment periods
+
+/**
+ * Query of endpoint 3: `product_id` or `product_code`, exactly one. The spec's samples send the
+ * id as `id`; the platform accepts that spelling as an alias of `product_id`.
+ */
+export const GetPaymentPeriodsQuery = z
+  .strictObject({
+    product_id: id.optional(),
+    id: id.optional(),
+    product_code: z.string().min(1).max(50).regex(CODE_PATTERN).optional(),
+  })
+  .check((ctx) => {
+    const given = (['product_id', 'id', 'product_code'] as const).filter((k) => ctx.value[k] !== undefined);
+    if (given.length === 0) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['product_id'],
+        message: 'One of product_id or product_code is required',
+      });
+    } else if (given.length > 1) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: [given[1] as string],
+        message: 'Only one of product_id or product_code may be given',
+      });
+    }
+  });
+/** Query of endpoint 3. */
+export type GetPaymentPeriodsQuery = z.input<typeof GetPaymentPeriodsQuery>;
+
+/** Response of endpoint 3. */
+export const GetPaymentPeriodsResponse = z.looseObject({ items: z.array(PaymentPeriod) });
+/** Response of endpoint 3. */
+export type GetPaymentPeriodsResponse = z.infer<typeof GetPaymentPeriodsResponse>;
+
+// ---------------------------------------------------------------- 15. product sharing
+
+/** Query of endpoint 15: `id` or `code`, exactly one. */
+export const GetProductSharingQuery = z
+  .strictObject({
+    id: id.optional(),
+    code: z.string().min(1).max(50).regex(CODE_PATTERN).optional(),
+  })
+  .check((ctx) => {
+    const { id: byId, code } = ctx.value;
+    if (byId === undefined && code === undefined) {
+      ctx.issues.push({ code: 'custom', input: ctx.value, path: ['id'], message: 'One of id or code is required' });
+    } else if (byId !== undefined && code !== undefined) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: ['code'],
+        message: 'Only one of id or code may be given',
+      });
+    }
+  });
+/** Query of endpoint 15. */
+export type GetProductSharingQuery = z.input<typeof GetProductSharingQuery>;
+
+/** Response of endpoint 15: the options as an array under `item`. */
+export const GetProductSharingResponse = z.looseObject({ item: z.array(ProductSharingOption) });
+/** Response of endpoint 15. */
+export type GetProductSharingResponse = z.infer<typeof GetProductSharingResponse>;
