@@ -1,0 +1,293 @@
+/**
+ * The reference platform's core: a pure function of (state, Fetch `Request`) to `Response`, which
+ * knows nothing of its transport. One request goes: journal and faults; route lookup; bearer
+ * token, scopes and identity; content type, JSON and schema validation; the route's handler.
+ */
+import type { Environment } from '../../src/endpoints.js';
+import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
+import { allRoutes } from '../routes/index.js';
+import { seeds } from '../seeds/index.js';
+import { OffsetClock } from './clock.js';
+import { type StateDocument, type StateDocumentInput, StateDocumentSchema } from './document.js';
+import { PlatformError } from './errors.js';
+import { type CoreRequest, type CoreResponse, registerCore } from './exchange.js';
+import { Faults } from './faults.js';
+import { Journal, type JournalEntry } from './journal.js';
+import type { Auth, Route, RouteContext, Settings } from './route.js';
+import { Router } from './router.js';
+import { Store } from './store.js';
+import { issueToken } from './tokens.js';
+import type { HandleInfo, MintTokenOptions, Platform, PlatformOptions } from './types.js';
+import { invalidContentType, mediaTypeOf, pairsToRecord, parseJson, requireObject, validate } from './validate.js';
+
+const REALM = 'Bearer realm="platform"';
+/** Lets a browser page call the standalone platform from another origin. */
+const CORS: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'x-correlation-id, www-authenticate, retry-after, allow',
+};
+const NULL_BODY_STATUS = new Set([204, 205, 304]);
+
+function respond(
+  status: number,
+  body: unknown,
+  correlationId: string,
+  extra?: Readonly<Record<string, string>>,
+): CoreResponse {
+  const headers: Record<string, string> = { 'x-correlation-id': correlationId, ...CORS };
+  if (extra) Object.assign(headers, extra);
+  if (body === undefined || NULL_BODY_STATUS.has(status)) return { status, headers, body: null, drop: false };
+  headers['content-type'] = 'application/json';
+  return { status, headers, body: JSON.stringify(body), drop: false };
+}
+
+const DROPPED: CoreResponse = { status: 0, headers: {}, body: null, drop: true };
+
+function errorResponse(e: PlatformError, correlationId: string): CoreResponse {
+  const body: Record<string, string> = { code: e.code };
+  if (e.field !== undefined) body.field = e.field;
+  body.message = e.message;
+  body.api_correlation_id = correlationId;
+  return respond(e.status, body, correlationId, e.headers);
+}
+
+function unauthorized(message: string, missing = false): PlatformError {
+  const challenge = missing ? REALM : `${REALM}, error="invalid_token", error_description="${message}"`;
+  return new PlatformError(401, 'invalid_token', message, 'authorization', { 'www-authenticate': challenge });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function seedOf(seed: PlatformOptions['seed']): StateDocumentInput {
+  if (seed === undefined || seed === 'demo') return seeds.demo;
+  if (seed === 'empty') return seeds.empty;
+  return seed;
+}
+
+/** Creates a reference platform. Throws a `PlatformError` naming the field when the seed is invalid. */
+export function createPlatform(options: PlatformOptions = {}): Platform {
+  return createPlatformWith(allRoutes, options);
+}
+
+/**
+ * Creates a platform serving `routes` (the test suite adds a failing route this way).
+ * @internal
+ */
+export function createPlatformWith(routes: readonly Route[], options: PlatformOptions = {}): Platform {
+  const environment: Environment = options.environment ?? 'stage';
+  const settings: Settings = { accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 3600 };
+  if (!(Number.isInteger(settings.accessTokenLifetimeSeconds) && settings.accessTokenLifetimeSeconds > 0))
+    throw new PlatformError(
+      400,
+      'invalid_parameter',
+      'Parameter must be a positive integer',
+      'accessTokenLifetimeSeconds',
+    );
+  const onError = options.onError;
+  const clock = new OffsetClock(options.now);
+  const router = new Router(routes, environment);
+  const journal = new Journal(options.journalLimit ?? 1000);
+  const faults = new Faults();
+  const initial = validate(StateDocumentSchema, seedOf(options.seed));
+  // The seed is kept as text: it costs far less memory than a second copy of the records.
+  const seedText = JSON.stringify(initial);
+  const store = new Store(initial);
+
+  function authenticate(route: Route, headers: Readonly<Record<string, string>>): Auth {
+    const header = headers.authorization;
+    if (header === undefined) throw unauthorized('Missing bearer token: send Authorization: Bearer <token>', true);
+    const m = /^Bearer +([^\s]+) *$/i.exec(header);
+    if (!m) throw unauthorized('Malformed Authorization header: expected Bearer <token>');
+    const token = store.tokens.get(m[1]!);
+    const client = token && store.clients.get(token.client_id);
+    if (!token || !client) throw unauthorized('Unknown access token');
+    if (Date.parse(token.expires_at) <= clock.nowMs()) throw unauthorized('Expired access token');
+    for (const scope of route.scopes) {
+      if (!token.scopes.includes(scope)) {
+        const needed = route.scopes.join(' ');
+        throw new PlatformError(403, 'insufficient_scope', `The access token lacks the scope ${scope}`, undefined, {
+          'www-authenticate': `${REALM}, error="insufficient_scope", scope="${needed}"`,
+        });
+      }
+    }
+    const account = token.account_id === null ? undefined : store.accounts.get(token.account_id.toLowerCase());
+    if (route.identity && !account)
+      throw new PlatformError(403, 'identity_required', 'The access token is not tied to a user');
+    return { client, token, account };
+  }
+
+  async function dispatch(request: CoreRequest, correlationId: string): Promise<CoreResponse> {
+    const { method, url, headers } = request;
+    const bodyText = request.body;
+    const path = url.pathname;
+    const match = router.find(method, path);
+    if (!match) {
+      const allowed = router.allowed(path);
+      if (!allowed) throw new PlatformError(404, 'not_found', `No route for ${method} ${path}`);
+      if (method === 'OPTIONS') {
+        return respond(204, undefined, correlationId, {
+          'access-control-allow-methods': allowed.join(', '),
+          'access-control-allow-headers': headers['access-control-request-headers'] ?? '*',
+          'access-control-max-age': '600',
+        });
+      }
+      throw new PlatformError(405, 'method_not_allowed', `Method ${method} is not allowed on ${path}`, undefined, {
+        allow: allowed.join(', '),
+      });
+    }
+    const { route, params } = match;
+    const context = (input: unknown, auth: Auth | undefined): RouteContext => ({
+      input,
+      state: store,
+      auth,
+      clock,
+      environment,
+      settings,
+      platform,
+      headers,
+      ip: request.ip,
+      params,
+    });
+    // A planned endpoint answers 501 before any check.
+    if (route.kind === 'planned') await route.handler(context(undefined, undefined));
+    const auth = route.bearer ? authenticate(route, headers) : undefined;
+
+    const contentType = headers['content-type'];
+    const media = mediaTypeOf(contentType);
+    let input: unknown;
+    let body: unknown;
+    if (route.body) {
+      if (route.kind === 'admin') body = bodyText ? requireObject(parseJson(bodyText)) : {};
+      else if (media === 'application/json') body = requireObject(parseJson(bodyText ?? ''));
+      else if (route.form && media === 'application/x-www-form-urlencoded')
+        body = pairsToRecord(new URLSearchParams(bodyText ?? ''));
+      else
+        throw invalidContentType(
+          route.form ? 'application/json or application/x-www-form-urlencoded' : 'application/json',
+        );
+    } else if (contentType !== undefined && media !== 'application/json' && route.kind !== 'admin') {
+      throw invalidContentType('application/json');
+    }
+    if (route.query) {
+      input = validate(route.query, pairsToRecord(url.searchParams));
+    } else if (route.kind === 'api' && url.search.length > 1) {
+      const [first] = url.searchParams.keys();
+      throw new PlatformError(400, 'unknown_parameter', `Unknown parameter: ${first}`, first);
+    }
+    if (route.body) input = validate(route.body, body, 'body');
+
+    const result = await route.handler(context(input, auth));
+    return respond(result.status ?? route.status, result.body, correlationId, result.headers);
+  }
+
+  /** One request, start to end. Never rejects. */
+  async function core(request: CoreRequest): Promise<CoreResponse> {
+    const correlationId = crypto.randomUUID();
+    let entry: JournalEntry | undefined;
+    try {
+      const { method, url } = request;
+      const path = url.pathname;
+      const admin = path === '/__admin' || path.startsWith('/__admin/');
+      if (!admin && method !== 'OPTIONS') {
+        const body = request.body === '' ? null : request.body;
+        entry = journal.open(method, url, request.headers, body, clock.now().toISOString(), correlationId);
+        const fault = faults.take(method, path);
+        if (fault) {
+          if (fault.latencyMs) await sleep(fault.latencyMs);
+          if (fault.drop) return DROPPED;
+          if (fault.status !== undefined) {
+            const code = fault.code ?? (fault.status >= 500 ? 'internal_server_error' : 'injected_fault');
+            const injected = new PlatformError(fault.status, code, 'Injected fault', undefined, fault.headers);
+            const response = errorResponse(injected, correlationId);
+            entry.status = response.status;
+            return response;
+          }
+        }
+      }
+      const response = await dispatch(request, correlationId);
+      if (entry) entry.status = response.status;
+      return response;
+    } catch (error) {
+      let response: CoreResponse;
+      if (error instanceof PlatformError) response = errorResponse(error, correlationId);
+      else {
+        try {
+          onError?.(error);
+        } catch {
+          // A failing error hook must not crash the platform either.
+        }
+        response = errorResponse(
+          new PlatformError(500, 'internal_server_error', 'Internal server error'),
+          correlationId,
+        );
+      }
+      if (entry) entry.status = response.status;
+      return response;
+    }
+  }
+
+  const platform: Platform = {
+    environment,
+    clock,
+    requests: journal,
+    faults,
+
+    async handle(request: Request, info: HandleInfo = {}): Promise<Response> {
+      let body: string | null = null;
+      let url: URL;
+      const headers: Record<string, string> = {};
+      try {
+        url = new URL(request.url);
+        request.headers.forEach((value, name) => {
+          headers[name] = value;
+        });
+        body = info.body ?? (request.body === null ? null : await request.text());
+      } catch {
+        return new Response(null, { status: 400 });
+      }
+      const answer = await core({ method: request.method.toUpperCase(), url, headers, body, ip: info.ip });
+      if (answer.drop) return Response.error();
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    },
+
+    reset(): void {
+      store.load(JSON.parse(seedText) as StateDocument);
+      journal.clear();
+      faults.clear();
+      clock.reset();
+    },
+
+    snapshot(): StateDocument {
+      return structuredClone(store.doc);
+    },
+
+    state(): StateDocument {
+      return structuredClone(store.doc);
+    },
+
+    restore(doc: StateDocumentInput): void {
+      store.load(validate(StateDocumentSchema, doc));
+    },
+
+    mintToken(opts: MintTokenOptions): AccessTokenResponse {
+      const client = opts.clientId === undefined ? store.doc.clients[0] : store.clients.get(opts.clientId);
+      if (!client) throw new PlatformError(404, 'not_found', 'No such client', 'client_id');
+      if (!Array.isArray(opts.scopes) || !opts.scopes.every((s) => typeof s === 'string' && s.length > 0))
+        throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a list of scopes', 'scopes');
+      let accountId: string | null = null;
+      if (opts.accountId !== undefined) {
+        const account = store.accounts.get(opts.accountId.toLowerCase());
+        if (!account) throw new PlatformError(404, 'not_found', 'No such account', 'account_id');
+        accountId = account.id;
+      }
+      const expiresIn = opts.expiresIn ?? settings.accessTokenLifetimeSeconds;
+      if (!(Number.isInteger(expiresIn) && expiresIn > 0))
+        throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a positive integer', 'expires_in');
+      return issueToken(store, clock, { client, scopes: opts.scopes, accountId, expiresIn });
+    },
+  };
+  registerCore(platform, core);
+  return platform;
+}

@@ -1,0 +1,133 @@
+/**
+ * Routes: what the core needs to know about each path it serves, and the context a route's
+ * handler receives. A handler makes every check before its first change to the state, so that a
+ * rejected request changes nothing.
+ */
+import type * as z from 'zod';
+import type { Endpoint, Environment } from '../../src/endpoints.js';
+import type { OffsetClock } from './clock.js';
+import type { AccessTokenRecord, AccountRecord, ClientRecord } from './document.js';
+import type { Store } from './store.js';
+import type { Platform } from './types.js';
+
+/** Who called: the token's client, the token, and the account when the token is a user's. */
+export interface Auth {
+  readonly client: ClientRecord;
+  readonly token: AccessTokenRecord;
+  readonly account: AccountRecord | undefined;
+}
+
+/** Settings fixed when the platform is created. */
+export interface Settings {
+  readonly accessTokenLifetimeSeconds: number;
+}
+
+/** What a handler receives. */
+export interface RouteContext<I = unknown> {
+  /** The validated query (GET) or body. */
+  readonly input: I;
+  readonly state: Store;
+  readonly auth: Auth | undefined;
+  readonly clock: OffsetClock;
+  readonly environment: Environment;
+  readonly settings: Settings;
+  readonly platform: Platform;
+  /** The request headers, names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly ip: string | undefined;
+  /** Path parameters of a pattern route. */
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** The context of an API route: the caller is always known. */
+export interface ApiContext<I> extends RouteContext<I> {
+  readonly auth: Auth;
+}
+
+/** What a handler answers: the status defaults to the route's, no body means no content. */
+export interface RouteResult<B = unknown> {
+  status?: number;
+  body?: B;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Which part of the platform a route belongs to: `api` routes refuse unknown query parameters,
+ * `admin` routes read any body as JSON whatever its Content-Type, `planned` routes (an endpoint of
+ * the table without a handler yet) answer 501.
+ */
+export type RouteKind = 'api' | 'auth' | 'admin' | 'planned';
+
+/** A route of the platform. */
+export interface Route {
+  readonly method: string;
+  /** A path, or one per environment; `{name}` segments make a pattern route. */
+  readonly path: string | Readonly<Record<Environment, string>>;
+  readonly kind: RouteKind;
+  /** Requires `Authorization: Bearer` with these scopes (and a user, when `identity`). */
+  readonly bearer: boolean;
+  readonly scopes: readonly string[];
+  readonly identity: boolean;
+  readonly query: z.ZodType | undefined;
+  readonly body: z.ZodType | undefined;
+  /** Also takes `application/x-www-form-urlencoded` bodies. */
+  readonly form: boolean;
+  readonly status: number;
+  readonly handler: (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
+}
+
+/** The validated input of an endpoint: its body, else its query. */
+export type InputOf<E extends Endpoint> = E['body'] extends z.ZodType
+  ? z.output<E['body']>
+  : E['query'] extends z.ZodType
+    ? z.output<E['query']>
+    : undefined;
+
+/** What an endpoint answers, as its response schema reads it. */
+export type OutputOf<E extends Endpoint> = z.input<E['response']>;
+
+/** A route for an entry of `src/endpoints.ts`: path, method, scopes, identity and schemas come from the entry. */
+export function apiRoute<E extends Endpoint>(
+  endpoint: E,
+  handler: (ctx: ApiContext<InputOf<E>>) => RouteResult<OutputOf<E>> | Promise<RouteResult<OutputOf<E>>>,
+): Route {
+  return {
+    method: endpoint.method,
+    path: endpoint.path,
+    kind: endpoint.host === 'api' ? 'api' : 'auth',
+    bearer: endpoint.host === 'api',
+    scopes: endpoint.scopes,
+    identity: endpoint.identity,
+    query: endpoint.query,
+    body: endpoint.body,
+    form: false,
+    status: endpoint.status,
+    // The core authenticates every bearer route before calling its handler.
+    handler: handler as (ctx: RouteContext) => RouteResult | Promise<RouteResult>,
+  };
+}
+
+/** The fields of a route that `route()` fills in when left out. */
+type Defaulted = 'bearer' | 'scopes' | 'identity' | 'form' | 'query' | 'body' | 'status';
+
+/** The validated input of a route with these schemas: its body, else its query. */
+type InputOfSchemas<B, Q> = B extends z.ZodType ? z.output<B> : Q extends z.ZodType ? z.output<Q> : undefined;
+
+/** A route that is not an entry of the endpoint table (authorization API, admin). */
+export function route<B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+  def: Omit<Route, 'handler' | Defaulted> &
+    Partial<Pick<Route, Exclude<Defaulted, 'body' | 'query'>>> & { body?: B; query?: Q },
+  handler: (ctx: RouteContext<InputOfSchemas<B, Q>>) => RouteResult | Promise<RouteResult>,
+): Route {
+  return {
+    bearer: false,
+    scopes: [],
+    identity: false,
+    form: false,
+    status: 200,
+    ...def,
+    query: def.query,
+    body: def.body,
+    handler: handler as (ctx: RouteContext) => RouteResult | Promise<RouteResult>,
+  };
+}

@@ -1,0 +1,72 @@
+import type { Environment } from '../../src/endpoints.js';
+import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
+import type { Clock } from './clock.js';
+import type { StateDocument, StateDocumentInput } from './document.js';
+import type { FaultList } from './faults.js';
+import type { RequestJournal } from './journal.js';
+
+/** Options of `createPlatform`. */
+export interface PlatformOptions {
+  /** The initial state, and what `reset()` returns to: `demo` (default), `empty`, or a state document. */
+  seed?: 'demo' | 'empty' | StateDocumentInput;
+  /** Which environment's paths to serve (they differ for endpoint 10). Default `stage`. */
+  environment?: Environment;
+  /** Start the platform clock at this time instead of the real time; it keeps flowing from there. */
+  now?: Date | string;
+  /** Lifetime of issued access tokens, in seconds. Default 3600. */
+  accessTokenLifetimeSeconds?: number;
+  /** How many requests the journal keeps; the oldest go first. Default 1000. */
+  journalLimit?: number;
+  /** Called with an unexpected exception before it is answered as `500 internal_server_error`. */
+  onError?: (error: unknown) => void;
+}
+
+/** What an adapter knows about a request beyond the Fetch `Request`. */
+export interface HandleInfo {
+  /** The client's IP address. */
+  ip?: string;
+  /**
+   * The raw body text, when the adapter has read it. It takes the place of the request's own body,
+   * which lets a GET carry a body (Fetch's `Request` refuses one).
+   */
+  body?: string;
+}
+
+/** Options of `Platform.mintToken`. */
+export interface MintTokenOptions {
+  /** The scopes the token carries (not limited to the client's own). */
+  scopes: string[];
+  /** Ties the token to this account (a user token); none by default. */
+  accountId?: string;
+  /** The client the token is issued to; the state's first client by default. */
+  clientId?: string;
+  /** Lifetime in seconds; the platform's access token lifetime by default. */
+  expiresIn?: number;
+}
+
+/** The reference platform: a pure core from a Fetch `Request` to a `Response`, with test-suite tools. */
+export interface Platform {
+  /** The environment whose paths are served. */
+  readonly environment: Environment;
+  /** Answers one request. Never rejects: an unexpected failure is a `500 internal_server_error`. */
+  handle(request: Request, info?: HandleInfo): Promise<Response>;
+  /** Back to the seed: the state, and also an empty journal, no faults and the clock as created. */
+  reset(): void;
+  /** A deep copy of the whole state. */
+  snapshot(): StateDocument;
+  /** Same as `snapshot()`. */
+  state(): StateDocument;
+  /**
+   * Replaces the whole state with `doc` (validated; throws a `PlatformError` naming the field when
+   * it is invalid). The seed that `reset()` returns to stays.
+   */
+  restore(doc: StateDocumentInput): void;
+  /** Issues an access token directly, as if a client had asked for it. */
+  mintToken(options: MintTokenOptions): AccessTokenResponse;
+  /** The platform clock. */
+  readonly clock: Clock;
+  /** The request journal (the `/__admin` routes are not in it). */
+  readonly requests: RequestJournal;
+  /** Faults to inject into the next matching requests. */
+  readonly faults: FaultList;
+}

@@ -1,0 +1,61 @@
+/** Reading a request's input the spec's way: content type, JSON, then the endpoint's zod schema. */
+import type * as z from 'zod';
+import { fieldOf, platformErrorMap } from '../../src/schemas/common.js';
+import { PlatformError } from './errors.js';
+
+/** `application/json`, from a Content-Type such as `application/json; charset=utf-8`. */
+export function mediaTypeOf(contentType: string | undefined): string | undefined {
+  if (contentType === undefined) return undefined;
+  const semi = contentType.indexOf(';');
+  return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+}
+
+/** 400 `invalid_content_type_error`. */
+export function invalidContentType(expected: string): PlatformError {
+  return new PlatformError(400, 'invalid_content_type_error', `Content-Type must be ${expected}`, 'content-type');
+}
+
+/** Parses a JSON body; refuses broken JSON (400 `json_parser_error`). */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new PlatformError(400, 'json_parser_error', 'Body is not valid JSON', 'body');
+  }
+}
+
+/** A body must be a JSON object. */
+export function requireObject(value: unknown): Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new PlatformError(400, 'invalid_parameter', 'Body must be a JSON object', 'body');
+  return value as Record<string, unknown>;
+}
+
+/** Name/value pairs (a query string, a form body) as a record; a repeated name is refused. */
+export function pairsToRecord(pairs: URLSearchParams): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of pairs) {
+    if (Object.hasOwn(out, k)) throw new PlatformError(400, 'invalid_parameter', 'Parameter must not be repeated', k);
+    out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Validates `input` with `schema` and answers its output, or throws ONE error: an unknown key first
+ * (400 `unknown_parameter` naming it), else the first issue (400 `invalid_parameter`).
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, fallbackField?: string): z.output<S> {
+  const result = schema.safeParse(input, { error: platformErrorMap });
+  if (result.success) return result.data;
+  const issues = result.error.issues;
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      const key = issue.keys[0] ?? '';
+      throw new PlatformError(400, 'unknown_parameter', `Unknown parameter: ${key}`, fieldOf([...issue.path, key]));
+    }
+  }
+  const first = issues[0];
+  const field = first ? fieldOf(first.path) : '';
+  throw new PlatformError(400, 'invalid_parameter', first?.message ?? 'Invalid parameter', field || fallbackField);
+}

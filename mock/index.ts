@@ -1,0 +1,16 @@
+/**
+ * The reference platform: an in-memory, stateful subscription platform that behaves as the spec
+ * says, for tests. Platform-neutral: runs in Node and in a browser.
+ *
+ * @packageDocumentation
+ */
+export type { Environment, Host } from '../src/endpoints.js';
+export type { AccessTokenResponse } from '../src/schemas/authorization.js';
+export type { Clock } from './core/clock.js';
+export { type StateDocument, type StateDocumentInput, StateDocumentSchema } from './core/document.js';
+export type { Fault, FaultList } from './core/faults.js';
+export type { JournalEntry, RequestJournal } from './core/journal.js';
+export { createPlatform } from './core/platform.js';
+export type { HandleInfo, MintTokenOptions, Platform, PlatformOptions } from './core/types.js';
+export { createHandlers, defaultHosts, type Origins } from './msw.js';
+export { demoCredentials, seeds } from './seeds/index.js';

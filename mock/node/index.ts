@@ -1,0 +1,8 @@
+/**
+ * The reference platform as a standalone HTTP server (Node only).
+ *
+ * @packageDocumentation
+ */
+
+export type { Platform, PlatformOptions, StateDocument, StateDocumentInput } from '../index.js';
+export { type RunningServer, type StartServerOptions, startServer } from './server.js';

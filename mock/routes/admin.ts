@@ -1,0 +1,91 @@
+/**
+ * The test-suite tools over HTTP, under `/__admin` (WireMock's habit): reset, the state document,
+ * tokens, the clock, the request journal and faults. No token needed; never journaled.
+ */
+import * as z from 'zod';
+import { dateTime } from '../../src/schemas/common.js';
+import { StateDocumentSchema } from '../core/document.js';
+import type { Fault } from '../core/faults.js';
+import { type Route, route } from '../core/route.js';
+
+const TokenRequest = z.strictObject({
+  scopes: z.array(z.string().min(1)),
+  account_id: z.string().min(1).optional(),
+  client_id: z.string().min(1).optional(),
+  expires_in: z.number().int().positive().optional(),
+});
+
+const ClockRequest = z
+  .strictObject({ advance_seconds: z.number().optional(), now: dateTime.optional() })
+  .check((ctx) => {
+    const given = (['advance_seconds', 'now'] as const).filter((k) => ctx.value[k] !== undefined);
+    if (given.length !== 1)
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        path: [given[1] ?? 'advance_seconds'],
+        message: 'Exactly one of advance_seconds or now is required',
+      });
+  });
+
+const FaultRequest = z.strictObject({
+  path: z.string().startsWith('/'),
+  method: z.string().min(1).optional(),
+  times: z.number().int().positive().optional(),
+  status: z.number().int().min(200).max(599).optional(),
+  code: z.string().min(1).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  latency_ms: z.number().nonnegative().optional(),
+  drop: z.boolean().optional(),
+});
+
+/** A fault in the admin API's snake_case. */
+function faultJson(f: Fault): Record<string, unknown> {
+  const { latencyMs, ...rest } = f;
+  return latencyMs === undefined ? rest : { ...rest, latency_ms: latencyMs };
+}
+
+const admin = (method: string, path: string) => ({ method, path: `/__admin/${path}`, kind: 'admin' as const });
+
+/** The routes of this file. */
+export const adminRoutes: readonly Route[] = [
+  route(admin('POST', 'reset'), ({ platform }) => {
+    platform.reset();
+    return { status: 204 };
+  }),
+  route(admin('GET', 'state'), ({ platform }) => ({ body: platform.snapshot() })),
+  route({ ...admin('PUT', 'state'), body: StateDocumentSchema }, ({ platform, input }) => {
+    platform.restore(input);
+    return { status: 204 };
+  }),
+  route({ ...admin('POST', 'tokens'), body: TokenRequest }, ({ platform, input }) => ({
+    body: platform.mintToken({
+      scopes: input.scopes,
+      accountId: input.account_id,
+      clientId: input.client_id,
+      expiresIn: input.expires_in,
+    }),
+  })),
+  route(admin('GET', 'clock'), ({ clock }) => ({ body: { now: clock.now().toISOString() } })),
+  route({ ...admin('POST', 'clock'), body: ClockRequest }, ({ clock, input }) => {
+    if (input.now !== undefined) clock.set(input.now);
+    else clock.advance(input.advance_seconds ?? 0);
+    return { body: { now: clock.now().toISOString() } };
+  }),
+  route(admin('GET', 'requests'), ({ platform }) => ({ body: { items: platform.requests.list() } })),
+  route(admin('DELETE', 'requests'), ({ platform }) => {
+    platform.requests.clear();
+    return { status: 204 };
+  }),
+  route(admin('GET', 'faults'), ({ platform }) => ({ body: { items: platform.faults.list().map(faultJson) } })),
+  route({ ...admin('POST', 'faults'), body: FaultRequest }, ({ platform, input }) => {
+    const { latency_ms, ...rest } = input;
+    const fault: Fault = latency_ms === undefined ? rest : { ...rest, latencyMs: latency_ms };
+    platform.faults.add(fault);
+    return { status: 201, body: { items: platform.faults.list().map(faultJson) } };
+  }),
+  route(admin('DELETE', 'faults'), ({ platform }) => {
+    platform.faults.clear();
+    return { status: 204 };
+  }),
+];

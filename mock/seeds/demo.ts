@@ -1,0 +1,413 @@
+/**
+ * The `demo` seed: deterministic data covering every case the spec names for the implemented
+ * endpoints. Dates are far in the past or future, so which product is active never depends on
+ * the day the tests run.
+ */
+import type { StateDocumentInput } from '../core/document.js';
+
+/** Every scope of the spec's summary table. */
+export const ALL_SCOPES: readonly string[] = [
+  '/external/price/w',
+  '/external/product/r',
+  '/external/account_change_log/w',
+  '/external/subscription/w',
+  '/external/me/w',
+  '/external/me/r',
+  '/external/helpdesk/r',
+  '/external/order_validation/r',
+  '/external/userproduct/w',
+  '/external/cancellation_reason/r',
+  '/external/subscription_system/w',
+  '/external/subscription_system/r',
+  '/external/order/r',
+  '/api/authorization/ticket',
+];
+
+/** The demo client's credentials: all scopes, provision service `demo-provision`, organisation "Demo Media". */
+export const demoCredentials = {
+  clientId: 'demo-client',
+  /** 44 bytes: long enough to sign HS256 tokens (RFC 7518 section 3.2). */
+  clientSecret: 'demo-secret-0123456789abcdef0123456789abcdef',
+} as const;
+
+/** Ids, codes and credentials of the demo seed's records, for tests and examples. */
+export const demoIds = {
+  organisations: { demo: '0a0000000000000000000001', complex: '0a0000000000000000000002' },
+  clients: {
+    demo: demoCredentials,
+    /** Only `/external/product/r`. */
+    reader: { clientId: 'demo-reader', clientSecret: 'demo-reader-secret-0123456789abcdef0123456789' },
+    /** All scopes, no provision service. */
+    unprovisioned: { clientId: 'demo-unprovisioned', clientSecret: 'demo-unprovisioned-secret-0123456789abcdef' },
+    /** Organisation "Complex Media" (complex price model). */
+    complex: { clientId: 'complex-client', clientSecret: 'complex-secret-0123456789abcdef0123456789abcdef' },
+  },
+  accounts: {
+    anna: 'ac0000000000000000000001',
+    bo: 'ac0000000000000000000002',
+    /** Not active. */
+    carl: 'ac0000000000000000000003',
+    /** Of "Complex Media". */
+    dora: 'ac0000000000000000000004',
+  },
+  products: {
+    /** Plain product `digital-news`, integration code `DIGITAL-NEWS`. */
+    digitalNews: 'b00000000000000000000001',
+    /** Plain product `e-paper`, no sharing record. */
+    ePaper: 'b00000000000000000000002',
+    /** Package `premium-digital`, integration code `PREMIUM-DIGITAL`, shareable. */
+    premiumDigital: 'b00000000000000000000010',
+    /** Campaign `premium-summer` on `premium-digital`, integration code `PREMIUM-SUMMER`. */
+    premiumSummer: 'b00000000000000000000011',
+    /** Package `basic-news`, no integration code, not shareable. */
+    basicNews: 'b00000000000000000000012',
+    /** Package `legacy-package`, inactive (valid until 2000). */
+    legacy: 'b00000000000000000000013',
+    /** Package `complex-bundle` of "Complex Media". */
+    complexBundle: 'b00000000000000000000020',
+  },
+  periods: {
+    premiumCreditcard: 'c00000000000000000000001',
+    premiumPsp: 'c00000000000000000000002',
+    premiumInvoice: 'c00000000000000000000003',
+    premiumDirectdebitDisabled: 'c00000000000000000000004',
+    summerCreditcard: 'c00000000000000000000011',
+    basicCreditcard: 'c00000000000000000000021',
+    legacyCreditcard: 'c00000000000000000000022',
+    complexCreditcard: 'c00000000000000000000031',
+    complexPsp: 'c00000000000000000000032',
+  },
+} as const;
+
+const o = demoIds.organisations;
+const p = demoIds.products;
+const pp = demoIds.periods;
+const c = demoIds.clients;
+
+const CREATED = '2020-01-01T00:00:00Z';
+const UPDATED = '2020-06-01T00:00:00Z';
+const FROM = '2000-01-01T00:00:00Z';
+const TO = '2999-12-31T23:59:59Z';
+
+const digitalNews = {
+  id: p.digitalNews,
+  product_code: 'digital-news',
+  name: 'Digital news',
+  description: 'Every article on the web and in the app',
+};
+const ePaper = {
+  id: p.ePaper,
+  product_code: 'e-paper',
+  name: 'E-paper',
+  description: 'The printed edition as a digital replica',
+};
+
+const common = {
+  organisation_id: o.demo,
+  created: CREATED,
+  updated: UPDATED,
+  valid_from: FROM,
+  valid_to: TO,
+  parent_product_id: null,
+  parent_product_code: null,
+  vat_code: '25',
+  customer_can_cancel: true,
+};
+
+/** The `demo` state document. */
+export const demoSeed: StateDocumentInput = {
+  organisations: [
+    { id: o.demo, name: 'Demo Media', price_model: 'simple' },
+    { id: o.complex, name: 'Complex Media', price_model: 'complex' },
+  ],
+  clients: [
+    {
+      client_id: c.demo.clientId,
+      client_secret: c.demo.clientSecret,
+      organisation_id: o.demo,
+      scopes: [...ALL_SCOPES],
+      provision_service: 'demo-provision',
+      name: 'Demo client',
+    },
+    {
+      client_id: c.reader.clientId,
+      client_secret: c.reader.clientSecret,
+      organisation_id: o.demo,
+      scopes: ['/external/product/r'],
+      provision_service: null,
+      name: 'Demo product reader',
+    },
+    {
+      client_id: c.unprovisioned.clientId,
+      client_secret: c.unprovisioned.clientSecret,
+      organisation_id: o.demo,
+      scopes: [...ALL_SCOPES],
+      provision_service: null,
+      name: 'Demo client without a provision service',
+    },
+    {
+      client_id: c.complex.clientId,
+      client_secret: c.complex.clientSecret,
+      organisation_id: o.complex,
+      scopes: [...ALL_SCOPES],
+      provision_service: 'complex-provision',
+      name: 'Complex Media client',
+    },
+  ],
+  accounts: [
+    {
+      id: demoIds.accounts.anna,
+      organisation_id: o.demo,
+      email: 'anna@example.com',
+      first_name: 'Anna',
+      last_name: 'Andersson',
+      customer_number: 'C1001',
+      status: 'active',
+    },
+    {
+      id: demoIds.accounts.bo,
+      organisation_id: o.demo,
+      email: 'bo@example.com',
+      first_name: 'Bo',
+      last_name: 'Berg',
+      customer_number: 'C1002',
+      status: 'active',
+    },
+    {
+      id: demoIds.accounts.carl,
+      organisation_id: o.demo,
+      email: 'carl@example.com',
+      first_name: 'Carl',
+      last_name: 'Carlsson',
+      customer_number: 'C1003',
+      status: 'inactive',
+    },
+    {
+      id: demoIds.accounts.dora,
+      organisation_id: o.complex,
+      email: 'dora@example.com',
+      first_name: 'Dora',
+      last_name: 'Dahl',
+      customer_number: 'C2001',
+      status: 'active',
+    },
+  ],
+  products: [
+    {
+      ...common,
+      ...digitalNews,
+      // A plain product with an integration code: update prices refuses it (not a package).
+      integration_code: 'DIGITAL-NEWS',
+      is_package: false,
+      is_campaign: false,
+      title_code: 'DAILY',
+      products: [],
+      price_periods: [],
+      tags: [{ name: 'digital', type: 'product' }],
+    },
+    {
+      ...common,
+      ...ePaper,
+      is_package: false,
+      is_campaign: false,
+      title_code: 'EPAPER',
+      products: [],
+      price_periods: [],
+      tags: [],
+    },
+    {
+      ...common,
+      id: p.premiumDigital,
+      product_code: 'premium-digital',
+      integration_code: 'PREMIUM-DIGITAL',
+      is_package: true,
+      is_campaign: false,
+      title_code: 'DAILY',
+      name: 'Premium Digital',
+      description: 'Digital news and the e-paper',
+      products: [digitalNews, ePaper],
+      price_periods: [
+        {
+          id: pp.premiumCreditcard,
+          purchase_type: 'recurring',
+          payment_option: 'creditcard',
+          type: 'month',
+          length: 1,
+          price: 99,
+          enabled: true,
+        },
+        {
+          id: pp.premiumPsp,
+          purchase_type: 'recurring',
+          payment_option: 'psp',
+          type: 'month',
+          length: 1,
+          price: 99,
+          payment_option_details: { type: 'visa', name: 'Visa' },
+          enabled: true,
+        },
+        {
+          id: pp.premiumInvoice,
+          purchase_type: 'limited',
+          payment_option: 'invoice',
+          type: 'year',
+          length: 1,
+          price: 990,
+          enabled: true,
+        },
+        {
+          id: pp.premiumDirectdebitDisabled,
+          purchase_type: 'recurring',
+          payment_option: 'directdebit',
+          type: 'month',
+          length: 1,
+          price: 95,
+          enabled: false,
+        },
+      ],
+      tags: [
+        { name: 'news', type: 'package' },
+        { name: 'premium', type: 'package' },
+      ],
+    },
+    {
+      ...common,
+      id: p.premiumSummer,
+      product_code: 'premium-summer',
+      integration_code: 'PREMIUM-SUMMER',
+      is_package: false,
+      is_campaign: true,
+      parent_product_id: p.premiumDigital,
+      parent_product_code: 'premium-digital',
+      title_code: 'DAILY',
+      name: 'Premium Digital summer offer',
+      description: 'Premium Digital at half price for the summer',
+      products: [digitalNews, ePaper],
+      price_periods: [
+        {
+          id: pp.summerCreditcard,
+          purchase_type: 'recurring',
+          payment_option: 'creditcard',
+          type: 'month',
+          length: 1,
+          price: 49,
+          enabled: true,
+          monthly_payments: true,
+        },
+      ],
+      tags: [
+        { name: 'news', type: 'package' },
+        { name: 'campaign', type: 'package' },
+      ],
+    },
+    {
+      ...common,
+      id: p.basicNews,
+      product_code: 'basic-news',
+      is_package: true,
+      is_campaign: false,
+      title_code: 'DAILY',
+      name: 'Basic news',
+      description: 'Digital news only',
+      customer_can_cancel: false,
+      products: [digitalNews],
+      price_periods: [
+        {
+          id: pp.basicCreditcard,
+          purchase_type: 'recurring',
+          payment_option: 'creditcard',
+          type: 'month',
+          length: 1,
+          price: 59,
+          enabled: true,
+        },
+      ],
+      tags: [{ name: 'news', type: 'package' }],
+    },
+    {
+      ...common,
+      id: p.legacy,
+      product_code: 'legacy-package',
+      integration_code: 'LEGACY',
+      valid_from: '1990-01-01T00:00:00Z',
+      valid_to: '2000-12-31T23:59:59Z',
+      is_package: true,
+      is_campaign: false,
+      title_code: 'DAILY',
+      name: 'Legacy package',
+      description: 'No longer on sale',
+      products: [ePaper],
+      price_periods: [
+        {
+          id: pp.legacyCreditcard,
+          purchase_type: 'recurring',
+          payment_option: 'creditcard',
+          type: 'month',
+          length: 1,
+          price: 39,
+          enabled: true,
+        },
+      ],
+      tags: [{ name: 'news', type: 'package' }],
+    },
+    {
+      ...common,
+      organisation_id: o.complex,
+      id: p.complexBundle,
+      product_code: 'complex-bundle',
+      integration_code: 'COMPLEX-BUNDLE',
+      is_package: true,
+      is_campaign: false,
+      title_code: 'COMPLEX',
+      name: 'Complex bundle',
+      description: 'Digital and paper, priced per component',
+      products: [],
+      price_periods: [
+        {
+          id: pp.complexCreditcard,
+          purchase_type: 'recurring',
+          payment_option: 'creditcard',
+          type: 'month',
+          length: 1,
+          details: [
+            { name: 'Digital', price: 80.5, vat_code: 6 },
+            { name: 'Paper', price: 120, vat_code: 25 },
+          ],
+          enabled: true,
+        },
+        {
+          id: pp.complexPsp,
+          purchase_type: 'recurring',
+          payment_option: 'psp',
+          type: 'month',
+          length: 1,
+          details: [{ name: 'Digital', price: 80.5, vat_code: 6 }],
+          payment_option_details: { type: 'mastercard', name: 'Mastercard' },
+          enabled: true,
+        },
+      ],
+      tags: [{ name: 'bundle', type: 'package' }],
+    },
+  ],
+  product_sharing: [
+    {
+      product_id: p.premiumDigital,
+      shareable: true,
+      limit: 3,
+      sharing_text: 'Share Premium Digital with up to three people in your household',
+      sharing_title: 'Share your subscription',
+      received_product_text: 'You can now read Premium Digital, shared with you',
+      received_product_title: 'A subscription was shared with you',
+    },
+    {
+      product_id: p.basicNews,
+      shareable: false,
+      limit: 0,
+      sharing_text: null,
+      sharing_title: null,
+      received_product_text: null,
+      received_product_title: null,
+    },
+  ],
+  access_tokens: [],
+};

@@ -1,0 +1,7 @@
+import type { StateDocumentInput } from '../core/document.js';
+import { demoSeed } from './demo.js';
+import { emptySeed } from './empty.js';
+
+/** The named seeds: `demo` (every case of the implemented endpoints) and `empty`. */
+export const seeds: Readonly<Record<'demo' | 'empty', StateDocumentInput>> = { demo: demoSeed, empty: emptySeed };
+export { demoCredentials, demoIds } from './demo.js';

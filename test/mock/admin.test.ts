@@ -1,0 +1,120 @@
+/** The test-suite tools over HTTP, under /__admin, through both adapters. */
+import { describe, expect, test } from 'vitest';
+import type { StateDocument } from '../../mock/index.js';
+import { AccessTokenResponse } from '../../src/schemas/authorization.js';
+import { GetProductsResponse } from '../../src/schemas/products.js';
+import { ADAPTERS, demoIds, expectError, expectOk, paths, READ, useAdapter } from './harness.js';
+
+describe.each(ADAPTERS)('/__admin through %s', (kind) => {
+  const h = useAdapter(kind);
+  const admin = (method: string, path: string, json?: unknown) => h.call(`/__admin/${path}`, { method, json });
+
+  test('GET /__admin/state answers the state document; PUT replaces it; POST /__admin/reset returns to the seed', async () => {
+    const state = (await admin('GET', 'state')).body as StateDocument;
+    expect(state).toEqual(h.platform.snapshot());
+    const changed = { ...state, products: state.products.filter((p) => p.product_code !== 'basic-news') };
+    expect((await admin('PUT', 'state', changed)).status).toBe(204);
+    const token = h.token([READ]);
+    const list = async () =>
+      expectOk(
+        await h.call(paths.products, { query: { product_type: 'packages' }, token }),
+        GetProductsResponse,
+      ).items.map((p) => p.product_code);
+    expect(await list()).toEqual(['premium-digital']);
+    expect((await admin('POST', 'reset')).status).toBe(204);
+    expect(h.platform.snapshot()).toEqual(state);
+  });
+
+  test('PUT /__admin/state refuses an invalid document: 400 naming the field, nothing changes', async () => {
+    const state = h.platform.snapshot();
+    const bad = { ...state, accounts: [{ ...state.accounts[0], email: 42 }] };
+    expectError(await admin('PUT', 'state', bad), 400, 'invalid_parameter', 'accounts[0].email');
+    expectError(await admin('PUT', 'state', { ...state, users: [] }), 400, 'unknown_parameter', 'users');
+    expect(h.platform.snapshot()).toEqual(state);
+  });
+
+  test('POST /__admin/tokens issues a token (user-bound when account_id is given)', async () => {
+    const answer = await admin('POST', 'tokens', { scopes: [READ], account_id: demoIds.accounts.anna });
+    const token = expectOk(answer, AccessTokenResponse);
+    expect(token.scope).toBe(READ);
+    expect(h.platform.snapshot().access_tokens[0]?.account_id).toBe(demoIds.accounts.anna);
+    expectOk(await h.call(paths.products, { token: token.access_token }), GetProductsResponse);
+  });
+
+  test('POST /__admin/tokens takes a JSON body whatever its Content-Type (curl -d sends a form type)', async () => {
+    const answer = await h.call('/__admin/tokens', {
+      method: 'POST',
+      body: JSON.stringify({ scopes: [READ], client_id: demoIds.clients.reader.clientId }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expectOk(answer, AccessTokenResponse);
+    expect(h.platform.snapshot().access_tokens[0]?.client_id).toBe(demoIds.clients.reader.clientId);
+  });
+
+  test.each([
+    [{}, 400, 'invalid_parameter', 'scopes'],
+    [{ scopes: [READ], client_id: 'nobody' }, 404, 'not_found', 'client_id'],
+    [{ scopes: [READ], account_id: 'ffffffffffffffffffffffff' }, 404, 'not_found', 'account_id'],
+  ])('POST /__admin/tokens refuses %j: %s %s', async (json, status, code, field) => {
+    expectError(await admin('POST', 'tokens', json), status, code, field);
+  });
+
+  test('POST /__admin/clock sets or advances the platform clock; GET reads it', async () => {
+    const set = await admin('POST', 'clock', { now: '2035-03-04T05:06:07Z' });
+    expect(Date.parse((set.body as { now: string }).now) - Date.parse('2035-03-04T05:06:07Z')).toBeLessThan(1000);
+    const advanced = await admin('POST', 'clock', { advance_seconds: 86_400 });
+    expect((advanced.body as { now: string }).now.slice(0, 10)).toBe('2035-03-05');
+    expect(((await admin('GET', 'clock')).body as { now: string }).now.slice(0, 10)).toBe('2035-03-05');
+    expectError(await admin('POST', 'clock', {}), 400, 'invalid_parameter', 'advance_seconds');
+    expectError(await admin('POST', 'clock', { now: 'soon' }), 400, 'invalid_parameter', 'now');
+  });
+
+  test('GET /__admin/requests lists the journal; DELETE empties it', async () => {
+    await h.call('/nowhere');
+    const { items } = (await admin('GET', 'requests')).body as { items: { path: string; status: number }[] };
+    expect(items.map((e) => `${e.path} ${e.status}`)).toEqual(['/nowhere 404']);
+    expect((await admin('DELETE', 'requests')).status).toBe(204);
+    expect(((await admin('GET', 'requests')).body as { items: unknown[] }).items).toEqual([]);
+  });
+
+  test('POST /__admin/faults adds a fault (snake_case); GET lists; DELETE clears', async () => {
+    const added = await admin('POST', 'faults', {
+      path: paths.products,
+      status: 503,
+      headers: { 'retry-after': '1' },
+      latency_ms: 10,
+      times: 2,
+    });
+    expect(added.status).toBe(201);
+    expect(((await admin('GET', 'faults')).body as { items: unknown[] }).items).toEqual([
+      { path: paths.products, status: 503, headers: { 'retry-after': '1' }, latency_ms: 10, times: 2 },
+    ]);
+    const faulted = await h.call(paths.products, { token: h.token([READ]) });
+    expectError(faulted, 503, 'internal_server_error');
+    expect(faulted.headers.get('retry-after')).toBe('1');
+    expect((await admin('DELETE', 'faults')).status).toBe(204);
+    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+    expectError(await admin('POST', 'faults', { path: '/x', status: 700 }), 400, 'invalid_parameter', 'status');
+    expectError(await admin('POST', 'faults', { path: '/x', drop: 'yes' }), 400, 'invalid_parameter', 'drop');
+  });
+
+  test('a fault never touches /__admin itself', async () => {
+    h.platform.faults.add({ path: '/__admin/*', status: 500 });
+    expect((await admin('GET', 'state')).status).toBe(200);
+  });
+
+  test('an admin route with a body that is not JSON: 400 json_parser_error', async () => {
+    const answer = await h.call('/__admin/tokens', {
+      method: 'POST',
+      body: '{',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectError(answer, 400, 'json_parser_error', 'body');
+  });
+
+  test('wrong method on an admin path: 405 with Allow', async () => {
+    const answer = await admin('PATCH', 'state');
+    expectError(answer, 405, 'method_not_allowed');
+    expect(answer.headers.get('allow')).toBe('GET, PUT');
+  });
+});

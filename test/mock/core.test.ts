@@ -1,0 +1,186 @@
+/** The core's pipeline: routing, correlation ids, identity, environments, unexpected failures. */
+import * as http from 'node:http';
+import { describe, expect, test, vi } from 'vitest';
+import * as z from 'zod';
+import { createPlatformWith } from '../../mock/core/platform.js';
+import { apiRoute } from '../../mock/core/route.js';
+import { createPlatform } from '../../mock/index.js';
+import { allRoutes } from '../../mock/routes/index.js';
+import type { Endpoint } from '../../src/endpoints.js';
+import { GetProductsResponse } from '../../src/schemas/products.js';
+import { ADAPTERS, demoIds, expectError, expectOk, paths, READ, useAdapter } from './harness.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** Test-only endpoints: one that needs a user, with a path per environment, and one that fails. */
+const whoAmI = {
+  number: 901,
+  title: 'Who am I (test)',
+  method: 'GET',
+  host: 'api',
+  path: { stage: '/test/stage/me', production: '/test/production/me' },
+  scopes: ['/external/me/r'],
+  identity: true,
+  query: undefined,
+  body: undefined,
+  response: z.looseObject({ id: z.string() }),
+  status: 200,
+} as const satisfies Endpoint;
+
+const boom = {
+  ...whoAmI,
+  number: 902,
+  title: 'Fails (test)',
+  path: '/test/boom',
+  identity: false,
+} as const satisfies Endpoint;
+
+const testRoutes = [
+  ...allRoutes,
+  apiRoute(whoAmI, ({ auth }) => ({ body: { id: auth.account?.id ?? '' } })),
+  apiRoute(boom, () => {
+    throw new Error('secret detail of the failure');
+  }),
+];
+
+describe.each(ADAPTERS)('the core through %s', (kind) => {
+  const onError = vi.fn();
+  const h = useAdapter(kind, createPlatformWith(testRoutes, { seed: 'demo', onError }));
+
+  test('every answer carries a fresh x-correlation-id; an error body repeats it', async () => {
+    const token = h.token([READ]);
+    const a = await h.call(paths.products, { token });
+    const b = await h.call(paths.products, { token });
+    expect(a.headers.get('x-correlation-id')).toMatch(UUID);
+    expect(b.headers.get('x-correlation-id')).toMatch(UUID);
+    expect(a.headers.get('x-correlation-id')).not.toBe(b.headers.get('x-correlation-id'));
+    expectError(await h.call('/nowhere'), 404, 'not_found');
+  });
+
+  test('an unknown path: 404 not_found, whatever the method', async () => {
+    const body = expectError(await h.call('/external/api/v1/nothing', { method: 'DELETE' }), 404, 'not_found');
+    expect(body).not.toHaveProperty('field');
+  });
+
+  test.each([
+    ['POST', paths.products, 'GET'],
+    ['GET', paths.prices, 'POST'],
+    ['DELETE', paths.token, 'POST'],
+  ])('%s on %s: 405 method_not_allowed with Allow: %s', async (method, path, allow) => {
+    const answer = await h.call(path, { method, token: h.token() });
+    expectError(answer, 405, 'method_not_allowed');
+    expect(answer.headers.get('allow')).toBe(allow);
+  });
+
+  test('a trailing slash finds the same route', async () => {
+    expectOk(await h.call(`${paths.products}/`, { token: h.token([READ]) }), GetProductsResponse);
+  });
+
+  test('paths route regardless of host: API, authorization API, SSO and shop share one path space', async () => {
+    for (const host of ['api', 'auth', 'sso', 'shop'] as const) {
+      expectOk(await h.call(paths.products, { token: h.token([READ]), host }), GetProductsResponse);
+    }
+  });
+
+  test('a CORS preflight is answered; answers allow any origin', async () => {
+    const answer = await h.call(paths.prices, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://site.test', 'access-control-request-method': 'POST' },
+    });
+    expect(answer.status).toBe(204);
+    expect(answer.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  test('an exception in a handler: 500 internal_server_error with a generic message; the platform goes on', async () => {
+    onError.mockClear();
+    const token = h.token(['/external/me/r']);
+    const answer = await h.call('/test/boom', { token });
+    const body = expectError(answer, 500, 'internal_server_error');
+    expect(answer.text).not.toContain('secret detail');
+    expect(body.message).toBe('Internal server error');
+    expect(onError).toHaveBeenCalledOnce();
+    expect(h.platform.requests.list().at(-1)?.status).toBe(500);
+    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+  });
+
+  test('an endpoint that needs a user refuses a token without one: 403 identity_required', async () => {
+    const answer = await h.call('/test/stage/me', { token: h.token(['/external/me/r']) });
+    expectError(answer, 403, 'identity_required');
+    const userToken = h.platform.mintToken({
+      scopes: ['/external/me/r'],
+      accountId: demoIds.accounts.anna,
+    }).access_token;
+    expect((await h.call('/test/stage/me', { token: userToken })).body).toEqual({ id: demoIds.accounts.anna });
+  });
+
+  test('the scope check comes before the identity check', async () => {
+    expectError(await h.call('/test/stage/me', { token: h.token([READ]) }), 403, 'insufficient_scope');
+  });
+});
+
+describe('environments', () => {
+  test('a stage platform routes by stage paths, a production platform by production paths', async () => {
+    for (const environment of ['stage', 'production'] as const) {
+      const platform = createPlatformWith(testRoutes, { environment });
+      const token = platform.mintToken({ scopes: ['/external/me/r'], accountId: demoIds.accounts.bo }).access_token;
+      const get = (path: string) =>
+        platform.handle(
+          new Request(`https://api.platform.test${path}`, { headers: { authorization: `Bearer ${token}` } }),
+        );
+      expect((await get(`/test/${environment}/me`)).status).toBe(200);
+      const other = environment === 'stage' ? 'production' : 'stage';
+      expect((await get(`/test/${other}/me`)).status).toBe(404);
+      expect(platform.environment).toBe(environment);
+    }
+  });
+});
+
+describe('endpoints without a route', () => {
+  test('an entry of the endpoint table with no handler answers 501 not_implemented', async () => {
+    const platform = createPlatformWith([]);
+    const answer = await platform.handle(new Request(`https://api.platform.test${paths.products}`));
+    expect(answer.status).toBe(501);
+    expect(((await answer.json()) as { code: string }).code).toBe('not_implemented');
+  });
+});
+
+describe('the node:http adapter', () => {
+  const h = useAdapter('http');
+
+  test('a GET may carry a body: the core receives it (the journal shows it)', async () => {
+    const url = new URL(`${h.origin()}${paths.products}`);
+    const token = h.token([READ]);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request(
+        url,
+        {
+          method: 'GET',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': '18' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end('{"order_id":"abc"}');
+    });
+    expect(status).toBe(200);
+    expect(h.platform.requests.list().at(-1)?.body).toBe('{"order_id":"abc"}');
+  });
+});
+
+describe('handle() in process', () => {
+  test('answers a plain Fetch Request without any adapter', async () => {
+    const platform = createPlatform();
+    const token = platform.mintToken({ scopes: [READ] }).access_token;
+    const answer = await platform.handle(
+      new Request(`https://anywhere.test${paths.products}?product_type=campaigns`, {
+        headers: { authorization: `Bearer ${token}` },
+      }),
+    );
+    const { items } = GetProductsResponse.parse(await answer.json());
+    expect(items.map((p) => p.product_code)).toEqual(['premium-summer']);
+  });
+});

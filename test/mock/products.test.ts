@@ -1,0 +1,352 @@
+/** Endpoints 2 (get products), 3 (get payment periods) and 15 (get product sharing), through both adapters. */
+import { describe, expect, test } from 'vitest';
+import {
+  GetPaymentPeriodsResponse,
+  GetProductSharingResponse,
+  GetProductsResponse,
+} from '../../src/schemas/products.js';
+import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
+
+const ids = demoIds.products;
+const codesOf = (items: { product_code: string }[]) => items.map((p) => p.product_code).sort();
+
+describe.each(ADAPTERS)('products through %s', (kind) => {
+  const h = useAdapter(kind);
+  const list = (query: Record<string, string> | string, token = h.token([READ])) =>
+    h.call(paths.products, { query, token });
+
+  describe('get products (endpoint 2)', () => {
+    test("without filters answers the caller's organisation's active products", async () => {
+      const { items } = expectOk(await list({}), GetProductsResponse);
+      expect(codesOf(items)).toEqual(['basic-news', 'digital-news', 'e-paper', 'premium-digital', 'premium-summer']);
+    });
+
+    test('include_inactive=true adds inactive products; false does not', async () => {
+      const all = expectOk(await list({ include_inactive: 'true' }), GetProductsResponse);
+      expect(codesOf(all.items)).toContain('legacy-package');
+      const active = expectOk(await list({ include_inactive: 'false' }), GetProductsResponse);
+      expect(codesOf(active.items)).not.toContain('legacy-package');
+    });
+
+    test('id answers that product (in any letter case)', async () => {
+      const { items } = expectOk(await list({ id: ids.premiumDigital.toUpperCase() }), GetProductsResponse);
+      expect(items.map((p) => p.id)).toEqual([ids.premiumDigital]);
+    });
+
+    test('product_code answers that product', async () => {
+      const { items } = expectOk(await list({ product_code: 'basic-news' }), GetProductsResponse);
+      expect(items.map((p) => p.id)).toEqual([ids.basicNews]);
+    });
+
+    test.each([
+      ['packages', ['basic-news', 'premium-digital']],
+      ['campaigns', ['premium-summer']],
+      ['products', ['digital-news', 'e-paper']],
+    ])('product_type=%s', async (productType, codes) => {
+      const { items } = expectOk(await list({ product_type: productType }), GetProductsResponse);
+      expect(codesOf(items)).toEqual(codes);
+    });
+
+    test('title_code', async () => {
+      const { items } = expectOk(await list({ title_code: 'EPAPER' }), GetProductsResponse);
+      expect(codesOf(items)).toEqual(['e-paper']);
+    });
+
+    test.each([
+      ['news', ['basic-news', 'premium-digital', 'premium-summer']],
+      ['news,premium', ['premium-digital']],
+      ['news, campaign', ['premium-summer']],
+      ['News', []],
+      ['news,digital', []],
+    ])('tags=%s: a product must carry every listed tag, case sensitive', async (tags, codes) => {
+      const { items } = expectOk(await list({ tags }), GetProductsResponse);
+      expect(codesOf(items)).toEqual(codes);
+    });
+
+    test('filters that match nothing answer 200 with no items', async () => {
+      const answer = await list({ product_type: 'campaigns', title_code: 'EPAPER' });
+      expect(expectOk(answer, GetProductsResponse)).toEqual({ items: [] });
+    });
+
+    test('a product reads as the spec writes it: simple price model', async () => {
+      const { items } = expectOk(await list({ product_code: 'premium-digital' }), GetProductsResponse);
+      const p = items[0]!;
+      expect(Object.keys(p).sort()).toEqual(
+        [
+          'created',
+          'customer_can_cancel',
+          'description',
+          'id',
+          'integration_code',
+          'is_campaign',
+          'is_package',
+          'name',
+          'parent_product_code',
+          'parent_product_id',
+          'price_periods',
+          'products',
+          'tags',
+          'title_code',
+          'updated',
+          'valid_from',
+          'valid_to',
+          'vat_code',
+          'product_code',
+        ].sort(),
+      );
+      expect(p.integration_code).toBe('PREMIUM-DIGITAL');
+      expect(p.vat_code).toBe('25');
+      expect(p.products.map((m) => m.product_code)).toEqual(['digital-news', 'e-paper']);
+      expect(p.tags).toEqual([
+        { name: 'news', type: 'package' },
+        { name: 'premium', type: 'package' },
+      ]);
+      expect(p.price_periods[0]).toEqual({
+        id: demoIds.periods.premiumCreditcard,
+        purchase_type: 'recurring',
+        payment_option: 'creditcard',
+        type: 'month',
+        length: 1,
+        price: 99,
+      });
+    });
+
+    test('a campaign names its package; a product without an integration code has none', async () => {
+      const { items } = expectOk(await list({ product_type: 'campaigns' }), GetProductsResponse);
+      expect(items[0]).toMatchObject({ parent_product_id: ids.premiumDigital, parent_product_code: 'premium-digital' });
+      const basic = expectOk(await list({ product_code: 'basic-news' }), GetProductsResponse);
+      expect(basic.items[0]).not.toHaveProperty('integration_code');
+    });
+
+    test('complex price model: periods carry details instead of price, and no vat_code', async () => {
+      const token = h.token([READ], demoIds.clients.complex.clientId);
+      const { items } = expectOk(await list({}, token), GetProductsResponse);
+      expect(codesOf(items)).toEqual(['complex-bundle']);
+      expect(items[0]).not.toHaveProperty('vat_code');
+      expect(items[0]!.price_periods[0]).toEqual({
+        id: demoIds.periods.complexCreditcard,
+        purchase_type: 'recurring',
+        payment_option: 'creditcard',
+        type: 'month',
+        length: 1,
+        details: [
+          { name: 'Digital', price: 80.5, vat_code: 6 },
+          { name: 'Paper', price: 120, vat_code: 25 },
+        ],
+      });
+    });
+
+    test.each([
+      ['id absent', { id: 'ffffffffffffffffffffffff' }, 'id'],
+      ["id of another organisation's product", { id: ids.complexBundle }, 'id'],
+      ['id of an inactive product without include_inactive', { id: ids.legacy }, 'id'],
+      ['product_code absent', { product_code: 'no-such-product' }, 'product_code'],
+      ["product_code of another organisation's product", { product_code: 'complex-bundle' }, 'product_code'],
+    ])('get products answers 404 not_found: %s', async (_, query, field) => {
+      const token = h.token([READ]);
+      await expectUnchanged(h.platform, async () => expectError(await list(query, token), 404, 'not_found', field));
+    });
+
+    test('id of an inactive product with include_inactive=true answers it', async () => {
+      const { items } = expectOk(await list({ id: ids.legacy, include_inactive: 'true' }), GetProductsResponse);
+      expect(items.map((p) => p.product_code)).toEqual(['legacy-package']);
+    });
+
+    test.each([
+      ['id not 24 hex characters', { id: 'xyz' }, 'invalid_parameter', 'id'],
+      ['id longer than 24', { id: `${ids.premiumDigital}0` }, 'invalid_parameter', 'id'],
+      [
+        'id together with product_code',
+        { id: ids.premiumDigital, product_code: 'premium-digital' },
+        'invalid_parameter',
+        'product_code',
+      ],
+      ['product_code empty', { product_code: '' }, 'invalid_parameter', 'product_code'],
+      ['product_code longer than 50', { product_code: 'a'.repeat(51) }, 'invalid_parameter', 'product_code'],
+      ['product_code with a space', { product_code: 'premium digital' }, 'invalid_parameter', 'product_code'],
+      [
+        'product_type not packages, campaigns or products',
+        { product_type: 'bundles' },
+        'invalid_parameter',
+        'product_type',
+      ],
+      ['title_code longer than 15', { title_code: 'T'.repeat(16) }, 'invalid_parameter', 'title_code'],
+      ['title_code with a dot', { title_code: 'A.B' }, 'invalid_parameter', 'title_code'],
+      ['tags longer than 100', { tags: 'a'.repeat(101) }, 'invalid_parameter', 'tags'],
+      ['tags not comma-separated names', { tags: 'news;sport' }, 'invalid_parameter', 'tags'],
+      ['include_inactive not a boolean', { include_inactive: 'yes' }, 'invalid_parameter', 'include_inactive'],
+      ['an unknown parameter', { colour: 'red' }, 'unknown_parameter', 'colour'],
+      ['a repeated parameter', '?id=b00000000000000000000010&id=b00000000000000000000012', 'invalid_parameter', 'id'],
+    ])('get products refuses %s: 400 %s %s', async (_, query, code, field) => {
+      const token = h.token([READ]);
+      await expectUnchanged(h.platform, async () => expectError(await list(query, token), 400, code, field));
+    });
+
+    test('get products refuses a Content-Type other than application/json: 400 invalid_content_type_error', async () => {
+      const answer = await h.call(paths.products, {
+        token: h.token([READ]),
+        headers: { 'content-type': 'text/plain' },
+      });
+      expectError(answer, 400, 'invalid_content_type_error', 'content-type');
+    });
+  });
+
+  describe('get payment periods (endpoint 3)', () => {
+    const periods = (query: Record<string, string> | string, token = h.token([READ])) =>
+      h.call(paths.paymentPeriods, { query, token });
+
+    const premiumPeriods = [
+      {
+        id: demoIds.periods.premiumCreditcard,
+        payment_method: 'creditcard',
+        type: 'recurring',
+        enabled: true,
+        iteration_type: 'month',
+        iteration_length: 1,
+        price: 99,
+      },
+      {
+        id: demoIds.periods.premiumPsp,
+        payment_method: 'psp',
+        type: 'recurring',
+        enabled: true,
+        iteration_type: 'month',
+        iteration_length: 1,
+        price: 99,
+        details: { name: 'Visa', type: 'visa' },
+      },
+      {
+        id: demoIds.periods.premiumInvoice,
+        payment_method: 'invoice',
+        type: 'limited',
+        enabled: true,
+        iteration_type: 'year',
+        iteration_length: 1,
+        price: 990,
+      },
+      {
+        id: demoIds.periods.premiumDirectdebitDisabled,
+        payment_method: 'directdebit',
+        type: 'recurring',
+        enabled: false,
+        iteration_type: 'month',
+        iteration_length: 1,
+        price: 95,
+      },
+    ];
+
+    test.each([
+      ['product_id', { product_id: ids.premiumDigital }],
+      ['its alias id', { id: ids.premiumDigital }],
+      ['product_code', { product_code: 'premium-digital' }],
+    ])('by %s answers the periods of the package; details only for psp', async (_, query) => {
+      const { items } = expectOk(await periods(query), GetPaymentPeriodsResponse);
+      expect(items).toEqual(premiumPeriods);
+    });
+
+    test('a campaign has payment periods too', async () => {
+      const { items } = expectOk(await periods({ product_code: 'premium-summer' }), GetPaymentPeriodsResponse);
+      expect(items.map((p) => p.id)).toEqual([demoIds.periods.summerCreditcard]);
+    });
+
+    test('complex price model: the price is the sum of the details', async () => {
+      const token = h.token([READ], demoIds.clients.complex.clientId);
+      const { items } = expectOk(await periods({ product_code: 'complex-bundle' }, token), GetPaymentPeriodsResponse);
+      expect(items.map((p) => [p.payment_method, p.price, p.details])).toEqual([
+        ['creditcard', 200.5, undefined],
+        ['psp', 80.5, { name: 'Mastercard', type: 'mastercard' }],
+      ]);
+    });
+
+    test.each([
+      ['product_id absent', { product_id: 'ffffffffffffffffffffffff' }, 'product_id'],
+      ['id absent', { id: 'ffffffffffffffffffffffff' }, 'id'],
+      ['product_code absent', { product_code: 'no-such-package' }, 'product_code'],
+      ['a product that is neither package nor campaign', { product_code: 'digital-news' }, 'product_code'],
+      ["another organisation's package", { product_id: ids.complexBundle }, 'product_id'],
+    ])('get payment periods answers 404 not_found: %s', async (_, query, field) => {
+      const token = h.token([READ]);
+      await expectUnchanged(h.platform, async () => expectError(await periods(query, token), 404, 'not_found', field));
+    });
+
+    test.each([
+      ['neither product_id nor product_code', {}, 'invalid_parameter', 'product_id'],
+      [
+        'both product_id and product_code',
+        { product_id: ids.premiumDigital, product_code: 'x' },
+        'invalid_parameter',
+        'product_code',
+      ],
+      ['product_id not 24 hex characters', { product_id: 'nope' }, 'invalid_parameter', 'product_id'],
+      ['product_code with a space', { product_code: 'a b' }, 'invalid_parameter', 'product_code'],
+      ['an unknown parameter', { product_code: 'premium-digital', page: '2' }, 'unknown_parameter', 'page'],
+    ])('get payment periods refuses %s: 400 %s %s', async (_, query, code, field) => {
+      const token = h.token([READ]);
+      await expectUnchanged(h.platform, async () => expectError(await periods(query, token), 400, code, field));
+    });
+
+    test('get payment periods refuses a Content-Type other than application/json: 400 invalid_content_type_error', async () => {
+      const answer = await h.call(paths.paymentPeriods, {
+        query: { product_code: 'premium-digital' },
+        token: h.token([READ]),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expectError(answer, 400, 'invalid_content_type_error', 'content-type');
+    });
+  });
+
+  describe('get product sharing (endpoint 15)', () => {
+    const sharing = (query: Record<string, string>, token = h.token([READ])) => h.call(paths.sharing, { query, token });
+
+    test('a shareable product answers its limit and texts, as an array under item', async () => {
+      const body = expectOk(await sharing({ id: ids.premiumDigital }), GetProductSharingResponse);
+      expect(body.item).toEqual([
+        {
+          shareable: true,
+          limit: 3,
+          sharing_text: 'Share Premium Digital with up to three people in your household',
+          sharing_title: 'Share your subscription',
+          received_product_text: 'You can now read Premium Digital, shared with you',
+          received_product_title: 'A subscription was shared with you',
+        },
+      ]);
+    });
+
+    const notShareable = {
+      shareable: false,
+      limit: 0,
+      sharing_text: null,
+      sharing_title: null,
+      received_product_text: null,
+      received_product_title: null,
+    };
+
+    test('a product that is not shareable: limit 0, texts null (by code)', async () => {
+      expect(expectOk(await sharing({ code: 'basic-news' }), GetProductSharingResponse).item).toEqual([notShareable]);
+    });
+
+    test('a product without a sharing record is not shareable', async () => {
+      expect(expectOk(await sharing({ code: 'e-paper' }), GetProductSharingResponse).item).toEqual([notShareable]);
+    });
+
+    test.each([
+      ['id absent', { id: 'ffffffffffffffffffffffff' }, 'id'],
+      ['code absent', { code: 'no-such-product' }, 'code'],
+      ["another organisation's product", { code: 'complex-bundle' }, 'code'],
+    ])('get product sharing answers 404 not_found: %s', async (_, query, field) => {
+      const token = h.token([READ]);
+      await expectUnchanged(h.platform, async () => expectError(await sharing(query, token), 404, 'not_found', field));
+    });
+
+    test.each([
+      ['neither id nor code', {}, 'invalid_parameter', 'id'],
+      ['both id and code', { id: ids.premiumDigital, code: 'premium-digital' }, 'invalid_parameter', 'code'],
+      ['id not 24 hex characters', { id: '123' }, 'invalid_parameter', 'id'],
+      ['code longer than 50', { code: 'c'.repeat(51) }, 'invalid_parameter', 'code'],
+      ['an unknown parameter', { code: 'basic-news', product_code: 'basic-news' }, 'unknown_parameter', 'product_code'],
+    ])('get product sharing refuses %s: 400 %s %s', async (_, query, code, field) => {
+      const token = h.token([READ]);
+      await expectUnchanged(h.platform, async () => expectError(await sharing(query, token), 400, code, field));
+    });
+  });
+});

@@ -1,0 +1,371 @@
+/** The test-suite tools: reset, snapshot/restore, seeds, mintToken, clock, journal, faults. */
+import { describe, expect, test } from 'vitest';
+import { createPlatform, type StateDocument } from '../../mock/index.js';
+import { GetProductsResponse } from '../../src/schemas/products.js';
+import {
+  ADAPTERS,
+  demoCredentials,
+  demoIds,
+  expectError,
+  expectOk,
+  paths,
+  READ,
+  useAdapter,
+  WRITE,
+} from './harness.js';
+
+const creditcard = { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1, price: 1 };
+const PRICES = { package_integration_code: 'PREMIUM-DIGITAL', price_periods: [creditcard] };
+
+function get(platform: ReturnType<typeof createPlatform>, path: string, token?: string): Promise<Response> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  return platform.handle(new Request(`https://api.platform.test${path}`, { headers }));
+}
+
+async function codes(platform: ReturnType<typeof createPlatform>, query = ''): Promise<string[]> {
+  const token = platform.mintToken({ scopes: [READ] }).access_token;
+  const res = await get(platform, `${paths.products}${query}`, token);
+  return GetProductsResponse.parse(await res.json())
+    .items.map((p) => p.product_code)
+    .sort();
+}
+
+describe('reset, snapshot, restore', () => {
+  test('reset returns to the seed: state, journal, faults and clock', async () => {
+    const platform = createPlatform({ now: '2030-01-01T00:00:00Z' });
+    const seed = platform.snapshot();
+    const token = platform.mintToken({ scopes: [WRITE] }).access_token;
+    await platform.handle(
+      new Request(`https://api.platform.test${paths.prices}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(PRICES),
+      }),
+    );
+    platform.faults.add({ path: '/x' });
+    platform.clock.advance(86_400 * 365);
+    expect(platform.snapshot()).not.toEqual(seed);
+    platform.reset();
+    expect(platform.snapshot()).toEqual(seed);
+    expect(platform.requests.list()).toEqual([]);
+    expect(platform.faults.list()).toEqual([]);
+    expect(platform.clock.now().getUTCFullYear()).toBe(2030);
+  });
+
+  test('snapshot is a deep copy; state() is the same document', () => {
+    const platform = createPlatform();
+    const doc = platform.snapshot();
+    doc.products[0]!.name = 'changed';
+    doc.products.pop();
+    expect(platform.snapshot().products[0]!.name).toBe('Digital news');
+    expect(platform.state()).toEqual(platform.snapshot());
+  });
+
+  test('restore replaces the state (indexes too); reset still returns to the seed', async () => {
+    const platform = createPlatform();
+    const doc = platform.snapshot();
+    doc.products = doc.products.map((p) => (p.product_code === 'e-paper' ? { ...p, product_code: 'e-paper-2' } : p));
+    platform.restore(doc);
+    expect(await codes(platform, '?product_type=products')).toEqual(['digital-news', 'e-paper-2']);
+    platform.reset();
+    expect(await codes(platform, '?product_type=products')).toEqual(['digital-news', 'e-paper']);
+  });
+
+  test.each([
+    [
+      'an id that is not 24 hex characters',
+      (d: StateDocument) => {
+        d.products[0]!.id = 'x';
+      },
+      'invalid_parameter',
+      'products[0].id',
+    ],
+    [
+      'two products with one id',
+      (d: StateDocument) => {
+        d.products[1]!.id = d.products[0]!.id;
+      },
+      'invalid_parameter',
+      'products[1].id',
+    ],
+    [
+      'a product of an organisation not in the document',
+      (d: StateDocument) => {
+        d.products[0]!.organisation_id = 'ffffffffffffffffffffffff';
+      },
+      'invalid_parameter',
+      'products[0].organisation_id',
+    ],
+    [
+      'two products with one integration code in one organisation',
+      (d: StateDocument) => {
+        d.products[1]!.integration_code = 'DIGITAL-NEWS';
+      },
+      'invalid_parameter',
+      'products[1].integration_code',
+    ],
+    [
+      'a field the document does not have',
+      (d: StateDocument) => Object.assign(d.accounts[0]!, { age: 3 }),
+      'unknown_parameter',
+      'accounts[0].age',
+    ],
+  ])('restore refuses %s, naming the field, and changes nothing', (_, spoil, code, field) => {
+    const platform = createPlatform();
+    const before = platform.snapshot();
+    const doc = platform.snapshot();
+    spoil(doc);
+    expect(() => platform.restore(doc)).toThrow(expect.objectContaining({ status: 400, code, field }));
+    expect(platform.snapshot()).toEqual(before);
+  });
+});
+
+describe('seeds', () => {
+  test('seed from a JSON document; every resource list may be left out', async () => {
+    const demo = createPlatform().snapshot();
+    const doc = JSON.parse(
+      JSON.stringify({ organisations: demo.organisations, clients: demo.clients, products: demo.products.slice(0, 2) }),
+    );
+    const platform = createPlatform({ seed: doc });
+    expect(await codes(platform)).toEqual(['digital-news', 'e-paper']);
+    expect(platform.snapshot().accounts).toEqual([]);
+  });
+
+  test('the empty seed: the demo client and its organisation, nothing else', async () => {
+    const platform = createPlatform({ seed: 'empty' });
+    const doc = platform.snapshot();
+    expect(doc.clients.map((c) => c.client_id)).toEqual([demoCredentials.clientId]);
+    expect(doc.products).toEqual([]);
+    expect(await codes(platform)).toEqual([]);
+  });
+
+  test('an invalid seed is refused, naming the field', () => {
+    expect(() => createPlatform({ seed: { organisations: [{ id: '1', name: 'x', price_model: 'simple' }] } })).toThrow(
+      expect.objectContaining({ code: 'invalid_parameter', field: 'organisations[0].id' }),
+    );
+  });
+});
+
+describe('mintToken', () => {
+  test('issues a token for the first client by default, with the given scopes and the default lifetime', async () => {
+    const platform = createPlatform();
+    const token = platform.mintToken({ scopes: [READ] });
+    expect(token).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: READ });
+    const stored = platform.snapshot().access_tokens[0]!;
+    expect(stored).toMatchObject({ client_id: demoCredentials.clientId, scopes: [READ], account_id: null });
+    expect((await get(platform, paths.products, token.access_token)).status).toBe(200);
+  });
+
+  test('for another client: that organisation sees its own products', async () => {
+    const platform = createPlatform();
+    const token = platform.mintToken({ scopes: [READ], clientId: demoIds.clients.complex.clientId });
+    const res = await get(platform, paths.products, token.access_token);
+    expect(GetProductsResponse.parse(await res.json()).items.map((p) => p.product_code)).toEqual(['complex-bundle']);
+  });
+
+  test('tied to an account, with its own lifetime', () => {
+    const platform = createPlatform();
+    const token = platform.mintToken({ scopes: [READ], accountId: demoIds.accounts.anna, expiresIn: 60 });
+    expect(token.expires_in).toBe(60);
+    expect(platform.snapshot().access_tokens[0]!.account_id).toBe(demoIds.accounts.anna);
+  });
+
+  test.each([
+    ['an unknown client', { clientId: 'nobody' }, 'client_id'],
+    ['an unknown account', { accountId: 'ffffffffffffffffffffffff' }, 'account_id'],
+    ['a lifetime that is not a positive integer', { expiresIn: 0 }, 'expires_in'],
+  ])('refuses %s', (_, extra, field) => {
+    const platform = createPlatform();
+    expect(() => platform.mintToken({ scopes: [READ], ...extra })).toThrow(expect.objectContaining({ field }));
+    expect(platform.snapshot().access_tokens).toEqual([]);
+  });
+});
+
+describe('clock', () => {
+  test('set and advance; time keeps flowing from the set point', () => {
+    const platform = createPlatform({ now: new Date('2040-02-03T04:05:06Z') });
+    const start = platform.clock.now().getTime();
+    expect(start - Date.parse('2040-02-03T04:05:06Z')).toBeLessThan(1000);
+    platform.clock.advance(60);
+    expect(platform.clock.now().getTime() - start).toBeGreaterThanOrEqual(60_000);
+    platform.clock.set('1999-01-01T00:00:00Z');
+    expect(platform.clock.now().getUTCFullYear()).toBe(1999);
+    expect(() => platform.clock.set('not a date')).toThrow();
+  });
+
+  test('token expiry follows the clock: 401 after its lifetime', async () => {
+    const platform = createPlatform();
+    const { access_token } = platform.mintToken({ scopes: [READ] });
+    platform.clock.advance(3599);
+    expect((await get(platform, paths.products, access_token)).status).toBe(200);
+    platform.clock.advance(1);
+    expect((await get(platform, paths.products, access_token)).status).toBe(401);
+  });
+
+  test('whether a product is active follows the clock', async () => {
+    const platform = createPlatform({ now: '1995-06-01T00:00:00Z' });
+    expect(await codes(platform, '?product_type=packages')).toEqual(['legacy-package']);
+    platform.clock.set('2026-06-01T00:00:00Z');
+    expect(await codes(platform, '?product_type=packages')).toEqual(['basic-news', 'premium-digital']);
+  });
+});
+
+describe('request journal', () => {
+  test('records method, url, path, query, headers, body, status, time and correlation id', async () => {
+    const platform = createPlatform({ now: '2031-01-01T00:00:00Z' });
+    const { access_token } = platform.mintToken({ scopes: [READ] });
+    const res = await get(platform, `${paths.products}?product_type=packages&tags=news`, access_token);
+    const [entry] = platform.requests.list();
+    expect(entry).toMatchObject({
+      method: 'GET',
+      url: `https://api.platform.test${paths.products}?product_type=packages&tags=news`,
+      path: paths.products,
+      query: { product_type: 'packages', tags: 'news' },
+      headers: { authorization: 'Bearer [redacted]' },
+      body: null,
+      status: 200,
+      correlation_id: res.headers.get('x-correlation-id'),
+    });
+    expect(Date.parse(entry!.received_at) - Date.parse('2031-01-01T00:00:00Z')).toBeLessThan(5000);
+  });
+
+  test('never stores a secret: token, client secret (JSON and form), ticket, password, tokens in bodies and queries', async () => {
+    const platform = createPlatform();
+    const { access_token, refresh_token } = platform.mintToken({ scopes: [READ] });
+    const post = (body: string, contentType: string, query = '') =>
+      platform.handle(
+        new Request(`https://auth.platform.test${paths.token}${query}`, {
+          method: 'POST',
+          headers: { 'content-type': contentType, cookie: 'session=s3cr3t-cookie' },
+          body,
+        }),
+      );
+    await get(platform, paths.products, access_token);
+    const issued = await post(
+      JSON.stringify({
+        grant_type: 'none',
+        client_id: demoCredentials.clientId,
+        client_secret: demoCredentials.clientSecret,
+      }),
+      'application/json',
+    );
+    const newToken = ((await issued.json()) as { access_token: string }).access_token;
+    await post(
+      new URLSearchParams({
+        grant_type: 'none',
+        client_id: demoCredentials.clientId,
+        client_secret: demoCredentials.clientSecret,
+      }).toString(),
+      'application/x-www-form-urlencoded',
+    );
+    await post(
+      JSON.stringify({
+        grant_type: 'refresh_token',
+        refresh_token,
+        nested: { password: 'hunter2-password', ticket: 'tkt-123456' },
+      }),
+      'application/json',
+      `?at=tkt-in-query-123&access_token=${access_token}`,
+    );
+    await post(`{"client_secret": "${demoCredentials.clientSecret}", broken`, 'application/json');
+    const journal = JSON.stringify(platform.requests.list());
+    for (const secret of [
+      access_token,
+      refresh_token,
+      newToken,
+      demoCredentials.clientSecret,
+      'hunter2-password',
+      'tkt-123456',
+      'tkt-in-query-123',
+      's3cr3t-cookie',
+    ]) {
+      expect(journal).not.toContain(secret);
+    }
+    const entries = platform.requests.list();
+    expect(entries[1]!.body).toBe(
+      `{"grant_type":"none","client_id":"${demoCredentials.clientId}","client_secret":"[redacted]"}`,
+    );
+    expect(entries[2]!.body).toBe(`grant_type=none&client_id=${demoCredentials.clientId}&client_secret=[redacted]`);
+    expect(entries[3]!.query).toEqual({ at: '[redacted]', access_token: '[redacted]' });
+  });
+
+  test('clear empties it; the /__admin routes are not journaled', async () => {
+    const platform = createPlatform();
+    await get(platform, '/nowhere');
+    await get(platform, '/__admin/state');
+    expect(platform.requests.list().map((e) => `${e.path} ${e.status}`)).toEqual(['/nowhere 404']);
+    platform.requests.clear();
+    expect(platform.requests.list()).toEqual([]);
+  });
+
+  test('keeps the newest journalLimit entries', async () => {
+    const platform = createPlatform({ journalLimit: 2 });
+    for (const path of ['/a', '/b', '/c']) await get(platform, path);
+    expect(platform.requests.list().map((e) => e.path)).toEqual(['/b', '/c']);
+  });
+});
+
+describe.each(ADAPTERS)('faults through %s', (kind) => {
+  const h = useAdapter(kind);
+
+  test('a status with Retry-After, once by default; the next request goes through', async () => {
+    const token = h.token([READ]);
+    h.platform.faults.add({ path: paths.products, status: 503, headers: { 'retry-after': '2' } });
+    const faulted = await h.call(paths.products, { token });
+    expectError(faulted, 503, 'internal_server_error');
+    expect(faulted.headers.get('retry-after')).toBe('2');
+    expect(h.platform.requests.list().at(-1)?.status).toBe(503);
+    expectOk(await h.call(paths.products, { token }), GetProductsResponse);
+  });
+
+  test('times, method and code', async () => {
+    const token = h.token([READ]);
+    h.platform.faults.add({ method: 'get', path: paths.products, status: 429, code: 'rate_limited', times: 2 });
+    h.platform.faults.add({ method: 'POST', path: paths.products, status: 500 });
+    expect(h.platform.faults.list()[0]).toMatchObject({ method: 'GET', times: 2 });
+    expectError(await h.call(paths.products, { token }), 429, 'rate_limited');
+    expect(h.platform.faults.list()[0]?.times).toBe(1);
+    expectError(await h.call(paths.products, { token }), 429, 'rate_limited');
+    expectOk(await h.call(paths.products, { token }), GetProductsResponse);
+    expect(h.platform.faults.list()).toHaveLength(1);
+  });
+
+  test('a 4xx status defaults to code injected_fault; a path ending in * matches a prefix; any path can fail', async () => {
+    h.platform.faults.add({ path: '/external/api/v1/products*', status: 409 });
+    h.platform.faults.add({ path: '/not/a/route', status: 502 });
+    expectError(await h.call(paths.sharing, { token: h.token([READ]) }), 409, 'injected_fault');
+    expectError(await h.call('/not/a/route'), 502, 'internal_server_error');
+  });
+
+  test('latency delays the answer, then the request goes on', async () => {
+    h.platform.faults.add({ path: paths.products, latencyMs: 150 });
+    const start = performance.now();
+    const answer = await h.call(paths.products, { token: h.token([READ]) });
+    expect(performance.now() - start).toBeGreaterThanOrEqual(140);
+    expectOk(answer, GetProductsResponse);
+  });
+
+  test('latency combines with a status', async () => {
+    h.platform.faults.add({ path: paths.products, latencyMs: 100, status: 504 });
+    const start = performance.now();
+    expectError(await h.call(paths.products, { token: h.token([READ]) }), 504, 'internal_server_error');
+    expect(performance.now() - start).toBeGreaterThanOrEqual(90);
+  });
+
+  test('drop: the connection fails, fetch rejects', async () => {
+    h.platform.faults.add({ path: paths.products, drop: true });
+    await expect(h.call(paths.products, { token: h.token([READ]) })).rejects.toThrow(TypeError);
+    expect(h.platform.requests.list().at(-1)?.status).toBe(0);
+    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+  });
+
+  test('a malformed fault is refused', () => {
+    expect(() => h.platform.faults.add({ path: 'no-slash' })).toThrow(expect.objectContaining({ field: 'path' }));
+    expect(() => h.platform.faults.add({ path: '/x', times: 0 })).toThrow(expect.objectContaining({ field: 'times' }));
+    expect(() => h.platform.faults.add({ path: '/x', status: 99 })).toThrow(
+      expect.objectContaining({ field: 'status' }),
+    );
+    h.platform.faults.clear();
+    expect(h.platform.faults.list()).toEqual([]);
+  });
+});
