@@ -1,0 +1,136 @@
+/**
+ * Where the bearer token of each API request comes from: a fixed token, a provider the caller
+ * owns, or the platform's server-to-server grant (client credentials), cached and refreshed here.
+ */
+import type { Endpoint } from './endpoints.js';
+import { AccessTokenResponse, ClientCredentialsRequest } from './schemas/authorization.js';
+
+/**
+ * Endpoint 23 with the server-to-server grant (`grant_type: 'none'`, FACTS.md). It lives here until
+ * src/endpoints.ts holds an entry for endpoint 23.
+ */
+export const clientCredentialsGrant = {
+  number: 23,
+  title: 'Get access token (client credentials)',
+  method: 'POST',
+  host: 'auth',
+  path: '/api/authorization/access_token',
+  scopes: [],
+  identity: false,
+  query: undefined,
+  body: ClientCredentialsRequest,
+  response: AccessTokenResponse,
+  status: 200,
+} as const satisfies Endpoint;
+
+/** A fixed access token, or a function the client calls before each request (it should cache). */
+export interface AccessTokenAuth {
+  /**
+   * The bearer token, or a provider of it. A provider is called once per request, and once more
+   * after a 401 (it should then return a fresh token).
+   */
+  accessToken: string | (() => string | Promise<string>);
+}
+
+/**
+ * The platform's server-to-server grant: the client posts `grant_type: 'none'` with these
+ * credentials to `{auth host}/api/authorization/access_token`, caches the token, refreshes it
+ * before it expires and once after a 401.
+ */
+export interface ClientCredentialsAuth {
+  /** The API client id. */
+  clientId: string;
+  /** The API client secret. Never logged, never in an error message. */
+  clientSecret: string;
+  /** The scopes to ask for, e.g. `['/external/product/r', '/external/price/w']`. */
+  scopes: readonly string[];
+}
+
+/** How the client authenticates: a token, a token provider, or client credentials. */
+export type AuthOptions = AccessTokenAuth | ClientCredentialsAuth;
+
+/** The source of bearer tokens used by the pipeline. */
+export interface TokenSource {
+  /** Whether asking again after a 401 can give another token. */
+  readonly refreshable: boolean;
+  /** The token for the next request. */
+  token(): Promise<string>;
+  /** Forget `token` (answered 401) so that the next {@link TokenSource.token} gets a new one. */
+  invalidate(token: string): void;
+}
+
+/** Refresh this long before expiry: 60 s, or 10% of the lifetime for short-lived tokens. */
+export function refreshMargin(lifetimeMs: number): number {
+  return Math.min(60_000, lifetimeMs * 0.1);
+}
+
+class FixedToken implements TokenSource {
+  readonly refreshable = false;
+  constructor(private readonly value: string) {}
+  token(): Promise<string> {
+    return Promise.resolve(this.value);
+  }
+  invalidate(): void {}
+}
+
+class ProvidedToken implements TokenSource {
+  readonly refreshable = true;
+  constructor(private readonly provide: () => string | Promise<string>) {}
+  async token(): Promise<string> {
+    return this.provide();
+  }
+  invalidate(): void {}
+}
+
+/** Client credentials: one cached token, one refresh in flight at a time. */
+class ClientCredentialsToken implements TokenSource {
+  readonly refreshable = true;
+  #cached: { token: string; refreshAt: number } | undefined;
+  #pending: Promise<string> | undefined;
+
+  constructor(
+    private readonly auth: ClientCredentialsAuth,
+    private readonly fetchToken: (body: ClientCredentialsRequest) => Promise<AccessTokenResponse>,
+  ) {}
+
+  token(): Promise<string> {
+    const cached = this.#cached;
+    if (cached && Date.now() < cached.refreshAt) return Promise.resolve(cached.token);
+    this.#pending ??= this.#refresh().finally(() => {
+      this.#pending = undefined;
+    });
+    return this.#pending;
+  }
+
+  invalidate(token: string): void {
+    // Only the token that was refused: concurrent 401s with the same old token refresh once.
+    if (this.#cached?.token === token) this.#cached = undefined;
+  }
+
+  async #refresh(): Promise<string> {
+    const requestedAt = Date.now();
+    const scope = this.auth.scopes.join(' ');
+    const answer = await this.fetchToken({
+      grant_type: 'none',
+      client_id: this.auth.clientId,
+      client_secret: this.auth.clientSecret,
+      ...(scope ? { scope } : {}),
+    });
+    const lifetime = answer.expires_in * 1000;
+    this.#cached = { token: answer.access_token, refreshAt: requestedAt + lifetime - refreshMargin(lifetime) };
+    return answer.access_token;
+  }
+}
+
+/** The token source for the `auth` option; `fetchToken` posts the grant through the pipeline. */
+export function tokenSource(
+  auth: AuthOptions,
+  fetchToken: (body: ClientCredentialsRequest) => Promise<AccessTokenResponse>,
+): TokenSource {
+  if ('accessToken' in auth) {
+    return typeof auth.accessToken === 'function'
+      ? new ProvidedToken(auth.accessToken)
+      : new FixedToken(auth.accessToken);
+  }
+  return new ClientCredentialsToken(auth, fetchToken);
+}

@@ -1,0 +1,495 @@
+/**
+ * The client and its one request pipeline, on ky: URL per host and environment, headers, auth,
+ * timeout, abort, retries, logging, error mapping, request and response validation. Resources
+ * (src/resources/*.ts) name an endpoint entry and never touch any of this.
+ */
+import ky, { isHTTPError, isTimeoutError, type KyInstance, type KyRequest, type NormalizedOptions } from 'ky';
+import type * as z from 'zod';
+import { APIPromise, type APIResponse } from './api-promise.js';
+import { type AuthOptions, clientCredentialsGrant, type TokenSource, tokenSource } from './auth.js';
+import { type Endpoint, type Environment, pathOf } from './endpoints.js';
+import {
+  APIConnectionError,
+  APITimeoutError,
+  makeAPIError,
+  PlatformError,
+  RequestValidationError,
+  ResponseValidationError,
+  type ValidationIssue,
+} from './errors.js';
+import { type Logger, redact } from './logger.js';
+import { Prices } from './resources/prices.js';
+import { Products } from './resources/products.js';
+import { platformErrorMap } from './schemas/common.js';
+
+/** The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`). */
+export interface Hosts {
+  /** `{base_url}`: the external API. */
+  api: string;
+  /** `{auth_api_url}`: the authorization API (tokens, tickets). */
+  auth: string;
+  /** `{sso_url}`: the SSO session service. */
+  sso?: string;
+  /** `{shop_url}`: the shop. */
+  shop?: string;
+}
+
+/** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
+export interface RetryDelay {
+  /** Delay before the first retry, in ms. Default 500. */
+  initial?: number;
+  /** Upper bound of one delay, in ms. Default 8000. */
+  max?: number;
+}
+
+/** Options of a {@link PlatformClient}. */
+export interface PlatformClientOptions {
+  /** `stage` or `production`: decides the path of endpoints whose path differs between them. */
+  environment: Environment;
+  /** The hosts of that environment; nothing is hard-coded. */
+  hosts: Hosts;
+  /** How requests are authenticated: a token, a token provider, or client credentials. */
+  auth: AuthOptions;
+  /** Time allowed for each attempt to get an answer, in ms. Default 30 000. */
+  timeout?: number;
+  /** Retries after the first attempt (reads always; writes with `retryWrite`). Default 2. */
+  maxRetries?: number;
+  /**
+   * The longest `Retry-After` honoured, in ms. Default 60 000. When the platform asks for a longer
+   * wait the call fails at once (a `RateLimitError` for 429) instead of hanging.
+   */
+  maxRetryAfter?: number;
+  /** Delays between retries. */
+  retryDelay?: RetryDelay;
+  /** Check every answer against the endpoint's schema. Default `true`. */
+  validateResponses?: boolean;
+  /** Where to log requests, answers and retries (secrets redacted). Default: no logging. */
+  logger?: Logger;
+  /** The `fetch` to use. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/** Options of one call; each overrides the client's option of the same name. */
+export interface RequestOptions {
+  /** Aborts the call; it then rejects with the signal's reason (an `AbortError` by default). */
+  signal?: AbortSignal;
+  /** Time allowed for each attempt, in ms. */
+  timeout?: number;
+  /** Retries after the first attempt. */
+  maxRetries?: number;
+  /**
+   * Retry a write (POST, PUT) like a read. Only when repeating it is harmless: the platform has no
+   * idempotency key, so a write whose answer was lost may be applied twice.
+   */
+  retryWrite?: boolean;
+  /** Headers for this call. */
+  headers?: Record<string, string>;
+}
+
+/** The parameters of an endpoint's method: its body when it has one, else its query. */
+export type ParamsOf<E extends Endpoint> = E['body'] extends z.ZodType
+  ? z.input<E['body']>
+  : E['query'] extends z.ZodType
+    ? z.input<E['query']>
+    : undefined;
+
+/** The result of an endpoint's method: its response schema's output. */
+export type ResultOf<E extends Endpoint> = z.output<E['response']>;
+
+/** Sends an endpoint's request; what resources are given. */
+export interface Requester {
+  /** Validates `params`, sends the request, validates and returns the answer. */
+  request<E extends Endpoint>(endpoint: E, params: ParamsOf<E>, options?: RequestOptions): APIPromise<ResultOf<E>>;
+}
+
+const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
+const RETRY_AFTER_STATUSES = [429, 503];
+
+/** The full URL of an endpoint: its host joined with its path in the environment. */
+export function urlOf(hosts: Hosts, endpoint: Endpoint, environment: Environment): string {
+  const host = hosts[endpoint.host];
+  if (!host) throw new PlatformError(`No "${endpoint.host}" host is configured (option hosts.${endpoint.host})`);
+  return host.replace(/\/+$/, '') + pathOf(endpoint, environment);
+}
+
+/** A query's validated values as text: booleans as `true`/`false`, undefined values left out. */
+export function toSearchParams(query: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (query === null || typeof query !== 'object') return out;
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    out[key] = value instanceof Date ? value.toISOString() : String(value);
+  }
+  return out;
+}
+
+/**
+ * The wait a throttled answer asks for, in ms, read as ky reads it (`Retry-After` in seconds or
+ * as a date, or a rate-limit reset header); `undefined` when none.
+ */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+  const value =
+    headers.get('retry-after') ??
+    headers.get('ratelimit-reset') ??
+    headers.get('x-ratelimit-retry-after') ??
+    headers.get('x-ratelimit-reset') ??
+    headers.get('x-rate-limit-reset');
+  if (!value) return undefined;
+  let after = Number(value) * 1000;
+  if (Number.isNaN(after)) after = Date.parse(value) - now;
+  else if (after >= Date.parse('2024-01-01')) after -= now; // a timestamp, as ky takes it
+  return Number.isNaN(after) ? undefined : after;
+}
+
+/** What one call carries through ky's hooks (in `options.context.call`). */
+interface CallState {
+  readonly title: string;
+  readonly authenticate: boolean;
+  /** The validated body, for the debug log (redacted). */
+  readonly body: unknown;
+  /** The token sent on the latest attempt. */
+  token: string | undefined;
+  /** Whether the one retry after a 401 has been used. */
+  authRetried: boolean;
+  /** Set when a 401 asked for a retry with a new token: that retry waits for nothing. */
+  tokenRefused: boolean;
+  retries: number;
+  attemptStartedAt: number;
+}
+
+function callOf(options: NormalizedOptions): CallState | undefined {
+  return options.context.call as CallState | undefined;
+}
+
+function elapsed(since: number): number {
+  return Math.round(performance.now() - since);
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  try {
+    const text = await response.text();
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+function issue(message: string): ValidationIssue {
+  return { code: 'custom', path: [], message, input: undefined };
+}
+
+interface SendOptions extends RequestOptions {
+  /** `false` for the token request itself. */
+  authenticate?: boolean;
+}
+
+/** The request pipeline of one client. */
+class Pipeline implements Requester {
+  readonly #environment: Environment;
+  readonly #hosts: Hosts;
+  readonly #maxRetries: number;
+  readonly #maxRetryAfter: number;
+  readonly #initialDelay: number;
+  readonly #maxDelay: number;
+  readonly #validateResponses: boolean;
+  readonly #logger: Logger | undefined;
+  readonly #auth: TokenSource;
+  readonly #ky: KyInstance;
+  /** Errors thrown by the caller's own code (a token provider): never retried, passed on as they are. */
+  readonly #callerErrors = new WeakSet<object>();
+
+  constructor(options: PlatformClientOptions) {
+    this.#environment = options.environment;
+    this.#hosts = options.hosts;
+    this.#maxRetries = options.maxRetries ?? 2;
+    this.#maxRetryAfter = options.maxRetryAfter ?? 60_000;
+    this.#initialDelay = options.retryDelay?.initial ?? 500;
+    this.#maxDelay = options.retryDelay?.max ?? 8_000;
+    this.#validateResponses = options.validateResponses ?? true;
+    this.#logger = options.logger;
+    this.#auth = tokenSource(options.auth, (body) =>
+      // Asking for a token again is harmless: the grant is retried like a read.
+      this.#send(clientCredentialsGrant, body, { authenticate: false, retryWrite: true }).then((r) => r.data),
+    );
+    this.#ky = ky.create({
+      headers: { ...options.headers, accept: 'application/json' },
+      timeout: options.timeout ?? 30_000,
+      fetch: options.fetch,
+      // No afterResponse hook: ky clones every response for one. Answers are logged and a 401 is
+      // retried from #send and shouldRetry instead; the logging hooks exist only with a logger.
+      hooks: {
+        beforeRequest: [
+          (request, opts) => this.#authorize(request, opts),
+          ...(this.#logger
+            ? [
+                (request: KyRequest, opts: NormalizedOptions, state: { retryCount: number }) =>
+                  this.#logRequest(request, opts, state.retryCount),
+              ]
+            : []),
+        ],
+        beforeRetry: this.#logger
+          ? [({ request, options: opts, error, retryCount }) => this.#logRetry(request, opts, error, retryCount)]
+          : [],
+      },
+    });
+  }
+
+  request<E extends Endpoint>(endpoint: E, params: ParamsOf<E>, options?: RequestOptions): APIPromise<ResultOf<E>> {
+    return new APIPromise(this.#send(endpoint, params, options));
+  }
+
+  async #send<E extends Endpoint>(
+    endpoint: E,
+    params: unknown,
+    options: SendOptions = {},
+  ): Promise<APIResponse<ResultOf<E>>> {
+    // 1. Validate before anything is sent.
+    let json: unknown;
+    let url = urlOf(this.#hosts, endpoint, this.#environment);
+    if (endpoint.body) json = this.#validate(endpoint.body, params);
+    else if (endpoint.query) {
+      // The query goes into the URL here: ky's `searchParams` option would build a second Request.
+      const query = new URLSearchParams(toSearchParams(this.#validate(endpoint.query, params ?? {}))).toString();
+      if (query) url += `?${query}`;
+    }
+
+    // 2. Send, with retries.
+    const authenticate = options.authenticate ?? true;
+    const call: CallState = {
+      title: endpoint.title,
+      authenticate,
+      body: json,
+      token: undefined,
+      authRetried: false,
+      tokenRefused: false,
+      retries: 0,
+      attemptStartedAt: performance.now(),
+    };
+    const method = endpoint.method;
+    const maxRetries = options.maxRetries ?? this.#maxRetries;
+    const retriable = method === 'GET' || options.retryWrite === true;
+    const signal = options.signal;
+    let response: Response;
+    try {
+      response = await this.#ky(url, {
+        method,
+        json,
+        // ky's merge lets an explicit `undefined` wipe the client's value: only defined keys.
+        ...(signal ? { signal } : {}),
+        ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+        ...(options.headers ? { headers: options.headers } : {}),
+        context: { call },
+        retry: {
+          // One more than asked for when a 401 can be answered with a new token; shouldRetry
+          // keeps the other retries within maxRetries.
+          limit: maxRetries + (authenticate && this.#auth.refreshable ? 1 : 0),
+          methods: [method.toLowerCase()],
+          statusCodes: RETRY_STATUSES,
+          afterStatusCodes: RETRY_AFTER_STATUSES,
+          maxRetryAfter: this.#maxRetryAfter,
+          delay: (attempt) => (call.tokenRefused ? 0 : this.#initialDelay * 2 ** (attempt - 1)),
+          backoffLimit: this.#maxDelay,
+          jitter: (delay) => delay * (1 - Math.random() * 0.25),
+          retryOnTimeout: true,
+          shouldRetry: ({ error, retryCount }) => {
+            if (error instanceof PlatformError || this.#callerErrors.has(error)) return false;
+            if (signal?.aborted) return false;
+            if (isHTTPError(error) && error.response.status === 401) return this.#retryWithNewToken(call);
+            if (!retriable) return false;
+            if (retryCount - (call.authRetried ? 1 : 0) > maxRetries) return false;
+            if (isHTTPError(error) && RETRY_AFTER_STATUSES.includes(error.response.status)) {
+              // ky would wait maxRetryAfter and retry; a longer wait than allowed fails now instead.
+              const after = retryAfterMs(error.response.headers);
+              if (after !== undefined && after > this.#maxRetryAfter) return false;
+            }
+            return undefined;
+          },
+        },
+      });
+    } catch (error) {
+      throw await this.#toError(error, call, method, url, signal);
+    }
+
+    // 3. Read and check the answer.
+    this.#logResponse(method, url, response, call);
+    const correlationId = response.headers.get('x-correlation-id') ?? undefined;
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw signal?.aborted ? signal.reason : new APIConnectionError(undefined, { cause: error });
+    }
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      if (this.#validateResponses) {
+        throw new ResponseValidationError({
+          endpoint: endpoint.title,
+          status: response.status,
+          correlationId,
+          issues: [issue('The body is not JSON')],
+        });
+      }
+      body = text;
+    }
+    if (!this.#validateResponses) return { data: body as ResultOf<E>, response, correlationId };
+    const checked = endpoint.response.safeParse(body, { error: platformErrorMap });
+    if (!checked.success) {
+      throw new ResponseValidationError({
+        endpoint: endpoint.title,
+        status: response.status,
+        correlationId,
+        issues: checked.error.issues,
+      });
+    }
+    return { data: checked.data as ResultOf<E>, response, correlationId };
+  }
+
+  #validate(schema: z.ZodType, input: unknown): unknown {
+    const result = schema.safeParse(input, { error: platformErrorMap });
+    if (!result.success) throw new RequestValidationError(result.error.issues);
+    return result.data;
+  }
+
+  async #toError(error: unknown, call: CallState, method: string, url: string, signal?: AbortSignal): Promise<unknown> {
+    if (error instanceof PlatformError || (typeof error === 'object' && error && this.#callerErrors.has(error))) {
+      return error;
+    }
+    if (signal?.aborted) return signal.reason;
+    if (isHTTPError(error)) {
+      this.#logResponse(method, url, error.response, call);
+      const body = await readBody(error.response);
+      return makeAPIError(error.response.status, body, error.response.headers);
+    }
+    const mapped = isTimeoutError(error)
+      ? new APITimeoutError(undefined, { cause: error })
+      : new APIConnectionError(undefined, { cause: error });
+    this.#log('error', `${method} ${url} failed: ${mapped.message}`, {
+      method,
+      url,
+      endpoint: call.title,
+      error: mapped.name,
+      retryCount: call.retries,
+    });
+    return mapped;
+  }
+
+  async #authorize(request: KyRequest, options: NormalizedOptions): Promise<void> {
+    const call = callOf(options);
+    if (!call?.authenticate) return;
+    let token: string;
+    try {
+      token = await this.#auth.token();
+    } catch (error) {
+      if (!(error instanceof PlatformError) && typeof error === 'object' && error) this.#callerErrors.add(error);
+      throw error;
+    }
+    call.token = token;
+    call.tokenRefused = false;
+    request.headers.set('authorization', `Bearer ${token}`);
+  }
+
+  #logRequest(request: KyRequest, options: NormalizedOptions, retryCount: number): void {
+    const call = callOf(options);
+    if (call) call.attemptStartedAt = performance.now();
+    this.#log('debug', `${request.method} ${request.url}`, {
+      method: request.method,
+      url: request.url,
+      endpoint: call?.title,
+      retryCount,
+      headers: request.headers,
+      body: call?.body,
+    });
+  }
+
+  /**
+   * After a 401, one retry with a new token (a 401 means nothing was processed, so writes too); the
+   * refused token is forgotten first. A fixed token is not retried: it would be refused again.
+   */
+  #retryWithNewToken(call: CallState): boolean {
+    if (!call.authenticate || !this.#auth.refreshable || call.authRetried) return false;
+    if (call.token !== undefined) this.#auth.invalidate(call.token);
+    call.authRetried = true;
+    call.tokenRefused = true;
+    return true;
+  }
+
+  /** Logs an answer: debug for 2xx, warn for the others. */
+  #logResponse(method: string, url: string, response: Response, call: CallState): void {
+    if (!this.#logger) return;
+    this.#log(response.ok ? 'debug' : 'warn', `${method} ${url} ${response.status}`, {
+      method,
+      url,
+      endpoint: call.title,
+      status: response.status,
+      durationMs: elapsed(call.attemptStartedAt),
+      retryCount: call.retries,
+      correlationId: response.headers.get('x-correlation-id') ?? undefined,
+    });
+  }
+
+  #logRetry(request: KyRequest, options: NormalizedOptions, error: Error, retryCount: number): void {
+    const call = callOf(options);
+    if (call) call.retries = retryCount;
+    const reason = !isHTTPError(error)
+      ? error.name === 'TimeoutError'
+        ? 'timeout'
+        : 'connection error'
+      : error.response.status === 401
+        ? 'token refused (401), retrying with a new token'
+        : `status ${error.response.status}`;
+    this.#log('info', `${request.method} ${request.url} retry ${retryCount}: ${reason}`, {
+      method: request.method,
+      url: request.url,
+      endpoint: call?.title,
+      retryCount,
+      reason,
+    });
+  }
+
+  #log(level: keyof Logger, message: string, meta: Record<string, unknown>): void {
+    if (!this.#logger) return;
+    this.#logger[level](redact(message) as string, redact(meta) as Record<string, unknown>);
+  }
+}
+
+/**
+ * A typed client of the platform's external API, for one environment.
+ *
+ * ```ts
+ * const client = new PlatformClient({
+ *   environment: 'production',
+ *   hosts: { api: 'https://api.example.com', auth: 'https://auth.example.com' },
+ *   auth: { clientId, clientSecret, scopes: ['/external/product/r'] },
+ * });
+ * const { items } = await client.products.list({ product_type: 'packages' });
+ * ```
+ *
+ * Every method checks its input before sending (a {@link RequestValidationError}), retries reads
+ * on network errors, 408, 429 and 5xx with backoff and jitter, honours `Retry-After` up to
+ * `maxRetryAfter`, and throws an `APIError` subclass for each status family.
+ */
+export class PlatformClient {
+  /** Products, packages and campaigns: endpoints 2, 3 and 15. */
+  readonly products: Products;
+  /** Prices of packages and campaigns: endpoint 1. */
+  readonly prices: Prices;
+  /** The environment this client talks to. */
+  readonly environment: Environment;
+
+  /** Creates a client; nothing is sent until the first call. */
+  constructor(options: PlatformClientOptions) {
+    const pipeline = new Pipeline(options);
+    this.environment = options.environment;
+    this.products = new Products(pipeline);
+    this.prices = new Prices(pipeline);
+  }
+}

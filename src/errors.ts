@@ -1,0 +1,225 @@
+/**
+ * Every error the SDK throws is a {@link PlatformError}. API answers outside 2xx become an
+ * {@link APIError} subclass chosen by status in one place (`makeAPIError`); failures before an
+ * answer are {@link APIConnectionError} or {@link APITimeoutError}; input refused before anything
+ * is sent is a {@link RequestValidationError}; an answer outside its schema is a
+ * {@link ResponseValidationError}. No message carries a token, ticket, secret or password.
+ */
+import type * as z from 'zod';
+import { ErrorBody, fieldOf } from './schemas/common.js';
+
+/** The base class of every error thrown by the SDK. */
+export class PlatformError extends Error {
+  override name = 'PlatformError';
+}
+
+/** What an {@link APIError} is made of. */
+export interface APIErrorInit {
+  /** HTTP status of the answer. */
+  status: number;
+  /** Readable message: the platform's `message`, or a generic one when the body has none. */
+  message: string;
+  /** The spec's error `code`, e.g. `invalid_parameter`, `not_found`. */
+  code?: string | undefined;
+  /** The spec's `field`: the offending field, e.g. `price_periods[0].payment_option`. */
+  field?: string | undefined;
+  /** The request's correlation id (`x-correlation-id` header or `api_correlation_id` in the body). */
+  correlationId?: string | undefined;
+  /** Headers of the answer. */
+  headers: Headers;
+  /** The parsed error body (JSON), or its text when it is not JSON, or `undefined` when empty. */
+  body: unknown;
+}
+
+/**
+ * The platform answered with a status outside 2xx. `switch (err.code)` on the spec's code;
+ * `err.message` is the platform's own message.
+ */
+export class APIError extends PlatformError {
+  override name = 'APIError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The spec's error `code`, e.g. `invalid_parameter`; `undefined` when the body carries none. */
+  readonly code: string | undefined;
+  /** The spec's `field`, naming the offending field; `undefined` when the body carries none. */
+  readonly field: string | undefined;
+  /** The request's correlation id, for support requests; `undefined` if the platform sent none. */
+  readonly correlationId: string | undefined;
+  /** Headers of the answer. */
+  readonly headers: Headers;
+  /** The parsed error body (JSON), its text when not JSON, or `undefined` when empty. */
+  readonly body: unknown;
+
+  /** Builds the error; the SDK picks the subclass for the status. */
+  constructor(init: APIErrorInit) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.field = init.field;
+    this.correlationId = init.correlationId;
+    this.headers = init.headers;
+    this.body = init.body;
+  }
+}
+
+/** 400: a parameter was refused (`invalid_parameter`, `unknown_parameter`, `json_parser_error`, ...). */
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 401: the access token (or, on the token endpoint, the client credentials or ticket) was refused. */
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+/** 403: the token lacks a scope or identity, or the record is not the caller's (`not_product_owner`). */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+/** 404: the record is absent (`not_found`, `does_not_exist`, `account_not_found`). */
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+/** 409: the record is not in a state that allows the operation (e.g. `invalid_state`). */
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+/** 422: the request was understood but cannot be processed. */
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+}
+/** 429: too many requests; see the `retry-after` header in {@link APIError.headers}. */
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+}
+/** 500 and above: the platform failed (`internal_server_error`). */
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+/** No answer was received: DNS, connection refused or reset, TLS, a dropped connection. */
+export class APIConnectionError extends PlatformError {
+  override name = 'APIConnectionError';
+  /** Builds the error; `cause` is the underlying fetch failure. */
+  constructor(message = 'Connection error.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** No answer arrived within the `timeout` (per attempt, after every retry allowed). */
+export class APITimeoutError extends APIConnectionError {
+  override name = 'APITimeoutError';
+  /** Builds the error; `cause` is the underlying timeout. */
+  constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The issues of a failed zod check, as reported on the validation errors. */
+export type ValidationIssue = z.core.$ZodIssue;
+
+/**
+ * The request was refused by the SDK before anything was sent: a parameter breaks the spec's rule.
+ * `field` and `rule` read as the platform's 400 would: `code` is `unknown_parameter` for a key the
+ * spec does not know, `invalid_parameter` otherwise.
+ */
+export class RequestValidationError extends PlatformError {
+  override name = 'RequestValidationError';
+  /** What the platform would answer: `invalid_parameter` or `unknown_parameter`. */
+  readonly code: 'invalid_parameter' | 'unknown_parameter';
+  /** The offending field, spelled as the spec does: `price_periods[0].payment_option`. */
+  readonly field: string;
+  /** The rule broken, worded as the platform words it: `Parameter must match format (...)`. */
+  readonly rule: string;
+  /** Every issue found, not only the first. */
+  readonly issues: readonly ValidationIssue[];
+
+  /** Builds the error from the zod issues of the failed check. */
+  constructor(issues: readonly ValidationIssue[]) {
+    const first = firstIssue(issues);
+    const unknown = first?.code === 'unrecognized_keys';
+    const field = first ? fieldOfIssue(first) : '';
+    const rule = first?.message ?? 'Invalid request';
+    super(field ? `${field}: ${rule}` : rule);
+    this.code = unknown ? 'unknown_parameter' : 'invalid_parameter';
+    this.field = field;
+    this.rule = rule;
+    this.issues = issues;
+  }
+}
+
+/** What a {@link ResponseValidationError} is made of. */
+export interface ResponseValidationErrorInit {
+  /** The endpoint's name in the spec, e.g. `Get products`. */
+  endpoint: string;
+  /** HTTP status of the answer. */
+  status: number;
+  /** The request's correlation id. */
+  correlationId: string | undefined;
+  /** Every issue found. */
+  issues: readonly ValidationIssue[];
+}
+
+/**
+ * The platform's answer is outside the schema of the endpoint (a required field missing, a wrong
+ * type, or a body that is not JSON). Turn it off with `validateResponses: false`.
+ */
+export class ResponseValidationError extends PlatformError {
+  override name = 'ResponseValidationError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The request's correlation id. */
+  readonly correlationId: string | undefined;
+  /** Every issue found. */
+  readonly issues: readonly ValidationIssue[];
+
+  /** Builds the error. */
+  constructor(init: ResponseValidationErrorInit) {
+    const first = init.issues[0];
+    const where = first ? fieldOfIssue(first) : '';
+    super(
+      `The answer of "${init.endpoint}" does not match its schema${where ? ` at ${where}` : ''}: ${first?.message ?? 'invalid'}`,
+    );
+    this.status = init.status;
+    this.correlationId = init.correlationId;
+    this.issues = init.issues;
+  }
+}
+
+/** The issue the platform would report: an unknown key first, else the first issue. */
+export function firstIssue(issues: readonly ValidationIssue[]): ValidationIssue | undefined {
+  return issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0];
+}
+
+/** The spec's `field` for an issue; an unknown key is named itself. */
+export function fieldOfIssue(issue: ValidationIssue): string {
+  if (issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined) return fieldOf([...issue.path, issue.keys[0]]);
+  return fieldOf(issue.path);
+}
+
+const byStatus: Record<number, typeof APIError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/**
+ * The one place where an answer outside 2xx becomes an error: the class by status, `code`,
+ * `field` and `message` from the spec's error body, the correlation id from the header or body.
+ */
+export function makeAPIError(status: number, body: unknown, headers: Headers): APIError {
+  const parsed = ErrorBody.safeParse(body);
+  const error = parsed.success ? parsed.data : undefined;
+  const Class = status >= 500 ? InternalServerError : (byStatus[status] ?? APIError);
+  return new Class({
+    status,
+    message: error?.message ?? `HTTP ${status}`,
+    code: error?.code,
+    field: error?.field,
+    correlationId: headers.get('x-correlation-id') ?? error?.api_correlation_id,
+    headers,
+    body,
+  });
+}

@@ -1,0 +1,45 @@
+import type { APIPromise } from '../api-promise.js';
+import type { RequestOptions } from '../client.js';
+import { getPaymentPeriods, getProductSharing, getProducts } from '../endpoints.js';
+import type {
+  GetPaymentPeriodsQuery,
+  GetPaymentPeriodsResponse,
+  GetProductSharingQuery,
+  GetProductSharingResponse,
+  GetProductsQuery,
+  GetProductsResponse,
+} from '../schemas/products.js';
+import { APIResource } from './resource.js';
+
+/**
+ * The query of {@link Products.paymentPeriods}: `product_id` or `product_code`, exactly one.
+ * (The platform also takes `id` for `product_id`, as in the spec's samples.)
+ */
+export type PaymentPeriodsQuery = Omit<GetPaymentPeriodsQuery, 'id'>;
+
+/** Products, packages and campaigns (spec endpoints 2, 3, 15). */
+export class Products extends APIResource {
+  /**
+   * Get products (endpoint 2): packages, campaigns and products, filtered by the query; inactive
+   * ones only with `include_inactive: true`. Scope `/external/product/r`.
+   */
+  list(query: GetProductsQuery = {}, options?: RequestOptions): APIPromise<GetProductsResponse> {
+    return this._client.request(getProducts, query, options);
+  }
+
+  /**
+   * Get payment periods (endpoint 3) of a package or campaign, by `product_id` or `product_code`.
+   * 404 `not_found` when it is absent. Scope `/external/product/r`.
+   */
+  paymentPeriods(query: PaymentPeriodsQuery, options?: RequestOptions): APIPromise<GetPaymentPeriodsResponse> {
+    return this._client.request(getPaymentPeriods, query, options);
+  }
+
+  /**
+   * Get product sharing (endpoint 15): the sharing options of a product, by `id` or `code`; the
+   * options are an array under `item`. Scope `/external/product/r`.
+   */
+  sharing(query: GetProductSharingQuery, options?: RequestOptions): APIPromise<GetProductSharingResponse> {
+    return this._client.request(getProductSharing, query, options);
+  }
+}

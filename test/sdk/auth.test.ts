@@ -1,0 +1,245 @@
+/** Authentication: a fixed token, a token provider, and the server-to-server grant with its cache. */
+import { HttpResponse, http } from 'msw';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { AuthenticationError, BadRequestError, PlatformClient } from '../../src/index.js';
+import {
+  client,
+  creditcardPrice,
+  defaultHosts,
+  demoAuth,
+  demoCredentials,
+  paths,
+  platform,
+  READ,
+  received,
+  server,
+  usePlatform,
+} from './helpers.js';
+
+usePlatform();
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A fetch that records the Authorization header of each request it sends. */
+function recordingFetch(): { fetch: typeof fetch; authorization: (string | null)[] } {
+  const authorization: (string | null)[] = [];
+  return {
+    authorization,
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      authorization.push(request.headers.get('authorization'));
+      return fetch(request);
+    },
+  };
+}
+
+function credentialsClient(options: { fetch?: typeof fetch } = {}) {
+  return new PlatformClient({
+    environment: 'stage',
+    hosts: defaultHosts,
+    auth: demoAuth,
+    retryDelay: { initial: 1, max: 5 },
+    ...options,
+  });
+}
+
+describe('a fixed access token', () => {
+  test('is sent as Authorization: Bearer <token> on every request', async () => {
+    const { access_token } = platform.mintToken({ scopes: [READ] });
+    const rec = recordingFetch();
+    const sdk = new PlatformClient({
+      environment: 'stage',
+      hosts: defaultHosts,
+      auth: { accessToken: access_token },
+      fetch: rec.fetch,
+    });
+    await sdk.products.list();
+    await sdk.products.sharing({ code: 'basic-news' });
+    expect(rec.authorization).toEqual([`Bearer ${access_token}`, `Bearer ${access_token}`]);
+  });
+
+  test('a 401 is not retried: the same token would be refused again', async () => {
+    await expect(client({ auth: { accessToken: 'unknown' } }).products.list()).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
+    expect(received()).toEqual([`GET ${paths.products} 401`]);
+  });
+});
+
+describe('an access token provider', () => {
+  test('is called once per request', async () => {
+    const { access_token } = platform.mintToken({ scopes: [READ] });
+    const provider = vi.fn(async () => access_token);
+    const sdk = client({ auth: { accessToken: provider } });
+    await sdk.products.list();
+    await sdk.products.list();
+    expect(provider).toHaveBeenCalledTimes(2);
+  });
+
+  test('after a 401 it is called once more and the request is retried once with the new token', async () => {
+    const { access_token } = platform.mintToken({ scopes: [READ] });
+    const provider = vi.fn<() => string>().mockReturnValueOnce('stale-token').mockReturnValue(access_token);
+    const rec = recordingFetch();
+    await client({ auth: { accessToken: provider }, fetch: rec.fetch }).products.list();
+    expect(provider).toHaveBeenCalledTimes(2);
+    expect(rec.authorization).toEqual(['Bearer stale-token', `Bearer ${access_token}`]);
+    expect(received()).toEqual([`GET ${paths.products} 401`, `GET ${paths.products} 200`]);
+  });
+
+  test('a second 401 is thrown as AuthenticationError: one retry only', async () => {
+    const provider = vi.fn(() => 'always-refused');
+    await expect(client({ auth: { accessToken: provider } }).products.list()).rejects.toBeInstanceOf(
+      AuthenticationError,
+    );
+    expect(provider).toHaveBeenCalledTimes(2);
+    expect(received()).toEqual([`GET ${paths.products} 401`, `GET ${paths.products} 401`]);
+  });
+
+  test('a provider that throws: its error, unchanged, and nothing is sent or retried', async () => {
+    const failure = new Error('vault unavailable');
+    const provider = vi.fn(async (): Promise<string> => {
+      throw failure;
+    });
+    await expect(client({ auth: { accessToken: provider } }).products.list()).rejects.toBe(failure);
+    expect(provider).toHaveBeenCalledTimes(1);
+    expect(received()).toEqual([]);
+  });
+});
+
+describe('client credentials (the server-to-server grant)', () => {
+  test('the client posts grant_type none, its id and secret, and the scopes space-separated', async () => {
+    await credentialsClient().products.list();
+    const [grant] = platform.requests.list();
+    expect(grant).toMatchObject({ method: 'POST', path: paths.token, status: 200 });
+    expect(grant?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(grant?.body ?? '')).toEqual({
+      grant_type: 'none',
+      client_id: demoCredentials.clientId,
+      client_secret: '[redacted]', // the journal's redaction
+      scope: `${READ} /external/price/w`,
+    });
+  });
+
+  test('the token is fetched once and cached across calls', async () => {
+    const sdk = credentialsClient();
+    await sdk.products.list();
+    await sdk.products.paymentPeriods({ product_code: 'premium-digital' });
+    await sdk.prices.update(creditcardPrice(10));
+    expect(received()).toEqual([
+      `POST ${paths.token} 200`,
+      `GET ${paths.products} 200`,
+      `GET ${paths.paymentPeriods} 200`,
+      `POST ${paths.prices} 200`,
+    ]);
+  });
+
+  test('the token request is retried on 503 like a read (asking again is harmless)', async () => {
+    platform.faults.add({ path: paths.token, status: 503, times: 1 });
+    await credentialsClient().products.list();
+    expect(received()).toEqual([`POST ${paths.token} 503`, `POST ${paths.token} 200`, `GET ${paths.products} 200`]);
+  });
+
+  test('a token request that keeps failing fails the call without retrying the call itself', async () => {
+    platform.faults.add({ path: paths.token, status: 500, times: 10 });
+    await expect(credentialsClient().products.list()).rejects.toMatchObject({ status: 500 });
+    expect(received()).toEqual([`POST ${paths.token} 500`, `POST ${paths.token} 500`, `POST ${paths.token} 500`]);
+  });
+
+  test('concurrent calls share one token request', async () => {
+    const sdk = credentialsClient();
+    await Promise.all([
+      sdk.products.list(),
+      sdk.products.list({ product_type: 'packages' }),
+      sdk.products.sharing({ code: 'premium-digital' }),
+      sdk.products.paymentPeriods({ product_code: 'basic-news' }),
+    ]);
+    expect(received().filter((r) => r.includes(paths.token))).toHaveLength(1);
+  });
+
+  test('the token is refreshed before it expires (60 s margin on a 3600 s token), not earlier', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const sdk = credentialsClient();
+    await sdk.products.list();
+    vi.setSystemTime(Date.now() + (3600 - 120) * 1000);
+    await sdk.products.list();
+    expect(received().filter((r) => r.includes(paths.token))).toHaveLength(1);
+    vi.setSystemTime(Date.now() + 90 * 1000); // 30 s before expiry
+    await sdk.products.list();
+    expect(received()).toEqual([
+      `POST ${paths.token} 200`,
+      `GET ${paths.products} 200`,
+      `GET ${paths.products} 200`,
+      `POST ${paths.token} 200`,
+      `GET ${paths.products} 200`,
+    ]);
+  });
+
+  test('a 401 from the API forgets the token, fetches a new one and retries once', async () => {
+    const sdk = credentialsClient();
+    await sdk.products.list();
+    platform.reset(); // the platform forgets every token it issued
+    const { items } = await sdk.products.list();
+    expect(items.length).toBeGreaterThan(0);
+    expect(received()).toEqual([`GET ${paths.products} 401`, `POST ${paths.token} 200`, `GET ${paths.products} 200`]);
+  });
+
+  test('a write refused with 401 is also retried once with a new token (it was not processed)', async () => {
+    const sdk = credentialsClient();
+    await sdk.products.list();
+    platform.reset();
+    await sdk.prices.update(creditcardPrice(11));
+    expect(received()).toEqual([`POST ${paths.prices} 401`, `POST ${paths.token} 200`, `POST ${paths.prices} 200`]);
+  });
+
+  test('concurrent calls refused with 401 share one new token', async () => {
+    const sdk = credentialsClient();
+    await sdk.products.list();
+    platform.reset();
+    await Promise.all([sdk.products.list(), sdk.products.list(), sdk.products.sharing({ code: 'basic-news' })]);
+    expect(received().filter((r) => r.includes(paths.token))).toHaveLength(1);
+  });
+
+  test('an API that keeps refusing the new token: AuthenticationError after one refresh', async () => {
+    let calls = 0;
+    server.use(
+      http.get(`${defaultHosts.api}${paths.products}`, () => {
+        calls += 1;
+        return HttpResponse.json({ code: 'invalid_token', message: 'Unknown access token' }, { status: 401 });
+      }),
+    );
+    await expect(credentialsClient().products.list()).rejects.toBeInstanceOf(AuthenticationError);
+    expect(calls).toBe(2);
+    expect(received()).toEqual([`POST ${paths.token} 200`, `POST ${paths.token} 200`]);
+  });
+
+  test('a wrong client secret: AuthenticationError from the token endpoint, without the secret', async () => {
+    const secret = 'wrong-secret-do-not-leak';
+    const sdk = new PlatformClient({
+      environment: 'stage',
+      hosts: defaultHosts,
+      auth: { ...demoAuth, clientSecret: secret },
+    });
+    const error = (await sdk.products.list().catch((e: unknown) => e)) as AuthenticationError;
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_client' });
+    expect(error.message).not.toContain(secret);
+    expect(String(error.stack)).not.toContain(secret);
+    expect(JSON.stringify({ ...error, body: error.body })).not.toContain(secret);
+    // Nothing reached the API.
+    expect(received()).toEqual([`POST ${paths.token} 401`]);
+  });
+
+  test('a scope the client was not granted: 400 from the token endpoint', async () => {
+    const sdk = new PlatformClient({
+      environment: 'stage',
+      hosts: defaultHosts,
+      auth: {
+        clientId: 'demo-reader',
+        clientSecret: 'demo-reader-secret-0123456789abcdef0123456789',
+        scopes: ['/external/price/w'],
+      },
+    });
+    await expect(sdk.products.list()).rejects.toMatchObject({ constructor: BadRequestError, code: 'invalid_scope' });
+  });
+});

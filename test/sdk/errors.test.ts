@@ -1,0 +1,84 @@
+/** Every status of the spec's Errors table becomes its error class, carrying status, code, field and correlation id. */
+import { HttpResponse, http } from 'msw';
+import { describe, expect, test } from 'vitest';
+import {
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  PlatformError,
+  RateLimitError,
+  UnprocessableEntityError,
+} from '../../src/index.js';
+import { client, defaultHosts, paths, platform, server, usePlatform } from './helpers.js';
+
+usePlatform();
+
+describe('an error answer becomes the class of its status family', () => {
+  test.each([
+    [400, 'invalid_parameter', 'price_periods[0].price', BadRequestError],
+    [400, 'json_parser_error', undefined, BadRequestError],
+    [401, 'invalid_token', 'authorization', AuthenticationError],
+    [403, 'not_product_owner', 'product_id', PermissionDeniedError],
+    [404, 'not_found', 'package_integration_code', NotFoundError],
+    [409, 'invalid_state', 'user_product_id', ConflictError],
+    [422, 'unprocessable', 'price', UnprocessableEntityError],
+    [429, 'rate_limited', undefined, RateLimitError],
+    [500, 'internal_server_error', undefined, InternalServerError],
+    [503, 'unavailable', undefined, InternalServerError],
+    [418, 'teapot', undefined, APIError],
+  ])('%i %s', async (status, code, field, Class) => {
+    server.use(
+      http.post(`${defaultHosts.api}${paths.prices}`, () =>
+        HttpResponse.json(
+          { code, field, message: `the message of ${code}`, api_correlation_id: 'corr-1' },
+          { status, headers: { 'x-correlation-id': 'corr-1', 'x-extra': 'yes' } },
+        ),
+      ),
+    );
+    const error = await client()
+      .prices.update({
+        package_integration_code: 'PREMIUM-DIGITAL',
+        price_periods: [{ subscription_type: 'recurring', payment_option: 'free', type: 'month', length: 1, price: 0 }],
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Class);
+    expect(error).toBeInstanceOf(APIError);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({ status, code, field, message: `the message of ${code}`, correlationId: 'corr-1' });
+    expect((error as APIError).headers.get('x-extra')).toBe('yes');
+    expect((error as APIError).body).toMatchObject({ code });
+    expect((error as Error).name).toBe(Class.name);
+  });
+
+  test("the platform's correlation id is the one on the error (x-correlation-id and api_correlation_id agree)", async () => {
+    platform.faults.add({ path: paths.paymentPeriods, status: 500 });
+    const error = (await client({ maxRetries: 0 })
+      .products.paymentPeriods({ product_code: 'premium-digital' })
+      .catch((e: unknown) => e)) as InternalServerError;
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.code).toBe('internal_server_error');
+    expect(error.correlationId).toBe(platform.requests.list()[0]?.correlation_id);
+    expect((error.body as { api_correlation_id: string }).api_correlation_id).toBe(error.correlationId);
+  });
+
+  test('a missing token scope: 403 insufficient_scope from the platform', async () => {
+    await expect(client({}, ['/external/price/w']).products.list()).rejects.toMatchObject({
+      constructor: PermissionDeniedError,
+      code: 'insufficient_scope',
+    });
+  });
+
+  test('an unknown token: 401 invalid_token, with the header WWW-Authenticate', async () => {
+    const error = (await client({ auth: { accessToken: 'not-a-token' } })
+      .products.list()
+      .catch((e: unknown) => e)) as AuthenticationError;
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_token', field: 'authorization' });
+    expect(error.headers.get('www-authenticate')).toMatch(/invalid_token/);
+    expect(error.message).not.toContain('not-a-token');
+  });
+});

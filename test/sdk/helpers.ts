@@ -1,0 +1,80 @@
+/** The SDK against the reference platform, in process (MSW). One platform and one server per test file. */
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { createHandlers, createPlatform, defaultHosts, demoCredentials } from '../../mock/index.js';
+import { demoIds } from '../../mock/seeds/demo.js';
+import { type Logger, PlatformClient, type PlatformClientOptions } from '../../src/index.js';
+
+export { defaultHosts, demoCredentials, demoIds };
+
+export const platform = createPlatform({ seed: 'demo' });
+export const server = setupServer(...createHandlers(platform, defaultHosts));
+
+/** Starts the server for the file; a fresh platform state, journal and fault list for each test. */
+export function usePlatform(): void {
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeEach(() => platform.reset());
+  afterEach(() => server.resetHandlers());
+  afterAll(() => server.close());
+}
+
+export const READ = '/external/product/r';
+export const WRITE = '/external/price/w';
+
+export const paths = {
+  products: '/external/api/v1/products',
+  paymentPeriods: '/external/api/v1/products/payment_periods',
+  sharing: '/external/api/v1/products/get_product_sharing',
+  prices: '/external/api/v1/prices',
+  token: '/api/authorization/access_token',
+} as const;
+
+/** A client with a token minted by the platform, and retry delays of a few ms. */
+export function client(options: Partial<PlatformClientOptions> = {}, scopes = [READ, WRITE]): PlatformClient {
+  return new PlatformClient({
+    environment: 'stage',
+    hosts: defaultHosts,
+    auth: { accessToken: platform.mintToken({ scopes }).access_token },
+    retryDelay: { initial: 1, max: 5 },
+    ...options,
+  });
+}
+
+/** Client credentials of the demo client. */
+export const demoAuth = {
+  clientId: demoCredentials.clientId,
+  clientSecret: demoCredentials.clientSecret,
+  scopes: [READ, WRITE],
+};
+
+/** What the platform received, as `METHOD path status`. */
+export function received(): string[] {
+  return platform.requests.list().map((r) => `${r.method} ${r.path} ${r.status}`);
+}
+
+/** A logger that keeps every call. */
+export function recordingLogger(): Logger & { lines: { level: string; message: string; meta?: unknown }[] } {
+  const lines: { level: string; message: string; meta?: unknown }[] = [];
+  const at =
+    (level: string) =>
+    (message: string, meta?: Record<string, unknown>): void => {
+      lines.push({ level, message, meta });
+    };
+  return { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+/** A valid update-prices body for the demo package `premium-digital`. */
+export function creditcardPrice(price: number) {
+  return {
+    package_integration_code: 'PREMIUM-DIGITAL',
+    price_periods: [
+      {
+        subscription_type: 'recurring' as const,
+        payment_option: 'creditcard' as const,
+        type: 'month' as const,
+        length: 1,
+        price,
+      },
+    ],
+  };
+}

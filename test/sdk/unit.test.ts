@@ -1,0 +1,150 @@
+/** Pieces of the pipeline that need no platform: URLs per environment, query text, redaction. */
+import { describe, expect, test } from 'vitest';
+import { retryAfterMs, toSearchParams, urlOf } from '../../src/client.js';
+import { type Endpoint, getProducts } from '../../src/endpoints.js';
+import { makeAPIError, RequestValidationError } from '../../src/errors.js';
+import {
+  AuthenticationError,
+  BadRequestError,
+  InternalServerError,
+  NotFoundError,
+  PlatformClient,
+  schemas,
+} from '../../src/index.js';
+import { redact } from '../../src/logger.js';
+
+const hosts = { api: 'https://api.example.test/', auth: 'https://auth.example.test' };
+
+describe('environments: the environment decides the path, the hosts option the host', () => {
+  // Endpoint 10's shape: a path that differs between stage and production.
+  const differing: Endpoint = {
+    ...getProducts,
+    path: {
+      stage: '/external/api/v1/helpdesk_message_templates',
+      production: '/external/api/v1/helpdesk_messages_templates',
+    },
+  };
+
+  test('stage and production paths of an endpoint whose path differs', () => {
+    expect(urlOf(hosts, differing, 'stage')).toBe(
+      'https://api.example.test/external/api/v1/helpdesk_message_templates',
+    );
+    expect(urlOf(hosts, differing, 'production')).toBe(
+      'https://api.example.test/external/api/v1/helpdesk_messages_templates',
+    );
+  });
+
+  test('an endpoint with one path has it in both environments', () => {
+    expect(urlOf(hosts, getProducts, 'production')).toBe('https://api.example.test/external/api/v1/products');
+    expect(urlOf(hosts, getProducts, 'stage')).toBe('https://api.example.test/external/api/v1/products');
+  });
+
+  test('a host with a base path keeps it', () => {
+    expect(urlOf({ ...hosts, api: 'https://gw.example.test/platform' }, getProducts, 'stage')).toBe(
+      'https://gw.example.test/platform/external/api/v1/products',
+    );
+  });
+
+  test('a host that is not configured is refused', () => {
+    expect(() => urlOf(hosts, { ...getProducts, host: 'sso' }, 'stage')).toThrow(/hosts\.sso/);
+  });
+
+  test('the client sends to the configured host (captured by a custom fetch)', async () => {
+    const urls: string[] = [];
+    const client = new PlatformClient({
+      environment: 'production',
+      hosts,
+      auth: { accessToken: 'tok' },
+      fetch: async (input) => {
+        urls.push(input instanceof Request ? input.url : String(input));
+        return Response.json({ items: [] }, { headers: { 'x-correlation-id': 'c-1' } });
+      },
+    });
+    await client.products.list({ product_type: 'packages', include_inactive: true });
+    expect(urls).toEqual([
+      'https://api.example.test/external/api/v1/products?product_type=packages&include_inactive=true',
+    ]);
+  });
+});
+
+describe('query parameters', () => {
+  test('booleans are sent as true/false, undefined values are left out', () => {
+    expect(toSearchParams({ a: true, b: false, c: undefined, d: 'x', e: 3 })).toEqual({
+      a: 'true',
+      b: 'false',
+      d: 'x',
+      e: '3',
+    });
+  });
+});
+
+describe('Retry-After', () => {
+  test('seconds, an HTTP date, absent', () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    expect(retryAfterMs(new Headers({ 'retry-after': '2' }), now)).toBe(2000);
+    expect(retryAfterMs(new Headers({ 'retry-after': 'Tue, 01 Jan 2030 00:00:30 GMT' }), now)).toBe(30_000);
+    expect(retryAfterMs(new Headers(), now)).toBeUndefined();
+  });
+});
+
+describe('errors are made in one place from the status', () => {
+  test.each([
+    [400, BadRequestError],
+    [401, AuthenticationError],
+    [404, NotFoundError],
+    [500, InternalServerError],
+    [503, InternalServerError],
+  ])('%i', (status, Class) => {
+    const error = makeAPIError(
+      status,
+      { code: 'x', field: 'f', message: 'm', api_correlation_id: 'body-id' },
+      new Headers({ 'x-correlation-id': 'header-id' }),
+    );
+    expect(error).toBeInstanceOf(Class);
+    expect(error).toMatchObject({ status, code: 'x', field: 'f', message: 'm', correlationId: 'header-id' });
+  });
+
+  test('the correlation id falls back to api_correlation_id of the body; a body that is not JSON is kept', () => {
+    expect(
+      makeAPIError(404, { code: 'not_found', message: 'm', api_correlation_id: 'b' }, new Headers()),
+    ).toMatchObject({
+      correlationId: 'b',
+    });
+    expect(makeAPIError(502, '<html>bad gateway</html>', new Headers())).toMatchObject({
+      status: 502,
+      code: undefined,
+      message: 'HTTP 502',
+      body: '<html>bad gateway</html>',
+    });
+  });
+
+  test('a request validation error names the field and the rule as the platform does; an unknown key first', () => {
+    const result = schemas.GetProductsQuery.safeParse(
+      { id: 'nope', colour: 'red' },
+      { error: schemas.platformErrorMap },
+    );
+    expect(result.success).toBe(false);
+    const error = new RequestValidationError(result.error?.issues ?? []);
+    expect(error).toMatchObject({ code: 'unknown_parameter', field: 'colour', rule: 'Unknown parameter: colour' });
+  });
+});
+
+describe('redact', () => {
+  test('headers, query parameters, JSON text, bearer tokens and nested keys', () => {
+    expect(
+      redact({
+        headers: new Headers({ authorization: 'Bearer abc.def', accept: 'application/json' }),
+        url: 'https://x.test/marketplace/1/2?at=TICKET&returnUrl=https%3A%2F%2Fsite&t=JWT',
+        body: { grant_type: 'none', client_id: 'c', client_secret: 's3cr3t', nested: [{ password: 'pw' }] },
+        text: '{"access_token":"A","refresh_token":"R","ticket":"T","ok":1}',
+        message: 'sent Bearer xyz',
+      }),
+    ).toEqual({
+      headers: { authorization: '[REDACTED]', accept: 'application/json' },
+      url: 'https://x.test/marketplace/1/2?at=[REDACTED]&returnUrl=https%3A%2F%2Fsite&t=[REDACTED]',
+      body: { grant_type: 'none', client_id: 'c', client_secret: '[REDACTED]', nested: [{ password: '[REDACTED]' }] },
+      text: '{"access_token":"[REDACTED]","refresh_token":"[REDACTED]","ticket":"[REDACTED]","ok":1}',
+      message: 'sent Bearer [REDACTED]',
+    });
+  });
+});

@@ -1,0 +1,157 @@
+/** Requests are checked before they are sent; answers are checked against the endpoint's schema. */
+import { HttpResponse, http } from 'msw';
+import { describe, expect, test } from 'vitest';
+import { type PricePeriodInput, RequestValidationError, ResponseValidationError } from '../../src/index.js';
+import { client, creditcardPrice, defaultHosts, paths, platform, server, usePlatform } from './helpers.js';
+
+usePlatform();
+
+const monthly = {
+  subscription_type: 'recurring',
+  payment_option: 'creditcard',
+  type: 'month',
+  length: 1,
+  price: 1,
+} as const;
+
+describe("a parameter that breaks the spec's rule is refused before anything is sent", () => {
+  test.each([
+    [
+      'get products: id not a 24-hex id',
+      () => client().products.list({ id: 'not-an-id' }),
+      'id',
+      'Parameter must match format (/^[a-f\\d]{24}$/i)',
+    ],
+    [
+      'get products: id together with product_code',
+      () => client().products.list({ id: 'b00000000000000000000010', product_code: 'premium-digital' }),
+      'product_code',
+      'Parameter cannot be combined with id',
+    ],
+    [
+      'get products: title_code longer than 15',
+      () => client().products.list({ title_code: 'A'.repeat(16) }),
+      'title_code',
+      'Parameter size must be at most 15',
+    ],
+    [
+      'get payment periods: neither product_id nor product_code',
+      () => client().products.paymentPeriods({}),
+      'product_id',
+      'One of product_id or product_code is required',
+    ],
+    [
+      'get product sharing: both id and code',
+      () => client().products.sharing({ id: 'b00000000000000000000010', code: 'premium-digital' }),
+      'code',
+      'Only one of id or code may be given',
+    ],
+    [
+      'update prices: payment_option not one of the list',
+      () =>
+        client().prices.update({
+          package_integration_code: 'PREMIUM-DIGITAL',
+          price_periods: [{ ...monthly, payment_option: 'cash' } as unknown as PricePeriodInput],
+        }),
+      'price_periods[0].payment_option',
+      'Parameter must be one of: psp, creditcard, directdebit, free, invoice',
+    ],
+    [
+      'update prices: psp without payment_option_details',
+      () =>
+        client().prices.update({
+          package_integration_code: 'PREMIUM-DIGITAL',
+          price_periods: [{ ...monthly, payment_option: 'psp' }],
+        }),
+      'price_periods[0].payment_option_details',
+      'Parameter is required when payment_option is psp',
+    ],
+    [
+      'update prices: package_integration_code longer than 50',
+      () => client().prices.update({ ...creditcardPrice(1), package_integration_code: 'X'.repeat(51) }),
+      'package_integration_code',
+      'Parameter size must be at most 50',
+    ],
+  ])('%s', async (_name, call, field, rule) => {
+    const error = await call().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({ code: 'invalid_parameter', field, rule, message: `${field}: ${rule}` });
+    expect((error as RequestValidationError).issues.length).toBeGreaterThan(0);
+    expect(platform.requests.list()).toEqual([]);
+  });
+
+  test('a parameter the spec does not know: unknown_parameter naming it', async () => {
+    const error = await client()
+      .products.list({ colour: 'red' } as never)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'unknown_parameter', field: 'colour', rule: 'Unknown parameter: colour' });
+    expect(platform.requests.list()).toEqual([]);
+  });
+
+  test('the SDK and the platform word the same rule the same way', async () => {
+    // The platform's own 400 for the same broken rule, sent with plain fetch.
+    const { access_token } = platform.mintToken({ scopes: ['/external/product/r'] });
+    const answer = await fetch(`${defaultHosts.api}${paths.products}?id=not-an-id`, {
+      headers: { authorization: `Bearer ${access_token}`, accept: 'application/json' },
+    });
+    const body = (await answer.json()) as { code: string; field: string; message: string };
+    const error = await client()
+      .products.list({ id: 'not-an-id' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: body.code, field: body.field, rule: body.message });
+  });
+});
+
+describe("an answer outside the endpoint's schema", () => {
+  const malformed = () =>
+    server.use(
+      http.get(`${defaultHosts.api}${paths.products}`, () =>
+        HttpResponse.json({ items: [{ id: 42, name: 'no fields' }] }, { headers: { 'x-correlation-id': 'corr-bad' } }),
+      ),
+    );
+
+  test('is a ResponseValidationError with the status, the correlation id and the issues', async () => {
+    malformed();
+    const error = await client()
+      .products.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error).toMatchObject({ status: 200, correlationId: 'corr-bad' });
+    expect((error as ResponseValidationError).issues.map((i) => i.path.join('.'))).toContain('items.0.id');
+    expect((error as Error).message).toMatch(/Get products.*items\[0\]\.id/);
+  });
+
+  test('a body that is not JSON is a ResponseValidationError', async () => {
+    server.use(http.get(`${defaultHosts.api}${paths.products}`, () => HttpResponse.text('<html>ok</html>')));
+    await expect(client().products.list()).rejects.toBeInstanceOf(ResponseValidationError);
+  });
+
+  test('with validateResponses: false, the body is returned as it came', async () => {
+    malformed();
+    const data = await client({ validateResponses: false }).products.list();
+    expect(data).toEqual({ items: [{ id: 42, name: 'no fields' }] });
+  });
+
+  test('a field the platform adds later does not break the client (responses are loose)', async () => {
+    server.use(
+      http.get(`${defaultHosts.api}${paths.sharing}`, () =>
+        HttpResponse.json({
+          item: [
+            {
+              shareable: false,
+              limit: 0,
+              sharing_text: null,
+              sharing_title: null,
+              received_product_text: null,
+              received_product_title: null,
+              new_field: 1,
+            },
+          ],
+          next: null,
+        }),
+      ),
+    );
+    const { item } = await client().products.sharing({ code: 'basic-news' });
+    expect(item[0]).toMatchObject({ shareable: false, new_field: 1 });
+  });
+});
