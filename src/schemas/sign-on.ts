@@ -90,7 +90,11 @@ export const SsoRequestClaims = z.looseObject({
 export type SsoRequestClaims = z.infer<typeof SsoRequestClaims>;
 
 /** The SSO `err` codes the spec names for `authenticatewithticket`. */
-export const SsoErrorCode = z.enum(['invalid_ticket', 'session_terminated', 'session_already_logged_in_on_another_account']);
+export const SsoErrorCode = z.enum([
+  'invalid_ticket',
+  'session_terminated',
+  'session_already_logged_in_on_another_account',
+]);
 /** An SSO `err` code of `authenticatewithticket`. */
 export type SsoErrorCode = z.infer<typeof SsoErrorCode>;
 

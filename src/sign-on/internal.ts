@@ -1,0 +1,54 @@
+// Helpers shared by the sign-on modules. Not exported from the package.
+import type * as z from 'zod';
+import { fieldOf, platformErrorMap } from '../schemas/common.js';
+import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
+
+const encoder = new TextEncoder();
+
+/** RFC 7518 section 3.2: an HS256 key must be at least 256 bits. */
+export const MIN_HS256_SECRET_BYTES = 32;
+
+/** The client secret as key bytes, refused when shorter than 32 bytes. The message never names the secret. */
+export function hs256Key(secret: string | Uint8Array): Uint8Array {
+  const key = typeof secret === 'string' ? encoder.encode(secret) : secret;
+  if (!(key instanceof Uint8Array) || key.byteLength < MIN_HS256_SECRET_BYTES) {
+    throw new SignOnConfigurationError(
+      'clientSecret',
+      `clientSecret must be at least ${MIN_HS256_SECRET_BYTES} bytes: RFC 7518 section 3.2 requires HS256 keys of at least 256 bits`,
+    );
+  }
+  return key;
+}
+
+/** A required non-empty string option, or a configuration error naming the option. */
+export function requireOption(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0) {
+    throw new SignOnConfigurationError(name, `${name} must be a non-empty string`);
+  }
+  return value;
+}
+
+/** SHA-256 of a text, lowercase hex, through WebCrypto (runs in browsers and Node). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/**
+ * Parses with a shared schema and turns the first issue into a {@link SignOnValidationError} worded
+ * like the platform's errors. Only the field and the rule reach the message, never the input.
+ */
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  rename?: Record<string, string>,
+): z.output<S> {
+  const result = schema.safeParse(input, { error: platformErrorMap });
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const raw = issue ? fieldOf(issue.path) : '';
+  const field = (rename?.[raw] ?? raw) || 'input';
+  throw new SignOnValidationError(field, `${field}: ${issue?.message ?? 'invalid value'}`);
+}

@@ -1,0 +1,236 @@
+/**
+ * Endpoint 21, `POST {sso_url}/authenticatewithticket`: the signed request token a site sends and
+ * the verification of the session token the SSO service answers with. Pure functions, no HTTP.
+ *
+ * The two tokens are distinct token types (RFC 8725 section 3.11): a request token has
+ * `iss` = organisation id and `aud` = the SSO audience constant; a session token has `iss` = the
+ * constant and `aud` = the client id. Verification checks both, so one can never pass as the other.
+ */
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { type SsoErrorCode, SsoRequestClaims, SsoSessionClaims } from '../schemas/sign-on.js';
+import { SignOnConfigurationError, SsoTokenError } from './errors.js';
+import { hs256Key, parseOrThrow, requireOption } from './internal.js';
+
+/** Lifetime of both SSO tokens (spec: Authentication point 5, Limits): `exp` = creation time + 10 s. */
+export const SSO_TOKEN_LIFETIME_SECONDS = 10;
+
+/** Claims a session token must carry before its content is even looked at. */
+const REQUIRED_SESSION_CLAIMS = ['sts', 'sid', 'aid', 'at', 'err', 'exp', 'iat', 'iss', 'aud'];
+
+/** Input of {@link createSsoRequestToken}. */
+export interface SsoRequestTokenInput {
+  /** The API client id (`cid`). */
+  clientId: string;
+  /** The API client's secret, the HS256 key; at least 32 bytes (RFC 7518 section 3.2). */
+  clientSecret: string | Uint8Array;
+  /** The organisation id (`iss`). */
+  organisationId: string;
+  /** The SSO audience constant (`aud`), always the same literal for the SSO service. */
+  audience: string;
+  /** The SSO session id from an earlier identify or create-session operation (`sid`). */
+  sessionId: string;
+  /** A valid authorization ticket (`at`). */
+  ticket: string;
+  /** The user's IP address (`ipa`). */
+  ipAddress: string;
+  /** The user's user-agent string (`uas`). */
+  userAgent: string;
+  /** Creation time; defaults to the current time. Sub-second parts are dropped. */
+  now?: Date;
+}
+
+/**
+ * Signs the request token of endpoint 21: header `{ alg: 'HS256', typ: 'JWT' }`, claims `cid`,
+ * `sid`, `at`, `ipa`, `uas`, `nbf` = `iat` = now, `exp` = now + 10 s, `iss` = organisation id,
+ * `aud` = the SSO audience constant. The caller posts it as `{ t }`.
+ *
+ * @throws {@link SignOnConfigurationError} when the secret is shorter than 32 bytes or an id is empty
+ * @throws {@link SignOnValidationError} when a claim breaks the spec's rules (e.g. an empty user agent)
+ */
+export async function createSsoRequestToken(input: SsoRequestTokenInput): Promise<string> {
+  const key = hs256Key(input.clientSecret);
+  const clientId = requireOption('clientId', input.clientId);
+  const organisationId = requireOption('organisationId', input.organisationId);
+  const audience = requireOption('audience', input.audience);
+  const iat = epochSeconds(input.now);
+  const claims = parseOrThrow(
+    SsoRequestClaims,
+    {
+      cid: clientId,
+      sid: input.sessionId,
+      at: input.ticket,
+      ipa: input.ipAddress,
+      uas: input.userAgent,
+      nbf: iat,
+      iat,
+      exp: iat + SSO_TOKEN_LIFETIME_SECONDS,
+      iss: organisationId,
+      aud: audience,
+    },
+    { sid: 'sessionId', at: 'ticket', ipa: 'ipAddress', uas: 'userAgent' },
+  );
+  const { iss, aud, nbf, exp, ...custom } = claims;
+  return new SignJWT(custom)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(claims.iat)
+    .setNotBefore(nbf)
+    .setExpirationTime(exp)
+    .setIssuer(iss)
+    .setAudience(aud)
+    .sign(key);
+}
+
+/** Options of {@link verifySsoSessionToken}. */
+export interface VerifySsoSessionTokenOptions {
+  /** This API client's id: the session token's `aud` must equal it. */
+  clientId: string;
+  /** The API client's secret, the HS256 key; at least 32 bytes. */
+  clientSecret: string | Uint8Array;
+  /** The SSO audience constant: the session token's `iss` must equal it. */
+  audience: string;
+  /** Clock skew allowed on `exp`, `nbf` and `iat`, in seconds. Default 5. */
+  clockToleranceSeconds?: number;
+  /** When given, the token's `sid` must be this session (the one the request token named). */
+  sessionId?: string;
+  /** The verification time; defaults to the current time. */
+  now?: Date;
+}
+
+/**
+ * Verifies a session token of endpoint 21 (RFC 8725): HS256 only (so `alg: none`, HS384, HS512 and
+ * every asymmetric algorithm are refused), `aud` = the client id, `iss` = the SSO audience constant,
+ * `exp` and `nbf` with the clock tolerance, `iat` no older than 10 s plus the tolerance and not in
+ * the future, every claim of the spec present and well typed ({@link SsoSessionClaims}).
+ *
+ * A token that verifies may still report an SSO error in `err`; {@link toAuthenticateResult} turns
+ * the claims into a typed result.
+ *
+ * @throws {@link SsoTokenError} for every verification failure, with a {@link SsoTokenErrorReason}
+ * @throws {@link SignOnConfigurationError} when the secret is shorter than 32 bytes or an option is empty
+ */
+export async function verifySsoSessionToken(
+  token: string,
+  options: VerifySsoSessionTokenOptions,
+): Promise<SsoSessionClaims> {
+  const key = hs256Key(options.clientSecret);
+  const clientId = requireOption('clientId', options.clientId);
+  const audience = requireOption('audience', options.audience);
+  const clockTolerance = options.clockToleranceSeconds ?? 5;
+  if (!Number.isFinite(clockTolerance) || clockTolerance < 0) {
+    throw new SignOnConfigurationError('clockToleranceSeconds', 'clockToleranceSeconds must be a finite number >= 0');
+  }
+  if (typeof token !== 'string' || token.length === 0) {
+    throw new SsoTokenError('malformed', 'The SSO session token is not a compact JWT');
+  }
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      audience: clientId,
+      issuer: audience,
+      clockTolerance,
+      // jose adds the tolerance to this itself: a token is accepted up to 10 s + tolerance after `iat`.
+      maxTokenAge: SSO_TOKEN_LIFETIME_SECONDS,
+      requiredClaims: REQUIRED_SESSION_CLAIMS,
+      currentDate: options.now ?? new Date(),
+    }));
+  } catch (error) {
+    throw toSsoTokenError(error);
+  }
+  const parsed = SsoSessionClaims.safeParse(payload);
+  if (!parsed.success) {
+    const claim = parsed.error.issues[0]?.path.map(String).join('.') || undefined;
+    throw new SsoTokenError('claims', `The SSO session token has an invalid claim${claim ? ` "${claim}"` : ''}`, claim);
+  }
+  if (options.sessionId !== undefined && parsed.data.sid !== options.sessionId) {
+    throw new SsoTokenError('session', 'The SSO session token was issued for another session', 'sid');
+  }
+  return parsed.data;
+}
+
+/** Outcome of `authenticatewithticket`, read from a verified session token. */
+export type AuthenticateWithTicketResult =
+  | {
+      /** The session is logged in (`err` is null). */
+      status: 'loggedin';
+      /** The authenticated account (`aid`). */
+      accountId: string;
+      /** The SSO session id (`sid`). */
+      sessionId: string;
+      /** A new authorization ticket (`at`), exchangeable for an access token (endpoint 23). */
+      ticket: string;
+      /** All verified claims. */
+      claims: SsoSessionClaims;
+    }
+  | {
+      /** The SSO service refused (`err` is set). */
+      status: 'error';
+      /** The `err` code: one of the spec's three, or another code of the SSO service. */
+      error: SsoErrorCode | (string & {});
+      /** The `ems` message; may be empty. */
+      message: string;
+      /** The session state after the attempt (`sts`), e.g. `anon` or `terminated`. */
+      sessionState: string;
+      /** The SSO session id (`sid`). */
+      sessionId: string;
+      /** All verified claims (`frf`, `raa`, ... for the codes that use them). */
+      claims: SsoSessionClaims;
+    };
+
+/**
+ * Turns verified session-token claims into a typed result: `err` null means logged in. A token that
+ * reports no error but is not `loggedin` with an account id contradicts itself and is refused.
+ *
+ * @throws {@link SsoTokenError} (`claims`) for a contradictory success token
+ */
+export function toAuthenticateResult(claims: SsoSessionClaims): AuthenticateWithTicketResult {
+  if (claims.err === null) {
+    if (claims.sts !== 'loggedin' || claims.aid === '' || claims.at === '') {
+      throw new SsoTokenError(
+        'claims',
+        'The SSO session token reports no error but is not a logged-in session with an account and a ticket',
+        'sts',
+      );
+    }
+    return { status: 'loggedin', accountId: claims.aid, sessionId: claims.sid, ticket: claims.at, claims };
+  }
+  return {
+    status: 'error',
+    error: claims.err,
+    message: claims.ems,
+    sessionState: claims.sts,
+    sessionId: claims.sid,
+    claims,
+  };
+}
+
+function epochSeconds(now: Date | undefined): number {
+  const ms = (now ?? new Date()).getTime();
+  if (!Number.isFinite(ms)) throw new SignOnConfigurationError('now', 'now must be a valid date');
+  return Math.floor(ms / 1000);
+}
+
+/** Maps every jose failure to one {@link SsoTokenError}; jose's error (which holds the claims) is dropped. */
+function toSsoTokenError(error: unknown): SsoTokenError {
+  if (error instanceof joseErrors.JOSEAlgNotAllowed || error instanceof joseErrors.JOSENotSupported) {
+    return new SsoTokenError('algorithm', 'The SSO session token is not signed with HS256');
+  }
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
+    return new SsoTokenError('signature', 'The SSO session token signature does not verify');
+  }
+  if (error instanceof joseErrors.JWTExpired) {
+    return new SsoTokenError('expired', 'The SSO session token has expired', error.claim);
+  }
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    const { claim, reason } = error;
+    if (reason === 'check_failed') {
+      if (claim === 'aud') return new SsoTokenError('audience', 'The SSO session token is for another client', claim);
+      if (claim === 'iss') return new SsoTokenError('issuer', 'The SSO session token has an unexpected issuer', claim);
+      if (claim === 'nbf' || claim === 'iat') {
+        return new SsoTokenError('not_yet_valid', 'The SSO session token is dated in the future', claim);
+      }
+    }
+    return new SsoTokenError('claims', `The SSO session token has a missing or invalid "${claim}" claim`, claim);
+  }
+  return new SsoTokenError('malformed', 'The SSO session token is not a well-formed JWT');
+}

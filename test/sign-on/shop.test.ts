@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { marketplaceUrl, SignOnConfigurationError, SignOnValidationError } from '../../src/sign-on/index.js';
+
+const SHOP = 'https://shop.example';
+const TICKET = 'tkt-0123456789';
+
+/** The decoded path segments after `/marketplace/`. */
+function ids(href: string): string[] {
+  const path = new URL(href).pathname;
+  const rest = path.slice(path.indexOf('/marketplace/') + '/marketplace/'.length);
+  return rest.split('/').map(decodeURIComponent);
+}
+
+describe('endpoint 25 marketplace URL', () => {
+  it('is {shop_url}/marketplace/{groupId}/{marketplaceId}?at=<ticket>', () => {
+    expect(marketplaceUrl(SHOP, { groupId: 'news', marketplaceId: 'main', ticket: TICKET })).toBe(
+      `${SHOP}/marketplace/news/main?at=${TICKET}`,
+    );
+  });
+
+  it.each([
+    ['https://shop.example', 'https://shop.example/marketplace/g/m?at=t'],
+    ['https://shop.example/', 'https://shop.example/marketplace/g/m?at=t'],
+    ['https://shop.example/store', 'https://shop.example/store/marketplace/g/m?at=t'],
+    ['https://shop.example/store/', 'https://shop.example/store/marketplace/g/m?at=t'],
+    ['https://shop.example/a/b/', 'https://shop.example/a/b/marketplace/g/m?at=t'],
+  ])('keeps the path prefix of %s', (shop, expected) => {
+    expect(marketplaceUrl(shop, { groupId: 'g', marketplaceId: 'm', ticket: 't' })).toBe(expected);
+  });
+
+  it('accepts a URL object as the shop URL', () => {
+    expect(marketplaceUrl(new URL(SHOP), { groupId: 'g', marketplaceId: 'm', ticket: 't' })).toBe(
+      `${SHOP}/marketplace/g/m?at=t`,
+    );
+  });
+
+  it.each([
+    ['spaces', 'group one', 'market place'],
+    ['unicode', 'Zeitung-\u00fcber-\u00c4rger \u{1F4F0}', '\u65e5\u672c\u8a9e'],
+    ['ampersands', 'a&b', 'c&d=e'],
+    ['hashes and question marks', 'a#b', 'c?d'],
+    ['slashes', 'a/b', '../c/d'],
+    ['percent signs', '%2e%2e', '100%'],
+    ['plus signs', 'a+b', 'c d+e'],
+  ])('encodes %s in ids so that each id stays one path segment', (_what, groupId, marketplaceId) => {
+    const href = marketplaceUrl(SHOP, { groupId, marketplaceId, ticket: TICKET });
+    expect(ids(href)).toEqual([groupId, marketplaceId]);
+    expect(new URL(href).hash).toBe('');
+    expect([...new URL(href).searchParams.keys()]).toEqual(['at']);
+  });
+
+  it.each(['.', '..'])('refuses the dot segment %j as an id (a URL parser would resolve it away)', (dot) => {
+    expect(() => marketplaceUrl(SHOP, { groupId: dot, marketplaceId: 'm', ticket: 't' })).toThrow(
+      SignOnValidationError,
+    );
+    expect(() => marketplaceUrl(SHOP, { groupId: 'g', marketplaceId: dot, ticket: 't' })).toThrow(
+      SignOnValidationError,
+    );
+  });
+
+  it('refuses an id with a lone surrogate (not encodable)', () => {
+    expect(() => marketplaceUrl(SHOP, { groupId: '\ud800', marketplaceId: 'm', ticket: 't' })).toThrow(
+      SignOnValidationError,
+    );
+  });
+
+  it('puts the ticket in at, URL-encoded', () => {
+    const ticket = 'a+b/c=d&e f#g';
+    const url = new URL(marketplaceUrl(SHOP, { groupId: 'g', marketplaceId: 'm', ticket }));
+    expect(url.searchParams.get('at')).toBe(ticket);
+    expect([...url.searchParams.keys()]).toEqual(['at']);
+  });
+
+  it('carries a returnUrl with its own query and fragment as one parameter', () => {
+    const returnUrl = 'https://site.example/back?x=1&y=two words&at=fake#section';
+    const url = new URL(marketplaceUrl(SHOP, { groupId: 'g', marketplaceId: 'm', ticket: TICKET, returnUrl }));
+    expect(url.searchParams.get('returnUrl')).toBe(returnUrl);
+    expect(url.searchParams.getAll('at')).toEqual([TICKET]);
+    expect([...url.searchParams.keys()]).toEqual(['at', 'returnUrl']);
+    expect(url.hash).toBe('');
+  });
+
+  it('adds campaign and period when given', () => {
+    const url = new URL(
+      marketplaceUrl(SHOP, {
+        groupId: 'g',
+        marketplaceId: 'm',
+        ticket: TICKET,
+        campaign: 'SUMMER & SUN',
+        period: 'p1',
+      }),
+    );
+    expect(Object.fromEntries(url.searchParams)).toEqual({ at: TICKET, campaign: 'SUMMER & SUN', period: 'p1' });
+  });
+
+  it.each([
+    ['groupId', { groupId: '' }],
+    ['marketplaceId', { marketplaceId: '' }],
+    ['ticket', { ticket: '' }],
+    ['returnUrl', { returnUrl: 'javascript:alert(1)' }],
+    ['returnUrl', { returnUrl: '/relative' }],
+    ['campaign', { campaign: '' }],
+  ])('refuses an invalid %s (MarketplaceUrlParams), naming the field', (field, patch) => {
+    const params = { groupId: 'g', marketplaceId: 'm', ticket: TICKET, ...patch };
+    const error = (() => {
+      try {
+        marketplaceUrl(SHOP, params);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(SignOnValidationError);
+    expect((error as SignOnValidationError).field).toBe(field);
+    expect((error as Error).message).not.toContain(TICKET);
+  });
+
+  it.each([
+    'http://shop.example',
+    'ftp://shop.example',
+    'shop.example',
+    '/marketplace',
+    'https://user:pw@shop.example',
+  ])('refuses the shop URL %j (tickets travel over https only)', (shop) => {
+    expect(() => marketplaceUrl(shop, { groupId: 'g', marketplaceId: 'm', ticket: TICKET })).toThrow(
+      SignOnConfigurationError,
+    );
+  });
+
+  it('allows plain http on a loopback host (a local mock)', () => {
+    expect(marketplaceUrl('http://localhost:8080', { groupId: 'g', marketplaceId: 'm', ticket: 't' })).toBe(
+      'http://localhost:8080/marketplace/g/m?at=t',
+    );
+  });
+});
