@@ -1,0 +1,66 @@
+/**
+ * Heap per product: the platform holding N products (records plus its indexes) against the same
+ * N products held as plain parsed JSON. Needs `--expose-gc` (the bench script passes it).
+ */
+import { createPlatform, type StateDocument } from '../mock/index.js';
+
+const N = 20_000;
+
+function heapAfterGc(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with node --expose-gc');
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
+function documentWith(n: number): StateDocument {
+  const demo = createPlatform({ seed: 'demo' }).snapshot();
+  const template = demo.products.find((p) => p.is_package && p.price_periods.length > 0);
+  if (!template) throw new Error('the demo seed has no package with periods');
+  const products = Array.from({ length: n }, (_, i) => {
+    const hex = i.toString(16).padStart(8, '0');
+    return {
+      ...structuredClone(template),
+      id: `ffff0000ffff0000${hex}`,
+      product_code: `bench-${i}`,
+      integration_code: `BENCH-${i}`,
+      price_periods: template.price_periods.map((p, j) => ({
+        ...p,
+        id: `eeee${j.toString(16).padStart(4, '0')}eeeeeeee${hex}`,
+      })),
+    };
+  });
+  return { ...demo, products };
+}
+
+/** Prints the heap the platform needs per product record, against plain JSON objects. */
+export async function measureHeapPerProduct(): Promise<void> {
+  const text = JSON.stringify(documentWith(N));
+
+  const before = heapAfterGc();
+  let plain: unknown = JSON.parse(text);
+  const plainBytes = heapAfterGc() - before;
+  plain = undefined;
+
+  const beforePlatform = heapAfterGc();
+  let platform: ReturnType<typeof createPlatform> | undefined = createPlatform({
+    seed: JSON.parse(text) as StateDocument,
+  });
+  const platformBytes = heapAfterGc() - beforePlatform;
+  platform = undefined;
+
+  const ratio = platformBytes / plainBytes;
+  console.table([
+    {
+      case: `heap per product, ${N} products: platform state vs plain JSON`,
+      'baseline (bytes/product)': Math.round(plainBytes / N),
+      'subject (bytes/product)': Math.round(platformBytes / N),
+      ratio: `${ratio.toFixed(2)}x`,
+      target: '<= 2x',
+      verdict: ratio <= 2 ? 'within target' : 'OVER TARGET',
+    },
+  ]);
+  void plain;
+  void platform;
+}
