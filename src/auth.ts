@@ -2,26 +2,7 @@
  * Where the bearer token of each API request comes from: a fixed token, a provider the caller
  * owns, or the platform's server-to-server grant (client credentials), cached and refreshed here.
  */
-import type { Endpoint } from './endpoints.js';
-import { AccessTokenResponse, ClientCredentialsRequest } from './schemas/authorization.js';
-
-/**
- * Endpoint 23 with the server-to-server grant (`grant_type: 'none'`, FACTS.md). It lives here until
- * src/endpoints.ts holds an entry for endpoint 23.
- */
-export const clientCredentialsGrant = {
-  number: 23,
-  title: 'Get access token (client credentials)',
-  method: 'POST',
-  host: 'auth',
-  path: '/api/authorization/access_token',
-  scopes: [],
-  identity: false,
-  query: undefined,
-  body: ClientCredentialsRequest,
-  response: AccessTokenResponse,
-  status: 200,
-} as const satisfies Endpoint;
+import type { AccessTokenResponse, ClientCredentialsRequest } from './schemas/authorization.js';
 
 /** A fixed access token, or a function the client calls before each request (it should cache). */
 export interface AccessTokenAuth {

@@ -6,8 +6,8 @@
 import ky, { isHTTPError, isTimeoutError, type KyInstance, type KyRequest, type NormalizedOptions } from 'ky';
 import type * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
-import { type AuthOptions, clientCredentialsGrant, type TokenSource, tokenSource } from './auth.js';
-import { type Endpoint, type Environment, pathOf } from './endpoints.js';
+import { type AuthOptions, type TokenSource, tokenSource } from './auth.js';
+import { clientCredentialsGrant, type Endpoint, type Environment, pathOf } from './endpoints.js';
 import {
   APIConnectionError,
   APITimeoutError,

@@ -4,7 +4,9 @@
  * A path, a scope or a schema is written here once.
  */
 import type * as z from 'zod';
+import { AccessTokenResponse, ClientCredentialsRequest } from './schemas/authorization.js';
 import { IdResponse } from './schemas/common.js';
+import { OrderValidationQuery, OrderValidationResponse } from './schemas/orders.js';
 import {
   GetPaymentPeriodsQuery,
   GetPaymentPeriodsResponse,
@@ -14,6 +16,14 @@ import {
   GetProductsResponse,
   UpdatePricesRequest,
 } from './schemas/products.js';
+import {
+  GenerateTicketRequest,
+  GenerateTicketResponse,
+  RefreshTokenGrantRequest,
+  SignedInUser,
+  SsoEnvelope,
+  TicketGrantRequest,
+} from './schemas/sign-on.js';
 
 /** Which of the spec's four hosts an endpoint lives on. */
 export type Host = 'api' | 'auth' | 'sso' | 'shop';
@@ -39,6 +49,11 @@ export interface Endpoint<
   readonly scopes: readonly string[];
   /** Whether the token must be tied to a user (endpoints 6, 7, 24). */
   readonly identity: boolean;
+  /**
+   * Whether the request carries `Authorization: Bearer`: every API endpoint and ticket generation;
+   * not the token endpoint (client credentials in the body) nor SSO (a signed request token).
+   */
+  readonly bearer: boolean;
   readonly query: Q;
   readonly body: B;
   readonly response: R;
@@ -65,6 +80,7 @@ export const updatePrices = endpoint({
   path: '/external/api/v1/prices',
   scopes: ['/external/price/w'],
   identity: false,
+  bearer: true,
   query: undefined,
   body: UpdatePricesRequest,
   response: IdResponse,
@@ -79,6 +95,7 @@ export const getProducts = endpoint({
   path: '/external/api/v1/products',
   scopes: ['/external/product/r'],
   identity: false,
+  bearer: true,
   query: GetProductsQuery,
   body: undefined,
   response: GetProductsResponse,
@@ -93,6 +110,7 @@ export const getPaymentPeriods = endpoint({
   path: '/external/api/v1/products/payment_periods',
   scopes: ['/external/product/r'],
   identity: false,
+  bearer: true,
   query: GetPaymentPeriodsQuery,
   body: undefined,
   response: GetPaymentPeriodsResponse,
@@ -107,8 +125,120 @@ export const getProductSharing = endpoint({
   path: '/external/api/v1/products/get_product_sharing',
   scopes: ['/external/product/r'],
   identity: false,
+  bearer: true,
   query: GetProductSharingQuery,
   body: undefined,
   response: GetProductSharingResponse,
+  status: 200,
+});
+
+export const validateOrder = endpoint({
+  number: 9,
+  title: 'Order validation',
+  method: 'GET',
+  host: 'api',
+  path: '/external/api/v2/order_validation',
+  scopes: ['/external/order_validation/r'],
+  identity: false,
+  bearer: true,
+  query: OrderValidationQuery,
+  body: undefined,
+  response: OrderValidationResponse,
+  status: 200,
+});
+
+export const authenticateWithTicket = endpoint({
+  number: 21,
+  title: 'SSO authenticatewithticket',
+  method: 'POST',
+  host: 'sso',
+  path: '/authenticatewithticket',
+  scopes: [],
+  identity: false,
+  bearer: false,
+  query: undefined,
+  body: SsoEnvelope,
+  response: SsoEnvelope,
+  status: 200,
+});
+
+export const generateTicket = endpoint({
+  number: 22,
+  title: 'Generate ticket',
+  method: 'POST',
+  host: 'auth',
+  path: '/api/authorization/ticket',
+  scopes: ['/api/authorization/ticket'],
+  // Form (b) needs a user token; form (a) a server-to-server one: the route decides by the body.
+  identity: false,
+  bearer: true,
+  query: undefined,
+  body: GenerateTicketRequest,
+  response: GenerateTicketResponse,
+  status: 200,
+});
+
+const ACCESS_TOKEN_PATH = '/api/authorization/access_token';
+
+/** Endpoint 23 with the platform's server-to-server grant, `grant_type: 'none'` (FACTS). */
+export const clientCredentialsGrant = endpoint({
+  number: 23,
+  title: 'Get access token (client credentials)',
+  method: 'POST',
+  host: 'auth',
+  path: ACCESS_TOKEN_PATH,
+  scopes: [],
+  identity: false,
+  bearer: false,
+  query: undefined,
+  body: ClientCredentialsRequest,
+  response: AccessTokenResponse,
+  status: 200,
+});
+
+/** Endpoint 23 with the ticket grant: a ticket for a user's access token. */
+export const ticketGrant = endpoint({
+  number: 23,
+  title: 'Exchange ticket for access token',
+  method: 'POST',
+  host: 'auth',
+  path: ACCESS_TOKEN_PATH,
+  scopes: [],
+  identity: false,
+  bearer: false,
+  query: undefined,
+  body: TicketGrantRequest,
+  response: AccessTokenResponse,
+  status: 200,
+});
+
+/** Endpoint 23 with the refresh-token grant. */
+export const refreshTokenGrant = endpoint({
+  number: 23,
+  title: 'Refresh access token',
+  method: 'POST',
+  host: 'auth',
+  path: ACCESS_TOKEN_PATH,
+  scopes: [],
+  identity: false,
+  bearer: false,
+  query: undefined,
+  body: RefreshTokenGrantRequest,
+  response: AccessTokenResponse,
+  status: 200,
+});
+
+export const getSignedInUser = endpoint({
+  number: 24,
+  title: 'Get signed-in user',
+  method: 'GET',
+  host: 'api',
+  path: '/external/api/v1/me/',
+  scopes: [],
+  identity: true,
+  bearer: true,
+  query: undefined,
+  body: undefined,
+  response: SignedInUser,
   status: 200,
 });

@@ -95,7 +95,7 @@ export function apiRoute<E extends Endpoint>(
     method: endpoint.method,
     path: endpoint.path,
     kind: endpoint.host === 'api' ? 'api' : 'auth',
-    bearer: endpoint.host === 'api',
+    bearer: endpoint.bearer,
     scopes: endpoint.scopes,
     identity: endpoint.identity,
     query: endpoint.query,

@@ -1,4 +1,5 @@
 export * from './authorization.js';
 export * from './common.js';
+export * from './orders.js';
 export * from './products.js';
 export * from './sign-on.js';

@@ -21,6 +21,7 @@ const whoAmI = {
   path: { stage: '/test/stage/me', production: '/test/production/me' },
   scopes: ['/external/me/r'],
   identity: true,
+  bearer: true,
   query: undefined,
   body: undefined,
   response: z.looseObject({ id: z.string() }),
