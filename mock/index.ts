@@ -7,10 +7,33 @@
 export type { Environment, Host } from '../src/endpoints.js';
 export type { AccessTokenResponse } from '../src/schemas/authorization.js';
 export type { Clock } from './core/clock.js';
-export { type StateDocument, type StateDocumentInput, StateDocumentSchema } from './core/document.js';
+export {
+  type SsoSessionRecord,
+  type StateDocument,
+  type StateDocumentInput,
+  StateDocumentSchema,
+  type TicketRecord,
+  type UserProductRecord,
+} from './core/document.js';
 export type { Fault, FaultList } from './core/faults.js';
 export type { JournalEntry, RequestJournal } from './core/journal.js';
 export { createPlatform } from './core/platform.js';
-export type { HandleInfo, MintTokenOptions, Platform, PlatformOptions } from './core/types.js';
+export type {
+  CreateSsoSessionOptions,
+  HandleInfo,
+  IssueTicketOptions,
+  MintTokenOptions,
+  Platform,
+  PlatformOptions,
+  SsoSessions,
+} from './core/types.js';
 export { createHandlers, defaultHosts, type Origins } from './msw.js';
-export { demoCredentials, seeds } from './seeds/index.js';
+export {
+  DEMO_SSO_AUDIENCE,
+  type DemoUser,
+  demoCredentials,
+  demoShop,
+  demoSite,
+  demoUsers,
+  seeds,
+} from './seeds/index.js';

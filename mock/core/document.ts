@@ -28,6 +28,12 @@ const Client = z.strictObject({
   name: text.optional(),
 });
 
+/** A postal address of an account, as endpoint 24 reads it (in camelCase there). */
+const AccountAddress = z.strictObject({ street: text, zip_code: text, city: text, country_code: text });
+
+/** A date of birth: a calendar date (`1985-04-12`) or a date-time with offset. */
+const dateOfBirth = z.union([z.iso.date(), dateTime]);
+
 /** An account (an end customer) of an organisation. */
 const Account = z.strictObject({
   id,
@@ -36,7 +42,16 @@ const Account = z.strictObject({
   first_name: text,
   last_name: text,
   customer_number: text,
+  /** `active`; any other value (`inactive`, `login_disabled`, ...) gets no tokens, no tickets and no shop login. */
   status: nonEmpty,
+  /** Endpoint 24's address; an account without one reads empty strings there. */
+  address: AccountAddress.optional(),
+  /** The shop's login password (a demo value, a secret: never journaled, never in an error). None: no form login. */
+  password: nonEmpty.optional(),
+  /** Social security number: endpoint 9 finds the account by it. */
+  ssn: nonEmpty.optional(),
+  /** Endpoint 9's age check reads it. */
+  date_of_birth: dateOfBirth.optional(),
 });
 
 /** A price period as stored: the spec's read fields plus what endpoints 1 and 3 need. */
@@ -76,6 +91,10 @@ const StoredProduct = z.strictObject({
   products: z.array(z.strictObject({ id, product_code: text, name: text, description: text })),
   price_periods: z.array(StoredPricePeriod),
   tags: z.array(z.strictObject({ name: text, type: text })),
+  /** Endpoint 9 refuses a buyer younger than this (`too_young`); a campaign without one takes its package's. */
+  minimum_age: z.number().int().positive().optional(),
+  /** The package endpoint 9 offers instead when it refuses (`fallback_package_code`). */
+  fallback_package_code: nonEmpty.optional(),
 });
 
 /** The sharing option of a product (endpoint 15). */
@@ -89,7 +108,7 @@ const ProductSharing = z.strictObject({
   received_product_title: z.string().nullable(),
 });
 
-/** An issued access token. */
+/** An issued access token with its refresh token. */
 const AccessToken = z.strictObject({
   access_token: nonEmpty,
   refresh_token: nonEmpty,
@@ -97,9 +116,105 @@ const AccessToken = z.strictObject({
   scopes: z.array(nonEmpty),
   account_id: id.nullable(),
   expires_at: dateTime,
+  /** When the token (and its refresh token) was revoked: the API answers 401 `invalid_token`. */
+  revoked_at: dateTime.nullable().default(null),
+  /** When its refresh token was spent (a refresh token is usable once: it rotates). */
+  refreshed_at: dateTime.nullable().default(null),
+  /**
+   * The refresh family: every token refreshed from one grant shares it, so that a reused refresh
+   * token or ticket revokes the whole chain (RFC 6749 section 10.5). Absent: the token alone.
+   */
+  family: nonEmpty.optional(),
+});
+
+/** An authorization ticket: single use, short-lived, bound to its destination client (FACTS). */
+const Ticket = z.strictObject({
+  /** The ticket itself: 256 random bits, base64url. A credential. */
+  ticket: nonEmpty,
+  account_id: id,
+  /** The destination client: only it may exchange (or present) the ticket. */
+  client_id: nonEmpty,
+  issued_at: dateTime,
+  expires_at: dateTime,
+  used_at: dateTime.nullable(),
+  /** The access token its exchange (endpoint 23) issued: revoked when the ticket is presented again. */
+  access_token: nonEmpty.nullable(),
+});
+
+/** One attempt on an SSO session, as its timeline records it. */
+const SsoTimelineEntry = z.strictObject({
+  at: dateTime,
+  operation: nonEmpty,
+  /** `loggedin`, `verified` (a logged-in session verified again), or the `err` code answered. */
+  outcome: nonEmpty,
+  ip_address: text,
+  user_agent: text,
+});
+
+/** An SSO session (spec: States and transitions, SSO session). */
+const SsoSession = z.strictObject({
+  sid: nonEmpty,
+  state: z.enum(['anon', 'loggedin', 'terminated']),
+  account_id: id.nullable(),
+  /** The client the session was created for; its organisation's clients may use it. */
+  client_id: nonEmpty.nullable(),
+  created_at: dateTime,
+  timeline: z.array(SsoTimelineEntry),
+});
+
+/**
+ * A site registered for the return flow (spec: Return flow 6). `domain` is a host name matched
+ * exactly (case-insensitive, ports ignored) against the return URL's.
+ */
+const TicketConfiguration = z.strictObject({
+  domain: nonEmpty,
+  client_id: nonEmpty,
+  mode: z.enum(['ReturnUrl', 'SeparateTicketAuth']),
+  /**
+   * `SeparateTicketAuth` only: the site's auth endpoint, an absolute http(s) URL or a path
+   * (`/auth/ticket`) taken on the return URL's origin (ports are dynamic in tests).
+   */
+  auth_endpoint: nonEmpty.nullable(),
+});
+
+/** A marketplace of the shop (endpoint 25): what it sells and the client its tickets are bound to. */
+const Marketplace = z.strictObject({
+  group_id: nonEmpty,
+  marketplace_id: nonEmpty,
+  name: text,
+  /** The shop's own client: tickets sent to this marketplace are bound to it. */
+  client_id: nonEmpty,
+  /** The packages and campaigns on sale, by product code. */
+  product_codes: z.array(nonEmpty),
+});
+
+/** A user-product (subscription): what a purchase creates (FACTS lists the shape). */
+const UserProduct = z.strictObject({
+  id,
+  account_id: id,
+  product_id: id,
+  product_code: nonEmpty,
+  title_code: text,
+  created: dateTime,
+  updated: dateTime,
+  valid_from: dateTime,
+  valid_to: dateTime,
+  /** The external provision service that controls it; null: controlled by the platform. */
+  provision_service: z.string().nullable(),
+  subscription_type: SubscriptionType,
+  /** `cancelled`: cancelled by the customer, running until `valid_to`. */
+  state: z.enum(['activated', 'deactivated', 'cancelled']),
+  has_pending_change_request: z.boolean(),
+  external_start_date: dateTime.nullable(),
+  payment_option: z.string().nullable(),
+  period_id: id.nullable(),
+  order_id: z.string().max(1024).nullable(),
 });
 
 type Issues = z.core.ParsePayload<unknown>['issues'];
+
+/** The SSO audience constant of a state document that names none. */
+export const DEFAULT_SSO_AUDIENCE = 'sso.platform.test';
 
 /** Reports a second record with the same key, and returns the keys seen. */
 function unique<T>(
@@ -137,6 +252,13 @@ export const StateDocumentSchema = z
     products: z.array(StoredProduct).default([]),
     product_sharing: z.array(ProductSharing).default([]),
     access_tokens: z.array(AccessToken).default([]),
+    /** The SSO audience constant: `aud` of request tokens, `iss` of session tokens (endpoint 21). */
+    sso_audience: nonEmpty.default(DEFAULT_SSO_AUDIENCE),
+    tickets: z.array(Ticket).default([]),
+    sso_sessions: z.array(SsoSession).default([]),
+    ticket_configurations: z.array(TicketConfiguration).default([]),
+    marketplaces: z.array(Marketplace).default([]),
+    user_products: z.array(UserProduct).default([]),
   })
   .check((ctx) => {
     const doc = ctx.value;
@@ -182,16 +304,58 @@ export const StateDocumentSchema = z
           });
       });
     }
-    doc.access_tokens.forEach((t, i) => {
-      if (!clients.has(t.client_id))
+    const accounts = new Set(doc.accounts.map((a) => a.id.toLowerCase()));
+    const products = new Set(doc.products.map((p) => p.id.toLowerCase()));
+    const refer = (set: Set<string>, what: string, resource: string, rows: readonly object[], field: string) => {
+      rows.forEach((row, i) => {
+        const value = (row as Record<string, unknown>)[field];
+        if (typeof value === 'string' && !set.has(what === 'client' ? value : value.toLowerCase()))
+          issues.push({
+            code: 'custom',
+            input: value,
+            path: [resource, i, field],
+            message: `Parameter must name ${what === 'account' ? 'an' : 'a'} ${what} of the document`,
+          });
+      });
+    };
+    refer(clients, 'client', 'access_tokens', doc.access_tokens, 'client_id');
+    refer(clients, 'client', 'tickets', doc.tickets, 'client_id');
+    refer(accounts, 'account', 'tickets', doc.tickets, 'account_id');
+    refer(clients, 'client', 'sso_sessions', doc.sso_sessions, 'client_id');
+    refer(accounts, 'account', 'sso_sessions', doc.sso_sessions, 'account_id');
+    refer(clients, 'client', 'ticket_configurations', doc.ticket_configurations, 'client_id');
+    refer(clients, 'client', 'marketplaces', doc.marketplaces, 'client_id');
+    refer(accounts, 'account', 'user_products', doc.user_products, 'account_id');
+    refer(products, 'product', 'user_products', doc.user_products, 'product_id');
+    unique(issues, doc.tickets, 'tickets', 'ticket', (t) => t.ticket);
+    unique(issues, doc.sso_sessions, 'sso_sessions', 'sid', (s) => s.sid);
+    unique(issues, doc.ticket_configurations, 'ticket_configurations', 'domain');
+    unique(issues, doc.marketplaces, 'marketplaces', 'marketplace_id', (m) => `${m.group_id}/${m.marketplace_id}`);
+    unique(issues, doc.user_products, 'user_products', 'id');
+    doc.ticket_configurations.forEach((t, i) => {
+      const needed = t.mode === 'SeparateTicketAuth';
+      if (needed !== (t.auth_endpoint !== null) || (t.auth_endpoint !== null && !isEndpointUrl(t.auth_endpoint)))
         issues.push({
           code: 'custom',
-          input: t.client_id,
-          path: ['access_tokens', i, 'client_id'],
-          message: 'Parameter must name a client of the document',
+          input: t.auth_endpoint,
+          path: ['ticket_configurations', i, 'auth_endpoint'],
+          message: needed
+            ? 'Parameter must be an absolute http(s) URL or a path starting with /'
+            : 'Parameter must be null unless the mode is SeparateTicketAuth',
         });
     });
   });
+
+/** An auth endpoint of a ticket configuration: an absolute http(s) URL, or a path (`/auth/ticket`). */
+function isEndpointUrl(value: string): boolean {
+  if (value.startsWith('/')) return !value.startsWith('//') && !value.includes('\\');
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
 
 /** The whole state of the platform, as `snapshot()` and `GET /__admin/state` give it. */
 export type StateDocument = z.output<typeof StateDocumentSchema>;
@@ -212,3 +376,17 @@ export type ProductRecord = z.output<typeof StoredProduct>;
 export type ProductSharingRecord = z.output<typeof ProductSharing>;
 /** An issued access token. */
 export type AccessTokenRecord = z.output<typeof AccessToken>;
+/** An account's address. */
+export type AccountAddressRecord = z.output<typeof AccountAddress>;
+/** An authorization ticket. */
+export type TicketRecord = z.output<typeof Ticket>;
+/** An SSO session. */
+export type SsoSessionRecord = z.output<typeof SsoSession>;
+/** One entry of an SSO session's timeline. */
+export type SsoTimelineEntryRecord = z.output<typeof SsoTimelineEntry>;
+/** A ticket configuration of the return flow. */
+export type TicketConfigurationRecord = z.output<typeof TicketConfiguration>;
+/** A marketplace of the shop. */
+export type MarketplaceRecord = z.output<typeof Marketplace>;
+/** A user-product (subscription). */
+export type UserProductRecord = z.output<typeof UserProduct>;

@@ -15,9 +15,11 @@ import { Faults } from './faults.js';
 import { Journal, type JournalEntry } from './journal.js';
 import type { Auth, Route, RouteContext, Settings } from './route.js';
 import { Router } from './router.js';
+import { createSsoSessions } from './sso.js';
 import { Store } from './store.js';
+import { issueTicket } from './tickets.js';
 import { issueToken } from './tokens.js';
-import type { HandleInfo, MintTokenOptions, Platform, PlatformOptions } from './types.js';
+import type { HandleInfo, IssueTicketOptions, MintTokenOptions, Platform, PlatformOptions } from './types.js';
 import { invalidContentType, mediaTypeOf, pairsToRecord, parseJson, requireObject, validate } from './validate.js';
 
 const REALM = 'Bearer realm="platform"';
@@ -33,10 +35,13 @@ function respond(
   body: unknown,
   correlationId: string,
   extra?: Readonly<Record<string, string>>,
+  text?: string,
 ): CoreResponse {
   const headers: Record<string, string> = { 'x-correlation-id': correlationId, ...CORS };
   if (extra) Object.assign(headers, extra);
-  if (body === undefined || NULL_BODY_STATUS.has(status)) return { status, headers, body: null, drop: false };
+  if (NULL_BODY_STATUS.has(status)) return { status, headers, body: null, drop: false };
+  if (text !== undefined) return { status, headers, body: text, drop: false };
+  if (body === undefined) return { status, headers, body: null, drop: false };
   headers['content-type'] = 'application/json';
   return { status, headers, body: JSON.stringify(body), drop: false };
 }
@@ -77,14 +82,17 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
  */
 export function createPlatformWith(routes: readonly Route[], options: PlatformOptions = {}): Platform {
   const environment: Environment = options.environment ?? 'stage';
-  const settings: Settings = { accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 3600 };
-  if (!(Number.isInteger(settings.accessTokenLifetimeSeconds) && settings.accessTokenLifetimeSeconds > 0))
-    throw new PlatformError(
-      400,
-      'invalid_parameter',
-      'Parameter must be a positive integer',
-      'accessTokenLifetimeSeconds',
-    );
+  const settings: Settings = {
+    accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 3600,
+    ticketLifetimeSeconds: options.ticketLifetimeSeconds ?? 60,
+    ssoAudience: options.ssoAudience,
+  };
+  for (const name of ['accessTokenLifetimeSeconds', 'ticketLifetimeSeconds'] as const) {
+    if (!(Number.isInteger(settings[name]) && settings[name] > 0))
+      throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a positive integer', name);
+  }
+  if (settings.ssoAudience !== undefined && !(typeof settings.ssoAudience === 'string' && settings.ssoAudience))
+    throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a non-empty string', 'ssoAudience');
   const onError = options.onError;
   const clock = new OffsetClock(options.now);
   const router = new Router(routes, environment);
@@ -103,6 +111,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     const token = store.tokens.get(m[1]!);
     const client = token && store.clients.get(token.client_id);
     if (!token || !client) throw unauthorized('Unknown access token');
+    if (token.revoked_at !== null) throw unauthorized('Revoked access token');
     if (Date.parse(token.expires_at) <= clock.nowMs()) throw unauthorized('Expired access token');
     for (const scope of route.scopes) {
       if (!token.scopes.includes(scope)) {
@@ -146,6 +155,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       environment,
       settings,
       platform,
+      url,
       headers,
       ip: request.ip,
       params,
@@ -179,7 +189,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     if (route.body) input = validate(route.body, body, 'body');
 
     const result = await route.handler(context(input, auth));
-    return respond(result.status ?? route.status, result.body, correlationId, result.headers);
+    return respond(result.status ?? route.status, result.body, correlationId, result.headers, result.text);
   }
 
   /** One request, start to end. Never rejects. */
@@ -287,6 +297,19 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
         throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a positive integer', 'expires_in');
       return issueToken(store, clock, { client, scopes: opts.scopes, accountId, expiresIn });
     },
+
+    issueTicket(opts: IssueTicketOptions): string {
+      const account = typeof opts.accountId === 'string' ? store.accounts.get(opts.accountId.toLowerCase()) : undefined;
+      if (!account) throw new PlatformError(404, 'not_found', 'No such account', 'account_id');
+      const client = typeof opts.clientId === 'string' ? store.clients.get(opts.clientId) : undefined;
+      if (!client) throw new PlatformError(404, 'not_found', 'No such client', 'client_id');
+      const lifetimeSeconds = opts.expiresIn ?? settings.ticketLifetimeSeconds;
+      if (!(Number.isInteger(lifetimeSeconds) && lifetimeSeconds > 0))
+        throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a positive integer', 'expires_in');
+      return issueTicket(store, clock, { accountId: account.id, clientId: client.client_id, lifetimeSeconds }).ticket;
+    },
+
+    sso: createSsoSessions(store, clock),
   };
   registerCore(platform, core);
   return platform;

@@ -20,6 +20,10 @@ export interface Auth {
 /** Settings fixed when the platform is created. */
 export interface Settings {
   readonly accessTokenLifetimeSeconds: number;
+  /** Lifetime of authorization tickets, in seconds. */
+  readonly ticketLifetimeSeconds: number;
+  /** The SSO audience constant when the options override the state document's `sso_audience`. */
+  readonly ssoAudience: string | undefined;
 }
 
 /** What a handler receives. */
@@ -32,6 +36,8 @@ export interface RouteContext<I = unknown> {
   readonly environment: Environment;
   readonly settings: Settings;
   readonly platform: Platform;
+  /** The request URL (the shop reads its scheme and query). */
+  readonly url: URL;
   /** The request headers, names in lower case. */
   readonly headers: Readonly<Record<string, string>>;
   readonly ip: string | undefined;
@@ -47,16 +53,19 @@ export interface ApiContext<I> extends RouteContext<I> {
 /** What a handler answers: the status defaults to the route's, no body means no content. */
 export interface RouteResult<B = unknown> {
   status?: number;
+  /** Sent as JSON. */
   body?: B;
+  /** Sent as is instead of a JSON `body` (the shop's HTML pages); `headers` give its content type. */
+  text?: string;
   headers?: Record<string, string>;
 }
 
 /**
  * Which part of the platform a route belongs to: `api` routes refuse unknown query parameters,
  * `admin` routes read any body as JSON whatever its Content-Type, `planned` routes (an endpoint of
- * the table without a handler yet) answer 501.
+ * the table without a handler yet) answer 501, `shop` routes are the shop's HTML pages.
  */
-export type RouteKind = 'api' | 'auth' | 'admin' | 'planned';
+export type RouteKind = 'api' | 'auth' | 'admin' | 'planned' | 'shop';
 
 /** A route of the platform. */
 export interface Route {

@@ -9,13 +9,36 @@ import type {
   AccessTokenRecord,
   AccountRecord,
   ClientRecord,
+  MarketplaceRecord,
   OrganisationRecord,
   ProductRecord,
   ProductSharingRecord,
+  SsoSessionRecord,
   StateDocument,
+  TicketConfigurationRecord,
+  TicketRecord,
+  UserProductRecord,
 } from './document.js';
 
 const EMPTY: readonly ProductRecord[] = [];
+const NO_USER_PRODUCTS: readonly UserProductRecord[] = [];
+
+/**
+ * A browser session of the shop, behind its `shop_session` cookie. Kept beside the state
+ * document, not in it: it is a browser's cookie, not platform data, and `load` (so `reset` and
+ * `restore`) ends every one.
+ */
+export interface ShopSession {
+  /** The account logged into the shop. */
+  readonly account_id: string;
+  /** When it was opened, by the platform clock. */
+  readonly created_at: string;
+}
+
+/** The key of a marketplace in its index. */
+export function marketplaceKey(groupId: string, marketplaceId: string): string {
+  return `${groupId}\u0000${marketplaceId}`;
+}
 
 function inOrganisation<T>(index: Map<string, Map<string, T>>, organisationId: string): Map<string, T> {
   let inner = index.get(organisationId);
@@ -36,6 +59,19 @@ export class Store {
   readonly sharing = new Map<string, ProductSharingRecord>();
   readonly tokens = new Map<string, AccessTokenRecord>();
   readonly refreshTokens = new Map<string, AccessTokenRecord>();
+  readonly tickets = new Map<string, TicketRecord>();
+  readonly ssoSessions = new Map<string, SsoSessionRecord>();
+  /** By domain, in lower case. */
+  readonly ticketConfigurations = new Map<string, TicketConfigurationRecord>();
+  /** By {@link marketplaceKey}. */
+  readonly marketplaces = new Map<string, MarketplaceRecord>();
+  readonly userProducts = new Map<string, UserProductRecord>();
+  /** The shop's browser sessions by session id (not part of the document). */
+  readonly shopSessions = new Map<string, ShopSession>();
+  private readonly families = new Map<string, AccessTokenRecord[]>();
+  private readonly userProductsByAccount = new Map<string, UserProductRecord[]>();
+  private readonly accountsByEmail = new Map<string, Map<string, AccountRecord>>();
+  private readonly accountsBySsn = new Map<string, Map<string, AccountRecord>>();
   private readonly productsByOrganisation = new Map<string, ProductRecord[]>();
   private readonly productCodes = new Map<string, Map<string, ProductRecord>>();
   private readonly integrationCodes = new Map<string, Map<string, ProductRecord>>();
@@ -57,15 +93,49 @@ export class Store {
     this.productsByOrganisation.clear();
     this.productCodes.clear();
     this.integrationCodes.clear();
+    this.tickets.clear();
+    this.ssoSessions.clear();
+    this.ticketConfigurations.clear();
+    this.marketplaces.clear();
+    this.userProducts.clear();
+    this.shopSessions.clear();
+    this.families.clear();
+    this.userProductsByAccount.clear();
+    this.accountsByEmail.clear();
+    this.accountsBySsn.clear();
     for (const o of doc.organisations) this.organisations.set(o.id.toLowerCase(), o);
     for (const c of doc.clients) this.clients.set(c.client_id, c);
-    for (const a of doc.accounts) this.accounts.set(a.id.toLowerCase(), a);
+    for (const a of doc.accounts) {
+      const org = a.organisation_id.toLowerCase();
+      this.accounts.set(a.id.toLowerCase(), a);
+      inOrganisation(this.accountsByEmail, org).set(a.email.toLowerCase(), a);
+      if (a.ssn !== undefined) inOrganisation(this.accountsBySsn, org).set(a.ssn, a);
+    }
     for (const p of doc.products) this.indexProduct(p);
     for (const s of doc.product_sharing) this.sharing.set(s.product_id.toLowerCase(), s);
-    for (const t of doc.access_tokens) {
-      this.tokens.set(t.access_token, t);
-      this.refreshTokens.set(t.refresh_token, t);
-    }
+    for (const t of doc.access_tokens) this.indexAccessToken(t);
+    for (const t of doc.tickets) this.tickets.set(t.ticket, t);
+    for (const s of doc.sso_sessions) this.ssoSessions.set(s.sid, s);
+    for (const c of doc.ticket_configurations) this.ticketConfigurations.set(c.domain.toLowerCase(), c);
+    for (const m of doc.marketplaces) this.marketplaces.set(marketplaceKey(m.group_id, m.marketplace_id), m);
+    for (const u of doc.user_products) this.indexUserProduct(u);
+  }
+
+  private indexAccessToken(t: AccessTokenRecord): void {
+    this.tokens.set(t.access_token, t);
+    this.refreshTokens.set(t.refresh_token, t);
+    const family = t.family ?? t.access_token;
+    const members = this.families.get(family);
+    if (members) members.push(t);
+    else this.families.set(family, [t]);
+  }
+
+  private indexUserProduct(u: UserProductRecord): void {
+    const account = u.account_id.toLowerCase();
+    this.userProducts.set(u.id.toLowerCase(), u);
+    const list = this.userProductsByAccount.get(account);
+    if (list) list.push(u);
+    else this.userProductsByAccount.set(account, [u]);
   }
 
   private indexProduct(p: ProductRecord): void {
@@ -104,10 +174,63 @@ export class Store {
     return this.productsByOrganisation.get(organisationId.toLowerCase()) ?? EMPTY;
   }
 
+  /** An account of an organisation by e-mail address (case-insensitive). */
+  accountByEmail(organisationId: string, email: string): AccountRecord | undefined {
+    return this.accountsByEmail.get(organisationId.toLowerCase())?.get(email.toLowerCase());
+  }
+
+  /** An account of an organisation by social security number. */
+  accountBySsn(organisationId: string, ssn: string): AccountRecord | undefined {
+    return this.accountsBySsn.get(organisationId.toLowerCase())?.get(ssn);
+  }
+
+  /** An account of an organisation by id; undefined when absent or another organisation's. */
+  account(organisationId: string, accountId: string): AccountRecord | undefined {
+    const a = this.accounts.get(accountId.toLowerCase());
+    return a && a.organisation_id.toLowerCase() === organisationId.toLowerCase() ? a : undefined;
+  }
+
+  /** Every user-product of an account, in document order. */
+  userProductsOf(accountId: string): readonly UserProductRecord[] {
+    return this.userProductsByAccount.get(accountId.toLowerCase()) ?? NO_USER_PRODUCTS;
+  }
+
+  /** The marketplace `groupId`/`marketplaceId`. */
+  marketplace(groupId: string, marketplaceId: string): MarketplaceRecord | undefined {
+    return this.marketplaces.get(marketplaceKey(groupId, marketplaceId));
+  }
+
+  /** The ticket configuration of a host name (case-insensitive). */
+  ticketConfiguration(hostname: string): TicketConfigurationRecord | undefined {
+    return this.ticketConfigurations.get(hostname.toLowerCase());
+  }
+
+  /** Every token of a token's refresh family (the token itself at least). */
+  familyOf(t: AccessTokenRecord): readonly AccessTokenRecord[] {
+    return this.families.get(t.family ?? t.access_token) ?? [t];
+  }
+
   /** Adds an issued access token. */
   addAccessToken(t: AccessTokenRecord): void {
     this.doc.access_tokens.push(t);
-    this.tokens.set(t.access_token, t);
-    this.refreshTokens.set(t.refresh_token, t);
+    this.indexAccessToken(t);
+  }
+
+  /** Adds an issued ticket. */
+  addTicket(t: TicketRecord): void {
+    this.doc.tickets.push(t);
+    this.tickets.set(t.ticket, t);
+  }
+
+  /** Adds an SSO session. */
+  addSsoSession(s: SsoSessionRecord): void {
+    this.doc.sso_sessions.push(s);
+    this.ssoSessions.set(s.sid, s);
+  }
+
+  /** Adds a user-product. */
+  addUserProduct(u: UserProductRecord): void {
+    this.doc.user_products.push(u);
+    this.indexUserProduct(u);
   }
 }

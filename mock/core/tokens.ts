@@ -1,8 +1,8 @@
-/** Issuing access tokens: one place for the token endpoint and the test tools alike. */
+/** Issuing and revoking access tokens: one place for the token endpoint and the test tools alike. */
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import type { OffsetClock } from './clock.js';
-import type { ClientRecord } from './document.js';
-import { newSecret } from './ids.js';
+import type { AccessTokenRecord, ClientRecord } from './document.js';
+import { newId, newSecret } from './ids.js';
 import type { Store } from './store.js';
 
 /** What a new token is for. */
@@ -11,6 +11,8 @@ export interface TokenGrant {
   scopes: readonly string[];
   accountId: string | null;
   expiresIn: number;
+  /** The refresh family to join (a refreshed token); a new family when absent. */
+  family?: string;
 }
 
 /** Issues an access token (256 random bits) with its refresh token, and stores both. */
@@ -25,6 +27,9 @@ export function issueToken(store: Store, clock: OffsetClock, grant: TokenGrant):
     scopes,
     account_id: grant.accountId,
     expires_at: new Date(clock.nowMs() + grant.expiresIn * 1000).toISOString(),
+    revoked_at: null,
+    refreshed_at: null,
+    family: grant.family ?? newId(),
   });
   return {
     access_token: accessToken,
@@ -33,4 +38,13 @@ export function issueToken(store: Store, clock: OffsetClock, grant: TokenGrant):
     refresh_token: refreshToken,
     scope: scopes.join(' '),
   };
+}
+
+/**
+ * Revokes a token and every token of its refresh family, refresh tokens included: what a reused
+ * ticket or refresh token calls for (RFC 6749 section 10.5).
+ */
+export function revokeFamily(store: Store, clock: OffsetClock, token: AccessTokenRecord): void {
+  const now = clock.now().toISOString();
+  for (const t of store.familyOf(token)) if (t.revoked_at === null) t.revoked_at = now;
 }

@@ -1,7 +1,7 @@
 import type { Environment } from '../../src/endpoints.js';
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import type { Clock } from './clock.js';
-import type { StateDocument, StateDocumentInput } from './document.js';
+import type { SsoSessionRecord, StateDocument, StateDocumentInput } from './document.js';
 import type { FaultList } from './faults.js';
 import type { RequestJournal } from './journal.js';
 
@@ -15,6 +15,10 @@ export interface PlatformOptions {
   now?: Date | string;
   /** Lifetime of issued access tokens, in seconds. Default 3600. */
   accessTokenLifetimeSeconds?: number;
+  /** Lifetime of authorization tickets, in seconds, on the platform clock. Default 60. */
+  ticketLifetimeSeconds?: number;
+  /** The SSO audience constant; overrides the state document's `sso_audience` when given. */
+  ssoAudience?: string;
   /** How many requests the journal keeps; the oldest go first. Default 1000. */
   journalLimit?: number;
   /** Called with an unexpected exception before it is answered as `500 internal_server_error`. */
@@ -44,6 +48,32 @@ export interface MintTokenOptions {
   expiresIn?: number;
 }
 
+/** Options of `Platform.issueTicket`. */
+export interface IssueTicketOptions {
+  /** The ticket's account (any status: a test tool, like `mintToken`). */
+  accountId: string;
+  /** The destination client the ticket is bound to. */
+  clientId: string;
+  /** Lifetime in seconds; the platform's ticket lifetime by default. */
+  expiresIn?: number;
+}
+
+/** Options of `SsoSessions.createSession`. */
+export interface CreateSsoSessionOptions {
+  /** The client the session is created for; its organisation's clients may use it. None by default. */
+  clientId?: string;
+}
+
+/** The SSO service's sessions, for tests (in process; `/__admin/sso/sessions` over HTTP). */
+export interface SsoSessions {
+  /** Creates an `Anon` session; answers its `sid`. Throws a `PlatformError` (404) for an unknown client. */
+  createSession(options?: CreateSsoSessionOptions): string;
+  /** Moves a session to `Terminated`. Throws a `PlatformError` (404) for an unknown `sid`. */
+  terminate(sid: string): void;
+  /** A copy of a session with its timeline; undefined for an unknown `sid`. */
+  session(sid: string): SsoSessionRecord | undefined;
+}
+
 /** The reference platform: a pure core from a Fetch `Request` to a `Response`, with test-suite tools. */
 export interface Platform {
   /** The environment whose paths are served. */
@@ -63,6 +93,13 @@ export interface Platform {
   restore(doc: StateDocumentInput): void;
   /** Issues an access token directly, as if a client had asked for it. */
   mintToken(options: MintTokenOptions): AccessTokenResponse;
+  /**
+   * Issues an authorization ticket directly, as endpoint 22 would, bound to `clientId`; answers the
+   * ticket. Throws a `PlatformError` (404) for an unknown account or client.
+   */
+  issueTicket(options: IssueTicketOptions): string;
+  /** The SSO service's sessions. */
+  readonly sso: SsoSessions;
   /** The platform clock. */
   readonly clock: Clock;
   /** The request journal (the `/__admin` routes are not in it). */

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { StateDocumentInput } from '../core/document.js';
 import { PlatformError } from '../core/errors.js';
-import { demoCredentials } from '../seeds/index.js';
+import { demoCredentials, demoShop, demoSite, demoUsers } from '../seeds/index.js';
 import { startServer } from './server.js';
 
 const HELP = `platform-mock: the subscription platform's reference implementation, in memory.
@@ -19,7 +19,7 @@ Usage: platform-mock [options]
   --seed <seed>   demo | empty | path to a state document (JSON) (default demo)
   -h, --help      this help
 
-Test tools are under /__admin: reset, state, tokens, clock, requests, faults.
+Test tools are under /__admin: reset, state, tokens, tickets, sso/sessions, clock, requests, faults.
 `;
 
 function fail(message: string): never {
@@ -69,7 +69,10 @@ async function main(): Promise<void> {
   process.stdout.write(
     `platform-mock listening on ${server.url}\n` +
       `demo client_id:     ${demoCredentials.clientId}\n` +
-      `demo client_secret: ${demoCredentials.clientSecret}\n`,
+      `demo client_secret: ${demoCredentials.clientSecret}\n` +
+      `demo site:          ${demoSite.clientId} / ${demoSite.clientSecret}\n` +
+      `demo user:          ${demoUsers.anna.email} / ${demoUsers.anna.password}\n` +
+      `demo shop:          ${server.url}/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}\n`,
   );
 
   let stopping = false;

@@ -1,12 +1,14 @@
 /**
  * The test-suite tools over HTTP, under `/__admin` (WireMock's habit): reset, the state document,
- * tokens, the clock, the request journal and faults. No token needed; never journaled.
+ * tokens, tickets, SSO sessions, the clock, the request journal and faults. No token needed;
+ * never journaled.
  */
 import * as z from 'zod';
 import { dateTime } from '../../src/schemas/common.js';
 import { StateDocumentSchema } from '../core/document.js';
 import type { Fault } from '../core/faults.js';
 import { type Route, route } from '../core/route.js';
+import { ssoSessionOrThrow } from '../core/sso.js';
 
 const TokenRequest = z.strictObject({
   scopes: z.array(z.string().min(1)),
@@ -44,6 +46,14 @@ function faultJson(f: Fault): Record<string, unknown> {
   const { latencyMs, ...rest } = f;
   return latencyMs === undefined ? rest : { ...rest, latency_ms: latencyMs };
 }
+
+const SessionRequest = z.strictObject({ client_id: z.string().min(1).optional() });
+
+const TicketRequest = z.strictObject({
+  account_id: z.string().min(1),
+  client_id: z.string().min(1),
+  expires_in: z.number().int().positive().optional(),
+});
 
 const admin = (method: string, path: string) => ({ method, path: `/__admin/${path}`, kind: 'admin' as const });
 
@@ -86,6 +96,31 @@ export const adminRoutes: readonly Route[] = [
   }),
   route(admin('DELETE', 'faults'), ({ platform }) => {
     platform.faults.clear();
+    return { status: 204 };
+  }),
+  route({ ...admin('POST', 'tickets'), body: TicketRequest }, ({ platform, input }) => ({
+    status: 201,
+    body: {
+      ticket: platform.issueTicket({
+        accountId: input.account_id,
+        clientId: input.client_id,
+        expiresIn: input.expires_in,
+      }),
+    },
+  })),
+  route({ ...admin('POST', 'sso/sessions'), body: SessionRequest }, ({ platform, input }) => ({
+    status: 201,
+    body: { sid: platform.sso.createSession({ clientId: input.client_id }) },
+  })),
+  route(admin('GET', 'sso/sessions/{sid}'), ({ state, params }) => ({
+    body: ssoSessionOrThrow(state, params.sid ?? ''),
+  })),
+  route(admin('DELETE', 'sso/sessions/{sid}'), ({ platform, params }) => {
+    platform.sso.terminate(params.sid ?? '');
+    return { status: 204 };
+  }),
+  route(admin('POST', 'sso/sessions/{sid}/terminate'), ({ platform, params }) => {
+    platform.sso.terminate(params.sid ?? '');
     return { status: 204 };
   }),
 ];

@@ -1,21 +1,38 @@
 /**
- * The authorization API: `POST /api/authorization/access_token` (endpoint 23). Each grant type is
- * one function in `grants`; the ticket and refresh-token grants join it later.
+ * The authorization API: generate ticket (endpoint 22) and `POST /api/authorization/access_token`
+ * (endpoint 23), where each grant type is one function in `grants`; and the signed-in user
+ * (endpoint 24), which reads the account a user token is tied to.
  */
 import * as z from 'zod';
+import { generateTicket, getSignedInUser } from '../../src/endpoints.js';
 import { ClientCredentialsRequest } from '../../src/schemas/authorization.js';
+import {
+  GenerateTicketForAccountRequest,
+  GenerateTicketForUserRequest,
+  RefreshTokenGrantRequest,
+  TicketGrantRequest,
+} from '../../src/schemas/sign-on.js';
 import type { ClientRecord } from '../core/document.js';
-import { PlatformError } from '../core/errors.js';
-import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
+import { invalidParameter, PlatformError } from '../core/errors.js';
+import { apiRoute, type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
 import type { Store } from '../core/store.js';
-import { issueToken } from '../core/tokens.js';
+import { isActiveAccount, issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
+import { issueToken, revokeFamily } from '../core/tokens.js';
 import { validate } from '../core/validate.js';
 
 /** The token endpoint's path on the authorization API host. */
 export const ACCESS_TOKEN_PATH = '/api/authorization/access_token';
 
+/**
+ * The scopes of a user token from the ticket grant when no `scope` is asked for: read and write
+ * the user's own data, and pass the user on with a new ticket (endpoint 22, form b).
+ */
+export const USER_SCOPES: readonly string[] = ['/external/me/r', '/external/me/w', '/api/authorization/ticket'];
+
 type Params = Record<string, unknown>;
 type Grant = (ctx: RouteContext<Params>, params: Params) => RouteResult;
+
+const NO_STORE = { 'cache-control': 'no-store' } as const;
 
 /** The client named by its credentials: 401 `invalid_client` when unknown or the secret is wrong. */
 function authenticateClient(state: Store, clientId: string, clientSecret: string): ClientRecord {
@@ -26,44 +43,102 @@ function authenticateClient(state: Store, clientId: string, clientSecret: string
 }
 
 /** Compares two secrets in time independent of where they differ. */
-function timingSafeEqual(a: string, b: string): boolean {
+export function timingSafeEqual(a: string, b: string): boolean {
   let diff = a.length ^ b.length;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % Math.max(b.length, 1));
   return diff === 0;
 }
 
-/** The scopes asked for: all within the client's, or 400 `invalid_scope`; none asked means all the client's. */
-function grantedScopes(client: ClientRecord, scope: string | undefined): string[] {
-  if (scope === undefined) return [...client.scopes];
+/** The scopes asked for: all within `allowed`, or 400 `invalid_scope`; none asked means `fallback`. */
+function grantedScopes(allowed: readonly string[], fallback: readonly string[], scope: string | undefined): string[] {
+  if (scope === undefined) return [...fallback];
   const asked = [...new Set(scope.split(/\s+/).filter((s) => s.length > 0))];
   if (asked.length === 0) throw new PlatformError(400, 'invalid_scope', 'No scope asked for', 'scope');
-  const refused = asked.filter((s) => !client.scopes.includes(s));
+  const refused = asked.filter((s) => !allowed.includes(s));
   if (refused.length > 0)
     throw new PlatformError(400, 'invalid_scope', `Scope not granted to this client: ${refused.join(' ')}`, 'scope');
   return asked;
+}
+
+/** 401 `invalid_grant`: the ticket or refresh token is not usable (never echoed). */
+function invalidGrant(field: string, message: string): PlatformError {
+  return new PlatformError(401, 'invalid_grant', message, field);
 }
 
 /** `grant_type=none`: a server-to-server token for the client itself, tied to no user. */
 const clientCredentials: Grant = ({ state, clock, settings }, params) => {
   const req = validate(ClientCredentialsRequest, params, 'body');
   const client = authenticateClient(state, req.client_id, req.client_secret);
-  const scopes = grantedScopes(client, req.scope);
+  const scopes = grantedScopes(client.scopes, client.scopes, req.scope);
   const body = issueToken(state, clock, {
     client,
     scopes,
     accountId: null,
     expiresIn: settings.accessTokenLifetimeSeconds,
   });
-  return { body, headers: { 'cache-control': 'no-store' } };
+  return { body, headers: NO_STORE };
+};
+
+/**
+ * `grant_type=ticket` (endpoint 23): the client first (a wrong client id or secret leaves the ticket
+ * unjudged, so it stays usable by its rightful holder), then the scope, then the ticket. Judging,
+ * marking used and issuing the token happen in one synchronous step: of two racing exchanges of
+ * one ticket, exactly one wins. A reused ticket revokes what its first exchange issued.
+ */
+const ticket: Grant = ({ state, clock, settings }, params) => {
+  const req = validate(TicketGrantRequest, params, 'body');
+  const client = authenticateClient(state, req.client_id, req.client_secret);
+  const scopes = grantedScopes([...USER_SCOPES, ...client.scopes], USER_SCOPES, req.scope);
+  const judged = judgeTicket(state, clock, req.ticket, client.client_id);
+  if (!judged.ok) throw invalidGrant('ticket', TICKET_REFUSALS[judged.reason]);
+  const body = issueToken(state, clock, {
+    client,
+    scopes,
+    accountId: judged.account.id,
+    expiresIn: settings.accessTokenLifetimeSeconds,
+  });
+  useTicket(judged.ticket, clock, body.access_token);
+  return { body, headers: NO_STORE };
+};
+
+/**
+ * `grant_type=refresh_token`: a refresh token is usable once (it rotates). The new pair joins the
+ * old one's family; a spent refresh token presented again revokes the whole family.
+ */
+const refreshToken: Grant = ({ state, clock, settings }, params) => {
+  const req = validate(RefreshTokenGrantRequest, params, 'body');
+  const client = authenticateClient(state, req.client_id, req.client_secret);
+  const old = state.refreshTokens.get(req.refresh_token);
+  if (!old || old.client_id !== client.client_id) throw invalidGrant('refresh_token', 'Unknown refresh token');
+  if (old.refreshed_at !== null) {
+    revokeFamily(state, clock, old);
+    throw invalidGrant('refresh_token', 'The refresh token was already used');
+  }
+  if (old.revoked_at !== null) throw invalidGrant('refresh_token', 'The refresh token was revoked');
+  if (old.account_id !== null) {
+    const account = state.accounts.get(old.account_id.toLowerCase());
+    if (!account || !isActiveAccount(account))
+      throw invalidGrant('refresh_token', 'The account of the refresh token is not active');
+  }
+  const body = issueToken(state, clock, {
+    client,
+    scopes: old.scopes,
+    accountId: old.account_id,
+    expiresIn: settings.accessTokenLifetimeSeconds,
+    family: old.family ?? old.access_token,
+  });
+  old.refreshed_at = clock.now().toISOString();
+  return { body, headers: NO_STORE };
 };
 
 /** The grant types served, by `grant_type`. */
-const grants: Readonly<Record<string, Grant>> = { none: clientCredentials };
+const grants: Readonly<Record<string, Grant>> = { none: clientCredentials, ticket, refresh_token: refreshToken };
 
 const GrantType = z.looseObject({ grant_type: z.string().min(1) });
+const AnyObject = z.record(z.string(), z.unknown());
 
 const accessToken = route(
-  { method: 'POST', path: ACCESS_TOKEN_PATH, kind: 'auth', form: true, body: z.record(z.string(), z.unknown()) },
+  { method: 'POST', path: ACCESS_TOKEN_PATH, kind: 'auth', form: true, body: AnyObject },
   (ctx) => {
     const { grant_type } = validate(GrantType, ctx.input, 'body');
     const grant = Object.hasOwn(grants, grant_type) ? grants[grant_type] : undefined;
@@ -73,5 +148,92 @@ const accessToken = route(
   },
 );
 
+/**
+ * Endpoint 22. The form is read from the body's keys and must match the token: form (a)
+ * `{ accountId, clientId }` with a server-to-server token, form (b) `{ client_id }` with a user
+ * token (the user comes from the token). A form sent with the other kind of token is a 400
+ * `invalid_parameter` naming the form's first field. The destination client must be of the
+ * caller's organisation; the account must be active (400 `account_not_active`).
+ */
+const ticketRoute = route(
+  {
+    method: generateTicket.method,
+    path: generateTicket.path,
+    kind: 'auth',
+    bearer: generateTicket.bearer,
+    scopes: generateTicket.scopes,
+    identity: generateTicket.identity,
+    status: generateTicket.status,
+    // The core reads any JSON object; the form is chosen below, so each field's error names it.
+    body: AnyObject,
+  },
+  ({ input, auth, state, clock, settings }) => {
+    if (!auth) throw new PlatformError(401, 'invalid_token', 'Missing bearer token', 'authorization');
+    const org = auth.client.organisation_id.toLowerCase();
+    const formA = Object.hasOwn(input, 'accountId') || Object.hasOwn(input, 'clientId');
+    const userToken = auth.token.account_id !== null;
+    let accountId: string;
+    let clientId: string;
+    let clientField: string;
+    if (userToken) {
+      if (formA)
+        throw invalidParameter(
+          Object.hasOwn(input, 'accountId') ? 'accountId' : 'clientId',
+          'A user token names only client_id: the account is the token user (form b)',
+        );
+      const req = validate(GenerateTicketForUserRequest, input, 'body');
+      const account = auth.account;
+      if (!account) throw new PlatformError(401, 'invalid_token', 'The token user no longer exists', 'authorization');
+      if (!isActiveAccount(account))
+        throw new PlatformError(400, 'account_not_active', 'The account of the token is not active');
+      accountId = account.id;
+      clientId = req.client_id;
+      clientField = 'client_id';
+    } else {
+      if (Object.hasOwn(input, 'client_id') && !formA)
+        throw invalidParameter('client_id', 'A server-to-server token names accountId and clientId (form a)');
+      const req = validate(GenerateTicketForAccountRequest, input, 'body');
+      const account = state.account(org, req.accountId);
+      if (!account) throw invalidParameter('accountId', 'No such account in the organisation');
+      if (!isActiveAccount(account))
+        throw new PlatformError(400, 'account_not_active', 'The account is not active', 'accountId');
+      accountId = account.id;
+      clientId = req.clientId;
+      clientField = 'clientId';
+    }
+    const destination = state.clients.get(clientId);
+    if (!destination || destination.organisation_id.toLowerCase() !== org)
+      throw invalidParameter(clientField, 'No such client in the organisation');
+    const issued = issueTicket(state, clock, {
+      accountId,
+      clientId: destination.client_id,
+      lifetimeSeconds: settings.ticketLifetimeSeconds,
+    });
+    return { body: { ticket: issued.ticket }, headers: NO_STORE };
+  },
+);
+
+/** Endpoint 24: the account the user token is tied to, spelled as the spec's Signed-in user account. */
+const me = apiRoute(getSignedInUser, ({ auth }) => {
+  // The core refuses a token without a user (403 identity_required) before this runs.
+  const a = auth.account!;
+  const address = a.address ?? { street: '', zip_code: '', city: '', country_code: '' };
+  return {
+    body: {
+      id: a.id,
+      email: a.email,
+      firstName: a.first_name,
+      lastName: a.last_name,
+      customerNumber: a.customer_number,
+      address: {
+        street: address.street,
+        zipCode: address.zip_code,
+        city: address.city,
+        countryCode: address.country_code,
+      },
+    },
+  };
+});
+
 /** The routes of this file. */
-export const authorizationRoutes: readonly Route[] = [accessToken];
+export const authorizationRoutes: readonly Route[] = [accessToken, ticketRoute, me];

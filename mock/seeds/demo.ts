@@ -30,11 +30,68 @@ export const demoCredentials = {
   clientSecret: 'demo-secret-0123456789abcdef0123456789abcdef',
 } as const;
 
+/** The SSO audience constant of the demo seed (`aud` of request tokens, `iss` of session tokens). */
+export const DEMO_SSO_AUDIENCE = 'sso.platform.test';
+
+/**
+ * The demo site's client: what a site example needs for the ticket flow and SSO. Its domain
+ * `localhost` returns from the shop in mode `ReturnUrl`, `127.0.0.1` in mode `SeparateTicketAuth`
+ * (auth endpoint `/auth/ticket` on the return URL's origin).
+ */
+export const demoSite: Readonly<{
+  clientId: string;
+  clientSecret: string;
+  organisationId: string;
+  ssoAudience: string;
+}> = {
+  clientId: 'demo-site',
+  /** 49 bytes: long enough to sign HS256 tokens (RFC 7518 section 3.2). */
+  clientSecret: 'demo-site-secret-0123456789abcdef0123456789abcdef',
+  /** The organisation "Demo Media": `iss` of SSO request tokens. */
+  organisationId: '0a0000000000000000000001',
+  /** The SSO audience constant. */
+  ssoAudience: DEMO_SSO_AUDIENCE,
+};
+
+/** The shop's client (tickets sent to the shop are bound to it) and its demo marketplace. */
+export const demoShop: Readonly<{ clientId: string; clientSecret: string; groupId: string; marketplaceId: string }> = {
+  clientId: 'shop-client',
+  clientSecret: 'shop-client-secret-0123456789abcdef0123456789ab',
+  /** `/marketplace/demo/main`. */
+  groupId: 'demo',
+  marketplaceId: 'main',
+};
+
+/** A demo user: account id, e-mail address and shop password. */
+export interface DemoUser {
+  readonly id: string;
+  readonly email: string;
+  readonly password: string;
+}
+
+/** The demo seed's users and their shop passwords (demo values). */
+export const demoUsers: Readonly<Record<'anna' | 'bo' | 'carl' | 'dora' | 'eva', DemoUser>> = {
+  /** Active, adult, subscribes to nothing live: may buy everything on sale. */
+  anna: { id: 'ac0000000000000000000001', email: 'anna@example.com', password: 'anna-demo-password' },
+  /** Active, born 2014 (too young for `premium-digital`), subscribes to `basic-news`. */
+  bo: { id: 'ac0000000000000000000002', email: 'bo@example.com', password: 'bo-demo-password' },
+  /** Not active: no tokens, no tickets, no shop login. */
+  carl: { id: 'ac0000000000000000000003', email: 'carl@example.com', password: 'carl-demo-password' },
+  /** Of "Complex Media". */
+  dora: { id: 'ac0000000000000000000004', email: 'dora@example.com', password: 'dora-demo-password' },
+  /** Active, holds a cancelled `premium-summer` still running, and an ended cancelled `basic-news`. */
+  eva: { id: 'ac0000000000000000000005', email: 'eva@example.com', password: 'eva-demo-password' },
+};
+
 /** Ids, codes and credentials of the demo seed's records, for tests and examples. */
 export const demoIds = {
   organisations: { demo: '0a0000000000000000000001', complex: '0a0000000000000000000002' },
   clients: {
     demo: demoCredentials,
+    /** The demo site (see {@link demoSite}). */
+    site: { clientId: demoSite.clientId, clientSecret: demoSite.clientSecret },
+    /** The shop (see {@link demoShop}). */
+    shop: { clientId: demoShop.clientId, clientSecret: demoShop.clientSecret },
     /** Only `/external/product/r`. */
     reader: { clientId: 'demo-reader', clientSecret: 'demo-reader-secret-0123456789abcdef0123456789' },
     /** All scopes, no provision service. */
@@ -49,13 +106,15 @@ export const demoIds = {
     carl: 'ac0000000000000000000003',
     /** Of "Complex Media". */
     dora: 'ac0000000000000000000004',
+    /** Holds a cancelled, still running `premium-summer`. */
+    eva: 'ac0000000000000000000005',
   },
   products: {
     /** Plain product `digital-news`, integration code `DIGITAL-NEWS`. */
     digitalNews: 'b00000000000000000000001',
     /** Plain product `e-paper`, no sharing record. */
     ePaper: 'b00000000000000000000002',
-    /** Package `premium-digital`, integration code `PREMIUM-DIGITAL`, shareable. */
+    /** Package `premium-digital`, integration code `PREMIUM-DIGITAL`, shareable, minimum age 18 (fallback `basic-news`). */
     premiumDigital: 'b00000000000000000000010',
     /** Campaign `premium-summer` on `premium-digital`, integration code `PREMIUM-SUMMER`. */
     premiumSummer: 'b00000000000000000000011',
@@ -76,6 +135,16 @@ export const demoIds = {
     legacyCreditcard: 'c00000000000000000000022',
     complexCreditcard: 'c00000000000000000000031',
     complexPsp: 'c00000000000000000000032',
+  },
+  userProducts: {
+    /** Anna's `premium-digital`, deactivated (2019-2020). */
+    annaPremiumDeactivated: 'd00000000000000000000001',
+    /** Bo's `basic-news`, activated. */
+    boBasic: 'd00000000000000000000002',
+    /** Eva's `premium-summer`, cancelled, running until 2999. */
+    evaSummerCancelled: 'd00000000000000000000003',
+    /** Eva's `basic-news`, cancelled, ended in 2001. */
+    evaBasicEnded: 'd00000000000000000000004',
   },
 } as const;
 
@@ -153,6 +222,22 @@ export const demoSeed: StateDocumentInput = {
       provision_service: 'complex-provision',
       name: 'Complex Media client',
     },
+    {
+      client_id: demoSite.clientId,
+      client_secret: demoSite.clientSecret,
+      organisation_id: o.demo,
+      scopes: ['/api/authorization/ticket', '/external/order_validation/r', '/external/product/r'],
+      provision_service: null,
+      name: 'Demo site',
+    },
+    {
+      client_id: demoShop.clientId,
+      client_secret: demoShop.clientSecret,
+      organisation_id: o.demo,
+      scopes: ['/api/authorization/ticket', '/external/order_validation/r', '/external/product/r'],
+      provision_service: null,
+      name: 'Demo shop',
+    },
   ],
   accounts: [
     {
@@ -163,6 +248,10 @@ export const demoSeed: StateDocumentInput = {
       last_name: 'Andersson',
       customer_number: 'C1001',
       status: 'active',
+      address: { street: 'Storgatan 1', zip_code: '111 22', city: 'Stockholm', country_code: 'SE' },
+      password: demoUsers.anna.password,
+      ssn: '19850412-1234',
+      date_of_birth: '1985-04-12',
     },
     {
       id: demoIds.accounts.bo,
@@ -172,6 +261,10 @@ export const demoSeed: StateDocumentInput = {
       last_name: 'Berg',
       customer_number: 'C1002',
       status: 'active',
+      address: { street: 'Lillgatan 2', zip_code: '411 01', city: 'Göteborg', country_code: 'SE' },
+      password: demoUsers.bo.password,
+      ssn: '20140615-5678',
+      date_of_birth: '2014-06-15',
     },
     {
       id: demoIds.accounts.carl,
@@ -181,6 +274,9 @@ export const demoSeed: StateDocumentInput = {
       last_name: 'Carlsson',
       customer_number: 'C1003',
       status: 'inactive',
+      address: { street: 'Kyrkvägen 3', zip_code: '211 20', city: 'Malmö', country_code: 'SE' },
+      password: demoUsers.carl.password,
+      date_of_birth: '1970-01-01',
     },
     {
       id: demoIds.accounts.dora,
@@ -190,6 +286,21 @@ export const demoSeed: StateDocumentInput = {
       last_name: 'Dahl',
       customer_number: 'C2001',
       status: 'active',
+      address: { street: 'Hamngatan 4', zip_code: '0150', city: 'Oslo', country_code: 'NO' },
+      password: demoUsers.dora.password,
+    },
+    {
+      id: demoIds.accounts.eva,
+      organisation_id: o.demo,
+      email: 'eva@example.com',
+      first_name: 'Eva',
+      last_name: 'Ek',
+      customer_number: 'C1005',
+      status: 'active',
+      address: { street: 'Ekvägen 5', zip_code: '753 10', city: 'Uppsala', country_code: 'SE' },
+      password: demoUsers.eva.password,
+      ssn: '19900101-4321',
+      date_of_birth: '1990-01-01',
     },
   ],
   products: [
@@ -269,6 +380,8 @@ export const demoSeed: StateDocumentInput = {
         { name: 'news', type: 'package' },
         { name: 'premium', type: 'package' },
       ],
+      minimum_age: 18,
+      fallback_package_code: 'basic-news',
     },
     {
       ...common,
@@ -410,4 +523,76 @@ export const demoSeed: StateDocumentInput = {
     },
   ],
   access_tokens: [],
+  sso_audience: DEMO_SSO_AUDIENCE,
+  tickets: [],
+  sso_sessions: [],
+  ticket_configurations: [
+    { domain: 'localhost', client_id: demoSite.clientId, mode: 'ReturnUrl', auth_endpoint: null },
+    { domain: '127.0.0.1', client_id: demoSite.clientId, mode: 'SeparateTicketAuth', auth_endpoint: '/auth/ticket' },
+  ],
+  marketplaces: [
+    {
+      group_id: demoShop.groupId,
+      marketplace_id: demoShop.marketplaceId,
+      name: 'Demo Media shop',
+      client_id: demoShop.clientId,
+      product_codes: ['premium-digital', 'premium-summer', 'basic-news'],
+    },
+  ],
+  user_products: [
+    userProduct(demoIds.userProducts.annaPremiumDeactivated, demoIds.accounts.anna, 'premium-digital', {
+      state: 'deactivated',
+      valid_from: '2019-01-01T00:00:00Z',
+      valid_to: '2020-01-01T00:00:00Z',
+      period_id: pp.premiumCreditcard,
+    }),
+    userProduct(demoIds.userProducts.boBasic, demoIds.accounts.bo, 'basic-news', {
+      state: 'activated',
+      valid_from: '2020-01-01T00:00:00Z',
+      valid_to: TO,
+      period_id: pp.basicCreditcard,
+    }),
+    userProduct(demoIds.userProducts.evaSummerCancelled, demoIds.accounts.eva, 'premium-summer', {
+      state: 'cancelled',
+      valid_from: '2020-01-01T00:00:00Z',
+      valid_to: TO,
+      period_id: pp.summerCreditcard,
+    }),
+    userProduct(demoIds.userProducts.evaBasicEnded, demoIds.accounts.eva, 'basic-news', {
+      state: 'cancelled',
+      valid_from: '2000-01-01T00:00:00Z',
+      valid_to: '2001-01-01T00:00:00Z',
+      period_id: pp.basicCreditcard,
+    }),
+  ],
 };
+
+/** A platform-controlled, recurring creditcard user-product of a demo package. */
+function userProduct(
+  id: string,
+  accountId: string,
+  code: 'premium-digital' | 'premium-summer' | 'basic-news',
+  fields: { state: 'activated' | 'deactivated' | 'cancelled'; valid_from: string; valid_to: string; period_id: string },
+) {
+  const productIds = {
+    'premium-digital': p.premiumDigital,
+    'premium-summer': p.premiumSummer,
+    'basic-news': p.basicNews,
+  };
+  return {
+    id,
+    account_id: accountId,
+    product_id: productIds[code],
+    product_code: code,
+    title_code: 'DAILY',
+    created: fields.valid_from,
+    updated: fields.valid_from,
+    provision_service: null,
+    subscription_type: 'recurring' as const,
+    has_pending_change_request: false,
+    external_start_date: null,
+    payment_option: 'creditcard',
+    order_id: `order-${id.slice(-4)}`,
+    ...fields,
+  };
+}

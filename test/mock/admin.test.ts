@@ -12,7 +12,11 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
   test('GET /__admin/state answers the state document; PUT replaces it; POST /__admin/reset returns to the seed', async () => {
     const state = (await admin('GET', 'state')).body as StateDocument;
     expect(state).toEqual(h.platform.snapshot());
-    const changed = { ...state, products: state.products.filter((p) => p.product_code !== 'basic-news') };
+    const changed = {
+      ...state,
+      products: state.products.filter((p) => p.product_code !== 'basic-news'),
+      user_products: state.user_products.filter((u) => u.product_code !== 'basic-news'),
+    };
     expect((await admin('PUT', 'state', changed)).status).toBe(204);
     const token = h.token([READ]);
     const list = async () =>

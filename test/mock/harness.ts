@@ -10,7 +10,7 @@ import { createHandlers, createPlatform, defaultHosts } from '../../mock/index.j
 import { type RunningServer, startServer } from '../../mock/node/index.js';
 import { ErrorBody } from '../../src/schemas/common.js';
 
-export { demoCredentials, demoIds } from '../../mock/seeds/demo.js';
+export { DEMO_SSO_AUDIENCE, demoCredentials, demoIds, demoShop, demoSite, demoUsers } from '../../mock/seeds/demo.js';
 
 /** Which adapter a describe block runs through. */
 export type AdapterKind = 'msw' | 'http';
@@ -26,6 +26,10 @@ export const paths = {
   sharing: '/external/api/v1/products/get_product_sharing',
   prices: '/external/api/v1/prices',
   token: '/api/authorization/access_token',
+  ticket: '/api/authorization/ticket',
+  me: '/external/api/v1/me/',
+  orderValidation: '/external/api/v2/order_validation',
+  sso: '/authenticatewithticket',
 } as const;
 
 /** An answer, read. */
@@ -43,6 +47,10 @@ export interface CallOptions {
   json?: unknown;
   /** A raw body text. */
   body?: string;
+  /** A form body (sent as application/x-www-form-urlencoded). */
+  form?: Record<string, string>;
+  /** Redirect mode; default `manual`, so a test sees the 3xx and its Location. */
+  redirect?: RequestRedirect;
   headers?: Record<string, string>;
   /** A bearer token; `null` sends no Authorization header. */
   token?: string | null;
@@ -96,16 +104,21 @@ export function useAdapter(kind: AdapterKind, options: PlatformOptions | Platfor
         body = JSON.stringify(o.json);
         headers['content-type'] = 'application/json';
       }
+      if (o.form !== undefined) {
+        body = new URLSearchParams(o.form).toString();
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+      }
       if (o.token !== undefined && o.token !== null) headers.authorization = `Bearer ${o.token}`;
       Object.assign(headers, o.headers);
       const res = await fetch(`${harness.origin(o.host)}${path}${query}`, {
         method: o.method ?? (body === undefined ? 'GET' : 'POST'),
         headers,
         body,
+        redirect: o.redirect ?? 'manual',
       });
       const text = await res.text();
       let parsed: unknown = null;
-      if (text) parsed = JSON.parse(text);
+      if (text && /json/.test(res.headers.get('content-type') ?? '')) parsed = JSON.parse(text);
       return { status: res.status, headers: res.headers, body: parsed, text };
     },
     token(scopes = [READ, WRITE], clientId) {

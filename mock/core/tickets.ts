@@ -1,0 +1,85 @@
+/**
+ * Authorization tickets (spec: "Authorization ticket", Authentication 7; FACTS): 256 random bits,
+ * single use, short-lived on the platform clock, bound to the destination client. Endpoint 22,
+ * the ticket grant of endpoint 23, SSO (endpoint 21) and the shop all judge tickets here.
+ */
+import type { OffsetClock } from './clock.js';
+import type { AccountRecord, TicketRecord } from './document.js';
+import { newSecret } from './ids.js';
+import type { Store } from './store.js';
+import { revokeFamily } from './tokens.js';
+
+/** What a new ticket is for. */
+export interface TicketFor {
+  accountId: string;
+  /** The destination client: only it may use the ticket. */
+  clientId: string;
+  /** Lifetime in seconds. */
+  lifetimeSeconds: number;
+}
+
+/** Issues a ticket and stores it. */
+export function issueTicket(store: Store, clock: OffsetClock, what: TicketFor): TicketRecord {
+  const now = clock.nowMs();
+  const record: TicketRecord = {
+    ticket: newSecret(32),
+    account_id: what.accountId,
+    client_id: what.clientId,
+    issued_at: new Date(now).toISOString(),
+    expires_at: new Date(now + what.lifetimeSeconds * 1000).toISOString(),
+    used_at: null,
+    access_token: null,
+  };
+  store.addTicket(record);
+  return record;
+}
+
+/** Why a ticket was refused. */
+export type TicketRefusal = 'unknown' | 'other_client' | 'used' | 'expired' | 'account_not_active';
+
+/** A ticket judged: usable (with its account), or refused with the reason. */
+export type TicketJudgement =
+  | { readonly ok: true; readonly ticket: TicketRecord; readonly account: AccountRecord }
+  | { readonly ok: false; readonly reason: TicketRefusal };
+
+/** Whether an account may hold tokens and tickets (FACTS: not when login is disabled). */
+export function isActiveAccount(account: AccountRecord): boolean {
+  return account.status === 'active';
+}
+
+/**
+ * Judges a ticket presented by `clientId`, in this order: unknown; bound to another client (which
+ * changes nothing: the ticket stays usable by its rightful client); already used (which revokes the
+ * tokens its first exchange issued, RFC 6749 section 10.5); expired on the platform clock; account
+ * no longer active. Changes nothing else: the caller marks a usable ticket with {@link useTicket}
+ * in the same synchronous step, so two racing presentations cannot both win.
+ */
+export function judgeTicket(store: Store, clock: OffsetClock, value: string, clientId: string): TicketJudgement {
+  const ticket = store.tickets.get(value);
+  if (!ticket) return { ok: false, reason: 'unknown' };
+  if (ticket.client_id !== clientId) return { ok: false, reason: 'other_client' };
+  if (ticket.used_at !== null) {
+    const issued = ticket.access_token === null ? undefined : store.tokens.get(ticket.access_token);
+    if (issued) revokeFamily(store, clock, issued);
+    return { ok: false, reason: 'used' };
+  }
+  if (Date.parse(ticket.expires_at) <= clock.nowMs()) return { ok: false, reason: 'expired' };
+  const account = store.accounts.get(ticket.account_id.toLowerCase());
+  if (!account || !isActiveAccount(account)) return { ok: false, reason: 'account_not_active' };
+  return { ok: true, ticket, account };
+}
+
+/** Marks a ticket used, remembering the access token its use issued (if any). */
+export function useTicket(ticket: TicketRecord, clock: OffsetClock, accessToken: string | null = null): void {
+  ticket.used_at = clock.now().toISOString();
+  ticket.access_token = accessToken;
+}
+
+/** Readable words for a refusal, for messages (never the ticket itself). */
+export const TICKET_REFUSALS: Readonly<Record<TicketRefusal, string>> = {
+  unknown: 'Unknown ticket',
+  other_client: 'The ticket was issued for another client',
+  used: 'The ticket was already used',
+  expired: 'The ticket has expired',
+  account_not_active: 'The account of the ticket is not active',
+};

@@ -1,0 +1,429 @@
+/**
+ * The shop (endpoint 25 and the spec's "Return flow"): real, server-rendered HTML pages on the
+ * same platform and origin as everything else. A ticket in `at` logs the user into the shop (a
+ * `shop_session` cookie) and is stripped from the address bar by a redirect; without one, a login
+ * form. The user buys a package or campaign (a user-product), sees a confirmation, and returns to
+ * the site with a new ticket for the site's client when its domain has a ticket configuration.
+ *
+ * Stable `id`s, `name`s and `data-testid`s let a browser test drive the pages: `login-email`,
+ * `login-password`, `login-submit`, `login-error`, `signed-in-as`, `product-<code>`,
+ * `period-<id>`, `buy`, `purchase-refused`, `confirmation`, `return-to-site`, `logout`.
+ */
+import * as z from 'zod';
+import type { AccountRecord, MarketplaceRecord, PricePeriodRecord, ProductRecord } from '../core/document.js';
+import { html, type SafeHtml } from '../core/html.js';
+import { newId, newSecret } from '../core/ids.js';
+import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
+import type { Store } from '../core/store.js';
+import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
+import { timingSafeEqual } from './authorization.js';
+import { judgeOrder, packageForSale } from './orders.js';
+
+/** The shop's session cookie. */
+export const SHOP_SESSION_COOKIE = 'shop_session';
+
+/** Query parameters or form fields, read as plain text. */
+const Fields = z.record(z.string(), z.string());
+type Fields = z.output<typeof Fields>;
+type Context = RouteContext<Fields>;
+
+const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  // A page reached with a ticket in its URL must not leak it in a Referer.
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+};
+
+const STYLE = html`<style>
+  body { font-family: system-ui, sans-serif; max-width: 40rem; margin: 2rem auto; padding: 0 1rem; }
+  fieldset { margin: 1rem 0; } label { display: block; margin: .25rem 0; }
+  .error { color: #a00; } header { display: flex; justify-content: space-between; align-items: center; }
+</style>`;
+
+/** An HTML page answer. */
+function page(title: string, body: SafeHtml, status = 200, headers: Record<string, string> = {}): RouteResult {
+  const text = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>${STYLE}</head>
+<body><main>${body}</main></body></html>
+`;
+  return { status, text: text.value, headers: { ...PAGE_HEADERS, ...headers } };
+}
+
+/** A `303 See Other` to `location` (so a POST is followed by a GET). */
+function redirect(location: string, headers: Record<string, string> = {}): RouteResult {
+  return {
+    status: 303,
+    headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', ...headers },
+  };
+}
+
+function errorPage(status: number, title: string, message: string): RouteResult {
+  return page(title, html`<h1>${title}</h1><p class="error" data-testid="error">${message}</p>`, status);
+}
+
+/** The return URL of a request: `returnUrl`, or its aliases `return_url` and `backUrl` (FACTS). */
+function returnUrlOf(fields: Fields): string | undefined {
+  return fields.returnUrl ?? fields.return_url ?? fields.backUrl;
+}
+
+/** An absolute http(s) URL without credentials, or undefined. */
+function httpUrl(value: string | undefined): URL | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  if (url.username !== '' || url.password !== '') return undefined;
+  return url;
+}
+
+/** A path with a query of the given fields (absent ones left out). */
+function withQuery(path: string, fields: Readonly<Record<string, string | undefined>>): string {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) query.set(k, v);
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+function marketplacePath(m: MarketplaceRecord): string {
+  return `/marketplace/${encodeURIComponent(m.group_id)}/${encodeURIComponent(m.marketplace_id)}`;
+}
+
+/** The organisation a marketplace sells for: its client's. */
+function organisationOf(state: Store, m: MarketplaceRecord): string | undefined {
+  return state.clients.get(m.client_id)?.organisation_id;
+}
+
+/** The session id in the request's `shop_session` cookie. */
+function sessionIdOf(headers: Readonly<Record<string, string>>): string | undefined {
+  const cookie = headers.cookie;
+  if (cookie === undefined) return undefined;
+  for (const part of cookie.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SHOP_SESSION_COOKIE) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The account logged into the shop by this request's cookie, if it is active (and of `organisationId`, when given). */
+function loggedIn(ctx: Context, organisationId?: string): AccountRecord | undefined {
+  const id = sessionIdOf(ctx.headers);
+  const session = id === undefined ? undefined : ctx.state.shopSessions.get(id);
+  if (!session) return undefined;
+  const account = ctx.state.accounts.get(session.account_id.toLowerCase());
+  if (!account || !isActiveAccount(account)) return undefined;
+  if (organisationId !== undefined && account.organisation_id.toLowerCase() !== organisationId.toLowerCase())
+    return undefined;
+  return account;
+}
+
+/** The Set-Cookie value of a cookie: HttpOnly, SameSite=Lax, Path=/, Secure over https. */
+function cookie(ctx: Context, value: string, maxAge?: number): string {
+  const secure = ctx.url.protocol === 'https:' ? '; Secure' : '';
+  const age = maxAge === undefined ? '' : `; Max-Age=${maxAge}`;
+  return `${SHOP_SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax${secure}${age}`;
+}
+
+/** Logs `account` into the shop: a new random session (the old one of this browser ends). Answers the Set-Cookie. */
+function openSession(ctx: Context, account: AccountRecord): string {
+  const old = sessionIdOf(ctx.headers);
+  if (old !== undefined) ctx.state.shopSessions.delete(old);
+  const id = newSecret(32);
+  ctx.state.shopSessions.set(id, { account_id: account.id, created_at: ctx.clock.now().toISOString() });
+  return cookie(ctx, id);
+}
+
+function priceOf(pp: PricePeriodRecord): number {
+  if (pp.price !== undefined) return pp.price;
+  return Math.round((pp.details ?? []).reduce((sum, d) => sum + d.price, 0) * 100) / 100;
+}
+
+function periodText(pp: PricePeriodRecord): string {
+  const unit = pp.length === 1 ? pp.type : `${pp.length} ${pp.type}s`;
+  return `${priceOf(pp)} per ${unit}, ${pp.payment_option} (${pp.purchase_type})`;
+}
+
+/** The packages and campaigns of a marketplace on sale now, with their enabled periods. */
+function onSale(state: Store, m: MarketplaceRecord, organisationId: string, nowMs: number): ProductRecord[] {
+  const out: ProductRecord[] = [];
+  for (const code of m.product_codes) {
+    const p = packageForSale(state, organisationId, code, nowMs);
+    if (p) out.push(p);
+  }
+  return out;
+}
+
+/** The hidden fields that carry the marketplace and the return flow through a form. */
+function carried(m: MarketplaceRecord, fields: Readonly<Record<string, string | undefined>>): SafeHtml {
+  const all: Record<string, string | undefined> = {
+    group_id: m.group_id,
+    marketplace_id: m.marketplace_id,
+    ...fields,
+  };
+  return html`${Object.entries(all).map(([name, value]) =>
+    value === undefined ? '' : html`<input type="hidden" name="${name}" value="${value}">`,
+  )}`;
+}
+
+function loginPage(m: MarketplaceRecord, fields: Fields, error?: string, status = 200): RouteResult {
+  const hidden = carried(m, { returnUrl: returnUrlOf(fields), campaign: fields.campaign, period: fields.period });
+  return page(
+    `Sign in - ${m.name}`,
+    html`<h1>${m.name}</h1>
+<h2>Sign in</h2>
+${error === undefined ? '' : html`<p class="error" role="alert" data-testid="login-error">${error}</p>`}
+<form method="post" action="/shop/login" id="login-form">
+  ${hidden}
+  <label for="login-email">E-mail address</label>
+  <input id="login-email" name="email" type="email" autocomplete="username" required data-testid="login-email" value="${fields.email ?? ''}">
+  <label for="login-password">Password</label>
+  <input id="login-password" name="password" type="password" autocomplete="current-password" required data-testid="login-password">
+  <button id="login-submit" type="submit" data-testid="login-submit">Sign in</button>
+</form>`,
+    status,
+  );
+}
+
+function signedInHeader(account: AccountRecord, m: MarketplaceRecord | undefined): SafeHtml {
+  return html`<header><p data-testid="signed-in-as" id="signed-in-as">Signed in as ${account.email}</p>
+<form method="post" action="/shop/logout">${m ? carried(m, {}) : ''}<button type="submit" data-testid="logout" id="logout">Sign out</button></form></header>`;
+}
+
+function storePage(state: Store, m: MarketplaceRecord, org: string, account: AccountRecord, q: Fields, now: number) {
+  const products = onSale(state, m, org, now);
+  const periods = (p: ProductRecord) => p.price_periods.filter((pp) => pp.enabled);
+  // `period` pre-selects a period shown; else `campaign` pre-selects its first period.
+  let selected: string | undefined;
+  if (q.period !== undefined && products.some((p) => periods(p).some((pp) => pp.id === q.period))) selected = q.period;
+  else if (q.campaign !== undefined) {
+    const campaign = products.find((p) => p.product_code === q.campaign);
+    selected = campaign && periods(campaign)[0]?.id;
+  }
+  const list = products.map(
+    (p) => html`<fieldset id="product-${p.product_code}" data-testid="product-${p.product_code}">
+  <legend>${p.name}</legend><p>${p.description}</p>
+  ${periods(p).map(
+    (pp) =>
+      html`<label><input type="radio" name="period_id" value="${pp.id}" id="period-${pp.id}" data-testid="period-${pp.id}" data-product-code="${p.product_code}" required${selected === pp.id ? html` checked` : ''}> ${periodText(pp)}</label>`,
+  )}
+</fieldset>`,
+  );
+  return page(
+    m.name,
+    html`${signedInHeader(account, m)}
+<h1>${m.name}</h1>
+<form method="post" action="/shop/purchase" id="purchase-form">
+  ${carried(m, { returnUrl: returnUrlOf(q) })}
+  ${products.length === 0 ? html`<p>Nothing is on sale here.</p>` : list}
+  <button id="buy" type="submit" data-testid="buy">Buy</button>
+</form>`,
+  );
+}
+
+/** `GET /marketplace/{groupId}/{marketplaceId}` (endpoint 25). */
+function marketplace(ctx: Context): RouteResult {
+  const { state, clock, params, input: q } = ctx;
+  const m = state.marketplace(params.groupId ?? '', params.marketplaceId ?? '');
+  const org = m && organisationOf(state, m);
+  if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');
+  if (q.at !== undefined) {
+    // Consumed when valid; either way the ticket leaves the address bar (and history) at once.
+    const judged = judgeTicket(state, clock, q.at, m.client_id);
+    const headers: Record<string, string> = {};
+    if (judged.ok && judged.account.organisation_id.toLowerCase() === org.toLowerCase()) {
+      useTicket(judged.ticket, clock);
+      headers['set-cookie'] = openSession(ctx, judged.account);
+    }
+    const { at: _, ...rest } = q;
+    return redirect(withQuery(marketplacePath(m), rest), headers);
+  }
+  const account = loggedIn(ctx, org);
+  if (!account) return loginPage(m, q);
+  return storePage(state, m, org, account, q, clock.nowMs());
+}
+
+/** `POST /shop/login`: the login form. A wrong password re-shows it with an error. */
+function login(ctx: Context): RouteResult {
+  const { state, input: f } = ctx;
+  const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
+  const org = m && organisationOf(state, m);
+  if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');
+  const account = f.email ? state.accountByEmail(org, f.email) : undefined;
+  const password = f.password ?? '';
+  if (!account || account.password === undefined || !timingSafeEqual(account.password, password))
+    return loginPage(m, f, 'Wrong e-mail address or password', 401);
+  if (!isActiveAccount(account)) return loginPage(m, f, 'This account cannot sign in', 403);
+  const location = withQuery(marketplacePath(m), {
+    returnUrl: returnUrlOf(f),
+    campaign: f.campaign,
+    period: f.period,
+  });
+  return redirect(location, { 'set-cookie': openSession(ctx, account) });
+}
+
+/** The end of one period after `fromMs`: `length` days, weeks, months or years. */
+function periodEnd(fromMs: number, type: PricePeriodRecord['type'], length: number): number {
+  const d = new Date(fromMs);
+  if (type === 'day') d.setUTCDate(d.getUTCDate() + length);
+  else if (type === 'week') d.setUTCDate(d.getUTCDate() + 7 * length);
+  else if (type === 'month') d.setUTCMonth(d.getUTCMonth() + length);
+  else d.setUTCFullYear(d.getUTCFullYear() + length);
+  return d.getTime();
+}
+
+/**
+ * `POST /shop/purchase`: `period_id` (one of a product on sale; `product_code`, when sent, must be
+ * its product) creates an activated, platform-controlled user-product, checked the way endpoint 9
+ * checks an order; then the confirmation page.
+ */
+function purchase(ctx: Context): RouteResult {
+  const { state, clock, input: f } = ctx;
+  const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
+  const org = m && organisationOf(state, m);
+  if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');
+  const account = loggedIn(ctx, org);
+  if (!account) return errorPage(401, 'Sign in first', 'Your shop session has ended: sign in again to buy.');
+  const now = clock.nowMs();
+  let product: ProductRecord | undefined;
+  let period: PricePeriodRecord | undefined;
+  for (const p of onSale(state, m, org, now)) {
+    const pp = p.price_periods.find((x) => x.enabled && x.id === f.period_id);
+    if (pp && (f.product_code === undefined || f.product_code === p.product_code)) {
+      product = p;
+      period = pp;
+      break;
+    }
+  }
+  if (!product || !period)
+    return errorPage(400, 'Choose a package', 'Choose a package or campaign and a payment period on sale here.');
+  const verdict = judgeOrder(state, product, { account }, now);
+  if (!verdict.purchase_allowed)
+    return page(
+      'Purchase refused',
+      html`${signedInHeader(account, m)}<h1>Purchase refused</h1>
+<p class="error" data-testid="purchase-refused" data-reason="${verdict.reason}">${verdict.message}</p>
+<p><a href="${withQuery(marketplacePath(m), { returnUrl: returnUrlOf(f) })}">Back to the shop</a></p>`,
+      409,
+    );
+  const created = new Date(now).toISOString();
+  const id = newId();
+  state.addUserProduct({
+    id,
+    account_id: account.id,
+    product_id: product.id,
+    product_code: product.product_code,
+    title_code: product.title_code,
+    created,
+    updated: created,
+    valid_from: created,
+    valid_to: new Date(periodEnd(now, period.type, period.length)).toISOString(),
+    // A shop purchase is controlled by the platform, not by an external provision service.
+    provision_service: null,
+    subscription_type: period.purchase_type,
+    state: 'activated',
+    has_pending_change_request: false,
+    external_start_date: null,
+    payment_option: period.payment_option,
+    period_id: period.id,
+    order_id: newId(),
+  });
+  return redirect(withQuery(`/shop/confirmation/${id}`, { returnUrl: returnUrlOf(f) }));
+}
+
+/** `GET /shop/confirmation/{userProductId}`: what was bought, and the way back to the site. */
+function confirmation(ctx: Context): RouteResult {
+  const { state, params, input: q } = ctx;
+  const account = loggedIn(ctx);
+  const up = state.userProducts.get((params.userProductId ?? '').toLowerCase());
+  if (!account || !up || up.account_id.toLowerCase() !== account.id.toLowerCase())
+    return errorPage(404, 'Not found', 'No such purchase');
+  const product = state.products.get(up.product_id.toLowerCase());
+  const period = product?.price_periods.find((pp) => pp.id === up.period_id);
+  const back = httpUrl(returnUrlOf(q));
+  return page(
+    'Thank you',
+    html`${signedInHeader(account, undefined)}
+<h1>Thank you for your purchase</h1>
+<dl data-testid="confirmation" id="confirmation" data-user-product-id="${up.id}">
+  <dt>Package</dt><dd data-testid="bought-product">${product?.name ?? up.product_code}</dd>
+  ${period ? html`<dt>Payment</dt><dd>${periodText(period)}</dd>` : ''}
+  <dt>Valid</dt><dd>${up.valid_from} to ${up.valid_to}</dd>
+  <dt>Order</dt><dd data-testid="order-id">${up.order_id}</dd>
+</dl>
+${back ? html`<p><a id="return-to-site" data-testid="return-to-site" href="${withQuery('/shop/return', { returnUrl: back.href })}">Return to site</a></p>` : ''}`,
+  );
+}
+
+/** Where a ticket configuration sends the user: the return URL, or the site's auth endpoint (a path is taken on the return URL's origin). */
+function returnTarget(
+  back: URL,
+  mode: 'ReturnUrl' | 'SeparateTicketAuth',
+  authEndpoint: string | null,
+  ticket: string,
+) {
+  if (mode === 'ReturnUrl' || authEndpoint === null) {
+    back.searchParams.set('ticket', ticket);
+    return back.href;
+  }
+  const target = new URL(authEndpoint, back.origin);
+  target.searchParams.set('ticket', ticket);
+  target.searchParams.set('returnUrl', back.href);
+  return target.href;
+}
+
+/**
+ * `GET /shop/return?returnUrl=...` (Return flow 2-6): a logged-in user whose site's domain (the
+ * return URL's host name, exactly, case-insensitive, any port) has a ticket configuration gets a
+ * new ticket bound to the configuration's client; otherwise the user returns without one. A
+ * `ticket` already in the return URL is always dropped, so no planted ticket reaches the site.
+ */
+function giveBack(ctx: Context): RouteResult {
+  const { state, clock, settings, input: q } = ctx;
+  const back = httpUrl(returnUrlOf(q));
+  if (!back) return errorPage(400, 'Invalid return address', 'The return address must be an http(s) URL.');
+  if (back.searchParams.has('ticket')) back.searchParams.delete('ticket');
+  const account = loggedIn(ctx);
+  const config = state.ticketConfiguration(back.hostname);
+  const client = config && state.clients.get(config.client_id);
+  if (!account || !config || !client || client.organisation_id.toLowerCase() !== account.organisation_id.toLowerCase())
+    return redirect(back.href);
+  const ticket = issueTicket(state, clock, {
+    accountId: account.id,
+    clientId: client.client_id,
+    lifetimeSeconds: settings.ticketLifetimeSeconds,
+  });
+  return redirect(returnTarget(back, config.mode, config.auth_endpoint, ticket.ticket));
+}
+
+/** `POST /shop/logout`: ends the shop session; back to the marketplace when the form names one. */
+function logout(ctx: Context): RouteResult {
+  const { state, input: f } = ctx;
+  const id = sessionIdOf(ctx.headers);
+  if (id !== undefined) state.shopSessions.delete(id);
+  const headers = { 'set-cookie': cookie(ctx, '', 0) };
+  const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
+  if (m) return redirect(marketplacePath(m), headers);
+  return page('Signed out', html`<h1>Signed out</h1><p>You are signed out of the shop.</p>`, 200, headers);
+}
+
+const get = (path: string, handler: (ctx: Context) => RouteResult): Route =>
+  route({ method: 'GET', path, kind: 'shop', query: Fields }, handler);
+const post = (path: string, handler: (ctx: Context) => RouteResult): Route =>
+  route({ method: 'POST', path, kind: 'shop', form: true, body: Fields }, handler);
+
+/** The routes of this file. */
+export const shopRoutes: readonly Route[] = [
+  get('/marketplace/{groupId}/{marketplaceId}', marketplace),
+  post('/shop/login', login),
+  post('/shop/purchase', purchase),
+  get('/shop/confirmation/{userProductId}', confirmation),
+  get('/shop/return', giveBack),
+  post('/shop/logout', logout),
+];

@@ -1,0 +1,561 @@
+/**
+ * The shop (endpoint 25) and the return flow (shop to site), through both adapters: HTML pages,
+ * the `shop_session` cookie, purchases as user-products, tickets back to the site; and no secret
+ * in the request journal after the whole sign-on flow.
+ */
+import { SignJWT } from 'jose';
+import { describe, expect, test } from 'vitest';
+import { AccessTokenResponse } from '../../src/schemas/authorization.js';
+import { OrderValidationResponse } from '../../src/schemas/orders.js';
+import { GenerateTicketResponse, SignedInUser, SsoEnvelope } from '../../src/schemas/sign-on.js';
+import {
+  ADAPTERS,
+  type Answer,
+  DEMO_SSO_AUDIENCE,
+  demoIds,
+  demoShop,
+  demoSite,
+  demoUsers,
+  expectOk,
+  type Harness,
+  paths,
+  useAdapter,
+} from './harness.js';
+
+const MARKET = `/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`;
+const periods = demoIds.periods;
+const { anna, bo } = demoIds.accounts;
+
+function expectPage(answer: Answer, status = 200): string {
+  expect(answer.status, answer.text).toBe(status);
+  expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(answer.headers.get('cache-control')).toBe('no-store');
+  expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(answer.text).toMatch(/^<!doctype html>/);
+  return answer.text;
+}
+
+function expectRedirect(answer: Answer): string {
+  expect(answer.status, answer.text).toBe(303);
+  return answer.headers.get('location')!;
+}
+
+/** The shop as a browser sees it: one cookie jar. */
+function browser(h: Harness) {
+  let cookie: string | undefined;
+  const remember = (answer: Answer) => {
+    const set = answer.headers.get('set-cookie');
+    if (set) cookie = /Max-Age=0/.test(set) ? undefined : set.split(';')[0];
+    return answer;
+  };
+  const headers = () => (cookie ? { cookie } : undefined);
+  return {
+    get cookie() {
+      return cookie;
+    },
+    get: async (path: string, query?: Record<string, string>) =>
+      remember(await h.call(path, { host: 'shop', query, headers: headers() })),
+    post: async (path: string, form: Record<string, string>) =>
+      remember(await h.call(path, { method: 'POST', host: 'shop', form, headers: headers() })),
+    /** Logs in with a ticket for `accountId` bound to the shop's client. */
+    async loginWithTicket(accountId: string = anna, query: Record<string, string> = {}) {
+      const at = h.platform.issueTicket({ accountId, clientId: demoShop.clientId });
+      const location = expectRedirect(await this.get(MARKET, { at, ...query }));
+      return { at, location };
+    },
+  };
+}
+
+const market = { group_id: demoShop.groupId, marketplace_id: demoShop.marketplaceId };
+
+describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
+  const h = useAdapter(kind, { now: '2030-01-15T12:00:00Z' });
+
+  describe('signing in', () => {
+    test('without a ticket and without a shop session: the login form, carrying returnUrl, campaign and period', async () => {
+      const b = browser(h);
+      const page = expectPage(
+        await b.get(MARKET, { returnUrl: 'http://localhost:5173/back', campaign: 'premium-summer', period: 'p1' }),
+      );
+      for (const id of ['login-email', 'login-password', 'login-submit']) expect(page).toContain(`data-testid="${id}"`);
+      expect(page).toContain('action="/shop/login"');
+      expect(page).toContain('name="returnUrl" value="http://localhost:5173/back"');
+      expect(page).toContain('name="campaign" value="premium-summer"');
+      expect(page).toContain('name="period" value="p1"');
+      expect(page).not.toContain('data-testid="signed-in-as"');
+      expect(b.cookie).toBeUndefined();
+    });
+
+    test('an unknown marketplace: a 404 page', async () => {
+      expectPage(await browser(h).get('/marketplace/demo/nowhere'), 404);
+    });
+
+    test('a valid ticket logs the user in and is stripped from the URL by a redirect; the cookie is HttpOnly, SameSite=Lax', async () => {
+      const b = browser(h);
+      const query = { returnUrl: 'http://localhost:5173/back?x=1', campaign: 'premium-summer' };
+      const at = h.platform.issueTicket({ accountId: anna, clientId: demoShop.clientId });
+      const answer = await b.get(MARKET, { at, ...query });
+      const location = expectRedirect(answer);
+      expect(location).toBe(`${MARKET}?${new URLSearchParams(query)}`);
+      expect(location).not.toContain(at);
+      const set = answer.headers.get('set-cookie')!;
+      expect(set).toMatch(/^shop_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax/);
+      expect(set.includes('; Secure')).toBe(kind === 'msw'); // https under MSW, http behind the node server
+      const page = expectPage(await b.get(location));
+      expect(page).toContain(`Signed in as ${demoUsers.anna.email}`);
+      expect(h.platform.snapshot().tickets.find((t) => t.ticket === at)?.used_at).not.toBeNull();
+      // Shop sessions are browser state, not part of the state document.
+      expect(JSON.stringify(h.platform.snapshot())).not.toContain(b.cookie!.split('=')[1]);
+    });
+
+    test.each([
+      [
+        'a used ticket',
+        (h2: Harness) => h2.platform.issueTicket({ accountId: anna, clientId: demoShop.clientId }),
+        true,
+      ],
+      [
+        'a ticket bound to another client',
+        (h2: Harness) => h2.platform.issueTicket({ accountId: anna, clientId: demoSite.clientId }),
+        false,
+      ],
+      ['an unknown ticket', () => 'u'.repeat(43), false],
+    ])('%s does not log in: still a redirect without it, then the login form', async (_, make, useFirst) => {
+      const at = make(h);
+      if (useFirst) expectRedirect(await browser(h).get(MARKET, { at }));
+      const b = browser(h);
+      const location = expectRedirect(await b.get(MARKET, { at, returnUrl: 'http://localhost/x' }));
+      expect(location).toBe(`${MARKET}?returnUrl=${encodeURIComponent('http://localhost/x')}`);
+      expect(b.cookie).toBeUndefined();
+      expect(expectPage(await b.get(location))).toContain('data-testid="login-email"');
+    });
+
+    test('a ticket bound to another client stays usable by that client', async () => {
+      const at = h.platform.issueTicket({ accountId: anna, clientId: demoSite.clientId });
+      await browser(h).get(MARKET, { at });
+      const answer = await h.call(paths.token, {
+        method: 'POST',
+        host: 'auth',
+        json: { grant_type: 'ticket', ticket: at, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
+      });
+      expectOk(answer, AccessTokenResponse);
+    });
+
+    test('an expired ticket does not log in (the platform clock decides)', async () => {
+      const at = h.platform.issueTicket({ accountId: anna, clientId: demoShop.clientId });
+      h.platform.clock.advance(60);
+      const b = browser(h);
+      await b.get(MARKET, { at });
+      expect(b.cookie).toBeUndefined();
+    });
+
+    test('the login form: a wrong password or an unknown e-mail re-shows it with an error; no session', async () => {
+      for (const [email, password] of [
+        [demoUsers.anna.email, 'wrong-password'],
+        ['nobody@example.com', demoUsers.anna.password],
+        [demoUsers.anna.email, ''],
+      ]) {
+        const b = browser(h);
+        const page = expectPage(
+          await b.post('/shop/login', {
+            ...market,
+            email: email!,
+            password: password!,
+            returnUrl: 'http://localhost/r',
+          }),
+          401,
+        );
+        expect(page).toContain('data-testid="login-error"');
+        expect(page).toContain('Wrong e-mail address or password');
+        expect(page).toContain('name="returnUrl" value="http://localhost/r"');
+        expect(page).not.toContain(demoUsers.anna.password);
+        expect(b.cookie).toBeUndefined();
+      }
+    });
+
+    test('an account that is not active cannot log in, even with its password', async () => {
+      const b = browser(h);
+      const page = expectPage(
+        await b.post('/shop/login', { ...market, email: demoUsers.carl.email, password: demoUsers.carl.password }),
+        403,
+      );
+      expect(page).toContain('This account cannot sign in');
+      expect(b.cookie).toBeUndefined();
+    });
+
+    test('the right password logs in (e-mail case-insensitive) and returns to the marketplace with returnUrl, campaign, period', async () => {
+      const b = browser(h);
+      const location = expectRedirect(
+        await b.post('/shop/login', {
+          ...market,
+          email: 'ANNA@example.com',
+          password: demoUsers.anna.password,
+          returnUrl: 'http://localhost/r',
+          campaign: 'premium-summer',
+          period: periods.summerCreditcard,
+        }),
+      );
+      expect(location).toBe(
+        `${MARKET}?returnUrl=${encodeURIComponent('http://localhost/r')}&campaign=premium-summer&period=${periods.summerCreditcard}`,
+      );
+      expect(b.cookie).toMatch(/^shop_session=/);
+      expect(expectPage(await b.get(location))).toContain(`Signed in as ${demoUsers.anna.email}`);
+    });
+
+    test('sign out ends the shop session and clears the cookie', async () => {
+      const b = browser(h);
+      const { location } = await b.loginWithTicket();
+      const old = b.cookie!;
+      const answer = await b.post('/shop/logout', market);
+      expect(expectRedirect(answer)).toBe(MARKET);
+      expect(answer.headers.get('set-cookie')).toMatch(/^shop_session=; .*Max-Age=0/);
+      const page = await h.call(location, { host: 'shop', headers: { cookie: old } });
+      expect(expectPage(page)).toContain('data-testid="login-email"');
+    });
+  });
+
+  describe('the marketplace page', () => {
+    test('lists the packages and campaigns on sale with their enabled price periods as radio buttons and a Buy button', async () => {
+      const b = browser(h);
+      const page = expectPage(await b.get((await b.loginWithTicket()).location));
+      for (const code of ['premium-digital', 'premium-summer', 'basic-news'])
+        expect(page).toContain(`data-testid="product-${code}"`);
+      for (const id of [
+        periods.premiumCreditcard,
+        periods.premiumPsp,
+        periods.premiumInvoice,
+        periods.summerCreditcard,
+      ])
+        expect(page).toMatch(
+          new RegExp(`<input type="radio" name="period_id" value="${id}" id="period-${id}" data-testid="period-${id}"`),
+        );
+      expect(page).not.toContain(periods.premiumDirectdebitDisabled);
+      expect(page).not.toContain('legacy-package');
+      expect(page).toContain('data-testid="buy"');
+      expect(page).not.toContain(' checked');
+    });
+
+    test('campaign pre-selects its first period; period pre-selects that period', async () => {
+      const b = browser(h);
+      await b.loginWithTicket();
+      const withCampaign = expectPage(await b.get(MARKET, { campaign: 'premium-summer' }));
+      expect(withCampaign).toMatch(new RegExp(`data-testid="period-${periods.summerCreditcard}"[^>]* checked>`));
+      const withPeriod = expectPage(
+        await b.get(MARKET, { campaign: 'premium-summer', period: periods.premiumInvoice }),
+      );
+      expect(withPeriod).toMatch(new RegExp(`data-testid="period-${periods.premiumInvoice}"[^>]* checked>`));
+      expect(withPeriod.match(/ checked>/g)).toHaveLength(1);
+    });
+
+    test('a hostile returnUrl and campaign are escaped in the HTML', async () => {
+      const hostile = {
+        returnUrl: 'http://localhost/"><script>alert(1)</script>',
+        campaign: `"><img src=x onerror=alert('x')>`,
+        period: '<b>p</b>',
+      };
+      const login = expectPage(await browser(h).get(MARKET, hostile));
+      const b = browser(h);
+      await b.loginWithTicket();
+      const store = expectPage(await b.get(MARKET, hostile));
+      for (const page of [login, store]) {
+        expect(page).not.toContain('<script>');
+        expect(page).not.toContain('<img');
+        expect(page).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+      }
+      expect(login).toContain('&quot;&gt;&lt;img src=x onerror=alert(&#39;x&#39;)&gt;');
+      expect(login).toContain('&lt;b&gt;p&lt;/b&gt;');
+    });
+  });
+
+  describe('buying', () => {
+    const buy = async (b: ReturnType<typeof browser>, form: Record<string, string>) =>
+      b.post('/shop/purchase', { ...market, ...form });
+
+    test('a purchase creates an activated, platform-controlled user-product, then the confirmation page', async () => {
+      const b = browser(h);
+      await b.loginWithTicket();
+      const returnUrl = 'http://localhost:5173/account?tab=subscriptions';
+      const location = expectRedirect(await buy(b, { period_id: periods.premiumCreditcard, returnUrl }));
+      const [, id] = /^\/shop\/confirmation\/([a-f\d]{24})\?returnUrl=/.exec(location)!;
+      const created = h.platform.snapshot().user_products.find((u) => u.id === id);
+      expect(created).toEqual({
+        id,
+        account_id: anna,
+        product_id: demoIds.products.premiumDigital,
+        product_code: 'premium-digital',
+        title_code: 'DAILY',
+        created: expect.any(String),
+        updated: expect.any(String),
+        valid_from: expect.stringMatching(/^2030-01-15T12:00/),
+        valid_to: expect.stringMatching(/^2030-02-15T12:00/),
+        provision_service: null,
+        subscription_type: 'recurring',
+        state: 'activated',
+        has_pending_change_request: false,
+        external_start_date: null,
+        payment_option: 'creditcard',
+        period_id: periods.premiumCreditcard,
+        order_id: expect.stringMatching(/^[a-f\d]{24}$/),
+      });
+      const page = expectPage(await b.get(location));
+      expect(page).toContain('data-testid="confirmation"');
+      expect(page).toContain('Premium Digital');
+      expect(page).toContain(
+        `data-testid="return-to-site" href="/shop/return?returnUrl=${encodeURIComponent(returnUrl).replace(/%20/g, '+')}"`,
+      );
+    });
+
+    test('endpoint 9 then answers already_subscribed for that package; buying it again is refused', async () => {
+      const b = browser(h);
+      await b.loginWithTicket();
+      expectRedirect(await buy(b, { period_id: periods.summerCreditcard, product_code: 'premium-summer' }));
+      const token = h.token(['/external/order_validation/r']);
+      const answer = await h.call(paths.orderValidation, {
+        query: { product_code: 'premium-digital', account_id: anna },
+        token,
+      });
+      expect(expectOk(answer, OrderValidationResponse).item).toMatchObject({ reason: 'already_subscribed' });
+      const again = expectPage(await buy(b, { period_id: periods.premiumCreditcard }), 409);
+      expect(again).toContain('data-reason="already_subscribed"');
+      expect(h.platform.snapshot().user_products.filter((u) => u.account_id === anna)).toHaveLength(2);
+    });
+
+    test('a limited yearly period: valid for a year, subscription_type limited', async () => {
+      const b = browser(h);
+      await b.loginWithTicket();
+      const location = expectRedirect(await buy(b, { period_id: periods.premiumInvoice }));
+      const id = /confirmation\/(\w+)/.exec(location)![1];
+      expect(h.platform.snapshot().user_products.find((u) => u.id === id)).toMatchObject({
+        subscription_type: 'limited',
+        payment_option: 'invoice',
+        valid_to: expect.stringMatching(/^2031-01-15T12:00/),
+      });
+    });
+
+    test('a buyer too young for the package is refused (as endpoint 9 would)', async () => {
+      const b = browser(h);
+      await b.loginWithTicket(bo);
+      const page = expectPage(await buy(b, { period_id: periods.premiumCreditcard }), 409);
+      expect(page).toContain('data-reason="too_young"');
+    });
+
+    test.each([
+      ['no shop session', false, { period_id: periods.premiumCreditcard }, 401],
+      ['a disabled period', true, { period_id: periods.premiumDirectdebitDisabled }, 400],
+      ['a period of a package not on sale here', true, { period_id: periods.legacyCreditcard }, 400],
+      ['no period', true, {}, 400],
+      [
+        "a product_code other than the period's product",
+        true,
+        { period_id: periods.premiumCreditcard, product_code: 'basic-news' },
+        400,
+      ],
+    ])('a purchase with %s is refused with a page; nothing is created', async (_, signedIn, form, status) => {
+      const b = browser(h);
+      if (signedIn) await b.loginWithTicket();
+      const before = h.platform.snapshot().user_products;
+      expectPage(await buy(b, form), status);
+      expect(h.platform.snapshot().user_products).toEqual(before);
+    });
+
+    test("another user's confirmation page is not found", async () => {
+      const b = browser(h);
+      await b.loginWithTicket();
+      const location = expectRedirect(await buy(b, { period_id: periods.premiumCreditcard }));
+      const other = browser(h);
+      await other.loginWithTicket(demoIds.accounts.eva);
+      expectPage(await other.get(location), 404);
+      expectPage(await browser(h).get(location), 404);
+    });
+
+    test('no returnUrl: no return button', async () => {
+      const b = browser(h);
+      await b.loginWithTicket();
+      const page = expectPage(await b.get(expectRedirect(await buy(b, { period_id: periods.basicCreditcard }))));
+      expect(page).not.toContain('return-to-site');
+    });
+  });
+
+  describe('the return flow', () => {
+    const exchange = (ticket: string) =>
+      h.call(paths.token, {
+        method: 'POST',
+        host: 'auth',
+        json: { grant_type: 'ticket', ticket, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
+      });
+    const signedIn = async () => {
+      const b = browser(h);
+      await b.loginWithTicket();
+      return b;
+    };
+
+    test('mode ReturnUrl (localhost): to the return URL with a ticket added, other parameters kept; demo-site exchanges it', async () => {
+      const b = await signedIn();
+      const returnUrl = 'http://localhost:5173/account?tab=1&ticket=planted';
+      const location = new URL(expectRedirect(await b.get('/shop/return', { returnUrl })));
+      expect(`${location.origin}${location.pathname}`).toBe('http://localhost:5173/account');
+      expect(location.searchParams.get('tab')).toBe('1');
+      expect(location.searchParams.getAll('ticket')).toHaveLength(1);
+      const ticket = location.searchParams.get('ticket')!;
+      expect(ticket).not.toBe('planted');
+      const token = expectOk(await exchange(ticket), AccessTokenResponse);
+      expect(expectOk(await h.call(paths.me, { token: token.access_token }), SignedInUser).id).toBe(anna);
+    });
+
+    test('mode SeparateTicketAuth (127.0.0.1): to the auth endpoint (a path on the return URL origin) with ticket and returnUrl', async () => {
+      const b = await signedIn();
+      const returnUrl = 'http://127.0.0.1:43210/after?x=1';
+      const location = new URL(expectRedirect(await b.get('/shop/return', { returnUrl })));
+      expect(`${location.origin}${location.pathname}`).toBe('http://127.0.0.1:43210/auth/ticket');
+      expect(location.searchParams.get('returnUrl')).toBe(returnUrl);
+      expectOk(await exchange(location.searchParams.get('ticket')!), AccessTokenResponse);
+    });
+
+    test('the domain matches case-insensitively, any port; aliases return_url and backUrl work', async () => {
+      const b = await signedIn();
+      for (const query of [
+        { returnUrl: 'https://LOCALHOST:8443/x' } as Record<string, string>,
+        { return_url: 'http://localhost/y' },
+        { backUrl: 'http://localhost:1/z' },
+      ]) {
+        const location = new URL(expectRedirect(await b.get('/shop/return', query)));
+        expect(location.searchParams.get('ticket')).toMatch(/^[\w-]{43}$/);
+      }
+    });
+
+    test('an unregistered domain: back to the return URL without a ticket; none issued', async () => {
+      const b = await signedIn();
+      const before = h.platform.snapshot().tickets.length;
+      const returnUrl = 'https://site.example/back?ticket=planted&a=b';
+      expect(expectRedirect(await b.get('/shop/return', { returnUrl }))).toBe('https://site.example/back?a=b');
+      expect(h.platform.snapshot().tickets).toHaveLength(before);
+    });
+
+    test('not logged into the shop: back without a ticket', async () => {
+      expect(expectRedirect(await browser(h).get('/shop/return', { returnUrl: 'http://localhost:5173/x' }))).toBe(
+        'http://localhost:5173/x',
+      );
+    });
+
+    test.each([
+      ['javascript:alert(1)'],
+      ['data:text/html,<script>alert(1)</script>'],
+      ['ftp://localhost/file'],
+      ['//localhost/no-scheme'],
+      ['/relative'],
+      ['http://user:pass@localhost/'],
+    ])('a return URL that is not plain http(s) is refused with a 400 page: %s', async (returnUrl) => {
+      const b = await signedIn();
+      const page = expectPage(await b.get('/shop/return', { returnUrl }), 400);
+      expect(page).not.toContain('<script>');
+    });
+
+    test('no return URL: 400 page', async () => {
+      expectPage(await (await signedIn()).get('/shop/return'), 400);
+    });
+  });
+});
+
+describe.each(ADAPTERS)('the request journal after the whole sign-on flow through %s', (kind) => {
+  const h = useAdapter(kind);
+
+  test('holds no ticket, token, password, client secret, session cookie or signed token', async () => {
+    const call = h.call.bind(h);
+    // The site: a server token, then a ticket for the shop (endpoint 22).
+    const s2s = expectOk(
+      await call(paths.token, {
+        method: 'POST',
+        host: 'auth',
+        form: { grant_type: 'none', client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
+      }),
+      AccessTokenResponse,
+    );
+    const { ticket: at } = expectOk(
+      await call(paths.ticket, {
+        method: 'POST',
+        host: 'auth',
+        json: { accountId: anna, clientId: demoShop.clientId },
+        token: s2s.access_token,
+      }),
+      GenerateTicketResponse,
+    );
+    // The shop: a wrong and a right password, the ticket, a purchase, the way back.
+    const b = browser(h);
+    await b.post('/shop/login', { ...market, email: demoUsers.bo.email, password: 'not-bo-password-123' });
+    await b.post('/shop/login', { ...market, email: demoUsers.bo.email, password: demoUsers.bo.password });
+    const boCookie = b.cookie!;
+    const returnUrl = 'http://localhost:5173/back';
+    await b.get(MARKET, { at, returnUrl });
+    const annaCookie = b.cookie!;
+    const confirmation = expectRedirect(
+      await b.post('/shop/purchase', { ...market, period_id: demoIds.periods.premiumCreditcard, returnUrl }),
+    );
+    await b.get(confirmation);
+    const back = new URL(expectRedirect(await b.get('/shop/return', { returnUrl })));
+    // The site again: exchange, read the user, refresh, and an SSO login with a new ticket.
+    const user = expectOk(
+      await call(paths.token, {
+        method: 'POST',
+        host: 'auth',
+        form: {
+          grant_type: 'ticket',
+          ticket: back.searchParams.get('ticket')!,
+          client_id: demoSite.clientId,
+          client_secret: demoSite.clientSecret,
+        },
+      }),
+      AccessTokenResponse,
+    );
+    await call(paths.me, { token: user.access_token });
+    await call(paths.token, {
+      method: 'POST',
+      host: 'auth',
+      json: {
+        grant_type: 'refresh_token',
+        refresh_token: user.refresh_token,
+        client_id: demoSite.clientId,
+        client_secret: demoSite.clientSecret,
+      },
+    });
+    const { ticket: ssoTicket } = expectOk(
+      await call(paths.ticket, {
+        method: 'POST',
+        host: 'auth',
+        json: { client_id: demoSite.clientId },
+        token: h.platform.mintToken({ scopes: ['/api/authorization/ticket'], accountId: anna }).access_token,
+      }),
+      GenerateTicketResponse,
+    );
+    const sid = h.platform.sso.createSession();
+    const now = Math.floor(h.platform.clock.now().getTime() / 1000);
+    const t = await new SignJWT({ cid: demoSite.clientId, sid, at: ssoTicket, ipa: '203.0.113.1', uas: 'UA' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(now + 10)
+      .setIssuer(demoSite.organisationId)
+      .setAudience(DEMO_SSO_AUDIENCE)
+      .sign(new TextEncoder().encode(demoSite.clientSecret));
+    const session = expectOk(await call(paths.sso, { method: 'POST', host: 'sso', json: { t } }), SsoEnvelope);
+
+    const state = h.platform.snapshot();
+    const secrets = [
+      ...state.tickets.map((x) => x.ticket),
+      ...state.access_tokens.flatMap((x) => [x.access_token, x.refresh_token]),
+      ...state.accounts.flatMap((a) => (a.password ? [a.password] : [])),
+      ...state.clients.map((c) => c.client_secret),
+      'not-bo-password-123',
+      boCookie.split('=')[1]!,
+      annaCookie.split('=')[1]!,
+      t,
+      session.t,
+    ];
+    expect(state.tickets.length).toBeGreaterThanOrEqual(4);
+    const journal = JSON.stringify(h.platform.requests.list());
+    expect(h.platform.requests.list().length).toBe(13);
+    for (const secret of secrets) expect(journal).not.toContain(secret);
+    // What was sent is still there, redacted.
+    expect(journal).toContain('password=[redacted]');
+    expect(journal).toContain('"at":"[redacted]"');
+  });
+});

@@ -1,0 +1,475 @@
+/**
+ * Endpoint 21, SSO authenticatewithticket, through both adapters: every row of the spec's SSO
+ * session table, the strict verification of request tokens (RFC 8725), the session token's claims,
+ * the session timeline, and the `/__admin/sso/sessions` tools.
+ */
+import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { describe, expect, test } from 'vitest';
+import type { SsoSessionRecord } from '../../mock/index.js';
+import { AccessTokenResponse } from '../../src/schemas/authorization.js';
+import { SsoEnvelope, SsoSessionClaims } from '../../src/schemas/sign-on.js';
+import {
+  ADAPTERS,
+  DEMO_SSO_AUDIENCE,
+  demoIds,
+  demoSite,
+  expectError,
+  expectOk,
+  type Harness,
+  paths,
+  useAdapter,
+} from './harness.js';
+
+const { anna, bo } = demoIds.accounts;
+const IP = '203.0.113.7';
+const UA = 'Mozilla/5.0 (X11; Linux x86_64) sso-test';
+const encoder = new TextEncoder();
+const REQUEST_CLAIMS = ['cid', 'sid', 'at', 'ipa', 'uas', 'nbf', 'exp', 'iat', 'iss', 'aud'] as const;
+
+function b64url(value: unknown): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+interface RequestTokenOptions {
+  sid: string;
+  ticket: string;
+  /** Claims to set (or override). */
+  claims?: Record<string, unknown>;
+  /** Claims to leave out. */
+  omit?: readonly string[];
+  alg?: 'HS256' | 'HS384' | 'HS512' | 'none';
+  secret?: string;
+  /** Creation time in epoch seconds; the platform clock by default. */
+  now?: number;
+}
+
+/** A request token of endpoint 21 as a site signs it, with whatever fault a test asks for. */
+async function requestToken(h: Harness, o: RequestTokenOptions): Promise<string> {
+  const now = o.now ?? Math.floor(h.platform.clock.now().getTime() / 1000);
+  const claims: Record<string, unknown> = {
+    cid: demoSite.clientId,
+    sid: o.sid,
+    at: o.ticket,
+    ipa: IP,
+    uas: UA,
+    nbf: now,
+    iat: now,
+    exp: now + 10,
+    iss: demoSite.organisationId,
+    aud: DEMO_SSO_AUDIENCE,
+    ...o.claims,
+  };
+  for (const k of o.omit ?? []) delete claims[k];
+  const alg = o.alg ?? 'HS256';
+  if (alg === 'none') return `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.`;
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg, typ: 'JWT' })
+    .sign(encoder.encode(o.secret ?? demoSite.clientSecret));
+}
+
+/** Verifies a session token with the client secret, HS256, on the platform clock; answers its claims. */
+async function verifySession(h: Harness, t: string): Promise<SsoSessionClaims> {
+  const { payload } = await jwtVerify(t, encoder.encode(demoSite.clientSecret), {
+    algorithms: ['HS256'],
+    audience: demoSite.clientId,
+    issuer: DEMO_SSO_AUDIENCE,
+    currentDate: h.platform.clock.now(),
+  });
+  return SsoSessionClaims.parse(payload);
+}
+
+describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (kind) => {
+  const h = useAdapter(kind);
+  const post = (t: string) => h.call(paths.sso, { method: 'POST', host: 'sso', json: { t } });
+  const authenticate = async (o: RequestTokenOptions) => {
+    const answer = await post(await requestToken(h, o));
+    return verifySession(h, expectOk(answer, SsoEnvelope).t);
+  };
+  const ticketFor = (accountId: string = anna, clientId: string = demoSite.clientId) =>
+    h.platform.issueTicket({ accountId, clientId });
+  const session = (sid: string) => h.platform.sso.session(sid)!;
+  /** Whether demo-site can still exchange the ticket (endpoint 23): proves a ticket was left untouched. */
+  const exchangeable = async (ticket: string) =>
+    (
+      await h.call(paths.token, {
+        method: 'POST',
+        host: 'auth',
+        json: { grant_type: 'ticket', ticket, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
+      })
+    ).status === 200;
+  /** A session logged in on `accountId`. */
+  const loggedInSession = async (accountId: string = anna) => {
+    const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    const claims = await authenticate({ sid, ticket: ticketFor(accountId) });
+    expect(claims.err).toBeNull();
+    return sid;
+  };
+
+  describe('the session table', () => {
+    test('Anon + valid ticket -> LoggedIn: sts loggedin, aid set, a new ticket in at; the ticket is consumed', async () => {
+      const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+      const ticket = ticketFor();
+      const claims = await authenticate({ sid, ticket });
+      expect(claims).toMatchObject({ sts: 'loggedin', sid, aid: anna, err: null, ems: '' });
+      expect(claims.at).toMatch(/^[\w-]{43}$/);
+      expect(claims.at).not.toBe(ticket);
+      expect(session(sid)).toMatchObject({ state: 'loggedin', account_id: anna });
+      expect(await exchangeable(ticket)).toBe(false);
+      // The new ticket is bound to the calling client and exchangeable for the user's token.
+      const token = expectOk(
+        await h.call(paths.token, {
+          method: 'POST',
+          host: 'auth',
+          json: {
+            grant_type: 'ticket',
+            ticket: claims.at,
+            client_id: demoSite.clientId,
+            client_secret: demoSite.clientSecret,
+          },
+        }),
+        AccessTokenResponse,
+      );
+      expect((await h.call(paths.me, { token: token.access_token })).body).toMatchObject({ id: anna });
+    });
+
+    test.each([
+      ['unknown', () => 'x'.repeat(43)],
+      [
+        'bound to another client',
+        (h2: Harness) => h2.platform.issueTicket({ accountId: anna, clientId: 'shop-client' }),
+      ],
+      [
+        'of an account that is not active',
+        (h2: Harness) => h2.platform.issueTicket({ accountId: demoIds.accounts.carl, clientId: demoSite.clientId }),
+      ],
+    ])('Anon + a ticket %s -> Anon, err invalid_ticket, aid and at empty', async (_, make) => {
+      const sid = h.platform.sso.createSession();
+      const claims = await authenticate({ sid, ticket: make(h) });
+      expect(claims).toMatchObject({ sts: 'anon', sid, aid: '', at: '', err: 'invalid_ticket' });
+      expect(session(sid).state).toBe('anon');
+    });
+
+    test('Anon + an expired ticket -> Anon, invalid_ticket (the platform clock decides)', async () => {
+      const sid = h.platform.sso.createSession();
+      const ticket = ticketFor();
+      h.platform.clock.advance(60);
+      expect(await authenticate({ sid, ticket })).toMatchObject({ sts: 'anon', err: 'invalid_ticket' });
+    });
+
+    test('Anon + a ticket already used -> Anon, invalid_ticket', async () => {
+      const ticket = ticketFor();
+      expect(await exchangeable(ticket)).toBe(true);
+      const sid = h.platform.sso.createSession();
+      expect(await authenticate({ sid, ticket })).toMatchObject({ sts: 'anon', err: 'invalid_ticket' });
+    });
+
+    test('LoggedIn + a ticket of the same account -> LoggedIn, verification only: ticket consumed, a new one in at', async () => {
+      const sid = await loggedInSession(anna);
+      const ticket = ticketFor(anna);
+      const claims = await authenticate({ sid, ticket });
+      expect(claims).toMatchObject({ sts: 'loggedin', sid, aid: anna, err: null });
+      expect(claims.at).toMatch(/^[\w-]{43}$/);
+      expect(await exchangeable(ticket)).toBe(false);
+      expect(session(sid).timeline.map((e) => e.outcome)).toEqual(['loggedin', 'verified']);
+    });
+
+    test('LoggedIn + a ticket of another account -> LoggedIn, err session_already_logged_in_on_another_account; the ticket is not consumed', async () => {
+      const sid = await loggedInSession(anna);
+      const ticket = ticketFor(bo);
+      const claims = await authenticate({ sid, ticket });
+      expect(claims).toMatchObject({
+        sts: 'loggedin',
+        aid: '',
+        at: '',
+        err: 'session_already_logged_in_on_another_account',
+      });
+      expect(session(sid)).toMatchObject({ state: 'loggedin', account_id: anna });
+      expect(await exchangeable(ticket)).toBe(true);
+    });
+
+    test('LoggedIn + an invalid ticket -> LoggedIn, invalid_ticket', async () => {
+      const sid = await loggedInSession(anna);
+      expect(await authenticate({ sid, ticket: 'y'.repeat(43) })).toMatchObject({
+        sts: 'loggedin',
+        err: 'invalid_ticket',
+      });
+    });
+
+    test('Terminated + any ticket -> Terminated, err session_terminated; the ticket is untouched', async () => {
+      const sid = await loggedInSession(anna);
+      h.platform.sso.terminate(sid);
+      const ticket = ticketFor(anna);
+      const claims = await authenticate({ sid, ticket });
+      expect(claims).toMatchObject({ sts: 'terminated', aid: '', at: '', err: 'session_terminated' });
+      expect(session(sid).state).toBe('terminated');
+      expect(await exchangeable(ticket)).toBe(true);
+    });
+
+    test('an unknown session: err session_not_found; the ticket is untouched', async () => {
+      const ticket = ticketFor();
+      const claims = await authenticate({ sid: 'no-such-session', ticket });
+      expect(claims).toMatchObject({ sts: 'anon', sid: 'no-such-session', err: 'session_not_found' });
+      expect(await exchangeable(ticket)).toBe(true);
+    });
+
+    test("a session of another organisation's client is not found", async () => {
+      const sid = h.platform.sso.createSession({ clientId: 'complex-client' });
+      expect(await authenticate({ sid, ticket: ticketFor() })).toMatchObject({ err: 'session_not_found' });
+    });
+
+    test('two requests racing with one ticket: exactly one logs its session in', async () => {
+      const ticket = ticketFor();
+      const sids = [h.platform.sso.createSession(), h.platform.sso.createSession()];
+      const tokens = await Promise.all(sids.map((sid) => requestToken(h, { sid, ticket })));
+      const answers = await Promise.all(tokens.map(post));
+      const claims = await Promise.all(answers.map((a) => verifySession(h, SsoEnvelope.parse(a.body).t)));
+      expect(claims.map((c) => c.err).sort()).toEqual(['invalid_ticket', null]);
+      expect(sids.map((sid) => session(sid).state).sort()).toEqual(['anon', 'loggedin']);
+    });
+  });
+
+  describe('the timeline and the session token', () => {
+    test('every attempt is recorded in the session timeline with IP address and user agent', async () => {
+      const sid = h.platform.sso.createSession();
+      await authenticate({ sid, ticket: 'z'.repeat(43) });
+      await authenticate({ sid, ticket: ticketFor(), claims: { ipa: '198.51.100.9', uas: 'Other agent' } });
+      const timeline = session(sid).timeline;
+      expect(timeline).toEqual([
+        {
+          at: expect.any(String),
+          operation: 'authenticatewithticket',
+          outcome: 'invalid_ticket',
+          ip_address: IP,
+          user_agent: UA,
+        },
+        {
+          at: expect.any(String),
+          operation: 'authenticatewithticket',
+          outcome: 'loggedin',
+          ip_address: '198.51.100.9',
+          user_agent: 'Other agent',
+        },
+      ]);
+    });
+
+    test('a session token verifies with the client secret (HS256) and carries every claim of the spec', async () => {
+      h.platform.clock.set('2031-03-04T05:06:07Z');
+      const sid = h.platform.sso.createSession();
+      const answer = await post(await requestToken(h, { sid, ticket: ticketFor() }));
+      const { t } = expectOk(answer, SsoEnvelope);
+      expect(decodeProtectedHeader(t)).toEqual({ alg: 'HS256', typ: 'JWT' });
+      const claims = await verifySession(h, t);
+      const now = Math.floor(Date.parse('2031-03-04T05:06:07Z') / 1000);
+      expect(claims).toEqual({
+        sts: 'loggedin',
+        sid,
+        aid: anna,
+        at: expect.stringMatching(/^[\w-]{43}$/),
+        err: null,
+        ems: '',
+        frf: -1,
+        raa: -1,
+        slm: 0,
+        otp: '',
+        ses: null,
+        nbf: expect.any(Number),
+        iat: expect.any(Number),
+        exp: expect.any(Number),
+        iss: DEMO_SSO_AUDIENCE,
+        aud: demoSite.clientId,
+      });
+      expect(claims.iat - now).toBeLessThanOrEqual(1);
+      expect(claims.nbf).toBe(claims.iat);
+      expect(claims.exp).toBe(claims.iat + 10);
+    });
+  });
+
+  describe('request tokens are verified strictly; a failure answers err invalid_request_token and leaves the ticket usable', () => {
+    const now = () => Math.floor(h.platform.clock.now().getTime() / 1000);
+    const cases: [string, (sid: string, ticket: string) => Promise<string>][] = [
+      ['alg none', (sid, ticket) => requestToken(h, { sid, ticket, alg: 'none' })],
+      ['HS384', (sid, ticket) => requestToken(h, { sid, ticket, alg: 'HS384' })],
+      ['HS512', (sid, ticket) => requestToken(h, { sid, ticket, alg: 'HS512' })],
+      [
+        'a wrong secret',
+        (sid, ticket) => requestToken(h, { sid, ticket, secret: 'wrong-secret-0123456789abcdef0123456789abcdef' }),
+      ],
+      [
+        "another client's secret",
+        (sid, ticket) => requestToken(h, { sid, ticket, secret: demoIds.clients.shop.clientSecret }),
+      ],
+      ['a wrong aud', (sid, ticket) => requestToken(h, { sid, ticket, claims: { aud: 'sso.elsewhere.test' } })],
+      [
+        'a wrong iss',
+        (sid, ticket) => requestToken(h, { sid, ticket, claims: { iss: demoIds.organisations.complex } }),
+      ],
+      ['an expired token', (sid, ticket) => requestToken(h, { sid, ticket, now: now() - 30 })],
+      ['a token dated in the future', (sid, ticket) => requestToken(h, { sid, ticket, now: now() + 60 })],
+      [
+        'a nbf in the future',
+        (sid, ticket) => requestToken(h, { sid, ticket, claims: { nbf: now() + 60, exp: now() + 70 } }),
+      ],
+      ['a lifetime over 10 s', (sid, ticket) => requestToken(h, { sid, ticket, claims: { exp: now() + 11 } })],
+      ['a claim of the wrong type', (sid, ticket) => requestToken(h, { sid, ticket, claims: { ipa: 42 } })],
+      [
+        'a tampered signature',
+        async (sid, ticket) => {
+          // The signature's first character carries 6 bits of it (the last one may carry padding only).
+          const [header, payload, signature] = (await requestToken(h, { sid, ticket })).split('.');
+          const first = signature!.startsWith('A') ? 'B' : 'A';
+          return `${header}.${payload}.${first}${signature!.slice(1)}`;
+        },
+      ],
+      [
+        'a tampered payload',
+        async (sid, ticket) => {
+          // One token's signature over another token's claims.
+          const [header, , signature] = (await requestToken(h, { sid, ticket, claims: { ipa: '10.0.0.1' } })).split(
+            '.',
+          );
+          const [, payload] = (await requestToken(h, { sid, ticket })).split('.');
+          return `${header}.${payload}.${signature}`;
+        },
+      ],
+      ...REQUEST_CLAIMS.filter((c) => c !== 'cid').map(
+        (claim) =>
+          [
+            `a missing ${claim} claim`,
+            (sid: string, ticket: string) => requestToken(h, { sid, ticket, omit: [claim] }),
+          ] as [string, (sid: string, ticket: string) => Promise<string>],
+      ),
+    ];
+
+    test.each(cases)('%s', async (_, make) => {
+      const sid = h.platform.sso.createSession();
+      const ticket = ticketFor();
+      const answer = await post(await make(sid, ticket));
+      const claims = await verifySession(h, expectOk(answer, SsoEnvelope).t);
+      expect(claims).toMatchObject({ sts: 'anon', aid: '', at: '', err: 'invalid_request_token' });
+      expect(session(sid)).toMatchObject({ state: 'anon', timeline: [] });
+      expect(await exchangeable(ticket)).toBe(true);
+    });
+
+    test('a failure on a logged-in session reports its state', async () => {
+      const sid = await loggedInSession();
+      const ticket = ticketFor();
+      const answer = await post(await requestToken(h, { sid, ticket, alg: 'HS512' }));
+      const claims = await verifySession(h, expectOk(answer, SsoEnvelope).t);
+      expect(claims).toMatchObject({ sts: 'loggedin', sid, err: 'invalid_request_token' });
+      expect(await exchangeable(ticket)).toBe(true);
+    });
+
+    test('a session token (an answer) replayed as a request: no cid, so 400 invalid_request_token; its ticket stays usable', async () => {
+      const sid = h.platform.sso.createSession();
+      const { t } = expectOk(await post(await requestToken(h, { sid, ticket: ticketFor() })), SsoEnvelope);
+      const next = (await verifySession(h, t)).at;
+      expectError(await post(t), 400, 'invalid_request_token', 't');
+      expect(session(sid).timeline).toHaveLength(1);
+      expect(await exchangeable(next)).toBe(true);
+    });
+
+    test.each([
+      ['not a JWT', async () => 'not-a-jwt'],
+      ['no cid', (sid: string, ticket: string) => requestToken(h, { sid, ticket, omit: ['cid'] })],
+      ['an unknown cid', (sid: string, ticket: string) => requestToken(h, { sid, ticket, claims: { cid: 'nobody' } })],
+    ])(
+      '%s: no client to sign a session token for, so 400 invalid_request_token; the ticket stays usable',
+      async (_, make) => {
+        const sid = h.platform.sso.createSession();
+        const ticket = ticketFor();
+        expectError(await post(await make(sid, ticket)), 400, 'invalid_request_token', 't');
+        expect(await exchangeable(ticket)).toBe(true);
+      },
+    );
+
+    test('a malformed envelope: 400 like any request', async () => {
+      expectError(await h.call(paths.sso, { method: 'POST', host: 'sso', json: {} }), 400, 'invalid_parameter', 't');
+      expectError(
+        await h.call(paths.sso, { method: 'POST', host: 'sso', json: { t: 'x', extra: 1 } }),
+        400,
+        'unknown_parameter',
+        'extra',
+      );
+    });
+  });
+});
+
+describe('the SSO audience option', () => {
+  const h = useAdapter('msw', { ssoAudience: 'sso.custom.test' });
+
+  test('overrides the state document: request tokens must carry it, session tokens are issued by it', async () => {
+    const sid = h.platform.sso.createSession();
+    const post = async (aud: string) => {
+      const ticket = h.platform.issueTicket({ accountId: anna, clientId: demoSite.clientId });
+      const t = await requestToken(h, { sid, ticket, claims: { aud } });
+      const answer = await h.call(paths.sso, { method: 'POST', host: 'sso', json: { t } });
+      const { payload } = await jwtVerify(SsoEnvelope.parse(answer.body).t, encoder.encode(demoSite.clientSecret), {
+        issuer: 'sso.custom.test',
+        audience: demoSite.clientId,
+        currentDate: h.platform.clock.now(),
+      });
+      return payload.err;
+    };
+    expect(await post(DEMO_SSO_AUDIENCE)).toBe('invalid_request_token');
+    expect(await post('sso.custom.test')).toBeNull();
+  });
+});
+
+describe.each(ADAPTERS)('/__admin/sso/sessions through %s', (kind) => {
+  const h = useAdapter(kind);
+  const admin = (method: string, path: string, json?: unknown) => h.call(`/__admin/${path}`, { method, json });
+
+  test('POST creates an Anon session (201 { sid }); GET shows it with its timeline; DELETE terminates it', async () => {
+    const created = await admin('POST', 'sso/sessions', { client_id: demoSite.clientId });
+    expect(created.status).toBe(201);
+    const { sid } = created.body as { sid: string };
+    expect(sid).toMatch(/^[\w-]{32}$/);
+    const read = await admin('GET', `sso/sessions/${sid}`);
+    expect(read.body).toEqual({
+      sid,
+      state: 'anon',
+      account_id: null,
+      client_id: demoSite.clientId,
+      created_at: expect.any(String),
+      timeline: [],
+    } satisfies Record<keyof SsoSessionRecord, unknown>);
+    expect((await admin('DELETE', `sso/sessions/${sid}`)).status).toBe(204);
+    expect(h.platform.sso.session(sid)?.state).toBe('terminated');
+  });
+
+  test('POST .../terminate terminates; a session without a client is allowed', async () => {
+    const { sid } = (await admin('POST', 'sso/sessions')).body as { sid: string };
+    expect(h.platform.sso.session(sid)?.client_id).toBeNull();
+    expect((await admin('POST', `sso/sessions/${sid}/terminate`)).status).toBe(204);
+    expect(h.platform.sso.session(sid)?.state).toBe('terminated');
+  });
+
+  test('unknown sid: 404 not_found naming sid; unknown client: 404 naming client_id', async () => {
+    expectError(await admin('GET', 'sso/sessions/nope'), 404, 'not_found', 'sid');
+    expectError(await admin('DELETE', 'sso/sessions/nope'), 404, 'not_found', 'sid');
+    expectError(await admin('POST', 'sso/sessions/nope/terminate'), 404, 'not_found', 'sid');
+    expectError(await admin('POST', 'sso/sessions', { client_id: 'nobody' }), 404, 'not_found', 'client_id');
+    expect(() => h.platform.sso.terminate('nope')).toThrow(expect.objectContaining({ status: 404 }));
+    expect(h.platform.sso.session('nope')).toBeUndefined();
+  });
+
+  test('POST /__admin/tickets issues a ticket bound to a client', async () => {
+    const answer = await admin('POST', 'tickets', { account_id: anna, client_id: demoSite.clientId });
+    expect(answer.status).toBe(201);
+    const { ticket } = answer.body as { ticket: string };
+    expect(h.platform.snapshot().tickets).toMatchObject([{ ticket, account_id: anna, client_id: demoSite.clientId }]);
+    expectError(
+      await admin('POST', 'tickets', { account_id: anna, client_id: 'nobody' }),
+      404,
+      'not_found',
+      'client_id',
+    );
+  });
+
+  test('sessions and the journal: /__admin is not journaled; reset ends every session', async () => {
+    const { sid } = (await admin('POST', 'sso/sessions')).body as { sid: string };
+    expect(h.platform.requests.list()).toEqual([]);
+    await admin('POST', 'reset');
+    expect(h.platform.sso.session(sid)).toBeUndefined();
+  });
+});
