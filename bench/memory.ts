@@ -31,7 +31,8 @@ function documentWith(n: number): StateDocument {
       })),
     };
   });
-  return { ...demo, products };
+  // Appended, so that the seed's user-products and sharing options still name their products.
+  return { ...demo, products: [...demo.products, ...products] };
 }
 
 /** Prints the heap the platform needs per product record, against plain JSON objects. */

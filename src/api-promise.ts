@@ -61,3 +61,12 @@ export class APIPromise<T> extends Promise<T> {
     return this.#parse().finally(onfinally);
   }
 }
+
+/**
+ * A promise of `fn(data)` that keeps the raw answer and correlation id, for a method that turns an
+ * answer into a richer result (SSO: a session token into a verified, typed result). Not exported
+ * from the package.
+ */
+export function mapData<T, U>(promise: APIPromise<T>, fn: (data: T) => U | Promise<U>): APIPromise<U> {
+  return new APIPromise(promise.withResponse().then(async (r) => ({ ...r, data: await fn(r.data) })));
+}

@@ -18,8 +18,14 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { type Logger, redact } from './logger.js';
+import { Authorization } from './resources/authorization.js';
+import { Me } from './resources/me.js';
+import { Orders } from './resources/orders.js';
 import { Prices } from './resources/prices.js';
 import { Products } from './resources/products.js';
+import { Shop } from './resources/shop.js';
+import { SignOn } from './resources/sign-on.js';
+import { Sso } from './resources/sso.js';
 import { platformErrorMap } from './schemas/common.js';
 
 /** The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`). */
@@ -42,6 +48,27 @@ export interface RetryDelay {
   max?: number;
 }
 
+/**
+ * The site's own API client: its id and secret, sent in the body of the ticket and refresh-token
+ * grants (endpoint 23) and used as the HS256 key of SSO request tokens (endpoint 21).
+ */
+export interface ClientCredentials {
+  /** The API client id (`client_id`, the SSO `cid`). */
+  clientId: string;
+  /** The API client secret. Never logged, never in an error message; at least 32 bytes for SSO. */
+  clientSecret: string;
+}
+
+/** What the SSO service (endpoint 21) needs beyond the client's credentials. */
+export interface SsoOptions {
+  /** The SSO audience constant: `aud` of request tokens, `iss` of session tokens. */
+  audience: string;
+  /** The organisation id: `iss` of request tokens. */
+  organisationId: string;
+  /** Clock skew allowed when verifying session tokens, in seconds. Default 5. */
+  clockToleranceSeconds?: number;
+}
+
 /** Options of a {@link PlatformClient}. */
 export interface PlatformClientOptions {
   /** `stage` or `production`: decides the path of endpoints whose path differs between them. */
@@ -50,6 +77,13 @@ export interface PlatformClientOptions {
   hosts: Hosts;
   /** How requests are authenticated: a token, a token provider, or client credentials. */
   auth: AuthOptions;
+  /**
+   * The site's own API client, for the ticket exchange (endpoint 23) and SSO (endpoint 21).
+   * Default: `auth` when it is client credentials.
+   */
+  credentials?: ClientCredentials;
+  /** The SSO service's audience and the organisation id, for endpoint 21. */
+  sso?: SsoOptions;
   /** Time allowed for each attempt to get an answer, in ms. Default 30 000. */
   timeout?: number;
   /** Retries after the first attempt (reads always; writes with `retryWrite`). Default 2. */
@@ -86,6 +120,13 @@ export interface RequestOptions {
   retryWrite?: boolean;
   /** Headers for this call. */
   headers?: Record<string, string>;
+  /**
+   * A user's access token for this call (e.g. ticket generation for the user, endpoint 22 form b):
+   * sent instead of the client's `auth`, and never refreshed, so a 401 is final. When the key is
+   * given its value must be a non-empty string (a `RequestValidationError` otherwise): an absent
+   * user token never silently falls back to the client's own.
+   */
+  accessToken?: string;
 }
 
 /** The parameters of an endpoint's method: its body when it has one, else its query. */
@@ -100,8 +141,15 @@ export type ResultOf<E extends Endpoint> = z.output<E['response']>;
 
 /** Sends an endpoint's request; what resources are given. */
 export interface Requester {
-  /** Validates `params`, sends the request, validates and returns the answer. */
-  request<E extends Endpoint>(endpoint: E, params: ParamsOf<E>, options?: RequestOptions): APIPromise<ResultOf<E>>;
+  /**
+   * Validates `params`, sends the request, validates and returns the answer. `params` may be a
+   * promise (a signed body): when it rejects, nothing is sent and the call rejects with its reason.
+   */
+  request<E extends Endpoint>(
+    endpoint: E,
+    params: ParamsOf<E> | Promise<ParamsOf<E>>,
+    options?: RequestOptions,
+  ): APIPromise<ResultOf<E>>;
 }
 
 const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
@@ -146,10 +194,11 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 /** What one call carries through ky's hooks (in `options.context.call`). */
 interface CallState {
   readonly title: string;
+  /** Whether the token comes from the client's `auth` (refreshable); false for a per-call token. */
   readonly authenticate: boolean;
   /** The validated body, for the debug log (redacted). */
   readonly body: unknown;
-  /** The token sent on the latest attempt. */
+  /** The token sent on the latest attempt (or the per-call `accessToken`). */
   token: string | undefined;
   /** Whether the one retry after a 401 has been used. */
   authRetried: boolean;
@@ -190,13 +239,8 @@ function parse(schema: z.ZodType, input: unknown): ReturnType<z.ZodType['safePar
   return result.success ? result : schema.safeParse(input, { error: platformErrorMap });
 }
 
-function issue(message: string): ValidationIssue {
-  return { code: 'custom', path: [], message, input: undefined };
-}
-
-interface SendOptions extends RequestOptions {
-  /** `false` for the token request itself. */
-  authenticate?: boolean;
+function issue(message: string, field?: string): ValidationIssue {
+  return { code: 'custom', path: field ? [field] : [], message, input: undefined };
 }
 
 /** The request pipeline of one client. */
@@ -225,7 +269,7 @@ class Pipeline implements Requester {
     this.#logger = options.logger;
     this.#auth = tokenSource(options.auth, (body) =>
       // Asking for a token again is harmless: the grant is retried like a read.
-      this.#send(clientCredentialsGrant, body, { authenticate: false, retryWrite: true }).then((r) => r.data),
+      this.#send(clientCredentialsGrant, body, { retryWrite: true }).then((r) => r.data),
     );
     this.#ky = ky.create({
       headers: { ...options.headers, accept: 'application/json' },
@@ -250,16 +294,31 @@ class Pipeline implements Requester {
     });
   }
 
-  request<E extends Endpoint>(endpoint: E, params: ParamsOf<E>, options?: RequestOptions): APIPromise<ResultOf<E>> {
+  request<E extends Endpoint>(
+    endpoint: E,
+    params: ParamsOf<E> | Promise<ParamsOf<E>>,
+    options?: RequestOptions,
+  ): APIPromise<ResultOf<E>> {
     return new APIPromise(this.#send(endpoint, params, options));
   }
 
   async #send<E extends Endpoint>(
     endpoint: E,
     params: unknown,
-    options: SendOptions = {},
+    options: RequestOptions = {},
   ): Promise<APIResponse<ResultOf<E>>> {
     // 1. Validate before anything is sent.
+    if (params instanceof Promise) params = await params;
+    // The entry says whether a bearer token is sent (not for the token endpoint nor SSO). A per-call
+    // user token takes the place of the client's auth; given but empty, it is refused rather than
+    // silently replaced by the client's own token.
+    let userToken: string | undefined;
+    if (endpoint.bearer && 'accessToken' in options) {
+      userToken = options.accessToken;
+      if (typeof userToken !== 'string' || userToken === '') {
+        throw new RequestValidationError([issue('Parameter must be a non-empty string', 'accessToken')]);
+      }
+    }
     let json: unknown;
     let url = urlOf(this.#hosts, endpoint, this.#environment);
     if (endpoint.body) json = this.#validate(endpoint.body, params);
@@ -270,12 +329,12 @@ class Pipeline implements Requester {
     }
 
     // 2. Send, with retries.
-    const authenticate = options.authenticate ?? true;
+    const authenticate = endpoint.bearer && userToken === undefined;
     const call: CallState = {
       title: endpoint.title,
       authenticate,
       body: json,
-      token: undefined,
+      token: userToken,
       authRetried: false,
       tokenRefused: false,
       retries: 0,
@@ -393,7 +452,11 @@ class Pipeline implements Requester {
 
   async #authorize(request: KyRequest, options: NormalizedOptions): Promise<void> {
     const call = callOf(options);
-    if (!call?.authenticate) return;
+    if (!call) return;
+    if (!call.authenticate) {
+      if (call.token !== undefined) request.headers.set('authorization', `Bearer ${call.token}`);
+      return;
+    }
     let token: string;
     try {
       token = await this.#auth.token();
@@ -491,14 +554,36 @@ export class PlatformClient {
   readonly products: Products;
   /** Prices of packages and campaigns: endpoint 1. */
   readonly prices: Prices;
+  /** Order validation: endpoint 9. */
+  readonly orders: Orders;
+  /** Tickets and user tokens on the authorization API: endpoints 22 and 23. */
+  readonly authorization: Authorization;
+  /** The signed-in user, read with the user's token: endpoint 24. */
+  readonly me: Me;
+  /** The SSO session service: endpoint 21. Needs the `credentials` and `sso` options. */
+  readonly sso: Sso;
+  /** The shop: endpoint 25. Needs `hosts.shop`. */
+  readonly shop: Shop;
+  /** The way back from the shop (spec: "Return flow"), over `authorization` and `me`. */
+  readonly signOn: SignOn;
   /** The environment this client talks to. */
   readonly environment: Environment;
 
   /** Creates a client; nothing is sent until the first call. */
   constructor(options: PlatformClientOptions) {
     const pipeline = new Pipeline(options);
+    const { auth } = options;
+    const credentials =
+      options.credentials ??
+      ('clientId' in auth ? { clientId: auth.clientId, clientSecret: auth.clientSecret } : undefined);
     this.environment = options.environment;
     this.products = new Products(pipeline);
     this.prices = new Prices(pipeline);
+    this.orders = new Orders(pipeline);
+    this.authorization = new Authorization(pipeline, credentials);
+    this.me = new Me(pipeline);
+    this.sso = new Sso(pipeline, { credentials, sso: options.sso, host: options.hosts.sso });
+    this.shop = new Shop(options.hosts.shop);
+    this.signOn = new SignOn(this.authorization, this.me, credentials !== undefined);
   }
 }

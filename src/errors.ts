@@ -3,7 +3,8 @@
  * {@link APIError} subclass chosen by status in one place (`makeAPIError`); failures before an
  * answer are {@link APIConnectionError} or {@link APITimeoutError}; input refused before anything
  * is sent is a {@link RequestValidationError}; an answer outside its schema is a
- * {@link ResponseValidationError}. No message carries a token, ticket, secret or password.
+ * {@link ResponseValidationError}. The sign-on helpers' errors (`SignOnError` and its subclasses)
+ * are `PlatformError`s too. No message carries a token, ticket, secret or password.
  */
 import type * as z from 'zod';
 import { ErrorBody, fieldOf } from './schemas/common.js';

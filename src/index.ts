@@ -7,11 +7,13 @@
 export { APIPromise, type APIResponse } from './api-promise.js';
 export type { AccessTokenAuth, AuthOptions, ClientCredentialsAuth } from './auth.js';
 export {
+  type ClientCredentials,
   type Hosts,
   PlatformClient,
   type PlatformClientOptions,
   type RequestOptions,
   type RetryDelay,
+  type SsoOptions,
 } from './client.js';
 export type { Environment } from './endpoints.js';
 export {
@@ -34,13 +36,25 @@ export {
   type ValidationIssue,
 } from './errors.js';
 export type { Logger, LogMethod } from './logger.js';
+export type {
+  Authorization,
+  ExchangeTicketParams,
+  RefreshTokenParams,
+  TokenRequestOptions,
+} from './resources/authorization.js';
+export type { GetSignedInUserParams, Me } from './resources/me.js';
+export type { Orders } from './resources/orders.js';
 export type { Prices } from './resources/prices.js';
 export type { PaymentPeriodsQuery, Products } from './resources/products.js';
 export type { APIResource } from './resources/resource.js';
+export type { Shop } from './resources/shop.js';
+export type { ReturnHandlerConfig, SignOn } from './resources/sign-on.js';
+export type { AuthenticateWithTicketParams, Sso } from './resources/sso.js';
 export type { AccessTokenResponse } from './schemas/authorization.js';
 export type { ErrorBody, IdResponse } from './schemas/common.js';
 /** The zod schemas of every resource, request and response, and the shared error map. */
 export * as schemas from './schemas/index.js';
+export type { OrderValidationQuery, OrderValidationResponse, OrderValidationResult } from './schemas/orders.js';
 export type {
   GetPaymentPeriodsQuery,
   GetPaymentPeriodsResponse,
@@ -56,3 +70,40 @@ export type {
   ProductSharingOption,
   UpdatePricesRequest,
 } from './schemas/products.js';
+export type {
+  GenerateTicketRequest,
+  GenerateTicketResponse,
+  MarketplaceUrlParams,
+  SignedInUser,
+  SsoErrorCode,
+  SsoSessionClaims,
+} from './schemas/sign-on.js';
+export {
+  type AuthenticateWithTicketResult,
+  allowedReturnUrl,
+  createReturnHandler,
+  createSsoRequestToken,
+  MemoryTicketStore,
+  type MemoryTicketStoreOptions,
+  marketplaceUrl,
+  ReplayGuard,
+  type ReplayGuardOptions,
+  type ReturnHandler,
+  type ReturnHandlerOptions,
+  type ReturnResult,
+  type ReturnUrlRefusal,
+  type SeparateTicketAuthOptions,
+  type SeparateTicketAuthResult,
+  SignOnConfigurationError,
+  SignOnError,
+  SignOnValidationError,
+  type SsoRequestTokenInput,
+  SsoTokenError,
+  type SsoTokenErrorReason,
+  type TicketExchanger,
+  TicketReplayError,
+  type TicketStore,
+  toAuthenticateResult,
+  type VerifySsoSessionTokenOptions,
+  verifySsoSessionToken,
+} from './sign-on/index.js';

@@ -32,6 +32,12 @@ const SECRET_NAMES = [
   'at',
   't',
   'password',
+  // The same credentials as camelCase keys (compared in lower case), and a national identity
+  // number (endpoint 9's `ssn`), which is personal data that has no place in a log.
+  'accesstoken',
+  'refreshtoken',
+  'clientsecret',
+  'ssn',
 ];
 const SECRET_SET = new Set(SECRET_NAMES);
 const names = SECRET_NAMES.join('|');
@@ -47,9 +53,9 @@ export const REDACTED = '[REDACTED]';
 
 /**
  * Returns a copy of `value` with every credential replaced by `[REDACTED]`: the `Authorization`
- * header, and `access_token`, `refresh_token`, `client_secret`, `ticket`, `at`, `t`, `password`
- * as object keys (at any depth), as query or form parameters and as keys in JSON text, and any
- * `Bearer` token inside a string. `Headers` become plain objects.
+ * header, and `access_token`, `refresh_token`, `client_secret` (also camelCase), `ticket`, `at`, `t`,
+ * `password` and `ssn` as object keys (at any depth), as query or form parameters and as keys in
+ * JSON text, and any `Bearer` token inside a string. `Headers` become plain objects.
  */
 export function redact(value: unknown): unknown {
   if (typeof value === 'string') {

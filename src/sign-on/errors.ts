@@ -4,8 +4,13 @@
  * set, and a session token's `at` claim is a fresh ticket).
  */
 
-/** Base class of every error thrown by the sign-on helpers, so a caller can catch them all at once. */
-export class SignOnError extends Error {
+import { PlatformError } from '../errors.js';
+
+/**
+ * Base class of every error thrown by the sign-on helpers, so a caller can catch them all at once.
+ * A {@link PlatformError} like every other error of the SDK.
+ */
+export class SignOnError extends PlatformError {
   /** The error's class name, kept explicit so minified builds still report it. */
   override readonly name: string = 'SignOnError';
 }

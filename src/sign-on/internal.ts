@@ -1,6 +1,7 @@
 // Helpers shared by the sign-on modules. Not exported from the package.
 import type * as z from 'zod';
-import { fieldOf, platformErrorMap } from '../schemas/common.js';
+import { fieldOfIssue } from '../errors.js';
+import { platformErrorMap } from '../schemas/common.js';
 import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
 
 const encoder = new TextEncoder();
@@ -48,7 +49,25 @@ export function parseOrThrow<S extends z.ZodType>(
   const result = schema.safeParse(input, { error: platformErrorMap });
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const raw = issue ? fieldOf(issue.path) : '';
+  // An unknown key is named itself, as the platform's `unknown_parameter` names it.
+  const raw = issue ? fieldOfIssue(issue) : '';
   const field = (rename?.[raw] ?? raw) || 'input';
   throw new SignOnValidationError(field, `${field}: ${issue?.message ?? 'invalid value'}`);
+}
+
+/** What each client option needed by a sign-on method is, for {@link missingOption}'s message. */
+const CLIENT_OPTIONS: Record<string, string> = {
+  credentials: 'the site\'s API client id and secret, or "auth" with client credentials',
+  sso: 'the SSO audience constant and the organisation id',
+  'hosts.sso': "the SSO service's URL, {sso_url}",
+  'hosts.shop': "the shop's URL, {shop_url}",
+};
+
+/** A method of the client needs an option it was not given: the error names both, never a value. */
+export function missingOption(method: string, option: string): SignOnConfigurationError {
+  const what = CLIENT_OPTIONS[option];
+  return new SignOnConfigurationError(
+    option,
+    `${method} needs the client option "${option}"${what ? ` (${what})` : ''}`,
+  );
 }

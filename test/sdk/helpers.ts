@@ -1,11 +1,20 @@
 /** The SDK against the reference platform, in process (MSW). One platform and one server per test file. */
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import { createHandlers, createPlatform, defaultHosts, demoCredentials } from '../../mock/index.js';
+import {
+  createHandlers,
+  createPlatform,
+  DEMO_SSO_AUDIENCE,
+  defaultHosts,
+  demoCredentials,
+  demoShop,
+  demoSite,
+  demoUsers,
+} from '../../mock/index.js';
 import { demoIds } from '../../mock/seeds/demo.js';
 import { type Logger, PlatformClient, type PlatformClientOptions } from '../../src/index.js';
 
-export { defaultHosts, demoCredentials, demoIds };
+export { DEMO_SSO_AUDIENCE, defaultHosts, demoCredentials, demoIds, demoShop, demoSite, demoUsers };
 
 export const platform = createPlatform({ seed: 'demo' });
 export const server = setupServer(...createHandlers(platform, defaultHosts));
@@ -35,6 +44,21 @@ export function client(options: Partial<PlatformClientOptions> = {}, scopes = [R
     environment: 'stage',
     hosts: defaultHosts,
     auth: { accessToken: platform.mintToken({ scopes }).access_token },
+    retryDelay: { initial: 1, max: 5 },
+    ...options,
+  });
+}
+
+/**
+ * The demo site's client as a site runs it: client credentials with the ticket scope (which also
+ * serve as its `credentials` for endpoints 21 and 23), and the SSO options of the demo seed.
+ */
+export function siteClient(options: Partial<PlatformClientOptions> = {}): PlatformClient {
+  return new PlatformClient({
+    environment: 'stage',
+    hosts: defaultHosts,
+    auth: { clientId: demoSite.clientId, clientSecret: demoSite.clientSecret, scopes: ['/api/authorization/ticket'] },
+    sso: { audience: demoSite.ssoAudience, organisationId: demoSite.organisationId },
     retryDelay: { initial: 1, max: 5 },
     ...options,
   });

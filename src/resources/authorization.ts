@@ -1,0 +1,93 @@
+import type { APIPromise } from '../api-promise.js';
+import type { ClientCredentials, Requester, RequestOptions } from '../client.js';
+import { generateTicket, refreshTokenGrant, ticketGrant } from '../endpoints.js';
+import type { AccessTokenResponse } from '../schemas/authorization.js';
+import type { GenerateTicketRequest, GenerateTicketResponse } from '../schemas/sign-on.js';
+import { missingOption } from '../sign-on/internal.js';
+import { APIResource } from './resource.js';
+
+/**
+ * Options of a call that takes no per-call `accessToken`: the token endpoint (23) and SSO (21)
+ * send no bearer token, and `me.get` takes the user's token as its parameter.
+ */
+export type TokenRequestOptions = Omit<RequestOptions, 'accessToken'>;
+
+/** Parameters of {@link Authorization.exchangeTicket}. */
+export interface ExchangeTicketParams {
+  /** The ticket received (e.g. from the shop's return), used once and at once. */
+  ticket: string;
+  /** Space-separated scopes for the user's token, e.g. `/external/me/r /external/me/w`. Default: the platform's. */
+  scope?: string;
+}
+
+/** Parameters of {@link Authorization.refreshToken}. */
+export interface RefreshTokenParams {
+  /** The `refresh_token` of an earlier access token response. */
+  refreshToken: string;
+}
+
+/**
+ * Tickets and user tokens on the authorization API (spec endpoints 22 and 23). The grants send the
+ * client's `credentials` (the site's own API client) in the body; tickets, tokens and the secret are
+ * never logged.
+ */
+export class Authorization extends APIResource {
+  readonly #credentials: ClientCredentials | undefined;
+
+  /** @internal Made by the client. */
+  constructor(client: Requester, credentials: ClientCredentials | undefined) {
+    super(client);
+    this.#credentials = credentials;
+  }
+
+  /**
+   * Generate ticket (endpoint 22), just before use: tickets are short-lived and single-use.
+   *
+   * - Form (a), server to server: `{ accountId, clientId }` with the client's own token (scope
+   *   `/api/authorization/ticket`): a ticket for that account, for the client `clientId`.
+   * - Form (b), for the signed-in user: `{ client_id }` (the shop's client id) with the USER's
+   *   token, passed as `options.accessToken`; the user comes from the token.
+   *
+   * 400 for an invalid account id or client id; 401 for an invalid access token. A write: not retried.
+   */
+  generateTicket(body: GenerateTicketRequest, options?: RequestOptions): APIPromise<GenerateTicketResponse> {
+    return this._client.request(generateTicket, body, options);
+  }
+
+  /**
+   * Exchange ticket for access token (endpoint 23, grant `ticket`) with the client's `credentials`:
+   * the user's access token, tied to the ticket's account. 401 (`AuthenticationError`) for an invalid,
+   * expired or already used ticket or wrong credentials. Not retried by default: a ticket is single-use.
+   * Rejects with a `SignOnConfigurationError` (option `credentials`) before sending when the client
+   * has no credentials.
+   */
+  exchangeTicket(params: ExchangeTicketParams, options?: TokenRequestOptions): APIPromise<AccessTokenResponse> {
+    return this._client.request(
+      ticketGrant,
+      this.#withCredentials('exchangeTicket', { grant_type: 'ticket', ticket: params.ticket, scope: params.scope }),
+      options,
+    );
+  }
+
+  /**
+   * Refresh a user's access token (endpoint 23, grant `refresh_token`) with the client's
+   * `credentials`. 401 for an unknown, already used or revoked refresh token. Not retried by default.
+   */
+  refreshToken(params: RefreshTokenParams, options?: TokenRequestOptions): APIPromise<AccessTokenResponse> {
+    return this._client.request(
+      refreshTokenGrant,
+      this.#withCredentials('refreshToken', { grant_type: 'refresh_token', refresh_token: params.refreshToken }),
+      options,
+    );
+  }
+
+  /** The grant's body with `client_id` and `client_secret`; rejects naming the option when they are missing. */
+  async #withCredentials<const B extends object>(
+    method: string,
+    body: B,
+  ): Promise<B & { client_id: string; client_secret: string }> {
+    const credentials = this.#credentials;
+    if (!credentials) throw missingOption(method, 'credentials');
+    return { ...body, client_id: credentials.clientId, client_secret: credentials.clientSecret };
+  }
+}

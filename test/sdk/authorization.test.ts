@@ -1,0 +1,236 @@
+/**
+ * The authorization API through the SDK: generate ticket (endpoint 22, both forms), exchange ticket
+ * and refresh (endpoint 23), and the signed-in user (endpoint 24), against the reference platform.
+ */
+import { describe, expect, test } from 'vitest';
+import {
+  type AccessTokenResponse,
+  AuthenticationError,
+  BadRequestError,
+  PermissionDeniedError,
+  type PlatformClient,
+} from '../../src/index.js';
+import { demoIds, demoShop, demoSite, platform, received, siteClient, usePlatform } from './helpers.js';
+
+usePlatform();
+
+const { anna, bo, carl } = demoIds.accounts;
+const TICKET_PATH = '/api/authorization/ticket';
+const TOKEN_PATH = '/api/authorization/access_token';
+const ME_PATH = '/external/api/v1/me/';
+
+/** A ticket for `accountId`, bound to the site itself (form a), and its exchange for the user's tokens. */
+async function userTokens(site: PlatformClient, accountId: string = anna): Promise<AccessTokenResponse> {
+  const { ticket } = await site.authorization.generateTicket({ accountId, clientId: demoSite.clientId });
+  return site.authorization.exchangeTicket({ ticket });
+}
+
+async function failure(promise: Promise<unknown>): Promise<Record<string, unknown>> {
+  return promise.then(
+    () => expect.fail('expected a rejection'),
+    (e: unknown) => e as Record<string, unknown>,
+  );
+}
+
+describe('generate ticket (endpoint 22)', () => {
+  test('form (a): a server-to-server token names the account and the destination client', async () => {
+    const site = siteClient();
+    const { ticket } = await site.authorization.generateTicket({ accountId: anna, clientId: demoShop.clientId });
+    expect(ticket).toEqual(expect.any(String));
+    expect(ticket.length).toBeGreaterThan(20);
+    // The client-credentials grant first, then the ticket, with the bearer token.
+    expect(received()).toEqual([`POST ${TOKEN_PATH} 200`, `POST ${TICKET_PATH} 200`]);
+    expect(platform.requests.list()[1]?.headers.authorization).toMatch(/^Bearer /);
+  });
+
+  test('form (b): the user token is passed per call; the body names only the shop client', async () => {
+    const site = siteClient();
+    const tokens = await userTokens(site);
+    const { ticket } = await site.authorization.generateTicket(
+      { client_id: demoShop.clientId },
+      { accessToken: tokens.access_token },
+    );
+    // The ticket is the user's, for the shop: the shop's client can use it, the site cannot.
+    const shop = siteClient({ credentials: demoIds.clients.shop });
+    const shopTokens = await shop.authorization.exchangeTicket({ ticket });
+    const user = await shop.me.get({ accessToken: shopTokens.access_token });
+    expect(user.id).toBe(anna);
+  });
+
+  test('400 invalid_parameter: an unknown account id', async () => {
+    const error = await failure(
+      siteClient().authorization.generateTicket({ accountId: 'acffffffffffffffffffffff', clientId: demoShop.clientId }),
+    );
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toMatchObject({ status: 400, code: 'invalid_parameter', field: 'accountId' });
+  });
+
+  test('400 invalid_parameter: an unknown client id', async () => {
+    const error = await failure(
+      siteClient().authorization.generateTicket({ accountId: anna, clientId: 'no-such-client' }),
+    );
+    expect(error).toMatchObject({ status: 400, code: 'invalid_parameter', field: 'clientId' });
+  });
+
+  test('400: form (b) sent with a server-to-server token', async () => {
+    const error = await failure(siteClient().authorization.generateTicket({ client_id: demoShop.clientId }));
+    expect(error).toMatchObject({ status: 400, field: 'client_id' });
+  });
+
+  test('400 account_not_active: no ticket for an account that is not active', async () => {
+    const error = await failure(
+      siteClient().authorization.generateTicket({ accountId: carl, clientId: demoShop.clientId }),
+    );
+    expect(error).toMatchObject({ status: 400, code: 'account_not_active' });
+  });
+
+  test('a malformed account id is refused before sending', async () => {
+    const error = await failure(
+      siteClient().authorization.generateTicket({ accountId: 'x', clientId: demoShop.clientId }),
+    );
+    expect(error).toMatchObject({ name: 'RequestValidationError' });
+    expect(received()).toEqual([]);
+  });
+
+  test('401: an invalid access token (form b), and it is not retried', async () => {
+    const error = await failure(
+      siteClient().authorization.generateTicket({ client_id: demoShop.clientId }, { accessToken: 'not-a-token' }),
+    );
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(received()).toEqual([`POST ${TICKET_PATH} 401`]);
+  });
+});
+
+describe('exchange ticket for access token (endpoint 23, grant ticket)', () => {
+  test('answers the access token response; the token reads the ticket user (endpoint 24)', async () => {
+    const site = siteClient();
+    const tokens = await userTokens(site);
+    expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
+    expect(tokens.access_token).toEqual(expect.any(String));
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+    const body = JSON.parse(platform.requests.list().at(-1)?.body ?? '{}');
+    expect(body).toMatchObject({ grant_type: 'ticket', client_id: demoSite.clientId });
+    expect(platform.requests.list().at(-1)?.headers.authorization).toBeUndefined();
+  });
+
+  test('a ticket is single-use: the second exchange is refused with 401 invalid_grant', async () => {
+    const site = siteClient();
+    const { ticket } = await site.authorization.generateTicket({ accountId: anna, clientId: demoSite.clientId });
+    await site.authorization.exchangeTicket({ ticket });
+    const error = await failure(site.authorization.exchangeTicket({ ticket }));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_grant', field: 'ticket' });
+    expect(String(error.message)).not.toContain(ticket);
+  });
+
+  test('on reuse the token of the first exchange is revoked: me.get then answers 401 (RFC 6749 10.5)', async () => {
+    const site = siteClient();
+    const { ticket } = await site.authorization.generateTicket({ accountId: anna, clientId: demoSite.clientId });
+    const first = await site.authorization.exchangeTicket({ ticket });
+    expect((await site.me.get({ accessToken: first.access_token })).id).toBe(anna);
+    await failure(site.authorization.exchangeTicket({ ticket }));
+    const error = await failure(site.me.get({ accessToken: first.access_token }));
+    expect(error).toBeInstanceOf(AuthenticationError);
+  });
+
+  test('a wrong client secret: 401 invalid_client, and the ticket stays usable by its client', async () => {
+    const site = siteClient();
+    const { ticket } = await site.authorization.generateTicket({ accountId: anna, clientId: demoSite.clientId });
+    const wrong = siteClient({
+      credentials: { clientId: demoSite.clientId, clientSecret: 'wrong-secret-0123456789abcdef0123456789' },
+    });
+    const error = await failure(wrong.authorization.exchangeTicket({ ticket }));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_client' });
+    expect(String(error.message)).not.toContain('wrong-secret');
+    await expect(site.authorization.exchangeTicket({ ticket })).resolves.toMatchObject({ token_type: 'Bearer' });
+  });
+
+  test('a ticket bound to another client is refused (401 invalid_grant)', async () => {
+    const site = siteClient();
+    const { ticket } = await site.authorization.generateTicket({ accountId: anna, clientId: demoShop.clientId });
+    await expect(site.authorization.exchangeTicket({ ticket })).rejects.toMatchObject({ code: 'invalid_grant' });
+  });
+
+  test('an unknown ticket: 401 invalid_grant; the exchange is a write and is not retried', async () => {
+    const error = await failure(siteClient().authorization.exchangeTicket({ ticket: 'no-such-ticket' }));
+    expect(error).toMatchObject({ status: 401, code: 'invalid_grant' });
+    expect(received()).toEqual([`POST ${TOKEN_PATH} 401`]);
+  });
+
+  test('scope asks for the user token scopes; one outside them is 400 invalid_scope', async () => {
+    const site = siteClient();
+    const { ticket } = await site.authorization.generateTicket({ accountId: anna, clientId: demoSite.clientId });
+    const tokens = await site.authorization.exchangeTicket({ ticket, scope: '/external/me/r' });
+    expect(tokens.scope).toBe('/external/me/r');
+    const other = await site.authorization.generateTicket({ accountId: anna, clientId: demoSite.clientId });
+    const error = await failure(
+      site.authorization.exchangeTicket({ ticket: other.ticket, scope: '/external/price/w' }),
+    );
+    expect(error).toMatchObject({ status: 400, code: 'invalid_scope' });
+  });
+});
+
+describe('refresh a user token (endpoint 23, grant refresh_token)', () => {
+  test('a refresh token gives a new access token for the same user', async () => {
+    const site = siteClient();
+    const tokens = await userTokens(site, bo);
+    const fresh = await site.authorization.refreshToken({ refreshToken: tokens.refresh_token ?? '' });
+    expect(fresh.access_token).not.toBe(tokens.access_token);
+    expect((await site.me.get({ accessToken: fresh.access_token })).id).toBe(bo);
+  });
+
+  test('a refresh token is usable once: the second use is 401 invalid_grant', async () => {
+    const site = siteClient();
+    const tokens = await userTokens(site);
+    await site.authorization.refreshToken({ refreshToken: tokens.refresh_token ?? '' });
+    const error = await failure(site.authorization.refreshToken({ refreshToken: tokens.refresh_token ?? '' }));
+    expect(error).toMatchObject({ status: 401, code: 'invalid_grant', field: 'refresh_token' });
+  });
+
+  test('an unknown refresh token: 401 invalid_grant', async () => {
+    await expect(siteClient().authorization.refreshToken({ refreshToken: 'nope' })).rejects.toMatchObject({
+      status: 401,
+      code: 'invalid_grant',
+    });
+  });
+});
+
+describe('get signed-in user (endpoint 24)', () => {
+  test("answers the token user's account as the spec spells it", async () => {
+    const site = siteClient();
+    const tokens = await userTokens(site);
+    const user = await site.me.get({ accessToken: tokens.access_token });
+    expect(user).toEqual({
+      id: anna,
+      email: 'anna@example.com',
+      firstName: 'Anna',
+      lastName: 'Andersson',
+      customerNumber: 'C1001',
+      address: { street: 'Storgatan 1', zipCode: '111 22', city: 'Stockholm', countryCode: 'SE' },
+    });
+    const entry = platform.requests.list().at(-1);
+    expect(`${entry?.method} ${entry?.path} ${entry?.status}`).toBe(`GET ${ME_PATH} 200`);
+  });
+
+  test('401: an invalid or expired token', async () => {
+    const error = await failure(siteClient().me.get({ accessToken: 'not-a-token' }));
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401 });
+    expect(received()).toEqual([`GET ${ME_PATH} 401`]);
+  });
+
+  test('401 after the token expires on the platform clock', async () => {
+    const site = siteClient();
+    const tokens = await userTokens(site);
+    platform.clock.advance(3601);
+    await expect(site.me.get({ accessToken: tokens.access_token })).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  test('403 identity_required: a server-to-server token is tied to no user', async () => {
+    const { access_token } = platform.mintToken({ scopes: ['/external/me/r'] });
+    const error = await failure(siteClient().me.get({ accessToken: access_token }));
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect(error).toMatchObject({ status: 403, code: 'identity_required' });
+  });
+});

@@ -1,0 +1,113 @@
+/** Endpoint 9, order validation, through the SDK against the reference platform. */
+import { describe, expect, test } from 'vitest';
+import { NotFoundError, type OrderValidationQuery, RequestValidationError } from '../../src/index.js';
+import { client, demoIds, platform, received, recordingLogger, usePlatform } from './helpers.js';
+
+usePlatform();
+
+const SCOPE = '/external/order_validation/r';
+const PATH = '/external/api/v2/order_validation';
+const orders = () => client({}, [SCOPE]).orders;
+
+describe('order validation (endpoint 9): may this buyer purchase the package?', () => {
+  test('an adult account without the package may buy it: purchase_allowed true, no reason', async () => {
+    const { item } = await orders().validate({ product_code: 'premium-digital', account_id: demoIds.accounts.anna });
+    expect(item).toEqual({ purchase_allowed: true, reason: null, message: null, fallback_package_code: null });
+    expect(received()).toEqual([`GET ${PATH} 200`]);
+  });
+
+  test('the query carries product_code and the one buyer field', async () => {
+    await orders().validate({ product_code: 'basic-news', ssn: '19850412-1234' });
+    const [entry] = platform.requests.list();
+    expect(new URL(entry?.url ?? '', 'https://x.test').searchParams.toString()).toBe(
+      'product_code=basic-news&ssn=19850412-1234',
+    );
+  });
+
+  describe('a refusal is a 200 with purchase_allowed false, a reason and a message', () => {
+    test('already_subscribed: the account holds a live user-product of the package', async () => {
+      const { item } = await orders().validate({ product_code: 'basic-news', account_id: demoIds.accounts.bo });
+      expect(item).toMatchObject({
+        purchase_allowed: false,
+        reason: 'already_subscribed',
+        fallback_package_code: null,
+      });
+      expect(item.message).toEqual(expect.any(String));
+    });
+
+    test('already_subscribed: a cancelled campaign still running counts for its package', async () => {
+      const { item } = await orders().validate({ product_code: 'premium-digital', account_id: demoIds.accounts.eva });
+      expect(item).toMatchObject({ purchase_allowed: false, reason: 'already_subscribed' });
+    });
+
+    test('too_young by date_of_birth, with the fallback package offered', async () => {
+      const { item } = await orders().validate({
+        product_code: 'premium-digital',
+        date_of_birth: '2014-06-15T00:00:00Z',
+      });
+      expect(item).toMatchObject({ purchase_allowed: false, reason: 'too_young', fallback_package_code: 'basic-news' });
+      expect(item.message).toEqual(expect.any(String));
+    });
+
+    test('too_young by ssn: the account of the ssn is judged by its date of birth', async () => {
+      const { item } = await orders().validate({ product_code: 'premium-digital', ssn: '20140615-5678' });
+      expect(item).toMatchObject({ purchase_allowed: false, reason: 'too_young', fallback_package_code: 'basic-news' });
+    });
+  });
+
+  describe('exactly one of account_id, date_of_birth, ssn: none or more than one is refused, nothing sent', () => {
+    test.each<[string, OrderValidationQuery, string]>([
+      ['none', { product_code: 'premium-digital' }, 'account_id'],
+      ['account_id and ssn', { product_code: 'premium-digital', account_id: demoIds.accounts.anna, ssn: '1' }, 'ssn'],
+      [
+        'date_of_birth and ssn',
+        { product_code: 'premium-digital', date_of_birth: '1985-04-12T00:00:00Z', ssn: '1' },
+        'ssn',
+      ],
+    ])('%s: RequestValidationError', async (_name, query, field) => {
+      const error = await orders()
+        .validate(query)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error).toMatchObject({ code: 'invalid_parameter', field });
+      expect(received()).toEqual([]);
+    });
+
+    test('a malformed account_id is refused before sending', async () => {
+      const error = await orders()
+        .validate({ product_code: 'premium-digital', account_id: 'nope' })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'RequestValidationError', field: 'account_id' });
+      expect(received()).toEqual([]);
+    });
+  });
+
+  test('404 not_found: no package with that code on sale', async () => {
+    const error = await orders()
+      .validate({ product_code: 'no-such-package', account_id: demoIds.accounts.anna })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, code: 'not_found', field: 'product_code' });
+  });
+
+  test('404 not_found: no such account', async () => {
+    const error = await orders()
+      .validate({ product_code: 'premium-digital', account_id: 'acffffffffffffffffffffff' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 404, code: 'not_found', field: 'account_id' });
+  });
+
+  test('403 insufficient_scope without /external/order_validation/r', async () => {
+    const error = await client({}, ['/external/product/r'])
+      .orders.validate({ product_code: 'premium-digital', account_id: demoIds.accounts.anna })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 403, code: 'insufficient_scope' });
+  });
+
+  test('an ssn never reaches a log line', async () => {
+    const logger = recordingLogger();
+    await client({ logger }, [SCOPE]).orders.validate({ product_code: 'basic-news', ssn: '19850412-1234' });
+    expect(logger.lines.length).toBeGreaterThan(0);
+    expect(JSON.stringify(logger.lines)).not.toContain('19850412-1234');
+  });
+});

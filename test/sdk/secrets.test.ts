@@ -1,0 +1,159 @@
+/**
+ * Spec, Authentication 7: tickets are credentials, never logged. A whole sign-on run at debug level,
+ * with every ticket, token, secret and password that crossed the wire collected by a recording
+ * fetch: none of them is in any log line or error message.
+ */
+import { decodeJwt } from 'jose';
+import { describe, expect, test } from 'vitest';
+import type { PlatformClient } from '../../src/index.js';
+import { browser, hrefOf } from './browser.js';
+import {
+  defaultHosts,
+  demoIds,
+  demoShop,
+  demoSite,
+  demoUsers,
+  platform,
+  recordingLogger,
+  siteClient,
+  usePlatform,
+} from './helpers.js';
+
+usePlatform();
+
+const SECRET_KEYS = new Set(['ticket', 'at', 't', 'access_token', 'refresh_token', 'client_secret', 'password']);
+
+/** Collects every secret value in a JSON or form body, and inside JWTs (`t`) their claims. */
+function collect(text: string, into: Set<string>): void {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = Object.fromEntries(new URLSearchParams(text));
+  }
+  const walk = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') return;
+    for (const [key, inner] of Object.entries(v)) {
+      if (SECRET_KEYS.has(key) && typeof inner === 'string' && inner.length >= 8) {
+        into.add(inner);
+        if (key === 't') walk(decodeJwt(inner));
+      } else walk(inner);
+    }
+  };
+  walk(value);
+}
+
+/** A fetch that records every secret sent or received: bodies, bearer tokens, query `at`/`ticket`. */
+function recordingFetch(secrets: Set<string>): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    for (const name of ['at', 'ticket']) {
+      const v = url.searchParams.get(name);
+      if (v) secrets.add(v);
+    }
+    const bearer = request.headers.get('authorization')?.replace(/^Bearer /, '');
+    if (bearer) secrets.add(bearer);
+    collect(await request.clone().text(), secrets);
+    const response = await fetch(request);
+    collect(await response.clone().text(), secrets);
+    return response;
+  };
+}
+
+describe('no ticket, token, client secret or password in any log line or error message', () => {
+  test('a full sign-on run at debug level', async () => {
+    const logger = recordingLogger();
+    const secrets = new Set<string>([demoSite.clientSecret, ...Object.values(demoUsers).map((u) => u.password)]);
+    const errors: string[] = [];
+    const site: PlatformClient = siteClient({ logger, fetch: recordingFetch(secrets) });
+    const fail = async (p: Promise<unknown>) => {
+      const error = await p.then(
+        () => expect.fail('expected a failure'),
+        (e: unknown) => e as Error,
+      );
+      errors.push(`${error.name}: ${error.message} ${JSON.stringify(error)}`);
+    };
+
+    // To the shop and back (22 form a, 25, the shop's pages, 23, 24), and the replay refused.
+    const shopTicket = await site.authorization.generateTicket({
+      accountId: demoIds.accounts.anna,
+      clientId: demoShop.clientId,
+    });
+    secrets.add(shopTicket.ticket);
+    const returnUrl = 'http://localhost:3000/welcome';
+    const b = browser();
+    await b.get(
+      site.shop.marketplaceUrl({
+        groupId: demoShop.groupId,
+        marketplaceId: demoShop.marketplaceId,
+        ticket: shopTicket.ticket,
+        returnUrl,
+      }),
+    );
+    const confirmation = await b.post(`${defaultHosts.shop}/shop/purchase`, {
+      group_id: demoShop.groupId,
+      marketplace_id: demoShop.marketplaceId,
+      period_id: demoIds.periods.basicCreditcard,
+      returnUrl,
+    });
+    const back = await b.get(new URL(hrefOf(confirmation.text, 'return-to-site') ?? '', confirmation.url).href);
+    const returnTicket = new URL(back.leftTo ?? '').searchParams.get('ticket') ?? '';
+    secrets.add(returnTicket);
+    const handler = site.signOn.returnHandler({ readUser: true });
+    const signedIn = await handler.handleReturnUrl(back.leftTo ?? '');
+    if (signedIn.status !== 'signed_in') throw new Error('not signed in');
+    await fail(handler.handleReturnUrl(back.leftTo ?? ''));
+
+    // Form (b) with the user token; SSO with a ticket; the SSO ticket exchanged; a refresh.
+    const userTicket = await site.authorization.generateTicket(
+      { client_id: demoSite.clientId },
+      { accessToken: signedIn.tokens.access_token },
+    );
+    const sso = await site.sso.authenticateWithTicket({
+      sessionId: platform.sso.createSession(),
+      ticket: userTicket.ticket,
+      ipAddress: '203.0.113.7',
+      userAgent: 'test',
+    });
+    if (sso.status !== 'loggedin') throw new Error('SSO did not log in');
+    const ssoTokens = await site.authorization.exchangeTicket({ ticket: sso.ticket });
+    await site.authorization.refreshToken({ refreshToken: ssoTokens.refresh_token ?? '' });
+
+    // Refusals: a reused ticket, a reused refresh token, a revoked user token, a bad user token.
+    await fail(site.authorization.exchangeTicket({ ticket: sso.ticket }));
+    await fail(site.authorization.refreshToken({ refreshToken: ssoTokens.refresh_token ?? '' }));
+    await fail(site.me.get({ accessToken: ssoTokens.access_token }));
+    await fail(
+      site.authorization.generateTicket({ client_id: demoShop.clientId }, { accessToken: 'bogus-user-token' }),
+    );
+    await fail(
+      siteClient({
+        logger,
+        credentials: { clientId: demoSite.clientId, clientSecret: 'wrong-secret-0123456789abcdef0123' },
+      }).authorization.exchangeTicket({ ticket: returnTicket }),
+    );
+    secrets.add('wrong-secret-0123456789abcdef0123');
+    secrets.add('bogus-user-token');
+
+    // The run was logged, at debug and warn, for every host.
+    const levels = new Set(logger.lines.map((l) => l.level));
+    expect(levels).toContain('debug');
+    expect(levels).toContain('warn');
+    const logged = JSON.stringify(logger.lines);
+    for (const path of [
+      '/api/authorization/ticket',
+      '/api/authorization/access_token',
+      '/authenticatewithticket',
+      '/external/api/v1/me/',
+    ])
+      expect(logged).toContain(path);
+
+    expect(secrets.size).toBeGreaterThan(15);
+    expect(errors).toHaveLength(6);
+    for (const secret of secrets) {
+      expect(logged, 'a secret in a log line').not.toContain(secret);
+      for (const message of errors) expect(message, 'a secret in an error').not.toContain(secret);
+    }
+  });
+});
