@@ -1,10 +1,9 @@
 /**
  * The authorization API: generate ticket (endpoint 22) and `POST /api/authorization/access_token`
- * (endpoint 23), where each grant type is one function in `grants`; and the signed-in user
- * (endpoint 24), which reads the account a user token is tied to.
+ * (endpoint 23), where each grant type is one function in `grants`.
  */
 import * as z from 'zod';
-import { generateTicket, getSignedInUser } from '../../src/endpoints.js';
+import { generateTicket } from '../../src/endpoints.js';
 import { ClientCredentialsRequest } from '../../src/schemas/authorization.js';
 import {
   GenerateTicketForAccountRequest,
@@ -213,27 +212,5 @@ const ticketRoute = route(
   },
 );
 
-/** Endpoint 24: the account the user token is tied to, spelled as the spec's Signed-in user account. */
-const me = apiRoute(getSignedInUser, ({ auth }) => {
-  // The core refuses a token without a user (403 identity_required) before this runs.
-  const a = auth.account!;
-  const address = a.address ?? { street: '', zip_code: '', city: '', country_code: '' };
-  return {
-    body: {
-      id: a.id,
-      email: a.email,
-      firstName: a.first_name,
-      lastName: a.last_name,
-      customerNumber: a.customer_number,
-      address: {
-        street: address.street,
-        zipCode: address.zip_code,
-        city: address.city,
-        countryCode: address.country_code,
-      },
-    },
-  };
-});
-
 /** The routes of this file. */
-export const authorizationRoutes: readonly Route[] = [accessToken, ticketRoute, me];
+export const authorizationRoutes: readonly Route[] = [accessToken, ticketRoute];

@@ -2,6 +2,7 @@
 import type { Route } from '../core/route.js';
 import { adminRoutes } from './admin.js';
 import { authorizationRoutes } from './authorization.js';
+import { meRoutes } from './me.js';
 import { orderRoutes } from './orders.js';
 import { priceRoutes } from './prices.js';
 import { productRoutes } from './products.js';
@@ -14,6 +15,7 @@ export const allRoutes: readonly Route[] = [
   ...productRoutes,
   ...orderRoutes,
   ...authorizationRoutes,
+  ...meRoutes,
   ...ssoRoutes,
   ...shopRoutes,
   ...adminRoutes,
