@@ -3,8 +3,16 @@
  * process (MSW). No network, no credentials: the platform is seeded with demo data.
  */
 import { setupServer } from 'msw/node';
-import { createHandlers, createPlatform, defaultHosts, demoCredentials } from '../mock/index.js';
-import { APIError, PlatformClient, RequestValidationError } from '../src/index.js';
+import {
+  createHandlers,
+  createPlatform,
+  defaultHosts,
+  demoCredentials,
+  demoShop,
+  demoSite,
+  demoUsers,
+} from '../mock/index.js';
+import { APIError, PlatformClient, RequestValidationError, TicketReplayError } from '../src/index.js';
 
 const platform = createPlatform({ seed: 'demo' });
 const server = setupServer(...createHandlers(platform, defaultHosts));
@@ -79,8 +87,103 @@ try {
     );
   }
 
+  // ------------------------------------------------------------------ sign-on (endpoints 9, 21-25)
+  // The demo site: its own API client, which the platform knows by its domain `localhost`.
+  const site = new PlatformClient({
+    environment: 'stage',
+    hosts: defaultHosts,
+    auth: {
+      clientId: demoSite.clientId,
+      clientSecret: demoSite.clientSecret,
+      scopes: ['/api/authorization/ticket', '/external/order_validation/r'],
+    },
+    sso: { audience: demoSite.ssoAudience, organisationId: demoSite.organisationId },
+  });
+  const anna = demoUsers.anna;
+
+  step('Order validation: may Anna buy premium-digital? (endpoint 9)');
+  const mayBuy = await site.orders.validate({ product_code: 'premium-digital', account_id: anna.id });
+  console.log(`  purchase_allowed: ${mayBuy.item.purchase_allowed}`);
+
+  step('Send Anna, logged in on the site, to the shop: a ticket, then the marketplace URL (endpoints 22, 25)');
+  const { ticket } = await site.authorization.generateTicket({ accountId: anna.id, clientId: demoShop.clientId });
+  const shopUrl = site.shop.marketplaceUrl({
+    groupId: demoShop.groupId,
+    marketplaceId: demoShop.marketplaceId,
+    ticket,
+    returnUrl: 'http://localhost:3000/return',
+  });
+  console.log(`  ${shopUrl.replace(ticket, '<ticket>')}`);
+
+  step('In the shop (what her browser does): logged in by the ticket, buys, returns');
+  const returnedTo = await shopAndReturn(shopUrl);
+  console.log(`  back at ${returnedTo.replace(/ticket=[^&]+/, 'ticket=<ticket>')}`);
+
+  step("Back on the site: the ticket exchanged for Anna's token, and her account read (endpoints 23, 24)");
+  const returns = site.signOn.returnHandler({ readUser: true });
+  const signedIn = await returns.handleReturnUrl(returnedTo);
+  if (signedIn.status !== 'signed_in') throw new Error('the shop sent Anna back without a ticket');
+  console.log(`  signed in: ${signedIn.user?.firstName} ${signedIn.user?.lastName} <${signedIn.user?.email}>`);
+  console.log(`  then redirected to ${signedIn.cleanUrl} (no ticket in the address bar)`);
+  const nowOwned = await site.orders.validate({ product_code: 'premium-digital', account_id: anna.id });
+  console.log(`  premium-digital now: purchase_allowed ${nowOwned.item.purchase_allowed}, reason ${nowOwned.item.reason}`);
+
+  step('Reloading the return URL does not sign in twice (the replay guard)');
+  try {
+    await returns.handleReturnUrl(returnedTo);
+  } catch (err) {
+    if (!(err instanceof TicketReplayError)) throw err;
+    console.log(`  ${err.name}: ${err.message}`);
+  }
+
+  step('SSO: an anonymous session logged in with a ticket (endpoint 21)');
+  // The spec does not show how a session is created; the platform's test tools stand in for it.
+  const sessionId = platform.sso.createSession({ clientId: demoSite.clientId });
+  const forSso = await site.authorization.generateTicket({ accountId: anna.id, clientId: demoSite.clientId });
+  const sso = await site.sso.authenticateWithTicket({
+    sessionId,
+    ticket: forSso.ticket,
+    ipAddress: '203.0.113.7',
+    userAgent: 'demo',
+  });
+  console.log(`  ${sso.status === 'loggedin' ? `logged in as account ${sso.accountId}` : `refused: ${sso.error}`}`);
+
   step('What the platform received (its request journal; secrets redacted)');
   for (const r of platform.requests.list()) console.log(`  ${r.status} ${r.method} ${r.path}`);
 } finally {
   server.close();
+}
+
+/**
+ * What Anna's browser does in the shop: follows the marketplace URL (the shop logs her in from the
+ * ticket and sets its session cookie), buys the first period on offer, and follows "Return to site".
+ * Answers the URL the shop sends her back to.
+ */
+async function shopAndReturn(marketplaceUrl: string): Promise<string> {
+  let cookie = '';
+  const visit = async (url: string, init: RequestInit = {}): Promise<Response> => {
+    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers, cookie } });
+    const session = response.headers.getSetCookie().find((c) => c.startsWith('shop_session='));
+    if (session) cookie = session.split(';')[0] ?? '';
+    const location = response.headers.get('location');
+    const next = location && new URL(location, url);
+    return next && next.origin === new URL(url).origin ? visit(next.href) : response;
+  };
+  const page = await (await visit(marketplaceUrl)).text();
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1] ?? '';
+  const purchase = await visit(`${defaultHosts.shop}/shop/purchase`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      group_id: field('group_id'),
+      marketplace_id: field('marketplace_id'),
+      returnUrl: field('returnUrl').replaceAll('&amp;', '&'),
+      period_id: /name="period_id" value="([^"]*)"/.exec(page)?.[1] ?? '',
+    }),
+  });
+  const confirmation = await purchase.text();
+  const back = /id="return-to-site"[^>]*href="([^"]*)"/.exec(confirmation)?.[1]?.replaceAll('&amp;', '&');
+  if (!back) throw new Error('the shop showed no way back');
+  const returned = await visit(new URL(back, defaultHosts.shop).href);
+  return returned.headers.get('location') ?? '';
 }

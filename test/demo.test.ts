@@ -1,0 +1,21 @@
+/** `npm run demo` is the README's first command: it must keep running, end to end. */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect, test } from 'vitest';
+
+test('npm run demo drives every implemented endpoint on the embedded platform and exits 0', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
+    cwd: new URL('..', import.meta.url),
+    timeout: 60_000,
+  });
+  expect(stdout).toContain('updated package');
+  expect(stdout).toContain('RequestValidationError: field "id"');
+  expect(stdout).toContain('NotFoundError: 404 not_found');
+  expect(stdout).toContain('reason already_subscribed');
+  expect(stdout).toContain('TicketReplayError');
+  expect(stdout).toMatch(/logged in as account [a-f\d]{24}/);
+  // The journal lines the demo prints: every endpoint it drove answered.
+  for (const path of ['/api/authorization/ticket', '/external/api/v1/me/', '/authenticatewithticket']) {
+    expect(stdout).toContain(`200 POST ${path}`.replace('POST /external', 'GET /external'));
+  }
+}, 60_000);
