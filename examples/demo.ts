@@ -126,7 +126,9 @@ try {
   console.log(`  signed in: ${signedIn.user?.firstName} ${signedIn.user?.lastName} <${signedIn.user?.email}>`);
   console.log(`  then redirected to ${signedIn.cleanUrl} (no ticket in the address bar)`);
   const nowOwned = await site.orders.validate({ product_code: 'premium-digital', account_id: anna.id });
-  console.log(`  premium-digital now: purchase_allowed ${nowOwned.item.purchase_allowed}, reason ${nowOwned.item.reason}`);
+  console.log(
+    `  premium-digital now: purchase_allowed ${nowOwned.item.purchase_allowed}, reason ${nowOwned.item.reason}`,
+  );
 
   step('Reloading the return URL does not sign in twice (the replay guard)');
   try {

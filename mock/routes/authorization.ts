@@ -13,7 +13,7 @@ import {
 } from '../../src/schemas/sign-on.js';
 import type { ClientRecord } from '../core/document.js';
 import { invalidParameter, PlatformError } from '../core/errors.js';
-import { apiRoute, type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
+import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
 import type { Store } from '../core/store.js';
 import { isActiveAccount, issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
 import { issueToken, revokeFamily } from '../core/tokens.js';
