@@ -83,6 +83,7 @@ export {
   allowedReturnUrl,
   createReturnHandler,
   createSsoRequestToken,
+  DEFAULT_TICKET_REUSE_SECONDS,
   MemoryTicketStore,
   type MemoryTicketStoreOptions,
   marketplaceUrl,

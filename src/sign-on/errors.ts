@@ -28,6 +28,7 @@ export class SignOnConfigurationError extends SignOnError {
   readonly option: string;
 
   /**
+   * Names the option and the rule it breaks.
    * @param option - the option that is wrong
    * @param message - what rule it breaks; never the option's value
    */
@@ -45,6 +46,7 @@ export class SignOnValidationError extends SignOnError {
   readonly field: string;
 
   /**
+   * Names the field and the rule it breaks.
    * @param field - the offending field
    * @param message - the broken rule; never the field's value
    */
@@ -88,6 +90,7 @@ export class SsoTokenError extends SignOnError {
   readonly claim: string | undefined;
 
   /**
+   * Says why a token was refused, without the token.
    * @param reason - why the token was refused
    * @param message - a description that names no token, claim value or secret
    * @param claim - the claim that failed, if one did
@@ -113,7 +116,10 @@ export class TicketReplayError extends SignOnError {
   /** SHA-256 of the ticket, lowercase hex. Not the ticket, and not reversible to it. */
   readonly ticketHash: string;
 
-  /** @param ticketHash - SHA-256 of the replayed ticket, lowercase hex */
+  /**
+   * A refused second use of a ticket.
+   * @param ticketHash - SHA-256 of the replayed ticket, lowercase hex
+   */
   constructor(ticketHash: string) {
     super('The ticket has already been used; a ticket is single-use');
     this.ticketHash = ticketHash;

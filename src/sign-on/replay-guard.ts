@@ -61,7 +61,10 @@ export class MemoryTicketStore implements TicketStore {
   readonly #now: () => number;
   readonly #sweepBatch: number;
 
-  /** @param options - clock and sweep size */
+  /**
+   * An empty store.
+   * @param options - clock and sweep size
+   */
   constructor(options: MemoryTicketStoreOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#sweepBatch = options.sweepBatch ?? 32;
@@ -129,7 +132,10 @@ export class ReplayGuard {
   readonly #ttlSeconds: number;
   readonly #keyPrefix: string;
 
-  /** @param options - store, reuse window and key prefix */
+  /**
+   * A guard over `options.store` (in memory by default).
+   * @param options - store, reuse window and key prefix
+   */
   constructor(options: ReplayGuardOptions = {}) {
     const ttl = options.ttlSeconds ?? DEFAULT_TICKET_REUSE_SECONDS;
     if (!Number.isInteger(ttl) || ttl <= 0) {
