@@ -7,43 +7,19 @@
  * SeparateTicketAuth, and `unregistered.localhost` (Chromium resolves `*.localhost` to loopback)
  * is not registered, so the user comes back without a ticket.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createSite, DEMO_SITE_PASSWORDS, defaultSiteUsers, type RunningSite } from '../../examples/site/index.js';
 import { demoShop, demoSite, demoUsers } from '../../mock/index.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
+import { hasChromium, launchChromium, requireChromium } from './chromium.js';
 
-/** Debian's Chromium; `CHROMIUM_PATH` points elsewhere. */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 const TIMEOUT = 60_000;
-const hasChromium = existsSync(CHROMIUM);
 
-if (!hasChromium && !process.env.CI) {
-  console.warn(
-    `\n[test/browser] SKIPPED: no Chromium at ${CHROMIUM}. Install it (as root) with ` +
-      '`apt-get update && apt-get install -y chromium` to run the browser tests.\n',
-  );
-}
-
-// CI must run the browser tests: there, a missing Chromium is a failure, not a skip.
-if (!hasChromium && process.env.CI) {
-  test('Chromium is installed for the browser tests', () => {
-    expect.fail(`no Chromium at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\``);
-  });
-}
+requireChromium('test/browser/sign-on.test.ts');
 
 const anna = demoUsers.anna;
 
@@ -66,8 +42,7 @@ describe.skipIf(!hasChromium)('sign-on round trip in Chromium', () => {
       shop: demoShop,
       port: 0,
     });
-    // playwright gives every launch a fresh temporary profile (its own --user-data-dir).
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, TIMEOUT);
 
   afterAll(async () => {
