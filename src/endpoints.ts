@@ -180,7 +180,7 @@ export const generateTicket = endpoint({
 
 const ACCESS_TOKEN_PATH = '/api/authorization/access_token';
 
-/** Endpoint 23 with the platform's server-to-server grant, `grant_type: 'none'` (FACTS). */
+/** Endpoint 23 with the platform's server-to-server grant, `grant_type: 'none'` (the platform's public documentation). */
 export const clientCredentialsGrant = endpoint({
   number: 23,
   title: 'Get access token (client credentials)',

@@ -127,7 +127,7 @@ const AccessToken = z.strictObject({
   family: nonEmpty.optional(),
 });
 
-/** An authorization ticket: single use, short-lived, bound to its destination client (FACTS). */
+/** An authorization ticket: single use, short-lived, bound to its destination client (the platform's public documentation). */
 const Ticket = z.strictObject({
   /** The ticket itself: 256 random bits, base64url. A credential. */
   ticket: nonEmpty,
@@ -188,7 +188,7 @@ const Marketplace = z.strictObject({
   product_codes: z.array(nonEmpty),
 });
 
-/** A user-product (subscription): what a purchase creates (FACTS lists the shape). */
+/** A user-product (subscription): what a purchase creates (the platform's public documentation lists the shape). */
 const UserProduct = z.strictObject({
   id,
   account_id: id,

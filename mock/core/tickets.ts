@@ -1,5 +1,5 @@
 /**
- * Authorization tickets (spec: "Authorization ticket", Authentication 7; FACTS): 256 random bits,
+ * Authorization tickets (spec: "Authorization ticket", Authentication 7; the platform's public documentation): 256 random bits,
  * single use, short-lived on the platform clock, bound to the destination client. Endpoint 22,
  * the ticket grant of endpoint 23, SSO (endpoint 21) and the shop all judge tickets here.
  */
@@ -42,7 +42,7 @@ export type TicketJudgement =
   | { readonly ok: true; readonly ticket: TicketRecord; readonly account: AccountRecord }
   | { readonly ok: false; readonly reason: TicketRefusal };
 
-/** Whether an account may hold tokens and tickets (FACTS: not when login is disabled). */
+/** Whether an account may hold tokens and tickets (the platform's documentation: not when login is disabled). */
 export function isActiveAccount(account: AccountRecord): boolean {
   return account.status === 'active';
 }

@@ -65,7 +65,7 @@ function errorPage(status: number, title: string, message: string): RouteResult 
   return page(title, html`<h1>${title}</h1><p class="error" data-testid="error">${message}</p>`, status);
 }
 
-/** The return URL of a request: `returnUrl`, or its aliases `return_url` and `backUrl` (FACTS). */
+/** The return URL of a request: `returnUrl`, or its aliases `return_url` and `backUrl` (the platform's public documentation). */
 function returnUrlOf(fields: Fields): string | undefined {
   return fields.returnUrl ?? fields.return_url ?? fields.backUrl;
 }

@@ -3,7 +3,7 @@
  * logged in with a ticket. The request token is verified strictly (RFC 8725): HS256 only, the
  * client's secret, `aud` = the SSO audience constant, `iss` = the client's organisation, every
  * claim present, a lifetime of at most 10 s, nothing dated in the future, all on the platform
- * clock. The answer is always a signed session token `{ t }`, errors included (FACTS).
+ * clock. The answer is always a signed session token `{ t }`, errors included (the platform's public documentation).
  */
 import { decodeJwt, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { authenticateWithTicket } from '../../src/endpoints.js';

@@ -35,7 +35,7 @@ export const TicketGrantRequest = z.strictObject({
 /** Endpoint 23 with the ticket grant. */
 export type TicketGrantRequest = z.input<typeof TicketGrantRequest>;
 
-/** The refresh-token grant of the authorization API (FACTS: `grant_type=refresh_token` exists). */
+/** The refresh-token grant of the authorization API (the platform's documentation names `grant_type=refresh_token`). */
 export const RefreshTokenGrantRequest = z.strictObject({
   grant_type: z.literal('refresh_token'),
   refresh_token: z.string().min(1),
