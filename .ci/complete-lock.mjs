@@ -12,7 +12,7 @@ const file = process.argv[2] ?? 'package-lock.json';
 const lock = JSON.parse(readFileSync(file, 'utf8'));
 const pkgs = lock.packages;
 let added = 0;
-for (const [path, meta] of Object.entries(pkgs)) {
+for (const meta of Object.values(pkgs)) {
   for (const [name, version] of Object.entries(meta.optionalDependencies ?? {})) {
     const key = `node_modules/${name}`;
     if (pkgs[key]) continue;
