@@ -7,7 +7,7 @@ import ky, { isHTTPError, isTimeoutError, type KyInstance, type KyRequest, type 
 import type * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
 import { type AuthOptions, type TokenSource, tokenSource } from './auth.js';
-import { clientCredentialsGrant, type Endpoint, type Environment, pathOf } from './endpoints.js';
+import { accessToken, type Endpoint, type Environment, pathOf, responseSchemaOf } from './endpoints.js';
 import {
   APIConnectionError,
   APITimeoutError,
@@ -269,7 +269,7 @@ class Pipeline implements Requester {
     this.#logger = options.logger;
     this.#auth = tokenSource(options.auth, (body) =>
       // Asking for a token again is harmless: the grant is retried like a read.
-      this.#send(clientCredentialsGrant, body, { retryWrite: true }).then((r) => r.data),
+      this.#send(accessToken, body, { retryWrite: true }).then((r) => r.data),
     );
     this.#ky = ky.create({
       headers: { ...options.headers, accept: 'application/json' },
@@ -320,11 +320,13 @@ class Pipeline implements Requester {
       }
     }
     let json: unknown;
+    let input: unknown;
     let url = urlOf(this.#hosts, endpoint, this.#environment);
-    if (endpoint.body) json = this.#validate(endpoint.body, params);
+    if (endpoint.body) input = json = this.#validate(endpoint.body, params);
     else if (endpoint.query) {
+      input = this.#validate(endpoint.query, params ?? {});
       // The query goes into the URL here: ky's `searchParams` option would build a second Request.
-      const query = new URLSearchParams(toSearchParams(this.#validate(endpoint.query, params ?? {}))).toString();
+      const query = new URLSearchParams(toSearchParams(input)).toString();
       if (query) url += `?${query}`;
     }
 
@@ -355,9 +357,9 @@ class Pipeline implements Requester {
         ...(options.headers ? { headers: options.headers } : {}),
         context: { call },
         retry: {
-          // One more than asked for when a 401 can be answered with a new token; shouldRetry
-          // keeps the other retries within maxRetries.
-          limit: maxRetries + (authenticate && this.#auth.refreshable ? 1 : 0),
+          // shouldRetry counts the retries (maxRetries, plus the one retry with a new token after
+          // a 401); ky's own limit only has to stay out of its way.
+          limit: Number.POSITIVE_INFINITY,
           methods: [method.toLowerCase()],
           statusCodes: RETRY_STATUSES,
           afterStatusCodes: RETRY_AFTER_STATUSES,
@@ -409,7 +411,7 @@ class Pipeline implements Requester {
       body = text;
     }
     if (!this.#validateResponses) return { data: body as ResultOf<E>, response, correlationId };
-    const checked = parse(endpoint.response, body);
+    const checked = parse(responseSchemaOf(endpoint, input), body);
     if (!checked.success) {
       throw new ResponseValidationError({
         endpoint: endpoint.title,

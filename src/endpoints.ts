@@ -1,12 +1,41 @@
 /**
  * The spec's endpoint table, read by both halves of the package: the SDK's resource methods
  * send what an entry says, and the reference platform routes, authorises and validates by it.
- * A path, a scope or a schema is written here once.
+ * A path, a scope or a schema is written here once. Every endpoint of the spec (1 to 25) has its
+ * entry; the platform answers `501 not_implemented` for an entry it does not serve yet.
  */
-import type * as z from 'zod';
-import { AccessTokenResponse, ClientCredentialsRequest } from './schemas/authorization.js';
+import * as z from 'zod';
+import {
+  AvailableCategoriesResponse,
+  LogToAccountsRequest,
+  LogToAccountsResponse,
+} from './schemas/account-change-log.js';
+import {
+  AccessTokenRequest,
+  AccessTokenResponse,
+  GenerateTicketRequest,
+  GenerateTicketResponse,
+} from './schemas/authorization.js';
+import {
+  CancellationReasonResponse,
+  CancellationReasonsResponse,
+  GetCancellationReasonQuery,
+  GetCancellationReasonResponse,
+} from './schemas/cancellation-reasons.js';
 import { IdResponse } from './schemas/common.js';
-import { OrderValidationQuery, OrderValidationResponse } from './schemas/orders.js';
+import {
+  GetHelpdeskRecordQuery,
+  GetHelpdeskRecordResponse,
+  GetPendingMessagesQuery,
+  GetPendingMessagesResponse,
+} from './schemas/helpdesk.js';
+import { EligibleForCampaignResponse, RetentionRequest, SubscribeToCampaignResponse } from './schemas/me-retention.js';
+import {
+  OrderValidationQuery,
+  OrderValidationResponse,
+  ValidateGiftReceiverRequest,
+  ValidateGiftReceiverResponse,
+} from './schemas/orders.js';
 import {
   GetPaymentPeriodsQuery,
   GetPaymentPeriodsResponse,
@@ -16,14 +45,15 @@ import {
   GetProductsResponse,
   UpdatePricesRequest,
 } from './schemas/products.js';
+import { MarketplaceQuery, SignedInUser, SsoEnvelope } from './schemas/sign-on.js';
 import {
-  GenerateTicketRequest,
-  GenerateTicketResponse,
-  RefreshTokenGrantRequest,
-  SignedInUser,
-  SsoEnvelope,
-  TicketGrantRequest,
-} from './schemas/sign-on.js';
+  DistributionInformationQuery,
+  DistributionInformationResponse,
+  ReactivateSubscriptionRequest,
+  SyncCustomerRequest,
+} from './schemas/subscription-system.js';
+import { TransferSubscriptionRequest } from './schemas/subscriptions.js';
+import { ProvisionUserProductRequest, UpdateUserProductRequest } from './schemas/user-products.js';
 
 /** Which of the spec's four hosts an endpoint lives on. */
 export type Host = 'api' | 'auth' | 'sso' | 'shop';
@@ -32,6 +62,7 @@ export type Environment = 'stage' | 'production';
 /** HTTP methods used by the spec. */
 export type Method = 'GET' | 'POST' | 'PUT';
 
+/** One row of the endpoint table. */
 export interface Endpoint<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
@@ -51,19 +82,30 @@ export interface Endpoint<
   readonly identity: boolean;
   /**
    * Whether the request carries `Authorization: Bearer`: every API endpoint and ticket generation;
-   * not the token endpoint (client credentials in the body) nor SSO (a signed request token).
+   * not the token endpoint (client credentials in the body), SSO (a signed request token) nor the shop.
    */
   readonly bearer: boolean;
+  /** The query parameters' schema. */
   readonly query: Q;
+  /**
+   * The JSON body's schema. On a `GET` (endpoint 6) the parameters travel in a JSON body, which
+   * Fetch cannot send: the SDK sends it over node:http(s), and refuses at once where it cannot.
+   */
   readonly body: B;
+  /** Also takes the body form-urlencoded, as public clients post it (endpoint 23). */
+  readonly form?: boolean;
+  /** The answer's schema; a union where the answer has several forms (6, 14). */
   readonly response: R;
+  /** The schema of the answer to one input, where the answer's form depends on it (14: `item` with `id`). */
+  readonly responseFor?: (input: never) => z.ZodType;
+  /** The answer is an HTML page for a browser, not JSON (the shop, endpoint 25). */
+  readonly page?: boolean;
   /** The status of a successful answer. */
   readonly status: number;
 }
 
-function endpoint<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, R extends z.ZodType>(
-  e: Endpoint<Q, B, R>,
-): Endpoint<Q, B, R> {
+/** An entry, its literal types kept (`bearer: false`, `method: 'GET'`), checked against {@link Endpoint}. */
+function endpoint<const E extends Endpoint>(e: E): E {
   return e;
 }
 
@@ -72,15 +114,23 @@ export function pathOf(e: Endpoint, environment: Environment): string {
   return typeof e.path === 'string' ? e.path : e.path[environment];
 }
 
+/** The response schema for a validated input: the entry's `responseFor`, else its `response`. */
+export function responseSchemaOf(e: Endpoint, input: unknown): z.ZodType {
+  return e.responseFor ? e.responseFor(input as never) : e.response;
+}
+
+const V1 = '/external/api/v1';
+
+/** The fields every API endpoint shares: on `{base_url}`, with a bearer token, without a user. */
+const api = { host: 'api', identity: false, bearer: true } as const;
+
 export const updatePrices = endpoint({
+  ...api,
   number: 1,
   title: 'Update prices',
   method: 'POST',
-  host: 'api',
-  path: '/external/api/v1/prices',
+  path: `${V1}/prices`,
   scopes: ['/external/price/w'],
-  identity: false,
-  bearer: true,
   query: undefined,
   body: UpdatePricesRequest,
   response: IdResponse,
@@ -88,14 +138,12 @@ export const updatePrices = endpoint({
 });
 
 export const getProducts = endpoint({
+  ...api,
   number: 2,
   title: 'Get products',
   method: 'GET',
-  host: 'api',
-  path: '/external/api/v1/products',
+  path: `${V1}/products`,
   scopes: ['/external/product/r'],
-  identity: false,
-  bearer: true,
   query: GetProductsQuery,
   body: undefined,
   response: GetProductsResponse,
@@ -103,47 +151,255 @@ export const getProducts = endpoint({
 });
 
 export const getPaymentPeriods = endpoint({
+  ...api,
   number: 3,
   title: 'Get payment periods',
   method: 'GET',
-  host: 'api',
-  path: '/external/api/v1/products/payment_periods',
+  path: `${V1}/products/payment_periods`,
   scopes: ['/external/product/r'],
-  identity: false,
-  bearer: true,
   query: GetPaymentPeriodsQuery,
   body: undefined,
   response: GetPaymentPeriodsResponse,
   status: 200,
 });
 
+export const logToAccounts = endpoint({
+  ...api,
+  number: 4,
+  title: 'Log to accounts',
+  method: 'PUT',
+  path: `${V1}/account_change_log/log_to_accounts`,
+  scopes: ['/external/account_change_log/w'],
+  query: undefined,
+  body: LogToAccountsRequest,
+  response: LogToAccountsResponse,
+  status: 207,
+});
+
+/** Endpoint 4's list of available categories: the spec names the path; its shape is this package's choice. */
+export const getAvailableCategories = endpoint({
+  ...api,
+  number: 4,
+  title: 'Available change-log categories',
+  method: 'GET',
+  path: `${V1}/account_change_log/available_categories`,
+  scopes: ['/external/account_change_log/w'],
+  query: undefined,
+  body: undefined,
+  response: AvailableCategoriesResponse,
+  status: 200,
+});
+
+export const transferSubscription = endpoint({
+  ...api,
+  number: 5,
+  title: 'Transfer subscription',
+  method: 'PUT',
+  path: `${V1}/subscription/transfer_subscription`,
+  scopes: ['/external/subscription/w'],
+  query: undefined,
+  body: TransferSubscriptionRequest,
+  response: IdResponse,
+  status: 200,
+});
+
+export const eligibleForCampaign = endpoint({
+  ...api,
+  number: 6,
+  title: 'Eligible for campaign',
+  method: 'GET',
+  path: `${V1}/me_retention/eligible_for_campaign`,
+  scopes: ['/external/me/w', '/external/me/r'],
+  identity: true,
+  query: undefined,
+  body: RetentionRequest,
+  response: EligibleForCampaignResponse,
+  status: 200,
+});
+
+export const subscribeToCampaign = endpoint({
+  ...api,
+  number: 7,
+  title: 'Subscribe to campaign',
+  method: 'PUT',
+  path: `${V1}/me_retention/subscribe_to_campaign`,
+  scopes: ['/external/me/w', '/external/me/r'],
+  identity: true,
+  query: undefined,
+  body: RetentionRequest,
+  response: SubscribeToCampaignResponse,
+  status: 200,
+});
+
+export const getPendingMessages = endpoint({
+  ...api,
+  number: 8,
+  title: 'Get pending helpdesk messages',
+  method: 'GET',
+  path: `${V1}/helpdesk_messages/get_pending_messages`,
+  scopes: ['/external/helpdesk/r'],
+  query: GetPendingMessagesQuery,
+  body: undefined,
+  response: GetPendingMessagesResponse,
+  status: 200,
+});
+
+export const validateOrder = endpoint({
+  ...api,
+  number: 9,
+  title: 'Order validation',
+  method: 'GET',
+  path: '/external/api/v2/order_validation',
+  scopes: ['/external/order_validation/r'],
+  query: OrderValidationQuery,
+  body: undefined,
+  response: OrderValidationResponse,
+  status: 200,
+});
+
+export const getHelpdeskMessageTemplate = endpoint({
+  ...api,
+  number: 10,
+  title: 'Get helpdesk message template',
+  method: 'GET',
+  // Spelled differently on production (spec endpoint 10).
+  path: { stage: `${V1}/helpdesk_message_templates`, production: `${V1}/helpdesk_messages_templates` },
+  scopes: ['/external/helpdesk/r'],
+  query: GetHelpdeskRecordQuery,
+  body: undefined,
+  response: GetHelpdeskRecordResponse,
+  status: 200,
+});
+
+export const getHelpdeskMessage = endpoint({
+  ...api,
+  number: 11,
+  title: 'Get helpdesk message',
+  method: 'GET',
+  path: `${V1}/helpdesk_messages`,
+  scopes: ['/external/helpdesk/r'],
+  query: GetHelpdeskRecordQuery,
+  body: undefined,
+  response: GetHelpdeskRecordResponse,
+  status: 200,
+});
+
+export const updateUserProduct = endpoint({
+  ...api,
+  number: 12,
+  title: 'Update user-product',
+  method: 'PUT',
+  path: `${V1}/userproducts`,
+  scopes: ['/external/userproduct/w'],
+  query: undefined,
+  body: UpdateUserProductRequest,
+  response: IdResponse,
+  status: 200,
+});
+
+export const provisionUserProduct = endpoint({
+  ...api,
+  number: 13,
+  title: 'Provision user-product',
+  method: 'POST',
+  path: `${V1}/userproducts`,
+  scopes: ['/external/userproduct/w'],
+  query: undefined,
+  body: ProvisionUserProductRequest,
+  response: IdResponse,
+  status: 201,
+});
+
+export const getCancellationReason = endpoint({
+  ...api,
+  number: 14,
+  title: 'Get cancellation reason',
+  method: 'GET',
+  path: `${V1}/cancellation_reason`,
+  scopes: ['/external/cancellation_reason/r'],
+  query: GetCancellationReasonQuery,
+  body: undefined,
+  response: GetCancellationReasonResponse,
+  responseFor: (query: z.output<typeof GetCancellationReasonQuery>) =>
+    query.id === undefined ? CancellationReasonsResponse : CancellationReasonResponse,
+  status: 200,
+});
+
 export const getProductSharing = endpoint({
+  ...api,
   number: 15,
   title: 'Get product sharing',
   method: 'GET',
-  host: 'api',
-  path: '/external/api/v1/products/get_product_sharing',
+  path: `${V1}/products/get_product_sharing`,
   scopes: ['/external/product/r'],
-  identity: false,
-  bearer: true,
   query: GetProductSharingQuery,
   body: undefined,
   response: GetProductSharingResponse,
   status: 200,
 });
 
-export const validateOrder = endpoint({
-  number: 9,
-  title: 'Order validation',
+export const reactivateSubscription = endpoint({
+  ...api,
+  number: 16,
+  title: 'Reactivate platform-provisioned subscription',
+  method: 'PUT',
+  path: `${V1}/subscription_system/reactivate_platform_provisioned_subscription`,
+  scopes: ['/external/subscription_system/w'],
+  query: undefined,
+  body: ReactivateSubscriptionRequest,
+  response: IdResponse,
+  status: 200,
+});
+
+export const validateGiftReceiver = endpoint({
+  ...api,
+  number: 17,
+  title: 'Validate gift receiver',
+  method: 'POST',
+  path: `${V1}/order/validate_gift_receiver`,
+  scopes: ['/external/order/r'],
+  query: undefined,
+  body: ValidateGiftReceiverRequest,
+  response: ValidateGiftReceiverResponse,
+  status: 200,
+});
+
+export const syncAddress = endpoint({
+  ...api,
+  number: 18,
+  title: 'Sync address from external subscription system',
+  method: 'PUT',
+  path: `${V1}/subscription_system/sync_address_from_external_subscription_system`,
+  scopes: ['/external/subscription_system/w'],
+  query: undefined,
+  body: SyncCustomerRequest,
+  response: IdResponse,
+  status: 200,
+});
+
+export const syncCustomerSubscriptions = endpoint({
+  ...api,
+  number: 19,
+  title: 'Sync customer subscriptions',
+  method: 'PUT',
+  path: `${V1}/subscription_system/sync_customer_subscriptions`,
+  scopes: ['/external/subscription_system/w'],
+  query: undefined,
+  body: SyncCustomerRequest,
+  response: IdResponse,
+  status: 200,
+});
+
+export const getDistributionInformation = endpoint({
+  ...api,
+  number: 20,
+  title: 'Distribution information',
   method: 'GET',
-  host: 'api',
-  path: '/external/api/v2/order_validation',
-  scopes: ['/external/order_validation/r'],
-  identity: false,
-  bearer: true,
-  query: OrderValidationQuery,
+  path: `${V1}/subscription_system/distribution_information`,
+  scopes: ['/external/subscription_system/r'],
+  query: DistributionInformationQuery,
   body: undefined,
-  response: OrderValidationResponse,
+  response: DistributionInformationResponse,
   status: 200,
 });
 
@@ -169,7 +425,7 @@ export const generateTicket = endpoint({
   host: 'auth',
   path: '/api/authorization/ticket',
   scopes: ['/api/authorization/ticket'],
-  // Form (b) needs a user token; form (a) a server-to-server one: the route decides by the body.
+  // Form (b) needs a user token, form (a) a server-to-server one: the route matches the form to the token.
   identity: false,
   bearer: true,
   query: undefined,
@@ -178,67 +434,83 @@ export const generateTicket = endpoint({
   status: 200,
 });
 
-const ACCESS_TOKEN_PATH = '/api/authorization/access_token';
-
-/** Endpoint 23 with the platform's server-to-server grant, `grant_type: 'none'` (the platform's public documentation). */
-export const clientCredentialsGrant = endpoint({
-  number: 23,
-  title: 'Get access token (client credentials)',
-  method: 'POST',
-  host: 'auth',
-  path: ACCESS_TOKEN_PATH,
-  scopes: [],
-  identity: false,
-  bearer: false,
-  query: undefined,
-  body: ClientCredentialsRequest,
-  response: AccessTokenResponse,
-  status: 200,
-});
-
-/** Endpoint 23 with the ticket grant: a ticket for a user's access token. */
-export const ticketGrant = endpoint({
+/**
+ * Endpoint 23 with each of its grants: `ticket` (the spec), `refresh_token` and the
+ * server-to-server `none` (the platform's public documentation).
+ */
+export const accessToken = endpoint({
   number: 23,
   title: 'Exchange ticket for access token',
   method: 'POST',
   host: 'auth',
-  path: ACCESS_TOKEN_PATH,
+  path: '/api/authorization/access_token',
   scopes: [],
   identity: false,
   bearer: false,
   query: undefined,
-  body: TicketGrantRequest,
-  response: AccessTokenResponse,
-  status: 200,
-});
-
-/** Endpoint 23 with the refresh-token grant. */
-export const refreshTokenGrant = endpoint({
-  number: 23,
-  title: 'Refresh access token',
-  method: 'POST',
-  host: 'auth',
-  path: ACCESS_TOKEN_PATH,
-  scopes: [],
-  identity: false,
-  bearer: false,
-  query: undefined,
-  body: RefreshTokenGrantRequest,
+  body: AccessTokenRequest,
+  form: true,
   response: AccessTokenResponse,
   status: 200,
 });
 
 export const getSignedInUser = endpoint({
+  ...api,
   number: 24,
   title: 'Get signed-in user',
   method: 'GET',
-  host: 'api',
-  path: '/external/api/v1/me/',
+  path: `${V1}/me/`,
   scopes: [],
   identity: true,
-  bearer: true,
   query: undefined,
   body: undefined,
   response: SignedInUser,
   status: 200,
 });
+
+/** Endpoint 25: a browser is sent to the shop with a ticket; the SDK builds the URL (`shop.marketplaceUrl`). */
+export const marketplace = endpoint({
+  number: 25,
+  title: 'Send a user to the shop',
+  method: 'GET',
+  host: 'shop',
+  path: '/marketplace/{groupId}/{marketplaceId}',
+  scopes: [],
+  identity: false,
+  bearer: false,
+  query: MarketplaceQuery,
+  body: undefined,
+  response: z.string(),
+  page: true,
+  status: 200,
+});
+
+/** Every entry of the table, in the spec's order. */
+export const endpoints: readonly Endpoint[] = [
+  updatePrices,
+  getProducts,
+  getPaymentPeriods,
+  logToAccounts,
+  getAvailableCategories,
+  transferSubscription,
+  eligibleForCampaign,
+  subscribeToCampaign,
+  getPendingMessages,
+  validateOrder,
+  getHelpdeskMessageTemplate,
+  getHelpdeskMessage,
+  updateUserProduct,
+  provisionUserProduct,
+  getCancellationReason,
+  getProductSharing,
+  reactivateSubscription,
+  validateGiftReceiver,
+  syncAddress,
+  syncCustomerSubscriptions,
+  getDistributionInformation,
+  authenticateWithTicket,
+  generateTicket,
+  accessToken,
+  getSignedInUser,
+  marketplace,
+];

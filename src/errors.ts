@@ -7,7 +7,7 @@
  * are `PlatformError`s too. No message carries a token, ticket, secret or password.
  */
 import type * as z from 'zod';
-import { ErrorBody, fieldOf } from './schemas/common.js';
+import { ErrorBody, type ErrorCode, fieldOf, primaryIssue } from './schemas/common.js';
 
 /** The base class of every error thrown by the SDK. */
 export class PlatformError extends Error {
@@ -40,8 +40,11 @@ export class APIError extends PlatformError {
   override name = 'APIError';
   /** HTTP status of the answer. */
   readonly status: number;
-  /** The spec's error `code`, e.g. `invalid_parameter`; `undefined` when the body carries none. */
-  readonly code: string | undefined;
+  /**
+   * The spec's error `code`, e.g. `invalid_parameter`; `undefined` when the body carries none. Typed
+   * as the codes the platform is known to answer, open to new ones, so `switch (err.code)` autocompletes.
+   */
+  readonly code: ErrorCode | undefined;
   /** The spec's `field`, naming the offending field; `undefined` when the body carries none. */
   readonly field: string | undefined;
   /** The request's correlation id, for support requests; `undefined` if the platform sent none. */
@@ -135,7 +138,7 @@ export class RequestValidationError extends PlatformError {
 
   /** Builds the error from the zod issues of the failed check. */
   constructor(issues: readonly ValidationIssue[]) {
-    const first = firstIssue(issues);
+    const first = primaryIssue(issues);
     const unknown = first?.code === 'unrecognized_keys';
     const field = first ? fieldOfIssue(first) : '';
     const rule = first?.message ?? 'Invalid request';
@@ -174,7 +177,7 @@ export class ResponseValidationError extends PlatformError {
 
   /** Builds the error. */
   constructor(init: ResponseValidationErrorInit) {
-    const first = init.issues[0];
+    const first = primaryIssue(init.issues);
     const where = first ? fieldOfIssue(first) : '';
     super(
       `The answer of "${init.endpoint}" does not match its schema${where ? ` at ${where}` : ''}: ${first?.message ?? 'invalid'}`,
@@ -183,11 +186,6 @@ export class ResponseValidationError extends PlatformError {
     this.correlationId = init.correlationId;
     this.issues = init.issues;
   }
-}
-
-/** The issue the platform would report: an unknown key first, else the first issue. */
-export function firstIssue(issues: readonly ValidationIssue[]): ValidationIssue | undefined {
-  return issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0];
 }
 
 /** The spec's `field` for an issue; an unknown key is named itself. */

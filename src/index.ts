@@ -50,7 +50,7 @@ export type { APIResource } from './resources/resource.js';
 export type { Shop } from './resources/shop.js';
 export type { ReturnHandlerConfig, SignOn } from './resources/sign-on.js';
 export type { AuthenticateWithTicketParams, Sso } from './resources/sso.js';
-export type { AccessTokenResponse } from './schemas/authorization.js';
+export type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from './schemas/authorization.js';
 export type { ErrorBody, IdResponse } from './schemas/common.js';
 /** The zod schemas of every resource, request and response, and the shared error map. */
 export * as schemas from './schemas/index.js';
@@ -71,8 +71,6 @@ export type {
   UpdatePricesRequest,
 } from './schemas/products.js';
 export type {
-  GenerateTicketRequest,
-  GenerateTicketResponse,
   MarketplaceUrlParams,
   SignedInUser,
   SsoErrorCode,

@@ -146,6 +146,10 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
         allow: allowed.join(', '),
       });
     }
+    if (match.planned) {
+      const e = match.planned;
+      throw new PlatformError(501, 'not_implemented', `Endpoint ${e.number} (${e.title}) is not implemented yet`);
+    }
     const { route, params } = match;
     const context = (input: unknown, auth: Auth | undefined): RouteContext => ({
       input,
@@ -160,8 +164,6 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       ip: request.ip,
       params,
     });
-    // A planned endpoint answers 501 before any check.
-    if (route.kind === 'planned') await route.handler(context(undefined, undefined));
     const auth = route.bearer ? authenticate(route, headers) : undefined;
 
     const contentType = headers['content-type'];
@@ -270,10 +272,6 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     },
 
     snapshot(): StateDocument {
-      return structuredClone(store.doc);
-    },
-
-    state(): StateDocument {
       return structuredClone(store.doc);
     },
 

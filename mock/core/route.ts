@@ -62,10 +62,9 @@ export interface RouteResult<B = unknown> {
 
 /**
  * Which part of the platform a route belongs to: `api` routes refuse unknown query parameters,
- * `admin` routes read any body as JSON whatever its Content-Type, `planned` routes (an endpoint of
- * the table without a handler yet) answer 501, `shop` routes are the shop's HTML pages.
+ * `admin` routes read any body as JSON whatever its Content-Type, `shop` routes are the shop's HTML pages.
  */
-export type RouteKind = 'api' | 'auth' | 'admin' | 'planned' | 'shop';
+export type RouteKind = 'api' | 'auth' | 'admin' | 'shop';
 
 /** A route of the platform. */
 export interface Route {
@@ -95,21 +94,26 @@ export type InputOf<E extends Endpoint> = E['body'] extends z.ZodType
 /** What an endpoint answers, as its response schema reads it. */
 export type OutputOf<E extends Endpoint> = z.input<E['response']>;
 
+/** What the handler of an endpoint receives: the caller is known when the endpoint takes a bearer token. */
+export type ContextOf<E extends Endpoint> = E['bearer'] extends true
+  ? ApiContext<InputOf<E>>
+  : RouteContext<InputOf<E>>;
+
 /** A route for an entry of `src/endpoints.ts`: path, method, scopes, identity and schemas come from the entry. */
 export function apiRoute<E extends Endpoint>(
   endpoint: E,
-  handler: (ctx: ApiContext<InputOf<E>>) => RouteResult<OutputOf<E>> | Promise<RouteResult<OutputOf<E>>>,
+  handler: (ctx: ContextOf<E>) => RouteResult<OutputOf<E>> | Promise<RouteResult<OutputOf<E>>>,
 ): Route {
   return {
     method: endpoint.method,
     path: endpoint.path,
-    kind: endpoint.host === 'api' ? 'api' : 'auth',
+    kind: endpoint.page ? 'shop' : endpoint.host === 'api' ? 'api' : 'auth',
     bearer: endpoint.bearer,
     scopes: endpoint.scopes,
     identity: endpoint.identity,
     query: endpoint.query,
     body: endpoint.body,
-    form: false,
+    form: endpoint.form ?? false,
     status: endpoint.status,
     // The core authenticates every bearer route before calling its handler.
     handler: handler as (ctx: RouteContext) => RouteResult | Promise<RouteResult>,

@@ -2,48 +2,25 @@
  * Routing: one Map lookup on `METHOD path`; pattern routes (`{name}` segments) are tried after it.
  * Every path shares one space whatever the host: API, authorization API, SSO and shop.
  */
-import * as endpoints from '../../src/endpoints.js';
-import { type Endpoint, type Environment, pathOf } from '../../src/endpoints.js';
-import { PlatformError } from './errors.js';
+import { type Endpoint, type Environment, endpoints, pathOf } from '../../src/endpoints.js';
 import type { Route } from './route.js';
 
 interface PatternRoute {
   readonly method: string;
+  /** The pattern as written (`/marketplace/{groupId}/{marketplaceId}`). */
+  readonly path: string;
   readonly regex: RegExp;
   readonly names: readonly string[];
-  readonly route: Route;
+  readonly route: Route | undefined;
+  readonly planned: Endpoint | undefined;
 }
 
-/** A route found for a request. */
-export interface Match {
-  readonly route: Route;
-  readonly params: Readonly<Record<string, string>>;
-}
+/** A route found for a request: the route and its path parameters, or an endpoint of the table without a route yet. */
+export type Match =
+  | { readonly route: Route; readonly params: Readonly<Record<string, string>>; readonly planned?: undefined }
+  | { readonly planned: Endpoint; readonly route?: undefined; readonly params?: undefined };
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
-
-function isEndpoint(value: unknown): value is Endpoint {
-  return typeof value === 'object' && value !== null && 'number' in value && 'method' in value && 'path' in value;
-}
-
-/** An endpoint of the table without a handler yet: 501. */
-function planned(e: Endpoint): Route {
-  return {
-    method: e.method,
-    path: e.path,
-    kind: 'planned',
-    bearer: false,
-    scopes: e.scopes,
-    identity: e.identity,
-    query: undefined,
-    body: undefined,
-    form: false,
-    status: 501,
-    handler: () => {
-      throw new PlatformError(501, 'not_implemented', `Endpoint ${e.number} (${e.title}) is not implemented yet`);
-    },
-  };
-}
 
 /** The routing table of one platform. */
 export class Router {
@@ -51,17 +28,24 @@ export class Router {
   private readonly methodsByPath = new Map<string, string[]>();
   private readonly patterns: PatternRoute[] = [];
 
-  /** Registers `routes`, then a 501 route for every entry of the endpoint table left without one. */
+  /**
+   * Registers `routes`, then every entry of the endpoint table left without one as planned: it
+   * answers `501 not_implemented` naming its number.
+   */
   constructor(routes: readonly Route[], environment: Environment) {
-    for (const r of routes) this.add(r, environment);
-    for (const e of Object.values(endpoints)) {
-      if (isEndpoint(e) && !this.exact.has(`${e.method} ${pathOf(e, environment)}`)) this.add(planned(e), environment);
+    for (const r of routes) this.add(r.method, typeof r.path === 'string' ? r.path : r.path[environment], r);
+    for (const e of endpoints) {
+      const path = pathOf(e, environment);
+      if (!this.serves(e.method, path)) this.add(e.method, path, undefined, e);
     }
   }
 
-  private add(r: Route, environment: Environment): void {
-    const path = typeof r.path === 'string' ? r.path : r.path[environment];
-    const key = `${r.method} ${path}`;
+  private serves(method: string, path: string): boolean {
+    return this.exact.has(`${method} ${path}`) || this.patterns.some((p) => p.method === method && p.path === path);
+  }
+
+  private add(method: string, path: string, r: Route | undefined, planned?: Endpoint): void {
+    const key = `${method} ${path}`;
     if (path.includes('{')) {
       const names: string[] = [];
       const source = path
@@ -73,14 +57,14 @@ export class Router {
           return '([^/]+)';
         })
         .join('/');
-      this.patterns.push({ method: r.method, regex: new RegExp(`^${source}$`), names, route: r });
+      this.patterns.push({ method, path, regex: new RegExp(`^${source}$`), names, route: r, planned });
       return;
     }
     if (this.exact.has(key)) throw new Error(`Two routes for ${key}`);
-    this.exact.set(key, { route: r, params: NO_PARAMS });
+    this.exact.set(key, r ? { route: r, params: NO_PARAMS } : { planned: planned! });
     const methods = this.methodsByPath.get(path);
-    if (methods) methods.push(r.method);
-    else this.methodsByPath.set(path, [r.method]);
+    if (methods) methods.push(method);
+    else this.methodsByPath.set(path, [method]);
   }
 
   /** The route for a request, or undefined. A path with or without a trailing slash finds the same route. */
@@ -91,6 +75,7 @@ export class Router {
       if (p.method !== method) continue;
       const m = p.regex.exec(path);
       if (!m) continue;
+      if (!p.route) return { planned: p.planned! };
       const params: Record<string, string> = {};
       try {
         p.names.forEach((name, i) => {

@@ -84,8 +84,6 @@ export interface Platform {
   reset(): void;
   /** A deep copy of the whole state. */
   snapshot(): StateDocument;
-  /** Same as `snapshot()`. */
-  state(): StateDocument;
   /**
    * Replaces the whole state with `doc` (validated; throws a `PlatformError` naming the field when
    * it is invalid). The seed that `reset()` returns to stays.

@@ -1,6 +1,6 @@
 /** Reading a request's input the spec's way: content type, JSON, then the endpoint's zod schema. */
 import type * as z from 'zod';
-import { fieldOf, platformErrorMap } from '../../src/schemas/common.js';
+import { fieldOf, platformErrorMap, primaryIssue, refusalCodeOf } from '../../src/schemas/common.js';
 import { PlatformError } from './errors.js';
 
 /** `application/json`, from a Content-Type such as `application/json; charset=utf-8`. */
@@ -42,20 +42,19 @@ export function pairsToRecord(pairs: URLSearchParams): Record<string, string> {
 }
 
 /**
- * Validates `input` with `schema` and answers its output, or throws ONE error: an unknown key first
- * (400 `unknown_parameter` naming it), else the first issue (400 `invalid_parameter`).
+ * Validates `input` with `schema` and answers its output, or throws ONE error, for the issue both
+ * halves report (`primaryIssue`): an unknown key first (400 `unknown_parameter` naming it), else the
+ * first broken rule (400 `invalid_parameter`, or `unsupported_grant_type` for an unknown grant).
  */
 export function validate<S extends z.ZodType>(schema: S, input: unknown, fallbackField?: string): z.output<S> {
   const result = schema.safeParse(input, { error: platformErrorMap });
   if (result.success) return result.data;
-  const issues = result.error.issues;
-  for (const issue of issues) {
-    if (issue.code === 'unrecognized_keys') {
-      const key = issue.keys[0] ?? '';
-      throw new PlatformError(400, 'unknown_parameter', `Unknown parameter: ${key}`, fieldOf([...issue.path, key]));
-    }
+  const issue = primaryIssue(result.error.issues);
+  const code = issue ? refusalCodeOf(issue, input) : 'invalid_parameter';
+  if (issue?.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    throw new PlatformError(400, code, `Unknown parameter: ${key}`, fieldOf([...issue.path, key]));
   }
-  const first = issues[0];
-  const field = first ? fieldOf(first.path) : '';
-  throw new PlatformError(400, 'invalid_parameter', first?.message ?? 'Invalid parameter', field || fallbackField);
+  const field = issue ? fieldOf(issue.path) : '';
+  throw new PlatformError(400, code, issue?.message ?? 'Invalid parameter', field || fallbackField);
 }

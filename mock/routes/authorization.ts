@@ -2,25 +2,19 @@
  * The authorization API: generate ticket (endpoint 22) and `POST /api/authorization/access_token`
  * (endpoint 23), where each grant type is one function in `grants`.
  */
-import * as z from 'zod';
-import { generateTicket } from '../../src/endpoints.js';
-import { ClientCredentialsRequest } from '../../src/schemas/authorization.js';
-import {
-  GenerateTicketForAccountRequest,
-  GenerateTicketForUserRequest,
+import { accessToken, generateTicket } from '../../src/endpoints.js';
+import type {
+  AccessTokenResponse,
+  ClientCredentialsRequest,
   RefreshTokenGrantRequest,
   TicketGrantRequest,
-} from '../../src/schemas/sign-on.js';
+} from '../../src/schemas/authorization.js';
 import type { ClientRecord } from '../core/document.js';
 import { invalidParameter, PlatformError } from '../core/errors.js';
-import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
+import { apiRoute, type InputOf, type Route, type RouteContext, type RouteResult } from '../core/route.js';
 import type { Store } from '../core/store.js';
 import { isActiveAccount, issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
 import { issueToken, revokeFamily } from '../core/tokens.js';
-import { validate } from '../core/validate.js';
-
-/** The token endpoint's path on the authorization API host. */
-export const ACCESS_TOKEN_PATH = '/api/authorization/access_token';
 
 /**
  * The scopes of a user token from the ticket grant when no `scope` is asked for: read and write
@@ -28,8 +22,9 @@ export const ACCESS_TOKEN_PATH = '/api/authorization/access_token';
  */
 export const USER_SCOPES: readonly string[] = ['/external/me/r', '/external/me/w', '/api/authorization/ticket'];
 
-type Params = Record<string, unknown>;
-type Grant = (ctx: RouteContext<Params>, params: Params) => RouteResult;
+type Context = Omit<RouteContext, 'input'>;
+/** What a grant answers: an access token response, never cached. */
+type Granted = RouteResult<AccessTokenResponse>;
 
 const NO_STORE = { 'cache-control': 'no-store' } as const;
 
@@ -65,8 +60,7 @@ function invalidGrant(field: string, message: string): PlatformError {
 }
 
 /** `grant_type=none`: a server-to-server token for the client itself, tied to no user. */
-const clientCredentials: Grant = ({ state, clock, settings }, params) => {
-  const req = validate(ClientCredentialsRequest, params, 'body');
+function clientCredentials({ state, clock, settings }: Context, req: ClientCredentialsRequest): Granted {
   const client = authenticateClient(state, req.client_id, req.client_secret);
   const scopes = grantedScopes(client.scopes, client.scopes, req.scope);
   const body = issueToken(state, clock, {
@@ -76,7 +70,7 @@ const clientCredentials: Grant = ({ state, clock, settings }, params) => {
     expiresIn: settings.accessTokenLifetimeSeconds,
   });
   return { body, headers: NO_STORE };
-};
+}
 
 /**
  * `grant_type=ticket` (endpoint 23): the client first (a wrong client id or secret leaves the ticket
@@ -84,8 +78,7 @@ const clientCredentials: Grant = ({ state, clock, settings }, params) => {
  * marking used and issuing the token happen in one synchronous step: of two racing exchanges of
  * one ticket, exactly one wins. A reused ticket revokes what its first exchange issued.
  */
-const ticket: Grant = ({ state, clock, settings }, params) => {
-  const req = validate(TicketGrantRequest, params, 'body');
+function ticket({ state, clock, settings }: Context, req: TicketGrantRequest): Granted {
   const client = authenticateClient(state, req.client_id, req.client_secret);
   const scopes = grantedScopes([...USER_SCOPES, ...client.scopes], USER_SCOPES, req.scope);
   const judged = judgeTicket(state, clock, req.ticket, client.client_id);
@@ -98,14 +91,13 @@ const ticket: Grant = ({ state, clock, settings }, params) => {
   });
   useTicket(judged.ticket, clock, body.access_token);
   return { body, headers: NO_STORE };
-};
+}
 
 /**
  * `grant_type=refresh_token`: a refresh token is usable once (it rotates). The new pair joins the
  * old one's family; a spent refresh token presented again revokes the whole family.
  */
-const refreshToken: Grant = ({ state, clock, settings }, params) => {
-  const req = validate(RefreshTokenGrantRequest, params, 'body');
+function refreshToken({ state, clock, settings }: Context, req: RefreshTokenGrantRequest): Granted {
   const client = authenticateClient(state, req.client_id, req.client_secret);
   const old = state.refreshTokens.get(req.refresh_token);
   if (!old || old.client_id !== client.client_id) throw invalidGrant('refresh_token', 'Unknown refresh token');
@@ -128,89 +120,64 @@ const refreshToken: Grant = ({ state, clock, settings }, params) => {
   });
   old.refreshed_at = clock.now().toISOString();
   return { body, headers: NO_STORE };
-};
+}
 
-/** The grant types served, by `grant_type`. */
-const grants: Readonly<Record<string, Grant>> = { none: clientCredentials, ticket, refresh_token: refreshToken };
-
-const GrantType = z.looseObject({ grant_type: z.string().min(1) });
-const AnyObject = z.record(z.string(), z.unknown());
-
-const accessToken = route(
-  { method: 'POST', path: ACCESS_TOKEN_PATH, kind: 'auth', form: true, body: AnyObject },
-  (ctx) => {
-    const { grant_type } = validate(GrantType, ctx.input, 'body');
-    const grant = Object.hasOwn(grants, grant_type) ? grants[grant_type] : undefined;
-    if (!grant)
-      throw new PlatformError(400, 'unsupported_grant_type', `Unsupported grant_type: ${grant_type}`, 'grant_type');
-    return grant(ctx, ctx.input);
-  },
-);
+/** Endpoint 23: each grant type is one function; an unknown `grant_type` is refused before (`unsupported_grant_type`). */
+const token = apiRoute(accessToken, (ctx) => {
+  const req: InputOf<typeof accessToken> = ctx.input;
+  switch (req.grant_type) {
+    case 'none':
+      return clientCredentials(ctx, req);
+    case 'ticket':
+      return ticket(ctx, req);
+    case 'refresh_token':
+      return refreshToken(ctx, req);
+  }
+});
 
 /**
- * Endpoint 22. The form is read from the body's keys and must match the token: form (a)
- * `{ accountId, clientId }` with a server-to-server token, form (b) `{ client_id }` with a user
- * token (the user comes from the token). A form sent with the other kind of token is a 400
- * `invalid_parameter` naming the form's first field. The destination client must be of the
- * caller's organisation; the account must be active (400 `account_not_active`).
+ * Endpoint 22. The form must match the token: form (a) `{ accountId, clientId }` with a
+ * server-to-server token, form (b) `{ client_id }` with a user token (the user comes from the
+ * token). A form sent with the other kind of token is a 400 `invalid_parameter` naming the form's
+ * first field. The destination client must be of the caller's organisation; the account must be
+ * active (400 `account_not_active`).
  */
-const ticketRoute = route(
-  {
-    method: generateTicket.method,
-    path: generateTicket.path,
-    kind: 'auth',
-    bearer: generateTicket.bearer,
-    scopes: generateTicket.scopes,
-    identity: generateTicket.identity,
-    status: generateTicket.status,
-    // The core reads any JSON object; the form is chosen below, so each field's error names it.
-    body: AnyObject,
-  },
-  ({ input, auth, state, clock, settings }) => {
-    if (!auth) throw new PlatformError(401, 'invalid_token', 'Missing bearer token', 'authorization');
-    const org = auth.client.organisation_id.toLowerCase();
-    const formA = Object.hasOwn(input, 'accountId') || Object.hasOwn(input, 'clientId');
-    const userToken = auth.token.account_id !== null;
-    let accountId: string;
-    let clientId: string;
-    let clientField: string;
-    if (userToken) {
-      if (formA)
-        throw invalidParameter(
-          Object.hasOwn(input, 'accountId') ? 'accountId' : 'clientId',
-          'A user token names only client_id: the account is the token user (form b)',
-        );
-      const req = validate(GenerateTicketForUserRequest, input, 'body');
-      const account = auth.account;
-      if (!account) throw new PlatformError(401, 'invalid_token', 'The token user no longer exists', 'authorization');
-      if (!isActiveAccount(account))
-        throw new PlatformError(400, 'account_not_active', 'The account of the token is not active');
-      accountId = account.id;
-      clientId = req.client_id;
-      clientField = 'client_id';
-    } else {
-      if (Object.hasOwn(input, 'client_id') && !formA)
-        throw invalidParameter('client_id', 'A server-to-server token names accountId and clientId (form a)');
-      const req = validate(GenerateTicketForAccountRequest, input, 'body');
-      const account = state.account(org, req.accountId);
-      if (!account) throw invalidParameter('accountId', 'No such account in the organisation');
-      if (!isActiveAccount(account))
-        throw new PlatformError(400, 'account_not_active', 'The account is not active', 'accountId');
-      accountId = account.id;
-      clientId = req.clientId;
-      clientField = 'clientId';
-    }
-    const destination = state.clients.get(clientId);
-    if (!destination || destination.organisation_id.toLowerCase() !== org)
-      throw invalidParameter(clientField, 'No such client in the organisation');
-    const issued = issueTicket(state, clock, {
-      accountId,
-      clientId: destination.client_id,
-      lifetimeSeconds: settings.ticketLifetimeSeconds,
-    });
-    return { body: { ticket: issued.ticket }, headers: NO_STORE };
-  },
-);
+const ticketRoute = apiRoute(generateTicket, ({ input, auth, state, clock, settings }) => {
+  const org = auth.client.organisation_id.toLowerCase();
+  let accountId: string;
+  let clientId: string;
+  let clientField: string;
+  if (auth.token.account_id !== null) {
+    if ('accountId' in input)
+      throw invalidParameter('accountId', 'A user token names only client_id: the account is the token user (form b)');
+    const account = auth.account;
+    if (!account) throw new PlatformError(401, 'invalid_token', 'The token user no longer exists', 'authorization');
+    if (!isActiveAccount(account))
+      throw new PlatformError(400, 'account_not_active', 'The account of the token is not active');
+    accountId = account.id;
+    clientId = input.client_id;
+    clientField = 'client_id';
+  } else {
+    if (!('accountId' in input))
+      throw invalidParameter('client_id', 'A server-to-server token names accountId and clientId (form a)');
+    const account = state.account(org, input.accountId);
+    if (!account) throw invalidParameter('accountId', 'No such account in the organisation');
+    if (!isActiveAccount(account))
+      throw new PlatformError(400, 'account_not_active', 'The account is not active', 'accountId');
+    accountId = account.id;
+    clientId = input.clientId;
+    clientField = 'clientId';
+  }
+  const destination = state.clients.get(clientId);
+  if (!destination || destination.organisation_id.toLowerCase() !== org)
+    throw invalidParameter(clientField, 'No such client in the organisation');
+  const issued = issueTicket(state, clock, {
+    accountId,
+    clientId: destination.client_id,
+    lifetimeSeconds: settings.ticketLifetimeSeconds,
+  });
+  return { body: { ticket: issued.ticket }, headers: NO_STORE };
+});
 
 /** The routes of this file. */
-export const authorizationRoutes: readonly Route[] = [accessToken, ticketRoute];
+export const authorizationRoutes: readonly Route[] = [token, ticketRoute];

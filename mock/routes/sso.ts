@@ -8,13 +8,12 @@
 import { decodeJwt, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { authenticateWithTicket } from '../../src/endpoints.js';
 import { SsoRequestClaims } from '../../src/schemas/sign-on.js';
+import { SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
 import type { ClientRecord, SsoSessionRecord } from '../core/document.js';
 import { PlatformError } from '../core/errors.js';
 import { apiRoute, type Route } from '../core/route.js';
 import { issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 
-/** Lifetime of request and session tokens, in seconds (spec: Limits). */
-export const SSO_TOKEN_LIFETIME_SECONDS = 10;
 /** Clock skew allowed on a request token's `exp`, `nbf` and `iat`, in seconds. */
 export const SSO_CLOCK_TOLERANCE_SECONDS = 5;
 

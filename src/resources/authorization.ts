@@ -1,8 +1,7 @@
 import type { APIPromise } from '../api-promise.js';
 import type { ClientCredentials, Requester, RequestOptions } from '../client.js';
-import { generateTicket, refreshTokenGrant, ticketGrant } from '../endpoints.js';
-import type { AccessTokenResponse } from '../schemas/authorization.js';
-import type { GenerateTicketRequest, GenerateTicketResponse } from '../schemas/sign-on.js';
+import { accessToken, generateTicket } from '../endpoints.js';
+import type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from '../schemas/authorization.js';
 import { missingOption } from '../sign-on/internal.js';
 import { APIResource } from './resource.js';
 
@@ -63,7 +62,7 @@ export class Authorization extends APIResource {
    */
   exchangeTicket(params: ExchangeTicketParams, options?: TokenRequestOptions): APIPromise<AccessTokenResponse> {
     return this._client.request(
-      ticketGrant,
+      accessToken,
       this.#withCredentials('exchangeTicket', { grant_type: 'ticket', ticket: params.ticket, scope: params.scope }),
       options,
     );
@@ -75,7 +74,7 @@ export class Authorization extends APIResource {
    */
   refreshToken(params: RefreshTokenParams, options?: TokenRequestOptions): APIPromise<AccessTokenResponse> {
     return this._client.request(
-      refreshTokenGrant,
+      accessToken,
       this.#withCredentials('refreshToken', { grant_type: 'refresh_token', refresh_token: params.refreshToken }),
       options,
     );

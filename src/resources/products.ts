@@ -15,7 +15,7 @@ import { APIResource } from './resource.js';
  * The query of {@link Products.paymentPeriods}: `product_id` or `product_code`, exactly one.
  * (The platform also takes `id` for `product_id`, as in the spec's samples.)
  */
-export type PaymentPeriodsQuery = Omit<GetPaymentPeriodsQuery, 'id'>;
+export type PaymentPeriodsQuery = Exclude<GetPaymentPeriodsQuery, { id: string }>;
 
 /** Products, packages and campaigns (spec endpoints 2, 3, 15). */
 export class Products extends APIResource {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { id } from './common.js';
 
 /**
  * Server-to-server token request of the platform's authorization API: `grant_type=none` with the
@@ -14,8 +15,62 @@ export const ClientCredentialsRequest = z.strictObject({
 /** Server-to-server token request. */
 export type ClientCredentialsRequest = z.input<typeof ClientCredentialsRequest>;
 
+// ---------------------------------------------------------------- 22. generate ticket
+
+/** Form (a) of endpoint 22: a server-to-server token names the account and the destination client. */
+export const GenerateTicketForAccountRequest = z.strictObject({
+  accountId: id,
+  clientId: z.string().min(1).max(100),
+});
+/** Form (b) of endpoint 22: a user-bound token names only the shop's client; the user comes from the token. */
+export const GenerateTicketForUserRequest = z.strictObject({
+  client_id: z.string().min(1).max(100),
+});
+/** Request body of endpoint 22, `POST {auth_api_url}/api/authorization/ticket`: either form. */
+export const GenerateTicketRequest = z.union([GenerateTicketForAccountRequest, GenerateTicketForUserRequest]);
+/** Request body of endpoint 22. */
+export type GenerateTicketRequest = z.input<typeof GenerateTicketRequest>;
+
+/** Response of endpoint 22. */
+export const GenerateTicketResponse = z.object({ ticket: z.string().min(1) });
+/** Response of endpoint 22. */
+export type GenerateTicketResponse = z.infer<typeof GenerateTicketResponse>;
+
+/** Endpoint 23 with the ticket grant: a site exchanges a ticket for a user's access token. */
+export const TicketGrantRequest = z.strictObject({
+  grant_type: z.literal('ticket'),
+  ticket: z.string().min(1).max(512),
+  client_id: z.string().min(1),
+  client_secret: z.string().min(1),
+  scope: z.string().min(1).optional(),
+});
+/** Endpoint 23 with the ticket grant. */
+export type TicketGrantRequest = z.input<typeof TicketGrantRequest>;
+
+/** The refresh-token grant of the authorization API (the platform's documentation names `grant_type=refresh_token`). */
+export const RefreshTokenGrantRequest = z.strictObject({
+  grant_type: z.literal('refresh_token'),
+  refresh_token: z.string().min(1),
+  client_id: z.string().min(1),
+  client_secret: z.string().min(1),
+});
+/** The refresh-token grant. */
+export type RefreshTokenGrantRequest = z.input<typeof RefreshTokenGrantRequest>;
+
+/**
+ * Request body of endpoint 23, `POST {auth_api_url}/api/authorization/access_token`: one of the
+ * three grants, told apart by `grant_type`. The platform takes it as JSON or form-urlencoded.
+ */
+export const AccessTokenRequest = z.discriminatedUnion('grant_type', [
+  ClientCredentialsRequest,
+  TicketGrantRequest,
+  RefreshTokenGrantRequest,
+]);
+/** Request body of endpoint 23. */
+export type AccessTokenRequest = z.input<typeof AccessTokenRequest>;
+
 /** Access token response (spec: "Access token response"). */
-export const AccessTokenResponse = z.looseObject({
+export const AccessTokenResponse = z.object({
   access_token: z.string().min(1),
   token_type: z.string(),
   expires_in: z.number().int().positive(),

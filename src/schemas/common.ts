@@ -2,11 +2,14 @@ import * as z from 'zod';
 
 /** Record identifiers: 24 hexadecimal characters (spec: "Resources and their fields"). */
 export const ID_PATTERN = /^[a-f\d]{24}$/i;
-/** Product, package, campaign and title codes (endpoints 2, 13, 18, 20). */
+/** Product, package, campaign and title codes (endpoints 2, 13, 17, 18, 20). */
 export const CODE_PATTERN = /^[a-zA-Z-_0-9]+$/;
 
 /** A record id as the spec writes it: up to 24 characters, `/^[a-f\d]{24}$/i`. */
 export const id = z.string().max(24).regex(ID_PATTERN);
+
+/** A product, package or campaign code: 1..50 characters, `/^[a-zA-Z-_0-9]+$/` (endpoints 2, 9, 13, 17, 20). */
+export const productCode = z.string().min(1).max(50).regex(CODE_PATTERN);
 
 /** An ISO 8601 date-time with offset. */
 export const dateTime = z.iso.datetime({ offset: true });
@@ -17,9 +20,53 @@ export const dateTime = z.iso.datetime({ offset: true });
  */
 export const queryBoolean = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 
+/**
+ * Every error `code` the platform answers: the spec's (Errors), then the ones this package's
+ * platform adds where the spec shows none (docs/assumptions.md).
+ */
+export const ERROR_CODES = [
+  // The spec's table.
+  'invalid_parameter',
+  'json_parser_error',
+  'invalid_content_type_error',
+  'unknown_parameter',
+  'configuration_error',
+  'not_product_owner',
+  'not_found',
+  'does_not_exist',
+  'account_not_found',
+  'user_product_not_platform_provisioned',
+  'invalid_state',
+  'user_product_not_belong_to_account',
+  'internal_server_error',
+  // Authentication and authorization (RFC 6750, RFC 6749), where the spec shows none.
+  'invalid_token',
+  'insufficient_scope',
+  'identity_required',
+  'invalid_client',
+  'invalid_grant',
+  'invalid_scope',
+  'unsupported_grant_type',
+  'account_not_active',
+  'invalid_request_token',
+  // The platform's routing and test tools.
+  'method_not_allowed',
+  'not_implemented',
+  'injected_fault',
+] as const;
+
+/** An error `code` the platform is known to answer. */
+export type KnownErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * An error `code`: one of {@link KnownErrorCode}, or a code this version does not know yet (a newer
+ * platform may add some). `switch (err.code)` autocompletes the known ones.
+ */
+export type ErrorCode = KnownErrorCode | (string & {});
+
 /** The common error body of the API (spec: "Errors"). */
-export const ErrorBody = z.looseObject({
-  code: z.string(),
+export const ErrorBody = z.object({
+  code: z.string() as z.ZodType<ErrorCode>,
   field: z.string().optional(),
   message: z.string(),
   api_correlation_id: z.string().optional(),
@@ -28,9 +75,76 @@ export const ErrorBody = z.looseObject({
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** `{ id }`: the answer of most writes. */
-export const IdResponse = z.looseObject({ id: z.string() });
+export const IdResponse = z.object({ id: z.string() });
 /** `{ id }`: the answer of most writes. */
 export type IdResponse = z.infer<typeof IdResponse>;
+
+/**
+ * Exactly one of the keys `K` of `T` (the others absent), and the rest of `T` as it is:
+ * `OneOf<{ id?: string; code?: string }, 'id' | 'code'>` is `{ id: string; code?: never } | { code: string; id?: never }`.
+ */
+export type OneOf<T, K extends keyof T> = {
+  [P in K]-?: Omit<T, K> & { [Q in P]-?: Exclude<T[Q], undefined> } & { [Q in Exclude<K, P>]?: never };
+}[K];
+
+/** At most one of the keys `K` of `T`: {@link OneOf}, or none of them. */
+export type AtMostOne<T, K extends keyof T> = OneOf<T, K> | (Omit<T, K> & { [Q in K]?: never });
+
+function listOf(keys: readonly string[]): string {
+  return keys.length === 1 ? keys[0]! : `${keys.slice(0, -1).join(', ')} or ${keys[keys.length - 1]}`;
+}
+
+/** Options of {@link exactlyOne} and {@link atMostOne}. */
+export interface OneOfOptions {
+  /** How messages name the keys, when not every key should be named (an alias). Default: every key. */
+  label?: string;
+}
+
+function oneOfCheck<S extends z.ZodObject>(schema: S, keys: readonly string[], required: boolean, label?: string): S {
+  const names = label ?? listOf(keys);
+  return schema.check((ctx) => {
+    const value = ctx.value as Record<string, unknown>;
+    const given = keys.filter((k) => value[k] !== undefined);
+    if (given.length === 0 && required) {
+      ctx.issues.push({ code: 'custom', input: value, path: [keys[0]!], message: `One of ${names} is required` });
+    } else if (given.length > 1) {
+      ctx.issues.push({
+        code: 'custom',
+        input: value,
+        path: [given[1]!],
+        message: `Only one of ${names} may be given`,
+      });
+    }
+  });
+}
+
+/**
+ * The spec's "one of ... is required; not together": `schema` with exactly one of `keys` given. At
+ * run time one issue: none given names the first key ("One of a or b is required"), two given name
+ * the second ("Only one of a or b may be given"). In the types a union, so giving two does not compile.
+ */
+export function exactlyOne<S extends z.ZodObject, const K extends readonly (keyof S['shape'] & string)[]>(
+  schema: S,
+  keys: K,
+  options: OneOfOptions = {},
+): z.ZodType<OneOf<z.output<S>, K[number]>, OneOf<z.input<S>, K[number]>> {
+  return oneOfCheck(schema, keys, true, options.label) as unknown as z.ZodType<
+    OneOf<z.output<S>, K[number]>,
+    OneOf<z.input<S>, K[number]>
+  >;
+}
+
+/** Like {@link exactlyOne}, but none of `keys` may be given too ("not together"). */
+export function atMostOne<S extends z.ZodObject, const K extends readonly (keyof S['shape'] & string)[]>(
+  schema: S,
+  keys: K,
+  options: OneOfOptions = {},
+): z.ZodType<AtMostOne<z.output<S>, K[number]>, AtMostOne<z.input<S>, K[number]>> {
+  return oneOfCheck(schema, keys, false, options.label) as unknown as z.ZodType<
+    AtMostOne<z.output<S>, K[number]>,
+    AtMostOne<z.input<S>, K[number]>
+  >;
+}
 
 /**
  * Turns a zod issue path into the spec's `field` text: `price_periods[0].payment_option`.
@@ -46,6 +160,52 @@ export function fieldOf(path: ReadonlyArray<PropertyKey>): string {
 }
 
 /**
+ * The one issue both halves report for a failed check: an unknown key first (`unknown_parameter`),
+ * else the first issue. A failed union reports from the branch that fits best: the one without an
+ * unknown key and with the fewest issues (so `{ accountId: 'x', clientId }` against endpoint 22's two
+ * forms names `accountId`, not the whole body).
+ */
+export function primaryIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue | undefined {
+  const unknown = issues.find((i) => i.code === 'unrecognized_keys');
+  if (unknown) return unknown;
+  const first = issues[0];
+  if (first?.code !== 'invalid_union' || first.errors.length === 0) return first;
+  let best: readonly z.core.$ZodIssue[] | undefined;
+  const score = (branch: readonly z.core.$ZodIssue[]) =>
+    branch.length + (branch.some((i) => i.code === 'unrecognized_keys') ? 1000 : 0);
+  for (const branch of first.errors) if (!best || score(branch) < score(best)) best = branch;
+  const inner = best && primaryIssue(best);
+  return inner ? { ...inner, path: [...first.path, ...inner.path] } : first;
+}
+
+/** Discriminators whose unknown value has a code of its own: RFC 6749 section 5.2's `unsupported_grant_type`. */
+const UNSUPPORTED_VALUE: Readonly<Record<string, KnownErrorCode>> = { grant_type: 'unsupported_grant_type' };
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * The error `code` of a refused input, from its {@link primaryIssue}: `unknown_parameter` for an
+ * unknown key, `unsupported_grant_type` for a `grant_type` given but not served, `invalid_parameter`
+ * for every other broken rule.
+ */
+export function refusalCodeOf(issue: z.core.$ZodIssue, input: unknown): KnownErrorCode {
+  if (issue.code === 'unrecognized_keys') return 'unknown_parameter';
+  if (issue.code === 'invalid_union' && issue.errors.length === 0) {
+    const key = issue.path[issue.path.length - 1];
+    const code = typeof key === 'string' ? UNSUPPORTED_VALUE[key] : undefined;
+    if (code && typeof valueAt(input, issue.path) === 'string') return code;
+  }
+  return 'invalid_parameter';
+}
+
+/**
  * One error map shared by the SDK and the platform, so that a rule broken on either side reads the
  * same: "Parameter must match format (/^[a-f\d]{24}$/i)".
  */
@@ -56,18 +216,29 @@ export const platformErrorMap: z.core.$ZodErrorMap = (issue) => {
     case 'invalid_format':
       if (issue.format === 'regex' && 'pattern' in issue)
         return `Parameter must match format (${String(issue.pattern)})`;
+      if (issue.format === 'email') return 'Parameter must be a valid e-mail address';
       return `Parameter must be a valid ${issue.format === 'datetime' ? 'ISO 8601 date-time with offset' : issue.format}`;
     case 'too_big':
       return issue.origin === 'array'
         ? `Parameter must have at most ${issue.maximum} items`
-        : `Parameter size must be at most ${issue.maximum}`;
+        : issue.origin === 'number'
+          ? `Parameter must be at most ${issue.maximum}`
+          : `Parameter size must be at most ${issue.maximum}`;
     case 'too_small':
       return issue.origin === 'array'
         ? `Parameter must have at least ${issue.minimum} items`
-        : `Parameter size must be at least ${issue.minimum}`;
+        : issue.origin === 'number'
+          ? `Parameter must be at least ${issue.minimum}`
+          : `Parameter size must be at least ${issue.minimum}`;
     case 'invalid_value':
       return `Parameter must be one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_union':
+      // A discriminated union without a matching branch (endpoint 23's `grant_type`).
+      // Its `input` is the whole object; the discriminator is the issue's path.
+      if (issue.errors.length === 0 && 'options' in issue && Array.isArray(issue.options))
+        return valueAt(issue.input, issue.path ?? []) === undefined
+          ? 'Parameter is required'
+          : `Parameter must be one of: ${issue.options.join(', ')}`;
       return 'Parameter has an invalid value';
     case 'unrecognized_keys':
       return `Unknown parameter: ${issue.keys.join(', ')}`;

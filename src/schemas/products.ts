@@ -1,23 +1,30 @@
 import * as z from 'zod';
-import { CODE_PATTERN, dateTime, id, queryBoolean } from './common.js';
+import { atMostOne, CODE_PATTERN, dateTime, exactlyOne, id, productCode, queryBoolean } from './common.js';
 
 // ---------------------------------------------------------------- resources (as read)
 
 /** A tag on a product: `name`, and `type` (a sample shows `package`). */
-export const Tag = z.looseObject({ name: z.string(), type: z.string() });
+export const Tag = z.object({ name: z.string(), type: z.string() });
 
 /** A member product of a package: `id`, `product_code`, `name`, `description`. */
-export const MemberProduct = z.looseObject({
+export const MemberProduct = z.object({
   id: z.string(),
   product_code: z.string(),
   name: z.string(),
   description: z.string(),
 });
 
-/** One line of the complex price model: `name`, `price`, `vat_code`. */
-export const PriceDetail = z.object({ name: z.string(), price: z.number(), vat_code: z.number().int() });
+/** One line of the complex price model as written (endpoint 1, the state document): `name`, `price`, `vat_code`. */
+export const PriceDetailInput = z.strictObject({ name: z.string(), price: z.number(), vat_code: z.number().int() });
+/** One line of the complex price model as read. */
+export const PriceDetail = z.object(PriceDetailInput.shape);
 /** One line of the complex price model. */
 export type PriceDetail = z.infer<typeof PriceDetail>;
+
+/** The price of one iteration of a complex-model period: the sum of its lines, rounded to cents (0.1 + 0.2 is 0.3). */
+export function sumOfDetails(details: readonly PriceDetail[]): number {
+  return Math.round(details.reduce((sum, d) => sum + d.price, 0) * 100) / 100;
+}
 
 /** Purchase types of a period, and subscription types of a user-product. */
 export const SubscriptionType = z.enum(['recurring', 'limited']);
@@ -27,7 +34,7 @@ export const PeriodType = z.enum(['day', 'week', 'month', 'year']);
 export const PaymentOption = z.enum(['psp', 'creditcard', 'directdebit', 'free', 'invoice']);
 
 /** A price period as read from a product: either `price` (simple model) or `details` (complex). */
-export const PricePeriod = z.looseObject({
+export const PricePeriod = z.object({
   id: z.string(),
   purchase_type: z.string(),
   payment_option: z.string(),
@@ -40,7 +47,7 @@ export const PricePeriod = z.looseObject({
 export type PricePeriod = z.infer<typeof PricePeriod>;
 
 /** A product, package or campaign (spec: "Product"). */
-export const Product = z.looseObject({
+export const Product = z.object({
   id: z.string(),
   created: dateTime,
   updated: dateTime,
@@ -65,7 +72,7 @@ export const Product = z.looseObject({
 export type Product = z.infer<typeof Product>;
 
 /** A payment period as read from endpoint 3; `details` only for `psp`. */
-export const PaymentPeriod = z.looseObject({
+export const PaymentPeriod = z.object({
   id: z.string(),
   payment_method: z.string(),
   type: z.string(),
@@ -73,13 +80,13 @@ export const PaymentPeriod = z.looseObject({
   iteration_type: z.string(),
   iteration_length: z.number().int(),
   price: z.number(),
-  details: z.looseObject({ name: z.string(), type: z.string() }).optional(),
+  details: z.object({ name: z.string(), type: z.string() }).optional(),
 });
 /** A payment period as read from endpoint 3. */
 export type PaymentPeriod = z.infer<typeof PaymentPeriod>;
 
 /** A product sharing option (endpoint 15); texts are null when not shareable. */
-export const ProductSharingOption = z.looseObject({
+export const ProductSharingOption = z.object({
   shareable: z.boolean(),
   limit: z.number().int(),
   sharing_text: z.string().nullable(),
@@ -105,10 +112,7 @@ export const PricePeriodInput = z
     length: z.number().int().positive(),
     monthly_payments: z.boolean().optional(),
     price: z.number().nonnegative().optional(),
-    details: z
-      .array(z.strictObject({ name: z.string(), price: z.number(), vat_code: z.number().int() }))
-      .min(1)
-      .optional(),
+    details: z.array(PriceDetailInput).min(1).optional(),
   })
   .check((ctx) => {
     const p = ctx.value;
@@ -165,11 +169,11 @@ export type UpdatePricesRequest = z.input<typeof UpdatePricesRequest>;
 
 // ---------------------------------------------------------------- 2. get products
 
-/** Query of endpoint 2, `GET /external/api/v1/products`; every parameter is optional. */
-export const GetProductsQuery = z
-  .strictObject({
+/** Query of endpoint 2, `GET /external/api/v1/products`; every parameter is optional, `id` and `product_code` not together. */
+export const GetProductsQuery = atMostOne(
+  z.strictObject({
     id: id.optional(),
-    product_code: z.string().min(1).max(50).regex(CODE_PATTERN).optional(),
+    product_code: productCode.optional(),
     product_type: z.enum(['packages', 'campaigns', 'products']).optional(),
     title_code: z.string().min(1).max(15).regex(CODE_PATTERN).optional(),
     tags: z
@@ -179,22 +183,14 @@ export const GetProductsQuery = z
       .regex(/^([a-zA-Z0-9]+,?\s*)+$/)
       .optional(),
     include_inactive: queryBoolean.optional(),
-  })
-  .check((ctx) => {
-    if (ctx.value.id !== undefined && ctx.value.product_code !== undefined) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        path: ['product_code'],
-        message: 'Parameter cannot be combined with id',
-      });
-    }
-  });
+  }),
+  ['id', 'product_code'],
+);
 /** Query of endpoint 2. */
 export type GetProductsQuery = z.input<typeof GetProductsQuery>;
 
 /** Response of endpoint 2. */
-export const GetProductsResponse = z.looseObject({ items: z.array(Product) });
+export const GetProductsResponse = z.object({ items: z.array(Product) });
 /** Response of endpoint 2. */
 export type GetProductsResponse = z.infer<typeof GetProductsResponse>;
 
@@ -202,65 +198,36 @@ export type GetProductsResponse = z.infer<typeof GetProductsResponse>;
 
 /**
  * Query of endpoint 3: `product_id` or `product_code`, exactly one. The spec's samples send the
- * id as `id`; the platform accepts that spelling as an alias of `product_id`.
+ * id as `id`; the platform accepts that spelling as an alias of `product_id` (the SDK sends `product_id`).
  */
-export const GetPaymentPeriodsQuery = z
-  .strictObject({
+export const GetPaymentPeriodsQuery = exactlyOne(
+  z.strictObject({
     product_id: id.optional(),
     id: id.optional(),
-    product_code: z.string().min(1).max(50).regex(CODE_PATTERN).optional(),
-  })
-  .check((ctx) => {
-    const given = (['product_id', 'id', 'product_code'] as const).filter((k) => ctx.value[k] !== undefined);
-    if (given.length === 0) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        path: ['product_id'],
-        message: 'One of product_id or product_code is required',
-      });
-    } else if (given.length > 1) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        path: [given[1] as string],
-        message: 'Only one of product_id or product_code may be given',
-      });
-    }
-  });
+    product_code: productCode.optional(),
+  }),
+  ['product_id', 'id', 'product_code'],
+  { label: 'product_id or product_code' },
+);
 /** Query of endpoint 3. */
 export type GetPaymentPeriodsQuery = z.input<typeof GetPaymentPeriodsQuery>;
 
 /** Response of endpoint 3. */
-export const GetPaymentPeriodsResponse = z.looseObject({ items: z.array(PaymentPeriod) });
+export const GetPaymentPeriodsResponse = z.object({ items: z.array(PaymentPeriod) });
 /** Response of endpoint 3. */
 export type GetPaymentPeriodsResponse = z.infer<typeof GetPaymentPeriodsResponse>;
 
 // ---------------------------------------------------------------- 15. product sharing
 
-/** Query of endpoint 15: `id` or `code`, exactly one. */
-export const GetProductSharingQuery = z
-  .strictObject({
-    id: id.optional(),
-    code: z.string().min(1).max(50).regex(CODE_PATTERN).optional(),
-  })
-  .check((ctx) => {
-    const { id: byId, code } = ctx.value;
-    if (byId === undefined && code === undefined) {
-      ctx.issues.push({ code: 'custom', input: ctx.value, path: ['id'], message: 'One of id or code is required' });
-    } else if (byId !== undefined && code !== undefined) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        path: ['code'],
-        message: 'Only one of id or code may be given',
-      });
-    }
-  });
+/** Query of endpoint 15: `id` or `code` (a product id or product code), exactly one. */
+export const GetProductSharingQuery = exactlyOne(z.strictObject({ id: id.optional(), code: productCode.optional() }), [
+  'id',
+  'code',
+]);
 /** Query of endpoint 15. */
 export type GetProductSharingQuery = z.input<typeof GetProductSharingQuery>;
 
 /** Response of endpoint 15: the options as an array under `item`. */
-export const GetProductSharingResponse = z.looseObject({ item: z.array(ProductSharingOption) });
+export const GetProductSharingResponse = z.object({ item: z.array(ProductSharingOption) });
 /** Response of endpoint 15. */
 export type GetProductSharingResponse = z.infer<typeof GetProductSharingResponse>;

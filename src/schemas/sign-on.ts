@@ -1,60 +1,15 @@
 import * as z from 'zod';
-import { id } from './common.js';
-
-// ---------------------------------------------------------------- 22. generate ticket
-
-/** Form (a) of endpoint 22: a server-to-server token names the account and the destination client. */
-export const GenerateTicketForAccountRequest = z.strictObject({
-  accountId: id,
-  clientId: z.string().min(1).max(100),
-});
-/** Form (b) of endpoint 22: a user-bound token names only the shop's client; the user comes from the token. */
-export const GenerateTicketForUserRequest = z.strictObject({
-  client_id: z.string().min(1).max(100),
-});
-/** Request body of endpoint 22, `POST {auth_api_url}/api/authorization/ticket`: either form. */
-export const GenerateTicketRequest = z.union([GenerateTicketForAccountRequest, GenerateTicketForUserRequest]);
-/** Request body of endpoint 22. */
-export type GenerateTicketRequest = z.input<typeof GenerateTicketRequest>;
-
-/** Response of endpoint 22. */
-export const GenerateTicketResponse = z.looseObject({ ticket: z.string().min(1) });
-/** Response of endpoint 22. */
-export type GenerateTicketResponse = z.infer<typeof GenerateTicketResponse>;
-
-// ---------------------------------------------------------------- 23. exchange ticket
-
-/** Endpoint 23 with the ticket grant: a site exchanges a ticket for a user's access token. */
-export const TicketGrantRequest = z.strictObject({
-  grant_type: z.literal('ticket'),
-  ticket: z.string().min(1).max(512),
-  client_id: z.string().min(1),
-  client_secret: z.string().min(1),
-  scope: z.string().min(1).optional(),
-});
-/** Endpoint 23 with the ticket grant. */
-export type TicketGrantRequest = z.input<typeof TicketGrantRequest>;
-
-/** The refresh-token grant of the authorization API (the platform's documentation names `grant_type=refresh_token`). */
-export const RefreshTokenGrantRequest = z.strictObject({
-  grant_type: z.literal('refresh_token'),
-  refresh_token: z.string().min(1),
-  client_id: z.string().min(1),
-  client_secret: z.string().min(1),
-});
-/** The refresh-token grant. */
-export type RefreshTokenGrantRequest = z.input<typeof RefreshTokenGrantRequest>;
 
 // ---------------------------------------------------------------- 24. signed-in user
 
 /** The signed-in user's account, read with a user token (endpoint 24). */
-export const SignedInUser = z.looseObject({
+export const SignedInUser = z.object({
   id: z.string(),
   email: z.string(),
   firstName: z.string(),
   lastName: z.string(),
   customerNumber: z.string(),
-  address: z.looseObject({
+  address: z.object({
     street: z.string(),
     zipCode: z.string(),
     city: z.string(),
@@ -74,7 +29,7 @@ export type SsoEnvelope = z.infer<typeof SsoEnvelope>;
 const epoch = z.number().int().nonnegative();
 
 /** Claims of the request token of endpoint 21, all required. */
-export const SsoRequestClaims = z.looseObject({
+export const SsoRequestClaims = z.object({
   cid: z.string().min(1),
   sid: z.string().min(1),
   at: z.string().min(1),
@@ -99,7 +54,7 @@ export const SsoErrorCode = z.enum([
 export type SsoErrorCode = z.infer<typeof SsoErrorCode>;
 
 /** Claims of the session token the SSO service answers with (endpoint 21). */
-export const SsoSessionClaims = z.looseObject({
+export const SsoSessionClaims = z.object({
   sts: z.string(),
   sid: z.string(),
   aid: z.string(),
@@ -122,6 +77,17 @@ export type SsoSessionClaims = z.infer<typeof SsoSessionClaims>;
 
 // ---------------------------------------------------------------- 25. the shop
 
+/**
+ * The query of a marketplace URL on the wire (endpoint 25): the ticket `at`, the `returnUrl` and
+ * pre-selections. The shop reads it leniently: an unknown parameter is ignored.
+ */
+export const MarketplaceQuery = z.object({
+  at: z.string().min(1),
+  returnUrl: z.string().optional(),
+  campaign: z.string().optional(),
+  period: z.string().optional(),
+});
+
 /** Parameters of a marketplace URL (endpoint 25). */
 export const MarketplaceUrlParams = z.strictObject({
   groupId: z.string().min(1),
@@ -133,8 +99,3 @@ export const MarketplaceUrlParams = z.strictObject({
 });
 /** Parameters of a marketplace URL. */
 export type MarketplaceUrlParams = z.input<typeof MarketplaceUrlParams>;
-
-/** How a site takes users back from the shop (spec: "Return flow"). */
-export const IntegrationMode = z.enum(['ReturnUrl', 'SeparateTicketAuth']);
-/** How a site takes users back from the shop. */
-export type IntegrationMode = z.infer<typeof IntegrationMode>;

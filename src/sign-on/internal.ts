@@ -1,7 +1,7 @@
 // Helpers shared by the sign-on modules. Not exported from the package.
 import type * as z from 'zod';
 import { fieldOfIssue } from '../errors.js';
-import { platformErrorMap } from '../schemas/common.js';
+import { platformErrorMap, primaryIssue } from '../schemas/common.js';
 import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
 
 const encoder = new TextEncoder();
@@ -48,7 +48,7 @@ export function parseOrThrow<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(input, { error: platformErrorMap });
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  const issue = primaryIssue(result.error.issues);
   // An unknown key is named itself, as the platform's `unknown_parameter` names it.
   const raw = issue ? fieldOfIssue(issue) : '';
   const field = (rename?.[raw] ?? raw) || 'input';

@@ -6,7 +6,8 @@ import { createPlatformWith } from '../../mock/core/platform.js';
 import { apiRoute } from '../../mock/core/route.js';
 import { createPlatform } from '../../mock/index.js';
 import { allRoutes } from '../../mock/routes/index.js';
-import type { Endpoint } from '../../src/endpoints.js';
+import { type Endpoint, type Environment, endpoints, pathOf } from '../../src/endpoints.js';
+import { ErrorBody } from '../../src/schemas/common.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
 import { ADAPTERS, demoIds, expectError, expectOk, paths, READ, useAdapter } from './harness.js';
 
@@ -36,8 +37,19 @@ const boom = {
   identity: false,
 } as const satisfies Endpoint;
 
+/** Needs two scopes, as endpoints 6 and 7 do. */
+const twoScopes = {
+  ...whoAmI,
+  number: 903,
+  title: 'Two scopes (test)',
+  path: '/test/two-scopes',
+  scopes: ['/external/me/w', '/external/me/r'],
+  identity: false,
+} as const satisfies Endpoint;
+
 const testRoutes = [
   ...allRoutes,
+  apiRoute(twoScopes, () => ({ body: { id: 'ok' } })),
   apiRoute(whoAmI, ({ auth }) => ({ body: { id: auth.account?.id ?? '' } })),
   apiRoute(boom, () => {
     throw new Error('secret detail of the failure');
@@ -56,6 +68,21 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
     expect(b.headers.get('x-correlation-id')).toMatch(UUID);
     expect(a.headers.get('x-correlation-id')).not.toBe(b.headers.get('x-correlation-id'));
     expectError(await h.call('/nowhere'), 404, 'not_found');
+  });
+
+  test.each([
+    ['only the first', ['/external/me/w']],
+    ['only the second', ['/external/me/r']],
+    ['neither', ['/external/product/r']],
+  ])('a route needing two scopes refuses a token with %s: 403 insufficient_scope naming both', async (_, scopes) => {
+    const answer = await h.call('/test/two-scopes', { token: h.token(scopes) });
+    expectError(answer, 403, 'insufficient_scope');
+    expect(answer.headers.get('www-authenticate')).toContain('scope="/external/me/w /external/me/r"');
+  });
+
+  test('a route needing two scopes accepts a token with both, in any order', async () => {
+    const answer = await h.call('/test/two-scopes', { token: h.token(['/external/me/r', '/external/me/w']) });
+    expect(answer.status).toBe(200);
   });
 
   test('an unknown path: 404 not_found, whatever the method', async () => {
@@ -138,12 +165,24 @@ describe('environments', () => {
 });
 
 describe('endpoints without a route', () => {
-  test('an entry of the endpoint table with no handler answers 501 not_implemented', async () => {
-    const platform = createPlatformWith([]);
-    const answer = await platform.handle(new Request(`https://api.platform.test${paths.products}`));
-    expect(answer.status).toBe(501);
-    expect(((await answer.json()) as { code: string }).code).toBe('not_implemented');
-  });
+  /** A path of the entry that a request can take: `{name}` segments filled in. */
+  const concrete = (e: Endpoint, environment: Environment) => pathOf(e, environment).replace(/\{\w+\}/g, 'x');
+
+  test.each(endpoints.map((e) => [e.number, e.title, e] as const))(
+    'endpoint %i (%s) without a handler answers 501 not_implemented naming its number, before any check',
+    async (number, _title, e) => {
+      for (const environment of ['stage', 'production'] as const) {
+        const platform = createPlatformWith([], { environment });
+        // No token, no body: "not built" is told apart from every refusal and from "record missing" (404).
+        const answer = await platform.handle(
+          new Request(`https://api.platform.test${concrete(e, environment)}`, { method: e.method }),
+        );
+        const body = ErrorBody.parse(await answer.json());
+        expect({ status: answer.status, code: body.code }).toEqual({ status: 501, code: 'not_implemented' });
+        expect(body.message).toContain(`Endpoint ${number} `);
+      }
+    },
+  );
 });
 
 describe('the node:http adapter', () => {

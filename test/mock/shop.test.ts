@@ -5,9 +5,9 @@
  */
 import { SignJWT } from 'jose';
 import { describe, expect, test } from 'vitest';
-import { AccessTokenResponse } from '../../src/schemas/authorization.js';
+import { AccessTokenResponse, GenerateTicketResponse } from '../../src/schemas/authorization.js';
 import { OrderValidationResponse } from '../../src/schemas/orders.js';
-import { GenerateTicketResponse, SignedInUser, SsoEnvelope } from '../../src/schemas/sign-on.js';
+import { SignedInUser, SsoEnvelope } from '../../src/schemas/sign-on.js';
 import {
   ADAPTERS,
   type Answer,

@@ -3,8 +3,8 @@
  * (endpoint 23), and the signed-in user (endpoint 24), through both adapters.
  */
 import { describe, expect, test } from 'vitest';
-import { AccessTokenResponse } from '../../src/schemas/authorization.js';
-import { GenerateTicketResponse, SignedInUser } from '../../src/schemas/sign-on.js';
+import { AccessTokenResponse, GenerateTicketResponse } from '../../src/schemas/authorization.js';
+import { SignedInUser } from '../../src/schemas/sign-on.js';
 import {
   ADAPTERS,
   type Answer,

@@ -52,13 +52,12 @@ describe('reset, snapshot, restore', () => {
     expect(platform.clock.now().getUTCFullYear()).toBe(2030);
   });
 
-  test('snapshot is a deep copy; state() is the same document', () => {
+  test('snapshot is a deep copy', () => {
     const platform = createPlatform();
     const doc = platform.snapshot();
     doc.products[0]!.name = 'changed';
     doc.products.pop();
     expect(platform.snapshot().products[0]!.name).toBe('Digital news');
-    expect(platform.state()).toEqual(platform.snapshot());
   });
 
   test('restore replaces the state (indexes too); reset still returns to the seed', async () => {

@@ -56,14 +56,21 @@ describe('order validation (endpoint 9): may this buyer purchase the package?', 
   });
 
   describe('exactly one of account_id, date_of_birth, ssn: none or more than one is refused, nothing sent', () => {
+    // Each of these is also a compile error: the query's type is a union with exactly one of the three.
+    // @ts-expect-error none of account_id, date_of_birth, ssn
+    const none: OrderValidationQuery = { product_code: 'premium-digital' };
+    // @ts-expect-error two of them
+    const two: OrderValidationQuery = { product_code: 'premium-digital', account_id: demoIds.accounts.anna, ssn: '1' };
+    // @ts-expect-error two of them
+    const other: OrderValidationQuery = {
+      product_code: 'premium-digital',
+      date_of_birth: '1985-04-12T00:00:00Z',
+      ssn: '1',
+    };
     test.each<[string, OrderValidationQuery, string]>([
-      ['none', { product_code: 'premium-digital' }, 'account_id'],
-      ['account_id and ssn', { product_code: 'premium-digital', account_id: demoIds.accounts.anna, ssn: '1' }, 'ssn'],
-      [
-        'date_of_birth and ssn',
-        { product_code: 'premium-digital', date_of_birth: '1985-04-12T00:00:00Z', ssn: '1' },
-        'ssn',
-      ],
+      ['none', none, 'account_id'],
+      ['account_id and ssn', two, 'ssn'],
+      ['date_of_birth and ssn', other, 'ssn'],
     ])('%s: RequestValidationError', async (_name, query, field) => {
       const error = await orders()
         .validate(query)

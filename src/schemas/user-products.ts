@@ -1,0 +1,35 @@
+import * as z from 'zod';
+import { dateTime, id, productCode } from './common.js';
+import { SubscriptionType } from './products.js';
+
+/** The states a user-product may be set to (endpoint 12); `cancelled` is not settable. */
+export const SettableUserProductState = z.enum(['activated', 'deactivated']);
+
+// ---------------------------------------------------------------- 12. update user-product
+
+/** Request body of endpoint 12, `PUT /external/api/v1/userproducts`. */
+export const UpdateUserProductRequest = z.strictObject({
+  account_id: id,
+  /** The user-product to update. */
+  product_id: id,
+  subscription_type: SubscriptionType.optional(),
+  state: SettableUserProductState.optional(),
+  valid_from: dateTime.optional(),
+  valid_to: dateTime.optional(),
+});
+/** Request body of endpoint 12. */
+export type UpdateUserProductRequest = z.input<typeof UpdateUserProductRequest>;
+
+// ---------------------------------------------------------------- 13. provision user-product
+
+/** Request body of endpoint 13, `POST /external/api/v1/userproducts`; all required. */
+export const ProvisionUserProductRequest = z.strictObject({
+  account_id: id,
+  /** The package or campaign. */
+  package_code: productCode,
+  subscription_type: SubscriptionType,
+  valid_from: dateTime,
+  valid_to: dateTime,
+});
+/** Request body of endpoint 13. */
+export type ProvisionUserProductRequest = z.input<typeof ProvisionUserProductRequest>;
