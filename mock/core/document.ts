@@ -5,7 +5,8 @@
  */
 import * as z from 'zod';
 import { dateTime, id } from '../../src/schemas/common.js';
-import { PeriodType, SubscriptionType } from '../../src/schemas/products.js';
+import { PeriodType, PriceDetailInput, SubscriptionType } from '../../src/schemas/products.js';
+import { checkCollections, collection, lower } from './collection.js';
 
 const text = z.string();
 const nonEmpty = z.string().min(1);
@@ -62,7 +63,7 @@ const StoredPricePeriod = z.strictObject({
   type: PeriodType,
   length: z.number().int().positive(),
   price: z.number().optional(),
-  details: z.array(z.strictObject({ name: text, price: z.number(), vat_code: z.number().int() })).optional(),
+  details: z.array(PriceDetailInput).optional(),
   /** Only for `psp`: the payment method's type and name. */
   payment_option_details: z.strictObject({ type: text, name: text }).optional(),
   enabled: z.boolean(),
@@ -166,16 +167,30 @@ const SsoSession = z.strictObject({
  * A site registered for the return flow (spec: Return flow 6). `domain` is a host name matched
  * exactly (case-insensitive, ports ignored) against the return URL's.
  */
-const TicketConfiguration = z.strictObject({
-  domain: nonEmpty,
-  client_id: nonEmpty,
-  mode: z.enum(['ReturnUrl', 'SeparateTicketAuth']),
-  /**
-   * `SeparateTicketAuth` only: the site's auth endpoint, an absolute http(s) URL or a path
-   * (`/auth/ticket`) taken on the return URL's origin (ports are dynamic in tests).
-   */
-  auth_endpoint: nonEmpty.nullable(),
-});
+const TicketConfiguration = z
+  .strictObject({
+    domain: nonEmpty,
+    client_id: nonEmpty,
+    mode: z.enum(['ReturnUrl', 'SeparateTicketAuth']),
+    /**
+     * `SeparateTicketAuth` only: the site's auth endpoint, an absolute http(s) URL or a path
+     * (`/auth/ticket`) taken on the return URL's origin (ports are dynamic in tests).
+     */
+    auth_endpoint: nonEmpty.nullable(),
+  })
+  .check((ctx) => {
+    const t = ctx.value;
+    const needed = t.mode === 'SeparateTicketAuth';
+    if (needed !== (t.auth_endpoint !== null) || (t.auth_endpoint !== null && !isEndpointUrl(t.auth_endpoint)))
+      ctx.issues.push({
+        code: 'custom',
+        input: t.auth_endpoint,
+        path: ['auth_endpoint'],
+        message: needed
+          ? 'Parameter must be an absolute http(s) URL or a path starting with /'
+          : 'Parameter must be null unless the mode is SeparateTicketAuth',
+      });
+  });
 
 /** A marketplace of the shop (endpoint 25): what it sells and the client its tickets are bound to. */
 const Marketplace = z.strictObject({
@@ -211,140 +226,91 @@ const UserProduct = z.strictObject({
   order_id: z.string().max(1024).nullable(),
 });
 
-type Issues = z.core.ParsePayload<unknown>['issues'];
-
 /** The SSO audience constant of a state document that names none. */
 export const DEFAULT_SSO_AUDIENCE = 'sso.platform.test';
 
-/** Reports a second record with the same key, and returns the keys seen. */
-function unique<T>(
-  issues: Issues,
-  rows: readonly T[],
-  resource: string,
-  field: keyof T & string,
-  key = (r: T) => String(r[field]).toLowerCase(),
-): Set<string> {
-  const seen = new Set<string>();
-  rows.forEach((row, i) => {
-    const k = key(row);
-    if (seen.has(k))
-      issues.push({
-        code: 'custom',
-        input: row[field],
-        path: [resource, i, field],
-        message: 'Parameter must be unique',
-      });
-    seen.add(k);
-  });
-  return seen;
+/**
+ * Every collection of the state document, declared once: its record schema, its indexes (the first
+ * is the primary key) and the fields that name records of other collections. The document's schema
+ * and checks, and the platform's live indexes, are built from this.
+ */
+export const COLLECTIONS = {
+  organisations: collection(Organisation, (k) => ({ id: k.unique(['id', lower]) })),
+  clients: collection(Client, (k) => ({ id: k.unique('client_id') }), { organisation_id: 'organisations' }),
+  accounts: collection(
+    Account,
+    (k) => ({
+      id: k.unique(['id', lower]),
+      email: k.unique(['organisation_id', lower], ['email', lower]),
+      ssn: k.unique(['organisation_id', lower], 'ssn'),
+    }),
+    { organisation_id: 'organisations' },
+  ),
+  products: collection(
+    StoredProduct,
+    (k) => ({
+      id: k.unique(['id', lower]),
+      code: k.unique(['organisation_id', lower], 'product_code'),
+      integrationCode: k.unique(['organisation_id', lower], 'integration_code'),
+      organisation: k.grouped(['organisation_id', lower]),
+    }),
+    { organisation_id: 'organisations' },
+  ),
+  product_sharing: collection(ProductSharing, (k) => ({ product: k.unique(['product_id', lower]) })),
+  access_tokens: collection(
+    AccessToken,
+    (k) => ({
+      token: k.unique('access_token'),
+      refreshToken: k.unique('refresh_token'),
+      // Every token refreshed from one grant: a reused ticket or refresh token revokes them all.
+      family: k.grouped((t) => t.family ?? t.access_token),
+    }),
+    { client_id: 'clients' },
+  ),
+  tickets: collection(Ticket, (k) => ({ ticket: k.unique('ticket') }), {
+    client_id: 'clients',
+    account_id: 'accounts',
+  }),
+  sso_sessions: collection(SsoSession, (k) => ({ sid: k.unique('sid') }), {
+    client_id: 'clients',
+    account_id: 'accounts',
+  }),
+  ticket_configurations: collection(TicketConfiguration, (k) => ({ domain: k.unique(['domain', lower]) }), {
+    client_id: 'clients',
+  }),
+  marketplaces: collection(Marketplace, (k) => ({ id: k.unique('group_id', 'marketplace_id') }), {
+    client_id: 'clients',
+  }),
+  user_products: collection(
+    UserProduct,
+    (k) => ({ id: k.unique(['id', lower]), account: k.grouped(['account_id', lower]) }),
+    { account_id: 'accounts', product_id: 'products' },
+  ),
+} as const;
+
+/** The document key of a collection. */
+export type CollectionKey = keyof typeof COLLECTIONS;
+
+type Lists = { [K in CollectionKey]: z.ZodDefault<z.ZodArray<(typeof COLLECTIONS)[K]['schema']>> };
+
+function lists(): Lists {
+  const out: Record<string, z.ZodType> = {};
+  for (const [key, spec] of Object.entries(COLLECTIONS)) out[key] = z.array(spec.schema).default([]);
+  return out as Lists;
 }
 
 /**
- * The zod schema of the state document. Every resource defaults to an empty list, so a document
- * written for an earlier version still loads. Checks ids are unique and every `organisation_id`
- * and token `client_id` names a record of the document.
+ * The zod schema of the state document. Every collection defaults to an empty list, so a document
+ * written for an earlier version still loads. Checks unique keys and references (from
+ * {@link COLLECTIONS}) and each record's own rules.
  */
 export const StateDocumentSchema = z
   .strictObject({
-    organisations: z.array(Organisation).default([]),
-    clients: z.array(Client).default([]),
-    accounts: z.array(Account).default([]),
-    products: z.array(StoredProduct).default([]),
-    product_sharing: z.array(ProductSharing).default([]),
-    access_tokens: z.array(AccessToken).default([]),
+    ...lists(),
     /** The SSO audience constant: `aud` of request tokens, `iss` of session tokens (endpoint 21). */
     sso_audience: nonEmpty.default(DEFAULT_SSO_AUDIENCE),
-    tickets: z.array(Ticket).default([]),
-    sso_sessions: z.array(SsoSession).default([]),
-    ticket_configurations: z.array(TicketConfiguration).default([]),
-    marketplaces: z.array(Marketplace).default([]),
-    user_products: z.array(UserProduct).default([]),
   })
-  .check((ctx) => {
-    const doc = ctx.value;
-    const issues = ctx.issues;
-    const organisations = unique(issues, doc.organisations, 'organisations', 'id');
-    const clients = unique(issues, doc.clients, 'clients', 'client_id', (c) => c.client_id);
-    unique(issues, doc.accounts, 'accounts', 'id');
-    unique(issues, doc.products, 'products', 'id');
-    unique(
-      issues,
-      doc.products,
-      'products',
-      'product_code',
-      (p) => `${p.organisation_id.toLowerCase()} ${p.product_code}`,
-    );
-    unique(issues, doc.product_sharing, 'product_sharing', 'product_id');
-    unique(issues, doc.access_tokens, 'access_tokens', 'access_token', (t) => t.access_token);
-    const codes = new Set<string>();
-    doc.products.forEach((p, i) => {
-      if (p.integration_code === undefined) return;
-      const k = `${p.organisation_id.toLowerCase()} ${p.integration_code}`;
-      if (codes.has(k))
-        issues.push({
-          code: 'custom',
-          input: p.integration_code,
-          path: ['products', i, 'integration_code'],
-          message: 'Parameter must be unique',
-        });
-      codes.add(k);
-    });
-    for (const [resource, rows] of [
-      ['clients', doc.clients],
-      ['accounts', doc.accounts],
-      ['products', doc.products],
-    ] as const) {
-      rows.forEach((row, i) => {
-        if (!organisations.has(row.organisation_id.toLowerCase()))
-          issues.push({
-            code: 'custom',
-            input: row.organisation_id,
-            path: [resource, i, 'organisation_id'],
-            message: 'Parameter must name an organisation of the document',
-          });
-      });
-    }
-    const accounts = new Set(doc.accounts.map((a) => a.id.toLowerCase()));
-    const products = new Set(doc.products.map((p) => p.id.toLowerCase()));
-    const refer = (set: Set<string>, what: string, resource: string, rows: readonly object[], field: string) => {
-      rows.forEach((row, i) => {
-        const value = (row as Record<string, unknown>)[field];
-        if (typeof value === 'string' && !set.has(what === 'client' ? value : value.toLowerCase()))
-          issues.push({
-            code: 'custom',
-            input: value,
-            path: [resource, i, field],
-            message: `Parameter must name ${what === 'account' ? 'an' : 'a'} ${what} of the document`,
-          });
-      });
-    };
-    refer(clients, 'client', 'access_tokens', doc.access_tokens, 'client_id');
-    refer(clients, 'client', 'tickets', doc.tickets, 'client_id');
-    refer(accounts, 'account', 'tickets', doc.tickets, 'account_id');
-    refer(clients, 'client', 'sso_sessions', doc.sso_sessions, 'client_id');
-    refer(accounts, 'account', 'sso_sessions', doc.sso_sessions, 'account_id');
-    refer(clients, 'client', 'ticket_configurations', doc.ticket_configurations, 'client_id');
-    refer(clients, 'client', 'marketplaces', doc.marketplaces, 'client_id');
-    refer(accounts, 'account', 'user_products', doc.user_products, 'account_id');
-    refer(products, 'product', 'user_products', doc.user_products, 'product_id');
-    unique(issues, doc.tickets, 'tickets', 'ticket', (t) => t.ticket);
-    unique(issues, doc.sso_sessions, 'sso_sessions', 'sid', (s) => s.sid);
-    unique(issues, doc.ticket_configurations, 'ticket_configurations', 'domain');
-    unique(issues, doc.marketplaces, 'marketplaces', 'marketplace_id', (m) => `${m.group_id}/${m.marketplace_id}`);
-    unique(issues, doc.user_products, 'user_products', 'id');
-    doc.ticket_configurations.forEach((t, i) => {
-      const needed = t.mode === 'SeparateTicketAuth';
-      if (needed !== (t.auth_endpoint !== null) || (t.auth_endpoint !== null && !isEndpointUrl(t.auth_endpoint)))
-        issues.push({
-          code: 'custom',
-          input: t.auth_endpoint,
-          path: ['ticket_configurations', i, 'auth_endpoint'],
-          message: needed
-            ? 'Parameter must be an absolute http(s) URL or a path starting with /'
-            : 'Parameter must be null unless the mode is SeparateTicketAuth',
-        });
-    });
-  });
+  .check((ctx) => checkCollections(COLLECTIONS, ctx.value, ctx.issues));
 
 /** An auth endpoint of a ticket configuration: an absolute http(s) URL, or a path (`/auth/ticket`). */
 function isEndpointUrl(value: string): boolean {

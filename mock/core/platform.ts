@@ -16,7 +16,7 @@ import { Journal, type JournalEntry } from './journal.js';
 import type { Auth, Route, RouteContext, Settings } from './route.js';
 import { Router } from './router.js';
 import { createSsoSessions } from './sso.js';
-import { Store } from './store.js';
+import { createStore, type Store } from './store.js';
 import { issueTicket } from './tickets.js';
 import { issueToken } from './tokens.js';
 import type { HandleInfo, IssueTicketOptions, MintTokenOptions, Platform, PlatformOptions } from './types.js';
@@ -71,6 +71,16 @@ function seedOf(seed: PlatformOptions['seed']): StateDocumentInput {
   return seed;
 }
 
+const stores = new WeakMap<Platform, Store>();
+
+/**
+ * The live state behind a platform made by `createPlatform`, for the platform's own tests (indexes).
+ * @internal
+ */
+export function storeOf(platform: Platform): Store | undefined {
+  return stores.get(platform);
+}
+
 /** Creates a reference platform. Throws a `PlatformError` naming the field when the seed is invalid. */
 export function createPlatform(options: PlatformOptions = {}): Platform {
   return createPlatformWith(allRoutes, options);
@@ -101,14 +111,14 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
   const initial = validate(StateDocumentSchema, seedOf(options.seed));
   // The seed is kept as text: it costs far less memory than a second copy of the records.
   const seedText = JSON.stringify(initial);
-  const store = new Store(initial);
+  const store = createStore(initial);
 
   function authenticate(route: Route, headers: Readonly<Record<string, string>>): Auth {
     const header = headers.authorization;
     if (header === undefined) throw unauthorized('Missing bearer token: send Authorization: Bearer <token>', true);
     const m = /^Bearer +([^\s]+) *$/i.exec(header);
     if (!m) throw unauthorized('Malformed Authorization header: expected Bearer <token>');
-    const token = store.tokens.get(m[1]!);
+    const token = store.accessTokens.get(m[1]!);
     const client = token && store.clients.get(token.client_id);
     if (!token || !client) throw unauthorized('Unknown access token');
     if (token.revoked_at !== null) throw unauthorized('Revoked access token');
@@ -121,7 +131,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
         });
       }
     }
-    const account = token.account_id === null ? undefined : store.accounts.get(token.account_id.toLowerCase());
+    const account = token.account_id === null ? undefined : store.accounts.get(token.account_id);
     if (route.identity && !account)
       throw new PlatformError(403, 'identity_required', 'The access token is not tied to a user');
     return { client, token, account };
@@ -280,13 +290,13 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     },
 
     mintToken(opts: MintTokenOptions): AccessTokenResponse {
-      const client = opts.clientId === undefined ? store.doc.clients[0] : store.clients.get(opts.clientId);
+      const client = opts.clientId === undefined ? store.clients.rows[0] : store.clients.get(opts.clientId);
       if (!client) throw new PlatformError(404, 'not_found', 'No such client', 'client_id');
       if (!Array.isArray(opts.scopes) || !opts.scopes.every((s) => typeof s === 'string' && s.length > 0))
         throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a list of scopes', 'scopes');
       let accountId: string | null = null;
       if (opts.accountId !== undefined) {
-        const account = store.accounts.get(opts.accountId.toLowerCase());
+        const account = store.accounts.get(opts.accountId);
         if (!account) throw new PlatformError(404, 'not_found', 'No such account', 'account_id');
         accountId = account.id;
       }
@@ -297,7 +307,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     },
 
     issueTicket(opts: IssueTicketOptions): string {
-      const account = typeof opts.accountId === 'string' ? store.accounts.get(opts.accountId.toLowerCase()) : undefined;
+      const account = typeof opts.accountId === 'string' ? store.accounts.get(opts.accountId) : undefined;
       if (!account) throw new PlatformError(404, 'not_found', 'No such account', 'account_id');
       const client = typeof opts.clientId === 'string' ? store.clients.get(opts.clientId) : undefined;
       if (!client) throw new PlatformError(404, 'not_found', 'No such client', 'client_id');
@@ -310,5 +320,6 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     sso: createSsoSessions(store, clock),
   };
   registerCore(platform, core);
+  stores.set(platform, store);
   return platform;
 }

@@ -19,7 +19,7 @@ export function createSsoSession(store: Store, clock: OffsetClock, clientId?: st
     created_at: clock.now().toISOString(),
     timeline: [],
   };
-  store.addSsoSession(session);
+  store.ssoSessions.add(session);
   return session;
 }
 

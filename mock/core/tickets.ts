@@ -30,7 +30,7 @@ export function issueTicket(store: Store, clock: OffsetClock, what: TicketFor): 
     used_at: null,
     access_token: null,
   };
-  store.addTicket(record);
+  store.tickets.add(record);
   return record;
 }
 
@@ -59,12 +59,12 @@ export function judgeTicket(store: Store, clock: OffsetClock, value: string, cli
   if (!ticket) return { ok: false, reason: 'unknown' };
   if (ticket.client_id !== clientId) return { ok: false, reason: 'other_client' };
   if (ticket.used_at !== null) {
-    const issued = ticket.access_token === null ? undefined : store.tokens.get(ticket.access_token);
+    const issued = ticket.access_token === null ? undefined : store.accessTokens.get(ticket.access_token);
     if (issued) revokeFamily(store, clock, issued);
     return { ok: false, reason: 'used' };
   }
   if (Date.parse(ticket.expires_at) <= clock.nowMs()) return { ok: false, reason: 'expired' };
-  const account = store.accounts.get(ticket.account_id.toLowerCase());
+  const account = store.accounts.get(ticket.account_id);
   if (!account || !isActiveAccount(account)) return { ok: false, reason: 'account_not_active' };
   return { ok: true, ticket, account };
 }

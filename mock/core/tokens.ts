@@ -20,7 +20,7 @@ export function issueToken(store: Store, clock: OffsetClock, grant: TokenGrant):
   const accessToken = newSecret();
   const refreshToken = newSecret();
   const scopes = [...grant.scopes];
-  store.addAccessToken({
+  store.accessTokens.add({
     access_token: accessToken,
     refresh_token: refreshToken,
     client_id: grant.client.client_id,

@@ -99,7 +99,7 @@ function ticket({ state, clock, settings }: Context, req: TicketGrantRequest): G
  */
 function refreshToken({ state, clock, settings }: Context, req: RefreshTokenGrantRequest): Granted {
   const client = authenticateClient(state, req.client_id, req.client_secret);
-  const old = state.refreshTokens.get(req.refresh_token);
+  const old = state.accessTokens.find('refreshToken', req.refresh_token);
   if (!old || old.client_id !== client.client_id) throw invalidGrant('refresh_token', 'Unknown refresh token');
   if (old.refreshed_at !== null) {
     revokeFamily(state, clock, old);
@@ -107,7 +107,7 @@ function refreshToken({ state, clock, settings }: Context, req: RefreshTokenGran
   }
   if (old.revoked_at !== null) throw invalidGrant('refresh_token', 'The refresh token was revoked');
   if (old.account_id !== null) {
-    const account = state.accounts.get(old.account_id.toLowerCase());
+    const account = state.accounts.get(old.account_id);
     if (!account || !isActiveAccount(account))
       throw invalidGrant('refresh_token', 'The account of the refresh token is not active');
   }

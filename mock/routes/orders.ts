@@ -34,7 +34,7 @@ function subscribesTo(state: Store, account: AccountRecord, pkg: ProductRecord, 
   const packageId = pkg.id.toLowerCase();
   return state.userProductsOf(account.id).some((u) => {
     if (!isLive(u, nowMs)) return false;
-    const owned = state.products.get(u.product_id.toLowerCase());
+    const owned = state.products.get(u.product_id);
     if (!owned) return false;
     return owned.id.toLowerCase() === packageId || packageOf(state, owned).id.toLowerCase() === packageId;
   });

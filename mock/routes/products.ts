@@ -145,7 +145,7 @@ const productSharing = apiRoute(getProductSharing, ({ input: q, state, auth }) =
   const org = auth.client.organisation_id;
   const p = q.id !== undefined ? state.product(org, q.id) : state.productByCode(org, q.code ?? '');
   if (!p) throw notFound(q.id !== undefined ? 'id' : 'code', 'Product not found');
-  const s = state.sharing.get(p.id.toLowerCase());
+  const s = state.productSharing.get(p.id);
   const option: ProductSharingOption =
     s?.shareable === true
       ? {

@@ -117,7 +117,7 @@ function loggedIn(ctx: Context, organisationId?: string): AccountRecord | undefi
   const id = sessionIdOf(ctx.headers);
   const session = id === undefined ? undefined : ctx.state.shopSessions.get(id);
   if (!session) return undefined;
-  const account = ctx.state.accounts.get(session.account_id.toLowerCase());
+  const account = ctx.state.accounts.get(session.account_id);
   if (!account || !isActiveAccount(account)) return undefined;
   if (organisationId !== undefined && account.organisation_id.toLowerCase() !== organisationId.toLowerCase())
     return undefined;
@@ -314,7 +314,7 @@ function purchase(ctx: Context): RouteResult {
     );
   const created = new Date(now).toISOString();
   const id = newId();
-  state.addUserProduct({
+  state.userProducts.add({
     id,
     account_id: account.id,
     product_id: product.id,
@@ -341,10 +341,10 @@ function purchase(ctx: Context): RouteResult {
 function confirmation(ctx: Context): RouteResult {
   const { state, params, input: q } = ctx;
   const account = loggedIn(ctx);
-  const up = state.userProducts.get((params.userProductId ?? '').toLowerCase());
+  const up = state.userProducts.get(params.userProductId ?? '');
   if (!account || !up || up.account_id.toLowerCase() !== account.id.toLowerCase())
     return errorPage(404, 'Not found', 'No such purchase');
-  const product = state.products.get(up.product_id.toLowerCase());
+  const product = state.products.get(up.product_id);
   const period = product?.price_periods.find((pp) => pp.id === up.period_id);
   const back = httpUrl(returnUrlOf(q));
   return page(

@@ -1,0 +1,288 @@
+/**
+ * A collection of the state document declared once: its record schema, the indexes it needs and
+ * the fields that name records of other collections. From that one declaration come the document's
+ * schema and checks (unique keys, references), and the live indexes: built on load, kept right by
+ * `add`, `update` and `remove`.
+ */
+import type * as z from 'zod';
+
+/** How a key part is compared: ids and e-mail addresses ignore case, codes do not. */
+export type Normalize = (value: string) => string;
+/** Compared as written. */
+export const exact: Normalize = (value) => value;
+/** Compared in lower case (the spec's id pattern ignores case). */
+export const lower: Normalize = (value) => value.toLowerCase();
+
+/** One part of an index key: a field (as written, or normalized), or a value computed from the record. */
+export type KeyPart<T> =
+  | (keyof T & string)
+  | readonly [keyof T & string, Normalize]
+  | ((record: T) => string | null | undefined);
+
+/** An index over a collection: by a key made of `parts`; `unique` keys name one record, others a list. */
+export interface IndexSpec<T, U extends boolean = boolean> {
+  readonly parts: readonly KeyPart<T>[];
+  readonly unique: U;
+}
+
+/** Builds the indexes of a collection of `T`. */
+export interface IndexBuilder<T> {
+  /** A key that names at most one record; the document refuses a second record with the same key. */
+  unique(...parts: KeyPart<T>[]): IndexSpec<T, true>;
+  /** A key that names a list of records, in document order. */
+  grouped(...parts: KeyPart<T>[]): IndexSpec<T, false>;
+}
+
+/** The declaration of one collection. The first index is the primary key (`get`), and must be unique. */
+export interface CollectionSpec<
+  T extends object,
+  I extends Record<string, IndexSpec<T>>,
+  S extends z.ZodType = z.ZodType,
+> {
+  /** The schema of one record (its input type is what a seed may write). */
+  readonly schema: S;
+  readonly indexes: I;
+  /** Fields naming a record of another collection (by its primary key): field name to document key. */
+  readonly references: Readonly<Partial<Record<string, string>>>;
+}
+
+/** Declares a collection: `collection(Account, (k) => ({ id: k.unique(['id', lower]) }), { organisation_id: 'organisations' })`. */
+export function collection<
+  S extends z.ZodType<object, unknown>,
+  const I extends Record<string, IndexSpec<z.output<S>>>,
+>(
+  schema: S,
+  indexes: (k: IndexBuilder<z.output<S>>) => I,
+  references?: Readonly<Partial<Record<keyof z.output<S> & string, string>>>,
+): CollectionSpec<z.output<S>, I, S> {
+  const builder: IndexBuilder<z.output<S>> = {
+    unique: (...parts) => ({ parts, unique: true }),
+    grouped: (...parts) => ({ parts, unique: false }),
+  };
+  return { schema, indexes: indexes(builder), references: references ?? {} };
+}
+
+/** The names of the unique indexes of `I`. */
+export type UniqueIndex<I> = { [N in keyof I]: I[N] extends IndexSpec<never, true> ? N : never }[keyof I];
+/** The names of the grouped indexes of `I`. */
+export type GroupedIndex<I> = { [N in keyof I]: I[N] extends IndexSpec<never, false> ? N : never }[keyof I];
+
+const SEPARATOR = '\u0000';
+
+function partOf<T>(part: KeyPart<T>, record: T): string | undefined {
+  if (typeof part === 'function') return part(record) ?? undefined;
+  const [field, normalize] = typeof part === 'string' ? [part, exact] : part;
+  const value = (record as Record<string, unknown>)[field];
+  return typeof value === 'string' ? normalize(value) : undefined;
+}
+
+/** The key of `record` in an index; undefined when a part is absent (the record is then not in that index). */
+export function keyOf<T>(index: IndexSpec<T>, record: T): string | undefined {
+  let key = '';
+  for (let i = 0; i < index.parts.length; i++) {
+    const part = partOf(index.parts[i]!, record);
+    if (part === undefined) return undefined;
+    key = i === 0 ? part : key + SEPARATOR + part;
+  }
+  return key;
+}
+
+/** The key an index gives to these values (normalized as the index's parts say). */
+function lookupKey<T>(index: IndexSpec<T>, values: readonly string[]): string {
+  let key = '';
+  index.parts.forEach((part, i) => {
+    const value = values[i] ?? '';
+    const normalized = typeof part === 'string' || typeof part === 'function' ? value : part[1](value);
+    key = i === 0 ? normalized : key + SEPARATOR + normalized;
+  });
+  return key;
+}
+
+/** The field named last in an index (where the document reports a duplicate key). */
+export function lastField<T>(index: IndexSpec<T>): string | undefined {
+  for (let i = index.parts.length - 1; i >= 0; i--) {
+    const part = index.parts[i]!;
+    if (typeof part === 'string') return part;
+    if (typeof part !== 'function') return part[0];
+  }
+  return undefined;
+}
+
+/** A collection's records (the state document's own list) and its live indexes. */
+export class Collection<T extends object, I extends Record<string, IndexSpec<T>>> {
+  readonly spec: CollectionSpec<T, I>;
+  #rows: T[] = [];
+  readonly #maps = new Map<keyof I, Map<string, T | T[]>>();
+  readonly #primary: IndexSpec<T>;
+  readonly #primaryName: keyof I;
+
+  constructor(spec: CollectionSpec<T, I>) {
+    this.spec = spec;
+    for (const name of Object.keys(spec.indexes)) this.#maps.set(name, new Map());
+    const [primaryName] = Object.keys(spec.indexes);
+    if (primaryName === undefined || !spec.indexes[primaryName]!.unique)
+      throw new Error('The first index of a collection must be unique: it is the primary key');
+    this.#primaryName = primaryName;
+    this.#primary = spec.indexes[primaryName]!;
+  }
+
+  /** The records, in document order (the state document's list itself). */
+  get rows(): readonly T[] {
+    return this.#rows;
+  }
+
+  /** Takes `rows` (the document's list, owned from now on) and rebuilds every index. */
+  load(rows: T[]): void {
+    this.#rows = rows;
+    for (const map of this.#maps.values()) map.clear();
+    for (const r of rows) this.#index(r);
+  }
+
+  /** Adds a record at the end of the document's list. */
+  add(record: T): void {
+    this.#rows.push(record);
+    this.#index(record);
+  }
+
+  /** Changes a record in place, keeping every index right when `change` touches an indexed field. */
+  update(record: T, change: (record: T) => void): void {
+    this.#unindex(record);
+    change(record);
+    this.#index(record);
+  }
+
+  /** Removes a record from the document and every index. */
+  remove(record: T): void {
+    const at = this.#rows.indexOf(record);
+    if (at < 0) return;
+    this.#unindex(record);
+    this.#rows.splice(at, 1);
+  }
+
+  /** The record with this primary key (normalized as the key says), or undefined. */
+  get(key: string): T | undefined {
+    return this.#maps.get(this.#primaryName)!.get(lookupKey(this.#primary, [key])) as T | undefined;
+  }
+
+  /** Whether a record has this primary key. */
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  /** The record a unique index names for these key values, or undefined. */
+  find(index: UniqueIndex<I>, ...values: string[]): T | undefined {
+    return this.#maps.get(index)!.get(lookupKey(this.spec.indexes[index]!, values)) as T | undefined;
+  }
+
+  /** The records a grouped index lists for these key values, in document order. */
+  list(index: GroupedIndex<I>, ...values: string[]): readonly T[] {
+    return (this.#maps.get(index)!.get(lookupKey(this.spec.indexes[index]!, values)) as T[] | undefined) ?? [];
+  }
+
+  /** Every index as sorted `[key, position of each record]` pairs: what a test compares after `reset()`. */
+  describeIndexes(): Record<string, [string, number[]][]> {
+    const out: Record<string, [string, number[]][]> = {};
+    for (const [name, map] of this.#maps) {
+      const entries: [string, number[]][] = [];
+      for (const [key, value] of map) {
+        const records = Array.isArray(value) ? value : [value];
+        entries.push([key, records.map((r) => this.#rows.indexOf(r))]);
+      }
+      out[String(name)] = entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    }
+    return out;
+  }
+
+  #index(record: T): void {
+    for (const [name, map] of this.#maps) {
+      const index = this.spec.indexes[name]!;
+      const key = keyOf(index, record);
+      if (key === undefined) continue;
+      if (index.unique) map.set(key, record);
+      else {
+        const list = map.get(key) as T[] | undefined;
+        if (list) list.push(record);
+        else map.set(key, [record]);
+      }
+    }
+  }
+
+  #unindex(record: T): void {
+    for (const [name, map] of this.#maps) {
+      const index = this.spec.indexes[name]!;
+      const key = keyOf(index, record);
+      if (key === undefined) continue;
+      if (index.unique) {
+        if (map.get(key) === record) map.delete(key);
+      } else {
+        const list = map.get(key) as T[] | undefined;
+        const at = list ? list.indexOf(record) : -1;
+        if (list && at >= 0) {
+          list.splice(at, 1);
+          if (list.length === 0) map.delete(key);
+        }
+      }
+    }
+  }
+}
+
+type Issues = z.core.ParsePayload<unknown>['issues'];
+
+/**
+ * The document's checks from the declarations: a second record with the same unique key (reported
+ * on the key's last field), and a reference to a record the document does not have.
+ */
+/** What {@link checkCollections} reads of a declaration, whatever its record type. */
+interface AnyCollectionSpec {
+  readonly indexes: Readonly<Record<string, IndexSpec<never>>>;
+  readonly references: Readonly<Partial<Record<string, string>>>;
+}
+
+export function checkCollections(
+  specs: Readonly<Record<string, AnyCollectionSpec>>,
+  doc: Readonly<Record<string, unknown>>,
+  issues: Issues,
+): void {
+  const primaryKeys = new Map<string, Set<string>>();
+  for (const [name, spec] of Object.entries(specs)) {
+    const rows = (doc[name] ?? []) as object[];
+    for (const index of Object.values(spec.indexes) as IndexSpec<object>[]) {
+      if (!index.unique) continue;
+      const seen = new Set<string>();
+      const field = lastField(index);
+      rows.forEach((row, i) => {
+        const key = keyOf(index, row);
+        if (key === undefined) return;
+        if (seen.has(key))
+          issues.push({
+            code: 'custom',
+            input: field === undefined ? row : (row as Record<string, unknown>)[field],
+            path: field === undefined ? [name, i] : [name, i, field],
+            message: 'Parameter must be unique',
+          });
+        seen.add(key);
+      });
+      // The first index is the primary key: what references name.
+      if (!primaryKeys.has(name)) primaryKeys.set(name, seen);
+    }
+  }
+  for (const [name, spec] of Object.entries(specs)) {
+    const rows = (doc[name] ?? []) as Record<string, unknown>[];
+    for (const [field, target] of Object.entries(spec.references) as [string, string][]) {
+      const targetSpec = specs[target];
+      const keys = primaryKeys.get(target);
+      if (!targetSpec || !keys) continue;
+      const primary = Object.values(targetSpec.indexes)[0] as IndexSpec<object>;
+      rows.forEach((row, i) => {
+        const value = row[field];
+        if (typeof value === 'string' && !keys.has(lookupKey(primary, [value])))
+          issues.push({
+            code: 'custom',
+            input: value,
+            path: [name, i, field],
+            message: `Parameter must name one of the document's ${target}`,
+          });
+      });
+    }
+  }
+}
