@@ -2,15 +2,65 @@ import { PlatformError } from './errors.js';
 
 /**
  * The platform's clock. Every expiry and every "inactive product" decision reads it. Time keeps
- * flowing from the point it was set to: the clock is the real time plus an offset.
+ * flowing from the point it was set to, unless the clock is frozen: then it stands still until it
+ * is resumed, so a test can check an expiry at exactly its instant.
  */
 export interface Clock {
   /** The platform's current time. */
   now(): Date;
-  /** Moves the clock forward (or back, when negative) by `seconds`. */
+  /**
+   * Moves the clock forward (or back, when negative) by `seconds`. Refused (400 `invalid_parameter`,
+   * field `advance_seconds`) when the time would leave the years 0001 to 9999; nothing changes then.
+   */
   advance(seconds: number): void;
-  /** Sets the current time; time keeps flowing from there. */
+  /**
+   * Sets the current time; time keeps flowing from there (or stands still there, when frozen).
+   * Refused (400 `invalid_parameter`, field `now`) for an invalid date or one outside the years 0001 to 9999.
+   */
   set(now: Date | string): void;
+  /** Stops the clock at the current time: `now()` answers the same instant until {@link Clock.resume}. */
+  freeze(): void;
+  /** Lets a frozen clock flow again from the instant it stands at. */
+  resume(): void;
+  /** Whether the clock stands still. */
+  readonly frozen: boolean;
+}
+
+/** The earliest time the clock may show: dates are written with four-digit years. */
+export const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
+/** The latest time the clock may show. */
+export const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** The longest lifetime of a token or ticket, in seconds (100 years): an option or test tool asking for more is refused. */
+export const MAX_LIFETIME_SECONDS = 3_155_760_000;
+
+/** A lifetime in seconds: a positive integer up to {@link MAX_LIFETIME_SECONDS}, or a refusal naming `field`. */
+export function lifetime(seconds: number, field: string): number {
+  if (!(Number.isInteger(seconds) && seconds > 0 && seconds <= MAX_LIFETIME_SECONDS))
+    throw new PlatformError(
+      400,
+      'invalid_parameter',
+      `Parameter must be a positive integer of at most ${MAX_LIFETIME_SECONDS}`,
+      field,
+    );
+  return seconds;
+}
+
+/** The instant `seconds` after `fromMs`, as the document writes it; never past the latest time a date can show. */
+export function expiryAfter(fromMs: number, seconds: number): string {
+  return new Date(Math.min(fromMs + seconds * 1000, LATEST)).toISOString();
+}
+
+/** A time in epoch milliseconds the clock may show, or a refusal naming `field`. */
+function inRange(ms: number, field: string): number {
+  if (!(Number.isFinite(ms) && ms >= EARLIEST && ms <= LATEST))
+    throw new PlatformError(
+      400,
+      'invalid_parameter',
+      'Parameter must keep the clock between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
+      field,
+    );
+  return ms;
 }
 
 /** Reads a date, or refuses it as an invalid `field`. */
@@ -21,36 +71,59 @@ export function toDate(value: Date | string, field: string): Date {
   return d;
 }
 
-/** The platform's clock with the `reset()` the platform needs. */
+/** The platform's clock: the real time plus an offset, or a frozen instant; with the `reset()` the platform needs. */
 export class OffsetClock implements Clock {
   private offset = 0;
+  private stoppedAt: number | undefined;
+  private readonly initial: number | undefined;
 
-  constructor(private readonly initial: Date | string | undefined) {
+  /** @param initial - where the clock starts (and returns on reset); the real time when absent */
+  constructor(initial: Date | string | undefined) {
+    this.initial = initial === undefined ? undefined : inRange(toDate(initial, 'now').getTime(), 'now');
     this.reset();
   }
 
-  /** Back to the time given at creation (or the real time). */
+  /** Back to the time given at creation (or the real time), flowing. */
   reset(): void {
-    this.offset = 0;
-    if (this.initial !== undefined) this.set(this.initial);
+    this.stoppedAt = undefined;
+    this.offset = this.initial === undefined ? 0 : this.initial - Date.now();
   }
 
   now(): Date {
-    return new Date(Date.now() + this.offset);
+    return new Date(this.nowMs());
   }
 
   /** The current time in milliseconds since the epoch. */
   nowMs(): number {
-    return Date.now() + this.offset;
+    return this.stoppedAt ?? Date.now() + this.offset;
+  }
+
+  get frozen(): boolean {
+    return this.stoppedAt !== undefined;
   }
 
   advance(seconds: number): void {
     if (!Number.isFinite(seconds))
       throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a finite number', 'advance_seconds');
-    this.offset += seconds * 1000;
+    this.#moveTo(inRange(this.nowMs() + seconds * 1000, 'advance_seconds'));
   }
 
   set(now: Date | string): void {
-    this.offset = toDate(now, 'now').getTime() - Date.now();
+    this.#moveTo(inRange(toDate(now, 'now').getTime(), 'now'));
+  }
+
+  freeze(): void {
+    this.stoppedAt ??= this.nowMs();
+  }
+
+  resume(): void {
+    if (this.stoppedAt === undefined) return;
+    this.offset = this.stoppedAt - Date.now();
+    this.stoppedAt = undefined;
+  }
+
+  #moveTo(ms: number): void {
+    if (this.stoppedAt !== undefined) this.stoppedAt = ms;
+    else this.offset = ms - Date.now();
   }
 }

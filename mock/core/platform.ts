@@ -7,7 +7,7 @@ import type { Environment } from '../../src/endpoints.js';
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { allRoutes } from '../routes/index.js';
 import { seeds } from '../seeds/index.js';
-import { OffsetClock } from './clock.js';
+import { lifetime, OffsetClock } from './clock.js';
 import { type StateDocument, type StateDocumentInput, StateDocumentSchema } from './document.js';
 import { PlatformError } from './errors.js';
 import { type CoreRequest, type CoreResponse, registerCore } from './exchange.js';
@@ -97,10 +97,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     ticketLifetimeSeconds: options.ticketLifetimeSeconds ?? 60,
     ssoAudience: options.ssoAudience,
   };
-  for (const name of ['accessTokenLifetimeSeconds', 'ticketLifetimeSeconds'] as const) {
-    if (!(Number.isInteger(settings[name]) && settings[name] > 0))
-      throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a positive integer', name);
-  }
+  for (const name of ['accessTokenLifetimeSeconds', 'ticketLifetimeSeconds'] as const) lifetime(settings[name], name);
   if (settings.ssoAudience !== undefined && !(typeof settings.ssoAudience === 'string' && settings.ssoAudience))
     throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a non-empty string', 'ssoAudience');
   const onError = options.onError;
@@ -300,9 +297,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
         if (!account) throw new PlatformError(404, 'not_found', 'No such account', 'account_id');
         accountId = account.id;
       }
-      const expiresIn = opts.expiresIn ?? settings.accessTokenLifetimeSeconds;
-      if (!(Number.isInteger(expiresIn) && expiresIn > 0))
-        throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a positive integer', 'expires_in');
+      const expiresIn = lifetime(opts.expiresIn ?? settings.accessTokenLifetimeSeconds, 'expires_in');
       return issueToken(store, clock, { client, scopes: opts.scopes, accountId, expiresIn });
     },
 
@@ -311,9 +306,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       if (!account) throw new PlatformError(404, 'not_found', 'No such account', 'account_id');
       const client = typeof opts.clientId === 'string' ? store.clients.get(opts.clientId) : undefined;
       if (!client) throw new PlatformError(404, 'not_found', 'No such client', 'client_id');
-      const lifetimeSeconds = opts.expiresIn ?? settings.ticketLifetimeSeconds;
-      if (!(Number.isInteger(lifetimeSeconds) && lifetimeSeconds > 0))
-        throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a positive integer', 'expires_in');
+      const lifetimeSeconds = lifetime(opts.expiresIn ?? settings.ticketLifetimeSeconds, 'expires_in');
       return issueTicket(store, clock, { accountId: account.id, clientId: client.client_id, lifetimeSeconds }).ticket;
     },
 

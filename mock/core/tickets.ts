@@ -3,7 +3,7 @@
  * single use, short-lived on the platform clock, bound to the destination client. Endpoint 22,
  * the ticket grant of endpoint 23, SSO (endpoint 21) and the shop all judge tickets here.
  */
-import type { OffsetClock } from './clock.js';
+import { expiryAfter, type OffsetClock } from './clock.js';
 import type { AccountRecord, TicketRecord } from './document.js';
 import { newSecret } from './ids.js';
 import type { Store } from './store.js';
@@ -26,7 +26,7 @@ export function issueTicket(store: Store, clock: OffsetClock, what: TicketFor): 
     account_id: what.accountId,
     client_id: what.clientId,
     issued_at: new Date(now).toISOString(),
-    expires_at: new Date(now + what.lifetimeSeconds * 1000).toISOString(),
+    expires_at: expiryAfter(now, what.lifetimeSeconds),
     used_at: null,
     access_token: null,
   };

@@ -1,6 +1,6 @@
 /** Issuing and revoking access tokens: one place for the token endpoint and the test tools alike. */
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
-import type { OffsetClock } from './clock.js';
+import { expiryAfter, type OffsetClock } from './clock.js';
 import type { AccessTokenRecord, ClientRecord } from './document.js';
 import { newId, newSecret } from './ids.js';
 import type { Store } from './store.js';
@@ -26,7 +26,7 @@ export function issueToken(store: Store, clock: OffsetClock, grant: TokenGrant):
     client_id: grant.client.client_id,
     scopes,
     account_id: grant.accountId,
-    expires_at: new Date(clock.nowMs() + grant.expiresIn * 1000).toISOString(),
+    expires_at: expiryAfter(clock.nowMs(), grant.expiresIn),
     revoked_at: null,
     refreshed_at: null,
     family: grant.family ?? newId(),

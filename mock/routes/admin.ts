@@ -4,7 +4,8 @@
  * never journaled.
  */
 import * as z from 'zod';
-import { dateTime } from '../../src/schemas/common.js';
+import { atMostOne, dateTime } from '../../src/schemas/common.js';
+import type { Clock } from '../core/clock.js';
 import { StateDocumentSchema } from '../core/document.js';
 import type { Fault } from '../core/faults.js';
 import { type Route, route } from '../core/route.js';
@@ -17,18 +18,24 @@ const TokenRequest = z.strictObject({
   expires_in: z.number().int().positive().optional(),
 });
 
-const ClockRequest = z
-  .strictObject({ advance_seconds: z.number().optional(), now: dateTime.optional() })
-  .check((ctx) => {
-    const given = (['advance_seconds', 'now'] as const).filter((k) => ctx.value[k] !== undefined);
-    if (given.length !== 1)
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        path: [given[1] ?? 'advance_seconds'],
-        message: 'Exactly one of advance_seconds or now is required',
-      });
-  });
+/** At most one of `advance_seconds` and `now`, and `frozen` to stop or resume the clock; at least one key. */
+const ClockRequest = atMostOne(
+  z.strictObject({ advance_seconds: z.number().optional(), now: dateTime.optional(), frozen: z.boolean().optional() }),
+  ['advance_seconds', 'now'],
+).check((ctx) => {
+  if (ctx.value.advance_seconds === undefined && ctx.value.now === undefined && ctx.value.frozen === undefined)
+    ctx.issues.push({
+      code: 'custom',
+      input: ctx.value,
+      path: ['advance_seconds'],
+      message: 'One of advance_seconds, now or frozen is required',
+    });
+});
+
+/** The clock as the admin API shows it. */
+function clockJson(clock: Clock): { now: string; frozen: boolean } {
+  return { now: clock.now().toISOString(), frozen: clock.frozen };
+}
 
 const FaultRequest = z.strictObject({
   path: z.string().startsWith('/'),
@@ -76,11 +83,14 @@ export const adminRoutes: readonly Route[] = [
       expiresIn: input.expires_in,
     }),
   })),
-  route(admin('GET', 'clock'), ({ clock }) => ({ body: { now: clock.now().toISOString() } })),
+  route(admin('GET', 'clock'), ({ clock }) => ({ body: clockJson(clock) })),
   route({ ...admin('POST', 'clock'), body: ClockRequest }, ({ clock, input }) => {
+    // The time first: a refused time (out of range) changes nothing, the freeze included.
     if (input.now !== undefined) clock.set(input.now);
-    else clock.advance(input.advance_seconds ?? 0);
-    return { body: { now: clock.now().toISOString() } };
+    if (input.advance_seconds !== undefined) clock.advance(input.advance_seconds);
+    if (input.frozen === true) clock.freeze();
+    if (input.frozen === false) clock.resume();
+    return { body: clockJson(clock) };
   }),
   route(admin('GET', 'requests'), ({ platform }) => ({ body: { items: platform.requests.list() } })),
   route(admin('DELETE', 'requests'), ({ platform }) => {

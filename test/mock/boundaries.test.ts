@@ -1,0 +1,129 @@
+/**
+ * Expiries and ages at exactly their instant, on a frozen platform clock: a ticket expires when
+ * `now >= expires_at`, an access token likewise, and a buyer is 18 from the first instant of the
+ * 18th birthday. One millisecond earlier each is still the other way. Then the clock itself: it
+ * stands still when frozen, and refuses a time it cannot show.
+ */
+import { describe, expect, test } from 'vitest';
+import { AccessTokenResponse } from '../../src/schemas/authorization.js';
+import { OrderValidationResponse } from '../../src/schemas/orders.js';
+import { GetProductsResponse } from '../../src/schemas/products.js';
+import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
+
+const T0 = '2030-01-01T00:00:00.000Z';
+const site = demoIds.clients.site;
+const { anna } = demoIds.accounts;
+
+describe.each(ADAPTERS)('expiries at their exact instant, through %s', (kind) => {
+  const h = useAdapter(kind, { now: T0 });
+  const at = (ms: number) => h.platform.clock.set(new Date(Date.parse(T0) + ms));
+  const exchange = (ticket: string) =>
+    h.call(paths.token, {
+      method: 'POST',
+      host: 'auth',
+      json: { grant_type: 'ticket', ticket, client_id: site.clientId, client_secret: site.clientSecret },
+    });
+
+  test('a ticket (60 s) is usable at 59.999 s and expired at exactly 60 s: 401 invalid_grant', async () => {
+    h.platform.clock.freeze();
+    const early = h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
+    const late = h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
+    at(59_999);
+    expectOk(await exchange(early), AccessTokenResponse);
+    at(60_000);
+    const body = await expectUnchanged(h.platform, async () =>
+      expectError(await exchange(late), 401, 'invalid_grant', 'ticket'),
+    );
+    expect(body.message).toMatch(/expired/);
+  });
+
+  test('an access token (3600 s) is accepted at 3599.999 s and refused at exactly 3600 s: 401 invalid_token', async () => {
+    h.platform.clock.freeze();
+    const token = h.token([READ]);
+    at(3_599_999);
+    expectOk(await h.call(paths.products, { token }), GetProductsResponse);
+    at(3_600_000);
+    const body = expectError(await h.call(paths.products, { token }), 401, 'invalid_token', 'authorization');
+    expect(body.message).toMatch(/expired/i);
+  });
+
+  test('order validation: too_young 1 ms before the 18th birthday, allowed at its first instant', async () => {
+    const query = { product_code: 'premium-digital', date_of_birth: '2012-06-15T00:00:00Z' };
+    h.platform.clock.freeze();
+    h.platform.clock.set('2030-06-14T23:59:59.999Z');
+    const token = h.token(['/external/order_validation/r']);
+    const validate = async () =>
+      expectOk(await h.call(paths.orderValidation, { query, token }), OrderValidationResponse).item;
+    expect(await validate()).toMatchObject({ purchase_allowed: false, reason: 'too_young' });
+    h.platform.clock.set('2030-06-15T00:00:00.000Z');
+    expect(await validate()).toMatchObject({ purchase_allowed: true, reason: null });
+  });
+});
+
+describe('the platform clock', () => {
+  const h = useAdapter('msw', { now: T0 });
+
+  test('frozen, it stands still; set and advance move it; resumed, it flows from where it stood', async () => {
+    const clock = h.platform.clock;
+    clock.freeze();
+    expect(clock.frozen).toBe(true);
+    const still = clock.now().getTime();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(clock.now().getTime()).toBe(still);
+    clock.advance(1.5);
+    expect(clock.now().getTime()).toBe(still + 1500);
+    clock.resume();
+    expect(clock.frozen).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(clock.now().getTime()).toBeGreaterThan(still + 1500);
+  });
+
+  test('reset unfreezes it and returns it to where it started', () => {
+    h.platform.clock.freeze();
+    h.platform.clock.advance(86_400);
+    h.platform.reset();
+    expect(h.platform.clock.frozen).toBe(false);
+    expect(Math.abs(h.platform.clock.now().getTime() - Date.parse(T0))).toBeLessThan(60_000);
+  });
+
+  test('POST /__admin/clock {"frozen": true} stops it, with now in the same call; GET shows it standing', async () => {
+    const set = await h.call('/__admin/clock', {
+      method: 'POST',
+      json: { now: '2031-02-03T04:05:06.007Z', frozen: true },
+    });
+    expect(set.body).toEqual({ now: '2031-02-03T04:05:06.007Z', frozen: true });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await h.call('/__admin/clock')).body).toEqual({ now: '2031-02-03T04:05:06.007Z', frozen: true });
+    const resumed = await h.call('/__admin/clock', { method: 'POST', json: { frozen: false } });
+    expect(resumed.body).toMatchObject({ frozen: false });
+  });
+
+  test.each([
+    // Each but the last also asks to resume: a refused request must not do that either.
+    ['advance_seconds far ahead', { advance_seconds: 1e300, frozen: false }, 'advance_seconds'],
+    ['advance_seconds far back', { advance_seconds: -1e20, frozen: false }, 'advance_seconds'],
+    ['advance_seconds past the year 9999', { advance_seconds: 8.64e12, frozen: false }, 'advance_seconds'],
+    ['advance_seconds and now together', { advance_seconds: 1, now: T0, frozen: false }, 'now'],
+    ['an empty body', {}, 'advance_seconds'],
+  ])(
+    'refuses %s: 400 invalid_parameter, the clock does not move, and every route still answers',
+    async (_, json, field) => {
+      h.platform.clock.freeze();
+      const before = h.platform.clock.now().toISOString();
+      expectError(await h.call('/__admin/clock', { method: 'POST', json }), 400, 'invalid_parameter', field);
+      expect(h.platform.clock.now().toISOString()).toBe(before);
+      expect(h.platform.clock.frozen).toBe(true);
+      expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+    },
+  );
+
+  test('in process, a time outside the years 0001 to 9999 is refused naming the field', () => {
+    expect(() => h.platform.clock.set(new Date(8.64e15))).toThrow(
+      expect.objectContaining({ status: 400, field: 'now' }),
+    );
+    expect(() => h.platform.clock.advance(Number.NaN)).toThrow(expect.objectContaining({ field: 'advance_seconds' }));
+    expect(() => h.platform.mintToken({ scopes: [READ], expiresIn: 1e13 })).toThrow(
+      expect.objectContaining({ field: 'expires_in' }),
+    );
+  });
+});
