@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
+import { paths } from './paths.js';
 
 test('npm run demo drives every implemented endpoint on the embedded platform and exits 0', async () => {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/demo.ts'], {
@@ -15,7 +16,7 @@ test('npm run demo drives every implemented endpoint on the embedded platform an
   expect(stdout).toContain('TicketReplayError');
   expect(stdout).toMatch(/logged in as account [a-f\d]{24}/);
   // The journal lines the demo prints: every endpoint it drove answered.
-  for (const path of ['/api/authorization/ticket', '/external/api/v1/me/', '/authenticatewithticket']) {
+  for (const path of [paths.ticket, paths.me, paths.sso]) {
     expect(stdout).toContain(`200 POST ${path}`.replace('POST /external', 'GET /external'));
   }
 }, 60_000);

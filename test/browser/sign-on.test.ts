@@ -15,6 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { createSite, DEMO_SITE_PASSWORDS, defaultSiteUsers, type RunningSite } from '../../examples/site/index.js';
 import { demoShop, demoSite, demoUsers } from '../../mock/index.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
+import { paths } from '../paths.js';
 import { hasChromium, launchChromium, requireChromium } from './chromium.js';
 
 const TIMEOUT = 60_000;
@@ -135,9 +136,7 @@ describe.skipIf(!hasChromium)('sign-on round trip in Chromium', () => {
 
   /** How many ticket grants (endpoint 23) reached the platform. */
   const ticketExchanges = () =>
-    platform.platform.requests
-      .list()
-      .filter((e) => e.path === '/api/authorization/access_token' && e.body?.includes('"ticket"')).length;
+    platform.platform.requests.list().filter((e) => e.path === paths.token && e.body?.includes('"ticket"')).length;
 
   test(
     'ReturnUrl mode (localhost): sign in on the site, buy in the shop without a second login, come back signed in and subscribed',

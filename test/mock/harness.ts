@@ -20,17 +20,7 @@ export const ADAPTERS: AdapterKind[] = ['msw', 'http'];
 export const READ = '/external/product/r';
 export const WRITE = '/external/price/w';
 
-export const paths = {
-  products: '/external/api/v1/products',
-  paymentPeriods: '/external/api/v1/products/payment_periods',
-  sharing: '/external/api/v1/products/get_product_sharing',
-  prices: '/external/api/v1/prices',
-  token: '/api/authorization/access_token',
-  ticket: '/api/authorization/ticket',
-  me: '/external/api/v1/me/',
-  orderValidation: '/external/api/v2/order_validation',
-  sso: '/authenticatewithticket',
-} as const;
+export { paths } from '../paths.js';
 
 /** An answer, read. */
 export interface Answer {

@@ -21,6 +21,16 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
       expect(codesOf(items)).toEqual(['basic-news', 'digital-news', 'e-paper', 'premium-digital', 'premium-summer']);
     });
 
+    test('the list is in the order of the state document, whatever it is', async () => {
+      const inOrder = (items: { product_code: string }[]) => items.map((p) => p.product_code);
+      const seeded = inOrder(expectOk(await list({}), GetProductsResponse).items);
+      expect(seeded).toEqual(['digital-news', 'e-paper', 'premium-digital', 'premium-summer', 'basic-news']);
+      const doc = h.platform.snapshot();
+      doc.products.reverse();
+      h.platform.restore(doc);
+      expect(inOrder(expectOk(await list({}), GetProductsResponse).items)).toEqual([...seeded].reverse());
+    });
+
     test('include_inactive=true adds inactive products; false does not', async () => {
       const all = expectOk(await list({ include_inactive: 'true' }), GetProductsResponse);
       expect(codesOf(all.items)).toContain('legacy-package');

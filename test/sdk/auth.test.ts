@@ -34,7 +34,7 @@ function recordingFetch(): { fetch: typeof fetch; authorization: (string | null)
   };
 }
 
-function credentialsClient(options: { fetch?: typeof fetch } = {}) {
+function credentialsClient(options: { fetch?: typeof fetch; maxRetries?: number } = {}) {
   return new PlatformClient({
     environment: 'stage',
     hosts: defaultHosts,
@@ -198,6 +198,34 @@ describe('client credentials (the server-to-server grant)', () => {
     platform.reset();
     await Promise.all([sdk.products.list(), sdk.products.list(), sdk.products.sharing({ code: 'basic-news' })]);
     expect(received().filter((r) => r.includes(paths.token))).toHaveLength(1);
+  });
+
+  test('refreshable auth keeps the retry limit: maxRetries retries of a 503, and no more', async () => {
+    platform.faults.add({ path: paths.products, status: 503, times: 10 });
+    await expect(credentialsClient({ maxRetries: 2 }).products.list()).rejects.toMatchObject({ status: 503 });
+    expect(received()).toEqual([
+      `POST ${paths.token} 200`,
+      `GET ${paths.products} 503`,
+      `GET ${paths.products} 503`,
+      `GET ${paths.products} 503`,
+    ]);
+  });
+
+  test('the one retry after a 401 is not counted against maxRetries: 401, new token, then maxRetries retries', async () => {
+    const sdk = credentialsClient({ maxRetries: 2 });
+    await sdk.products.list();
+    platform.requests.clear();
+    // Faults apply in the order added: the token is refused once, then the API keeps failing.
+    platform.faults.add({ path: paths.products, status: 401, times: 1 });
+    platform.faults.add({ path: paths.products, status: 503, times: 10 });
+    await expect(sdk.products.list()).rejects.toMatchObject({ status: 503 });
+    expect(received()).toEqual([
+      `GET ${paths.products} 401`,
+      `POST ${paths.token} 200`,
+      `GET ${paths.products} 503`,
+      `GET ${paths.products} 503`,
+      `GET ${paths.products} 503`,
+    ]);
   });
 
   test('an API that keeps refusing the new token: AuthenticationError after one refresh', async () => {

@@ -10,14 +10,15 @@ import {
   PermissionDeniedError,
   type PlatformClient,
 } from '../../src/index.js';
+import { paths } from '../paths.js';
 import { demoIds, demoShop, demoSite, platform, received, siteClient, usePlatform } from './helpers.js';
 
 usePlatform();
 
 const { anna, bo, carl } = demoIds.accounts;
-const TICKET_PATH = '/api/authorization/ticket';
-const TOKEN_PATH = '/api/authorization/access_token';
-const ME_PATH = '/external/api/v1/me/';
+const TICKET_PATH = paths.ticket;
+const TOKEN_PATH = paths.token;
+const ME_PATH = paths.me;
 
 /** A ticket for `accountId`, bound to the site itself (form a), and its exchange for the user's tokens. */
 async function userTokens(site: PlatformClient, accountId: string = anna): Promise<AccessTokenResponse> {

@@ -30,13 +30,7 @@ export function usePlatform(): void {
 export const READ = '/external/product/r';
 export const WRITE = '/external/price/w';
 
-export const paths = {
-  products: '/external/api/v1/products',
-  paymentPeriods: '/external/api/v1/products/payment_periods',
-  sharing: '/external/api/v1/products/get_product_sharing',
-  prices: '/external/api/v1/prices',
-  token: '/api/authorization/access_token',
-} as const;
+export { paths } from '../paths.js';
 
 /** A client with a token minted by the platform, and retry delays of a few ms. */
 export function client(options: Partial<PlatformClientOptions> = {}, scopes = [READ, WRITE]): PlatformClient {

@@ -1,12 +1,13 @@
 /** Endpoint 9, order validation, through the SDK against the reference platform. */
 import { describe, expect, test } from 'vitest';
 import { NotFoundError, type OrderValidationQuery, RequestValidationError } from '../../src/index.js';
+import { paths } from '../paths.js';
 import { client, demoIds, platform, received, recordingLogger, usePlatform } from './helpers.js';
 
 usePlatform();
 
 const SCOPE = '/external/order_validation/r';
-const PATH = '/external/api/v2/order_validation';
+const PATH = paths.orderValidation;
 const orders = () => client({}, [SCOPE]).orders;
 
 describe('order validation (endpoint 9): may this buyer purchase the package?', () => {

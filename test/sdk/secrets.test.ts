@@ -6,6 +6,7 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, test } from 'vitest';
 import type { PlatformClient } from '../../src/index.js';
+import { paths } from '../paths.js';
 import { browser, hrefOf } from './browser.js';
 import {
   defaultHosts,
@@ -141,13 +142,7 @@ describe('no ticket, token, client secret or password in any log line or error m
     expect(levels).toContain('debug');
     expect(levels).toContain('warn');
     const logged = JSON.stringify(logger.lines);
-    for (const path of [
-      '/api/authorization/ticket',
-      '/api/authorization/access_token',
-      '/authenticatewithticket',
-      '/external/api/v1/me/',
-    ])
-      expect(logged).toContain(path);
+    for (const path of [paths.ticket, paths.token, paths.sso, paths.me]) expect(logged).toContain(path);
 
     expect(secrets.size).toBeGreaterThan(15);
     expect(errors).toHaveLength(6);

@@ -6,13 +6,14 @@ import { SignJWT } from 'jose';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { type AuthenticateWithTicketResult, type PlatformClient, SsoTokenError } from '../../src/index.js';
+import { paths } from '../paths.js';
 import { defaultHosts, demoIds, demoSite, platform, server, siteClient, usePlatform } from './helpers.js';
 
 usePlatform();
 
 const { anna, bo } = demoIds.accounts;
 const USER = { ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (test)' };
-const SSO_PATH = '/authenticatewithticket';
+const SSO_PATH = paths.sso;
 
 /** A ticket for `accountId` bound to the site, the client that calls SSO (endpoint 22 form a). */
 async function ticketFor(site: PlatformClient, accountId: string = anna): Promise<string> {

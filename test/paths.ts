@@ -1,0 +1,17 @@
+/** The paths the tests call, taken from the endpoint table (stage spellings), never written by hand. */
+import * as e from '../src/endpoints.js';
+import { type Endpoint, pathOf } from '../src/endpoints.js';
+
+const stage = (endpoint: Endpoint) => pathOf(endpoint, 'stage');
+
+export const paths = {
+  prices: stage(e.updatePrices),
+  products: stage(e.getProducts),
+  paymentPeriods: stage(e.getPaymentPeriods),
+  sharing: stage(e.getProductSharing),
+  orderValidation: stage(e.validateOrder),
+  sso: stage(e.authenticateWithTicket),
+  ticket: stage(e.generateTicket),
+  token: stage(e.accessToken),
+  me: stage(e.getSignedInUser),
+} as const;
