@@ -1,6 +1,12 @@
 /** Endpoints 2 (get products), 3 (get payment periods) and 15 (get product sharing). */
 import { getPaymentPeriods, getProductSharing, getProducts } from '../../src/endpoints.js';
-import type { PaymentPeriod, PricePeriod, Product, ProductSharingOption } from '../../src/schemas/products.js';
+import {
+  type PaymentPeriod,
+  type PricePeriod,
+  type Product,
+  type ProductSharingOption,
+  sumOfDetails,
+} from '../../src/schemas/products.js';
 import type { OrganisationRecord, PricePeriodRecord, ProductRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
 import { apiRoute, type Route } from '../core/route.js';
@@ -64,11 +70,6 @@ export function productView(p: ProductRecord, model: PriceModel): Product {
   return view;
 }
 
-function sum(values: readonly number[]): number {
-  // Rounded to cents: 0.1 + 0.2 reads 0.3.
-  return Math.round(values.reduce((a, b) => a + b, 0) * 100) / 100;
-}
-
 function paymentPeriodView(pp: PricePeriodRecord, model: PriceModel): PaymentPeriod {
   const view: PaymentPeriod = {
     id: pp.id,
@@ -77,7 +78,7 @@ function paymentPeriodView(pp: PricePeriodRecord, model: PriceModel): PaymentPer
     enabled: pp.enabled,
     iteration_type: pp.type,
     iteration_length: pp.length,
-    price: model === 'complex' ? sum((pp.details ?? []).map((d) => d.price)) : (pp.price ?? 0),
+    price: model === 'complex' ? sumOfDetails(pp.details ?? []) : (pp.price ?? 0),
   };
   if (pp.payment_option === 'psp' && pp.payment_option_details)
     view.details = { name: pp.payment_option_details.name, type: pp.payment_option_details.type };
