@@ -15,6 +15,7 @@ export {
   type TicketRecord,
   type UserProductRecord,
 } from './core/document.js';
+export { HttpError } from './core/errors.js';
 export type { Fault, FaultList } from './core/faults.js';
 export type { JournalEntry, RequestJournal } from './core/journal.js';
 export { createPlatform } from './core/platform.js';

@@ -1,4 +1,4 @@
-import { PlatformError } from './errors.js';
+import { HttpError } from './errors.js';
 
 /**
  * The platform's clock. Every expiry and every "inactive product" decision reads it. Time keeps
@@ -37,7 +37,7 @@ export const MAX_LIFETIME_SECONDS = 3_155_760_000;
 /** A lifetime in seconds: a positive integer up to {@link MAX_LIFETIME_SECONDS}, or a refusal naming `field`. */
 export function lifetime(seconds: number, field: string): number {
   if (!(Number.isInteger(seconds) && seconds > 0 && seconds <= MAX_LIFETIME_SECONDS))
-    throw new PlatformError(
+    throw new HttpError(
       400,
       'invalid_parameter',
       `Parameter must be a positive integer of at most ${MAX_LIFETIME_SECONDS}`,
@@ -54,7 +54,7 @@ export function expiryAfter(fromMs: number, seconds: number): string {
 /** A time in epoch milliseconds the clock may show, or a refusal naming `field`. */
 function inRange(ms: number, field: string): number {
   if (!(Number.isFinite(ms) && ms >= EARLIEST && ms <= LATEST))
-    throw new PlatformError(
+    throw new HttpError(
       400,
       'invalid_parameter',
       'Parameter must keep the clock between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
@@ -67,7 +67,7 @@ function inRange(ms: number, field: string): number {
 export function toDate(value: Date | string, field: string): Date {
   const d = typeof value === 'string' ? new Date(value) : new Date(value.getTime());
   if (Number.isNaN(d.getTime()))
-    throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a valid date-time', field);
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a valid date-time', field);
   return d;
 }
 
@@ -104,7 +104,7 @@ export class OffsetClock implements Clock {
 
   advance(seconds: number): void {
     if (!Number.isFinite(seconds))
-      throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a finite number', 'advance_seconds');
+      throw new HttpError(400, 'invalid_parameter', 'Parameter must be a finite number', 'advance_seconds');
     this.#moveTo(inRange(this.nowMs() + seconds * 1000, 'advance_seconds'));
   }
 

@@ -301,8 +301,8 @@ function lists(): Lists {
 
 /**
  * The zod schema of the state document. Every collection defaults to an empty list, so a document
- * written for an earlier version still loads. Checks unique keys and references (from
- * {@link COLLECTIONS}) and each record's own rules.
+ * written for an earlier version still loads. Checks unique keys and references (from the
+ * collections' declarations) and each record's own rules.
  */
 export const StateDocumentSchema = z
   .strictObject({

@@ -1,4 +1,4 @@
-import { PlatformError } from './errors.js';
+import { HttpError } from './errors.js';
 
 /**
  * A fault to inject into the next matching requests: a delay, an error status, or a dropped
@@ -25,7 +25,7 @@ export interface Fault {
 
 /** The faults as the platform exposes them. */
 export interface FaultList {
-  /** Adds a fault; throws a `PlatformError` (400 `invalid_parameter`) when it is malformed. */
+  /** Adds a fault; throws a `HttpError` (400 `invalid_parameter`) when it is malformed. */
   add(fault: Fault): void;
   /** Removes every fault. */
   clear(): void;
@@ -36,13 +36,13 @@ export interface FaultList {
 /** Checks a fault the way the admin API does; `field` names use the admin API's spelling. */
 function check(f: Fault): void {
   if (typeof f.path !== 'string' || !f.path.startsWith('/'))
-    throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a path starting with /', 'path');
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a path starting with /', 'path');
   if (f.times !== undefined && !(Number.isInteger(f.times) && f.times > 0))
-    throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a positive integer', 'times');
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a positive integer', 'times');
   if (f.status !== undefined && !(Number.isInteger(f.status) && f.status >= 200 && f.status <= 599))
-    throw new PlatformError(400, 'invalid_parameter', 'Parameter must be an HTTP status from 200 to 599', 'status');
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be an HTTP status from 200 to 599', 'status');
   if (f.latencyMs !== undefined && !(Number.isFinite(f.latencyMs) && f.latencyMs >= 0))
-    throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a non-negative number', 'latency_ms');
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a non-negative number', 'latency_ms');
 }
 
 /** The pending faults. */

@@ -9,7 +9,7 @@ import { allRoutes } from '../routes/index.js';
 import { seeds } from '../seeds/index.js';
 import { lifetime, OffsetClock } from './clock.js';
 import { type StateDocument, type StateDocumentInput, StateDocumentSchema } from './document.js';
-import { PlatformError } from './errors.js';
+import { HttpError } from './errors.js';
 import { type CoreRequest, type CoreResponse, registerCore } from './exchange.js';
 import { Faults } from './faults.js';
 import { Journal, type JournalEntry } from './journal.js';
@@ -48,7 +48,7 @@ function respond(
 
 const DROPPED: CoreResponse = { status: 0, headers: {}, body: null, drop: true };
 
-function errorResponse(e: PlatformError, correlationId: string): CoreResponse {
+function errorResponse(e: HttpError, correlationId: string): CoreResponse {
   const body: Record<string, string> = { code: e.code };
   if (e.field !== undefined) body.field = e.field;
   body.message = e.message;
@@ -56,9 +56,9 @@ function errorResponse(e: PlatformError, correlationId: string): CoreResponse {
   return respond(e.status, body, correlationId, e.headers);
 }
 
-function unauthorized(message: string, missing = false): PlatformError {
+function unauthorized(message: string, missing = false): HttpError {
   const challenge = missing ? REALM : `${REALM}, error="invalid_token", error_description="${message}"`;
-  return new PlatformError(401, 'invalid_token', message, 'authorization', { 'www-authenticate': challenge });
+  return new HttpError(401, 'invalid_token', message, 'authorization', { 'www-authenticate': challenge });
 }
 
 function sleep(ms: number): Promise<void> {
@@ -81,7 +81,7 @@ export function storeOf(platform: Platform): Store | undefined {
   return stores.get(platform);
 }
 
-/** Creates a reference platform. Throws a `PlatformError` naming the field when the seed is invalid. */
+/** Creates a reference platform. Throws a `HttpError` naming the field when the seed is invalid. */
 export function createPlatform(options: PlatformOptions = {}): Platform {
   return createPlatformWith(allRoutes, options);
 }
@@ -99,7 +99,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
   };
   for (const name of ['accessTokenLifetimeSeconds', 'ticketLifetimeSeconds'] as const) lifetime(settings[name], name);
   if (settings.ssoAudience !== undefined && !(typeof settings.ssoAudience === 'string' && settings.ssoAudience))
-    throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a non-empty string', 'ssoAudience');
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a non-empty string', 'ssoAudience');
   const onError = options.onError;
   const clock = new OffsetClock(options.now);
   const router = new Router(routes, environment);
@@ -123,14 +123,14 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     for (const scope of route.scopes) {
       if (!token.scopes.includes(scope)) {
         const needed = route.scopes.join(' ');
-        throw new PlatformError(403, 'insufficient_scope', `The access token lacks the scope ${scope}`, undefined, {
+        throw new HttpError(403, 'insufficient_scope', `The access token lacks the scope ${scope}`, undefined, {
           'www-authenticate': `${REALM}, error="insufficient_scope", scope="${needed}"`,
         });
       }
     }
     const account = token.account_id === null ? undefined : store.accounts.get(token.account_id);
     if (route.identity && !account)
-      throw new PlatformError(403, 'identity_required', 'The access token is not tied to a user');
+      throw new HttpError(403, 'identity_required', 'The access token is not tied to a user');
     return { client, token, account };
   }
 
@@ -141,7 +141,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     const match = router.find(method, path);
     if (!match) {
       const allowed = router.allowed(path);
-      if (!allowed) throw new PlatformError(404, 'not_found', `No route for ${method} ${path}`);
+      if (!allowed) throw new HttpError(404, 'not_found', `No route for ${method} ${path}`);
       if (method === 'OPTIONS') {
         return respond(204, undefined, correlationId, {
           'access-control-allow-methods': allowed.join(', '),
@@ -149,13 +149,13 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
           'access-control-max-age': '600',
         });
       }
-      throw new PlatformError(405, 'method_not_allowed', `Method ${method} is not allowed on ${path}`, undefined, {
+      throw new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed on ${path}`, undefined, {
         allow: allowed.join(', '),
       });
     }
     if (match.planned) {
       const e = match.planned;
-      throw new PlatformError(501, 'not_implemented', `Endpoint ${e.number} (${e.title}) is not implemented yet`);
+      throw new HttpError(501, 'not_implemented', `Endpoint ${e.number} (${e.title}) is not implemented yet`);
     }
     const { route, params } = match;
     const context = (input: unknown, auth: Auth | undefined): RouteContext => ({
@@ -193,7 +193,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       input = validate(route.query, pairsToRecord(url.searchParams));
     } else if (route.kind === 'api' && url.search.length > 1) {
       const [first] = url.searchParams.keys();
-      throw new PlatformError(400, 'unknown_parameter', `Unknown parameter: ${first}`, first);
+      throw new HttpError(400, 'unknown_parameter', `Unknown parameter: ${first}`, first);
     }
     if (route.body) input = validate(route.body, body, 'body');
 
@@ -218,7 +218,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
           if (fault.drop) return DROPPED;
           if (fault.status !== undefined) {
             const code = fault.code ?? (fault.status >= 500 ? 'internal_server_error' : 'injected_fault');
-            const injected = new PlatformError(fault.status, code, 'Injected fault', undefined, fault.headers);
+            const injected = new HttpError(fault.status, code, 'Injected fault', undefined, fault.headers);
             const response = errorResponse(injected, correlationId);
             entry.status = response.status;
             return response;
@@ -230,17 +230,14 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       return response;
     } catch (error) {
       let response: CoreResponse;
-      if (error instanceof PlatformError) response = errorResponse(error, correlationId);
+      if (error instanceof HttpError) response = errorResponse(error, correlationId);
       else {
         try {
           onError?.(error);
         } catch {
           // A failing error hook must not crash the platform either.
         }
-        response = errorResponse(
-          new PlatformError(500, 'internal_server_error', 'Internal server error'),
-          correlationId,
-        );
+        response = errorResponse(new HttpError(500, 'internal_server_error', 'Internal server error'), correlationId);
       }
       if (entry) entry.status = response.status;
       return response;
@@ -288,13 +285,13 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
 
     mintToken(opts: MintTokenOptions): AccessTokenResponse {
       const client = opts.clientId === undefined ? store.clients.rows[0] : store.clients.get(opts.clientId);
-      if (!client) throw new PlatformError(404, 'not_found', 'No such client', 'client_id');
+      if (!client) throw new HttpError(404, 'not_found', 'No such client', 'client_id');
       if (!Array.isArray(opts.scopes) || !opts.scopes.every((s) => typeof s === 'string' && s.length > 0))
-        throw new PlatformError(400, 'invalid_parameter', 'Parameter must be a list of scopes', 'scopes');
+        throw new HttpError(400, 'invalid_parameter', 'Parameter must be a list of scopes', 'scopes');
       let accountId: string | null = null;
       if (opts.accountId !== undefined) {
         const account = store.accounts.get(opts.accountId);
-        if (!account) throw new PlatformError(404, 'not_found', 'No such account', 'account_id');
+        if (!account) throw new HttpError(404, 'not_found', 'No such account', 'account_id');
         accountId = account.id;
       }
       const expiresIn = lifetime(opts.expiresIn ?? settings.accessTokenLifetimeSeconds, 'expires_in');
@@ -303,9 +300,9 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
 
     issueTicket(opts: IssueTicketOptions): string {
       const account = typeof opts.accountId === 'string' ? store.accounts.get(opts.accountId) : undefined;
-      if (!account) throw new PlatformError(404, 'not_found', 'No such account', 'account_id');
+      if (!account) throw new HttpError(404, 'not_found', 'No such account', 'account_id');
       const client = typeof opts.clientId === 'string' ? store.clients.get(opts.clientId) : undefined;
-      if (!client) throw new PlatformError(404, 'not_found', 'No such client', 'client_id');
+      if (!client) throw new HttpError(404, 'not_found', 'No such client', 'client_id');
       const lifetimeSeconds = lifetime(opts.expiresIn ?? settings.ticketLifetimeSeconds, 'expires_in');
       return issueTicket(store, clock, { accountId: account.id, clientId: client.client_id, lifetimeSeconds }).ticket;
     },

@@ -1,7 +1,7 @@
 /** The SSO service's sessions (spec: States and transitions, SSO session): creation and termination. */
 import type { OffsetClock } from './clock.js';
 import type { SsoSessionRecord } from './document.js';
-import { PlatformError } from './errors.js';
+import { HttpError } from './errors.js';
 import { newSecret } from './ids.js';
 import type { Store } from './store.js';
 import type { CreateSsoSessionOptions, SsoSessions } from './types.js';
@@ -9,7 +9,7 @@ import type { CreateSsoSessionOptions, SsoSessions } from './types.js';
 /** Creates an `Anon` session (the spec's create-session operation is not shown: a test tool stands in). */
 export function createSsoSession(store: Store, clock: OffsetClock, clientId?: string): SsoSessionRecord {
   if (clientId !== undefined && !store.clients.has(clientId))
-    throw new PlatformError(404, 'not_found', 'No such client', 'client_id');
+    throw new HttpError(404, 'not_found', 'No such client', 'client_id');
   const session: SsoSessionRecord = {
     // 192 random bits: a session id is as good as a password to whoever holds it.
     sid: newSecret(24),
@@ -26,7 +26,7 @@ export function createSsoSession(store: Store, clock: OffsetClock, clientId?: st
 /** The session `sid`, or 404 `not_found` naming `sid`. */
 export function ssoSessionOrThrow(store: Store, sid: string): SsoSessionRecord {
   const session = store.ssoSessions.get(sid);
-  if (!session) throw new PlatformError(404, 'not_found', 'No such SSO session', 'sid');
+  if (!session) throw new HttpError(404, 'not_found', 'No such SSO session', 'sid');
   return session;
 }
 

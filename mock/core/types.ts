@@ -66,9 +66,9 @@ export interface CreateSsoSessionOptions {
 
 /** The SSO service's sessions, for tests (in process; `/__admin/sso/sessions` over HTTP). */
 export interface SsoSessions {
-  /** Creates an `Anon` session; answers its `sid`. Throws a `PlatformError` (404) for an unknown client. */
+  /** Creates an `Anon` session; answers its `sid`. Throws a `HttpError` (404) for an unknown client. */
   createSession(options?: CreateSsoSessionOptions): string;
-  /** Moves a session to `Terminated`. Throws a `PlatformError` (404) for an unknown `sid`. */
+  /** Moves a session to `Terminated`. Throws a `HttpError` (404) for an unknown `sid`. */
   terminate(sid: string): void;
   /** A copy of a session with its timeline; undefined for an unknown `sid`. */
   session(sid: string): SsoSessionRecord | undefined;
@@ -85,7 +85,7 @@ export interface Platform {
   /** A deep copy of the whole state. */
   snapshot(): StateDocument;
   /**
-   * Replaces the whole state with `doc` (validated; throws a `PlatformError` naming the field when
+   * Replaces the whole state with `doc` (validated; throws a `HttpError` naming the field when
    * it is invalid). The seed that `reset()` returns to stays.
    */
   restore(doc: StateDocumentInput): void;
@@ -93,7 +93,7 @@ export interface Platform {
   mintToken(options: MintTokenOptions): AccessTokenResponse;
   /**
    * Issues an authorization ticket directly, as endpoint 22 would, bound to `clientId`; answers the
-   * ticket. Throws a `PlatformError` (404) for an unknown account or client.
+   * ticket. Throws a `HttpError` (404) for an unknown account or client.
    */
   issueTicket(options: IssueTicketOptions): string;
   /** The SSO service's sessions. */

@@ -1,7 +1,7 @@
 /** Reading a request's input the spec's way: content type, JSON, then the endpoint's zod schema. */
 import type * as z from 'zod';
 import { fieldOf, platformErrorMap, primaryIssue, refusalCodeOf } from '../../src/schemas/common.js';
-import { PlatformError } from './errors.js';
+import { HttpError } from './errors.js';
 
 /** `application/json`, from a Content-Type such as `application/json; charset=utf-8`. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
@@ -11,8 +11,8 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
 }
 
 /** 400 `invalid_content_type_error`. */
-export function invalidContentType(expected: string): PlatformError {
-  return new PlatformError(400, 'invalid_content_type_error', `Content-Type must be ${expected}`, 'content-type');
+export function invalidContentType(expected: string): HttpError {
+  return new HttpError(400, 'invalid_content_type_error', `Content-Type must be ${expected}`, 'content-type');
 }
 
 /** Parses a JSON body; refuses broken JSON (400 `json_parser_error`). */
@@ -20,14 +20,14 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new PlatformError(400, 'json_parser_error', 'Body is not valid JSON', 'body');
+    throw new HttpError(400, 'json_parser_error', 'Body is not valid JSON', 'body');
   }
 }
 
 /** A body must be a JSON object. */
 export function requireObject(value: unknown): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new PlatformError(400, 'invalid_parameter', 'Body must be a JSON object', 'body');
+    throw new HttpError(400, 'invalid_parameter', 'Body must be a JSON object', 'body');
   return value as Record<string, unknown>;
 }
 
@@ -35,7 +35,7 @@ export function requireObject(value: unknown): Record<string, unknown> {
 export function pairsToRecord(pairs: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of pairs) {
-    if (Object.hasOwn(out, k)) throw new PlatformError(400, 'invalid_parameter', 'Parameter must not be repeated', k);
+    if (Object.hasOwn(out, k)) throw new HttpError(400, 'invalid_parameter', 'Parameter must not be repeated', k);
     out[k] = v;
   }
   return out;
@@ -53,8 +53,8 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, fallbac
   const code = issue ? refusalCodeOf(issue, input) : 'invalid_parameter';
   if (issue?.code === 'unrecognized_keys') {
     const key = issue.keys[0] ?? '';
-    throw new PlatformError(400, code, `Unknown parameter: ${key}`, fieldOf([...issue.path, key]));
+    throw new HttpError(400, code, `Unknown parameter: ${key}`, fieldOf([...issue.path, key]));
   }
   const field = issue ? fieldOf(issue.path) : '';
-  throw new PlatformError(400, code, issue?.message ?? 'Invalid parameter', field || fallbackField);
+  throw new HttpError(400, code, issue?.message ?? 'Invalid parameter', field || fallbackField);
 }

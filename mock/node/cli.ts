@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { StateDocumentInput } from '../core/document.js';
-import { PlatformError } from '../core/errors.js';
+import { HttpError } from '../core/errors.js';
 import { demoCredentials, demoShop, demoSite, demoUsers } from '../seeds/index.js';
 import { startServer } from './server.js';
 
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   try {
     server = await startServer({ port, host: values.host, seed });
   } catch (err) {
-    if (err instanceof PlatformError) fail(`invalid seed: ${err.field ?? ''}: ${err.message}`);
+    if (err instanceof HttpError) fail(`invalid seed: ${err.field ?? ''}: ${err.message}`);
     fail(err instanceof Error ? err.message : String(err));
   }
   process.stdout.write(

@@ -10,7 +10,7 @@ import type {
   TicketGrantRequest,
 } from '../../src/schemas/authorization.js';
 import type { ClientRecord } from '../core/document.js';
-import { invalidParameter, PlatformError } from '../core/errors.js';
+import { HttpError, invalidParameter } from '../core/errors.js';
 import { apiRoute, type InputOf, type Route, type RouteContext, type RouteResult } from '../core/route.js';
 import type { Store } from '../core/store.js';
 import { isActiveAccount, issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
@@ -32,7 +32,7 @@ const NO_STORE = { 'cache-control': 'no-store' } as const;
 function authenticateClient(state: Store, clientId: string, clientSecret: string): ClientRecord {
   const client = state.clients.get(clientId);
   if (!client || !timingSafeEqual(client.client_secret, clientSecret))
-    throw new PlatformError(401, 'invalid_client', 'Unknown client or wrong client secret');
+    throw new HttpError(401, 'invalid_client', 'Unknown client or wrong client secret');
   return client;
 }
 
@@ -47,16 +47,16 @@ export function timingSafeEqual(a: string, b: string): boolean {
 function grantedScopes(allowed: readonly string[], fallback: readonly string[], scope: string | undefined): string[] {
   if (scope === undefined) return [...fallback];
   const asked = [...new Set(scope.split(/\s+/).filter((s) => s.length > 0))];
-  if (asked.length === 0) throw new PlatformError(400, 'invalid_scope', 'No scope asked for', 'scope');
+  if (asked.length === 0) throw new HttpError(400, 'invalid_scope', 'No scope asked for', 'scope');
   const refused = asked.filter((s) => !allowed.includes(s));
   if (refused.length > 0)
-    throw new PlatformError(400, 'invalid_scope', `Scope not granted to this client: ${refused.join(' ')}`, 'scope');
+    throw new HttpError(400, 'invalid_scope', `Scope not granted to this client: ${refused.join(' ')}`, 'scope');
   return asked;
 }
 
 /** 401 `invalid_grant`: the ticket or refresh token is not usable (never echoed). */
-function invalidGrant(field: string, message: string): PlatformError {
-  return new PlatformError(401, 'invalid_grant', message, field);
+function invalidGrant(field: string, message: string): HttpError {
+  return new HttpError(401, 'invalid_grant', message, field);
 }
 
 /** `grant_type=none`: a server-to-server token for the client itself, tied to no user. */
@@ -151,9 +151,9 @@ const ticketRoute = apiRoute(generateTicket, ({ input, auth, state, clock, setti
     if ('accountId' in input)
       throw invalidParameter('accountId', 'A user token names only client_id: the account is the token user (form b)');
     const account = auth.account;
-    if (!account) throw new PlatformError(401, 'invalid_token', 'The token user no longer exists', 'authorization');
+    if (!account) throw new HttpError(401, 'invalid_token', 'The token user no longer exists', 'authorization');
     if (!isActiveAccount(account))
-      throw new PlatformError(400, 'account_not_active', 'The account of the token is not active');
+      throw new HttpError(400, 'account_not_active', 'The account of the token is not active');
     accountId = account.id;
     clientId = input.client_id;
     clientField = 'client_id';
@@ -163,7 +163,7 @@ const ticketRoute = apiRoute(generateTicket, ({ input, auth, state, clock, setti
     const account = state.account(org, input.accountId);
     if (!account) throw invalidParameter('accountId', 'No such account in the organisation');
     if (!isActiveAccount(account))
-      throw new PlatformError(400, 'account_not_active', 'The account is not active', 'accountId');
+      throw new HttpError(400, 'account_not_active', 'The account is not active', 'accountId');
     accountId = account.id;
     clientId = input.clientId;
     clientField = 'clientId';

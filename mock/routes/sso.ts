@@ -10,7 +10,7 @@ import { authenticateWithTicket } from '../../src/endpoints.js';
 import { SsoRequestClaims } from '../../src/schemas/sign-on.js';
 import { SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
 import type { ClientRecord, SsoSessionRecord } from '../core/document.js';
-import { PlatformError } from '../core/errors.js';
+import { HttpError } from '../core/errors.js';
 import { apiRoute, type Route } from '../core/route.js';
 import { issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 
@@ -31,8 +31,8 @@ interface Outcome {
 }
 
 /** 400 with the common error body: no session token can be signed without a known client. */
-function invalidRequestToken(message: string): PlatformError {
-  return new PlatformError(400, 'invalid_request_token', message, 't');
+function invalidRequestToken(message: string): HttpError {
+  return new HttpError(400, 'invalid_request_token', message, 't');
 }
 
 /** Signs a session token for `client` (HS256, its secret): `iss` = the audience constant, `aud` = the client. */
