@@ -4,10 +4,10 @@
  * (src/resources/*.ts) name an endpoint entry and never touch any of this.
  */
 import ky, { isHTTPError, isTimeoutError, type KyInstance, type KyRequest, type NormalizedOptions } from 'ky';
-import type * as z from 'zod';
+import * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
 import { type AuthOptions, type TokenSource, tokenSource } from './auth.js';
-import { accessToken, type Endpoint, type Environment, pathOf, responseSchemaOf } from './endpoints.js';
+import { accessToken, type Endpoint, type Environment, type Host, pathOf, responseSchemaOf } from './endpoints.js';
 import {
   APIConnectionError,
   APITimeoutError,
@@ -15,9 +15,11 @@ import {
   PlatformError,
   RequestValidationError,
   ResponseValidationError,
+  UnsupportedRequestError,
   type ValidationIssue,
 } from './errors.js';
 import { type Logger, redact } from './logger.js';
+import { checkOptions } from './options.js';
 import { Authorization } from './resources/authorization.js';
 import { Me } from './resources/me.js';
 import { Orders } from './resources/orders.js';
@@ -27,6 +29,7 @@ import { Shop } from './resources/shop.js';
 import { SignOn } from './resources/sign-on.js';
 import { Sso } from './resources/sso.js';
 import { platformErrorMap } from './schemas/common.js';
+import { canSendGetWithBody, GET_WITH_BODY, transport } from './transport.js';
 
 /** The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`). */
 export interface Hosts {
@@ -39,6 +42,27 @@ export interface Hosts {
   /** `{shop_url}`: the shop. */
   shop?: string;
 }
+
+/** The parameters of {@link PlatformClient.request}: a request to a path the SDK does not wrap. */
+export interface RawRequestParams<S extends z.ZodType = z.ZodType<unknown>> {
+  /** The HTTP method. A `GET` with a `body` is sent as endpoint 6 is (Node only). */
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The path on the host, starting with `/`, e.g. `/external/api/v1/titles/`; no query (see `query`). */
+  path: string;
+  /** Which of the client's hosts. Default `api`. */
+  host?: Host;
+  /** Query parameters; `undefined` values are left out. */
+  query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** A JSON body. */
+  body?: unknown;
+  /** A zod schema the answer is checked against; its output types the result. Default: the answer as is. */
+  schema?: S;
+  /** Whether to send the client's bearer token (or `accessToken`). Default `true`. */
+  bearer?: boolean;
+}
+
+/** The query of a raw request: names to text, numbers or booleans. */
+const RawQuery = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).optional());
 
 /** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
 export interface RetryDelay {
@@ -194,6 +218,8 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 /** What one call carries through ky's hooks (in `options.context.call`). */
 interface CallState {
   readonly title: string;
+  /** The endpoint's method (a GET with a body travels to the transport as a POST). */
+  readonly method: string;
   /** Whether the token comes from the client's `auth` (refreshable); false for a per-call token. */
   readonly authenticate: boolean;
   /** The validated body, for the debug log (redacted). */
@@ -204,7 +230,8 @@ interface CallState {
   authRetried: boolean;
   /** Set when a 401 asked for a retry with a new token: that retry waits for nothing. */
   tokenRefused: boolean;
-  retries: number;
+  /** Attempts made so far (each one passes the `beforeRequest` hook). */
+  attempts: number;
   attemptStartedAt: number;
 }
 
@@ -230,6 +257,20 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+/** The system code of a failure before an answer (`ECONNREFUSED`, `ENOTFOUND`), looked for along its causes. */
+function causeCodeOf(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /**
  * `schema.safeParse`, with the platform's wording of issues. The error map costs a few
  * microseconds even when nothing is wrong, so it is applied only to a failed parse.
@@ -243,6 +284,9 @@ function issue(message: string, field?: string): ValidationIssue {
   return { code: 'custom', path: field ? [field] : [], message, input: undefined };
 }
 
+/** Spreads nothing: for the optional keys of ky's options (an explicit `undefined` would wipe the client's value). */
+const NONE = {} as const;
+
 /** The request pipeline of one client. */
 class Pipeline implements Requester {
   readonly #environment: Environment;
@@ -251,6 +295,7 @@ class Pipeline implements Requester {
   readonly #maxRetryAfter: number;
   readonly #initialDelay: number;
   readonly #maxDelay: number;
+  readonly #timeout: number;
   readonly #validateResponses: boolean;
   readonly #logger: Logger | undefined;
   readonly #auth: TokenSource;
@@ -265,6 +310,7 @@ class Pipeline implements Requester {
     this.#maxRetryAfter = options.maxRetryAfter ?? 60_000;
     this.#initialDelay = options.retryDelay?.initial ?? 500;
     this.#maxDelay = options.retryDelay?.max ?? 8_000;
+    this.#timeout = options.timeout ?? 30_000;
     this.#validateResponses = options.validateResponses ?? true;
     this.#logger = options.logger;
     this.#auth = tokenSource(options.auth, (body) =>
@@ -273,19 +319,14 @@ class Pipeline implements Requester {
     );
     this.#ky = ky.create({
       headers: { ...options.headers, accept: 'application/json' },
-      timeout: options.timeout ?? 30_000,
-      fetch: options.fetch,
+      timeout: this.#timeout,
+      fetch: transport(options.fetch),
       // No afterResponse hook: ky clones every response for one. Answers are logged and a 401 is
       // retried from #send and shouldRetry instead; the logging hooks exist only with a logger.
       hooks: {
         beforeRequest: [
           (request, opts) => this.#authorize(request, opts),
-          ...(this.#logger
-            ? [
-                (request: KyRequest, opts: NormalizedOptions, state: { retryCount: number }) =>
-                  this.#logRequest(request, opts, state.retryCount),
-              ]
-            : []),
+          ...(this.#logger ? [(request: KyRequest, opts: NormalizedOptions) => this.#logRequest(request, opts)] : []),
         ],
         beforeRetry: this.#logger
           ? [({ request, options: opts, error, retryCount }) => this.#logRetry(request, opts, error, retryCount)]
@@ -305,9 +346,16 @@ class Pipeline implements Requester {
   async #send<E extends Endpoint>(
     endpoint: E,
     params: unknown,
-    options: RequestOptions = {},
+    options: RequestOptions = NONE,
   ): Promise<APIResponse<ResultOf<E>>> {
-    // 1. Validate before anything is sent.
+    // 1. Check, before anything is sent: the transport, the user token, the parameters.
+    const method = endpoint.method;
+    const getWithBody = method === 'GET' && endpoint.body !== undefined;
+    if (getWithBody && !canSendGetWithBody()) {
+      throw new UnsupportedRequestError(
+        `${endpoint.title} sends its parameters in the body of a GET, which this runtime's fetch cannot send (a browser): call it from a server (Node)`,
+      );
+    }
     if (params instanceof Promise) params = await params;
     // The entry says whether a bearer token is sent (not for the token endpoint nor SSO). A per-call
     // user token takes the place of the client's auth; given but empty, it is refused rather than
@@ -324,43 +372,43 @@ class Pipeline implements Requester {
     let url = urlOf(this.#hosts, endpoint, this.#environment);
     if (endpoint.body) input = json = this.#validate(endpoint.body, params);
     else if (endpoint.query) {
-      input = this.#validate(endpoint.query, params ?? {});
+      input = this.#validate(endpoint.query, params ?? NONE);
       // The query goes into the URL here: ky's `searchParams` option would build a second Request.
       const query = new URLSearchParams(toSearchParams(input)).toString();
       if (query) url += `?${query}`;
     }
 
-    // 2. Send, with retries.
+    // 2. Send, with retries. Every retry decision is made in shouldRetry, counted there once.
     const authenticate = endpoint.bearer && userToken === undefined;
     const call: CallState = {
       title: endpoint.title,
+      method,
       authenticate,
       body: json,
       token: userToken,
       authRetried: false,
       tokenRefused: false,
-      retries: 0,
-      attemptStartedAt: performance.now(),
+      attempts: 0,
+      attemptStartedAt: 0,
     };
-    const method = endpoint.method;
+    // Fetch cannot carry a body on GET: such a request travels to the transport as a marked POST.
+    const wireMethod = getWithBody ? 'POST' : method;
     const maxRetries = options.maxRetries ?? this.#maxRetries;
     const retriable = method === 'GET' || options.retryWrite === true;
     const signal = options.signal;
     let response: Response;
     try {
       response = await this.#ky(url, {
-        method,
+        method: wireMethod,
         json,
-        // ky's merge lets an explicit `undefined` wipe the client's value: only defined keys.
-        ...(signal ? { signal } : {}),
-        ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
-        ...(options.headers ? { headers: options.headers } : {}),
+        ...(getWithBody ? { headers: { ...options.headers, [GET_WITH_BODY]: '1' } } : NONE),
+        ...(options.headers && !getWithBody ? { headers: options.headers } : NONE),
+        ...(signal ? { signal } : NONE),
+        ...(options.timeout !== undefined ? { timeout: options.timeout } : NONE),
         context: { call },
         retry: {
-          // shouldRetry counts the retries (maxRetries, plus the one retry with a new token after
-          // a 401); ky's own limit only has to stay out of its way.
           limit: Number.POSITIVE_INFINITY,
-          methods: [method.toLowerCase()],
+          methods: [wireMethod.toLowerCase()],
           statusCodes: RETRY_STATUSES,
           afterStatusCodes: RETRY_AFTER_STATUSES,
           maxRetryAfter: this.#maxRetryAfter,
@@ -373,6 +421,7 @@ class Pipeline implements Requester {
             if (signal?.aborted) return false;
             if (isHTTPError(error) && error.response.status === 401) return this.#retryWithNewToken(call);
             if (!retriable) return false;
+            // The one retry with a new token after a 401 is not counted against maxRetries.
             if (retryCount - (call.authRetried ? 1 : 0) > maxRetries) return false;
             if (isHTTPError(error) && RETRY_AFTER_STATUSES.includes(error.response.status)) {
               // ky would wait maxRetryAfter and retry; a longer wait than allowed fails now instead.
@@ -384,17 +433,17 @@ class Pipeline implements Requester {
         },
       });
     } catch (error) {
-      throw await this.#toError(error, call, method, url, signal);
+      throw await this.#toError(error, call, url, options.timeout ?? this.#timeout, signal);
     }
 
     // 3. Read and check the answer.
-    this.#logResponse(method, url, response, call);
+    this.#logResponse(url, response, call);
     const correlationId = response.headers.get('x-correlation-id') ?? undefined;
     let text: string;
     try {
       text = await response.text();
     } catch (error) {
-      throw signal?.aborted ? signal.reason : new APIConnectionError(undefined, { cause: error });
+      throw signal?.aborted ? signal.reason : this.#connectionError(error, call, url);
     }
     let body: unknown;
     try {
@@ -429,32 +478,55 @@ class Pipeline implements Requester {
     return result.data;
   }
 
-  async #toError(error: unknown, call: CallState, method: string, url: string, signal?: AbortSignal): Promise<unknown> {
+  async #toError(
+    error: unknown,
+    call: CallState,
+    url: string,
+    timeout: number,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     if (error instanceof PlatformError || (typeof error === 'object' && error && this.#callerErrors.has(error))) {
       return error;
     }
     if (signal?.aborted) return signal.reason;
+    const attempts = Math.max(call.attempts, 1);
     if (isHTTPError(error)) {
-      this.#logResponse(method, url, error.response, call);
+      this.#logResponse(url, error.response, call);
       const body = await readBody(error.response);
-      return makeAPIError(error.response.status, body, error.response.headers);
+      return makeAPIError(error.response.status, body, error.response.headers, attempts);
     }
     const mapped = isTimeoutError(error)
-      ? new APITimeoutError(undefined, { cause: error })
-      : new APIConnectionError(undefined, { cause: error });
-    this.#log('error', `${method} ${url} failed: ${mapped.message}`, {
-      method,
+      ? new APITimeoutError(
+          `${call.method} ${redact(url) as string} got no answer within ${timeout} ms (${plural(attempts, 'attempt')})`,
+          { cause: error, attempts },
+        )
+      : this.#connectionError(error, call, url);
+    this.#log('error', mapped.message, {
+      method: call.method,
       url,
       endpoint: call.title,
       error: mapped.name,
-      retryCount: call.retries,
+      attempts,
     });
     return mapped;
+  }
+
+  /** A failure without an answer: the method, the URL without secrets, the cause and the attempts. */
+  #connectionError(error: unknown, call: CallState, url: string): APIConnectionError {
+    const attempts = Math.max(call.attempts, 1);
+    const causeCode = causeCodeOf(error);
+    const cause = causeCode ?? (error instanceof Error ? error.message : 'connection failed');
+    return new APIConnectionError(
+      `${call.method} ${redact(url) as string} failed after ${plural(attempts, 'attempt')}: ${cause}`,
+      { cause: error, attempts, causeCode },
+    );
   }
 
   async #authorize(request: KyRequest, options: NormalizedOptions): Promise<void> {
     const call = callOf(options);
     if (!call) return;
+    call.attempts += 1;
+    call.attemptStartedAt = performance.now();
     if (!call.authenticate) {
       if (call.token !== undefined) request.headers.set('authorization', `Bearer ${call.token}`);
       return;
@@ -471,14 +543,13 @@ class Pipeline implements Requester {
     request.headers.set('authorization', `Bearer ${token}`);
   }
 
-  #logRequest(request: KyRequest, options: NormalizedOptions, retryCount: number): void {
+  #logRequest(request: KyRequest, options: NormalizedOptions): void {
     const call = callOf(options);
-    if (call) call.attemptStartedAt = performance.now();
-    this.#log('debug', `${request.method} ${request.url}`, {
-      method: request.method,
+    this.#log('debug', `${call?.method ?? request.method} ${request.url}`, {
+      method: call?.method ?? request.method,
       url: request.url,
       endpoint: call?.title,
-      retryCount,
+      attempt: call?.attempts,
       headers: request.headers,
       body: call?.body,
     });
@@ -497,22 +568,21 @@ class Pipeline implements Requester {
   }
 
   /** Logs an answer: debug for 2xx, warn for the others. */
-  #logResponse(method: string, url: string, response: Response, call: CallState): void {
+  #logResponse(url: string, response: Response, call: CallState): void {
     if (!this.#logger) return;
-    this.#log(response.ok ? 'debug' : 'warn', `${method} ${url} ${response.status}`, {
-      method,
+    this.#log(response.ok ? 'debug' : 'warn', `${call.method} ${url} ${response.status}`, {
+      method: call.method,
       url,
       endpoint: call.title,
       status: response.status,
       durationMs: elapsed(call.attemptStartedAt),
-      retryCount: call.retries,
+      attempt: call.attempts,
       correlationId: response.headers.get('x-correlation-id') ?? undefined,
     });
   }
 
   #logRetry(request: KyRequest, options: NormalizedOptions, error: Error, retryCount: number): void {
     const call = callOf(options);
-    if (call) call.retries = retryCount;
     const reason = !isHTTPError(error)
       ? error.name === 'TimeoutError'
         ? 'timeout'
@@ -520,8 +590,9 @@ class Pipeline implements Requester {
       : error.response.status === 401
         ? 'token refused (401), retrying with a new token'
         : `status ${error.response.status}`;
-    this.#log('info', `${request.method} ${request.url} retry ${retryCount}: ${reason}`, {
-      method: request.method,
+    const method = call?.method ?? request.method;
+    this.#log('info', `${method} ${request.url} retry ${retryCount}: ${reason}`, {
+      method,
       url: request.url,
       endpoint: call?.title,
       retryCount,
@@ -571,9 +642,16 @@ export class PlatformClient {
   /** The environment this client talks to. */
   readonly environment: Environment;
 
-  /** Creates a client; nothing is sent until the first call. */
+  readonly #pipeline: Pipeline;
+
+  /**
+   * Creates a client; nothing is sent until the first call.
+   * @throws {@link ClientConfigurationError} at once, naming the option, when an option is wrong
+   */
   constructor(options: PlatformClientOptions) {
+    checkOptions(options);
     const pipeline = new Pipeline(options);
+    this.#pipeline = pipeline;
     const { auth } = options;
     const credentials =
       options.credentials ??
@@ -587,5 +665,50 @@ export class PlatformClient {
     this.sso = new Sso(pipeline, { credentials, sso: options.sso, host: options.hosts.sso });
     this.shop = new Shop(options.hosts.shop);
     this.signOn = new SignOn(this.authorization, this.me, credentials !== undefined);
+  }
+
+  /**
+   * A request to a path the SDK does not wrap, through the same pipeline as every method: the
+   * client's auth (unless `bearer: false`), timeout, abort, retries of reads, logging with secrets
+   * redacted, and errors by status. The answer is checked against `schema` when one is given, and
+   * typed by it.
+   *
+   * ```ts
+   * const Titles = z.object({ items: z.array(z.object({ code: z.string(), name: z.string() })) });
+   * const { items } = await client.request({ method: 'GET', path: '/external/api/v1/titles/', schema: Titles });
+   * ```
+   */
+  request<S extends z.ZodType = z.ZodType<unknown>>(
+    params: RawRequestParams<S>,
+    options?: RequestOptions,
+  ): APIPromise<z.output<S>> {
+    const path = params?.path;
+    if (typeof path !== 'string' || !/^\/(?!\/)[^?#]*$/.test(path)) {
+      const refused = new RequestValidationError([
+        issue('Parameter must be a path starting with / (the query goes in query)', 'path'),
+      ]);
+      return new APIPromise(Promise.reject(refused));
+    }
+    const endpoint: Endpoint = {
+      number: 0,
+      title: `${params.method} ${path}`,
+      method: params.method as Endpoint['method'],
+      host: params.host ?? 'api',
+      path,
+      scopes: [],
+      identity: false,
+      bearer: params.bearer ?? true,
+      query: params.body === undefined ? RawQuery : undefined,
+      body: params.body === undefined ? undefined : z.unknown(),
+      response: params.schema ?? z.unknown(),
+      status: 200,
+    };
+    if (params.body !== undefined && params.query !== undefined) {
+      const query = new URLSearchParams(toSearchParams(RawQuery.parse(params.query))).toString();
+      if (query) (endpoint as { path: string }).path = `${path}?${query}`;
+    }
+    return this.#pipeline.request(endpoint, (params.body ?? params.query ?? {}) as never, options) as APIPromise<
+      z.output<S>
+    >;
   }
 }

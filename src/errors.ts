@@ -30,6 +30,8 @@ export interface APIErrorInit {
   headers: Headers;
   /** The parsed error body (JSON), or its text when it is not JSON, or `undefined` when empty. */
   body: unknown;
+  /** How many attempts were made, this one included (1 when the call was not retried). */
+  attempts?: number | undefined;
 }
 
 /**
@@ -53,6 +55,8 @@ export class APIError extends PlatformError {
   readonly headers: Headers;
   /** The parsed error body (JSON), its text when not JSON, or `undefined` when empty. */
   readonly body: unknown;
+  /** How many attempts were made, the last (this answer) included: 1 when the call was not retried. */
+  readonly attempts: number;
 
   /** Builds the error; the SDK picks the subclass for the status. */
   constructor(init: APIErrorInit) {
@@ -63,6 +67,7 @@ export class APIError extends PlatformError {
     this.correlationId = init.correlationId;
     this.headers = init.headers;
     this.body = init.body;
+    this.attempts = init.attempts ?? 1;
   }
 }
 
@@ -99,12 +104,31 @@ export class InternalServerError extends APIError {
   override name = 'InternalServerError';
 }
 
-/** No answer was received: DNS, connection refused or reset, TLS, a dropped connection. */
+/** Options of an {@link APIConnectionError}. */
+export interface APIConnectionErrorOptions {
+  /** The underlying failure (fetch's `TypeError`, a socket error). */
+  cause?: unknown;
+  /** How many attempts were made. Default 1. */
+  attempts?: number;
+  /** The failure's system code when there is one: `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`... */
+  causeCode?: string | undefined;
+}
+
+/**
+ * No answer was received: DNS, connection refused or reset, TLS, a dropped connection. The message
+ * names the method, the URL (secrets redacted), the cause and the number of attempts.
+ */
 export class APIConnectionError extends PlatformError {
   override name = 'APIConnectionError';
-  /** Builds the error; `cause` is the underlying fetch failure. */
-  constructor(message = 'Connection error.', options?: { cause?: unknown }) {
-    super(message, options);
+  /** How many attempts were made, every one without an answer. */
+  readonly attempts: number;
+  /** The failure's system code when there is one: `ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`... */
+  readonly causeCode: string | undefined;
+  /** Builds the error; `cause` is the underlying failure. */
+  constructor(message = 'Connection error.', options: APIConnectionErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.attempts = options.attempts ?? 1;
+    this.causeCode = options.causeCode;
   }
 }
 
@@ -112,9 +136,36 @@ export class APIConnectionError extends PlatformError {
 export class APITimeoutError extends APIConnectionError {
   override name = 'APITimeoutError';
   /** Builds the error; `cause` is the underlying timeout. */
-  constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
+  constructor(message = 'Request timed out.', options: APIConnectionErrorOptions = {}) {
     super(message, options);
   }
+}
+
+/**
+ * The client was given an option it cannot work with (an empty `clientId`, a host that is not a
+ * URL, an unknown environment): thrown by the constructor at once, naming the option.
+ */
+export class ClientConfigurationError extends PlatformError {
+  override name = 'ClientConfigurationError';
+  /** The option, as the constructor's options spell it: `hosts.api`, `auth.clientId`. */
+  readonly option: string;
+  /**
+   * Names the option and the rule it breaks (never its value, which may be a secret).
+   * @param option - the option that is wrong
+   * @param message - what rule it breaks
+   */
+  constructor(option: string, message: string) {
+    super(`${option}: ${message}`);
+    this.option = option;
+  }
+}
+
+/**
+ * This runtime cannot send the request: endpoint 6 sends its parameters in the body of a GET,
+ * which a browser's `fetch` cannot send. Thrown before anything is sent.
+ */
+export class UnsupportedRequestError extends PlatformError {
+  override name = 'UnsupportedRequestError';
 }
 
 /** The issues of a failed zod check, as reported on the validation errors. */
@@ -208,7 +259,7 @@ const byStatus: Record<number, typeof APIError> = {
  * The one place where an answer outside 2xx becomes an error: the class by status, `code`,
  * `field` and `message` from the spec's error body, the correlation id from the header or body.
  */
-export function makeAPIError(status: number, body: unknown, headers: Headers): APIError {
+export function makeAPIError(status: number, body: unknown, headers: Headers, attempts = 1): APIError {
   const parsed = ErrorBody.safeParse(body);
   const error = parsed.success ? parsed.data : undefined;
   const Class = status >= 500 ? InternalServerError : (byStatus[status] ?? APIError);
@@ -220,5 +271,6 @@ export function makeAPIError(status: number, body: unknown, headers: Headers): A
     correlationId: headers.get('x-correlation-id') ?? error?.api_correlation_id,
     headers,
     body,
+    attempts,
   });
 }

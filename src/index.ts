@@ -11,6 +11,7 @@ export {
   type Hosts,
   PlatformClient,
   type PlatformClientOptions,
+  type RawRequestParams,
   type RequestOptions,
   type RetryDelay,
   type SsoOptions,
@@ -18,11 +19,13 @@ export {
 export type { Environment } from './endpoints.js';
 export {
   APIConnectionError,
+  type APIConnectionErrorOptions,
   APIError,
   type APIErrorInit,
   APITimeoutError,
   AuthenticationError,
   BadRequestError,
+  ClientConfigurationError,
   ConflictError,
   InternalServerError,
   NotFoundError,
@@ -33,6 +36,7 @@ export {
   ResponseValidationError,
   type ResponseValidationErrorInit,
   UnprocessableEntityError,
+  UnsupportedRequestError,
   type ValidationIssue,
 } from './errors.js';
 export type { Logger, LogMethod } from './logger.js';

@@ -118,7 +118,7 @@ describe('logging', () => {
       url: `${defaultHosts.auth}${paths.token}`,
       status: 200,
       durationMs: expect.any(Number),
-      retryCount: 0,
+      attempt: 1,
       correlationId: expect.any(String),
     });
     const retry = logger.lines.find((l) => l.level === 'info' && l.message.includes('status 503'));
@@ -126,7 +126,7 @@ describe('logging', () => {
     expect(logger.lines.some((l) => l.level === 'info' && l.message.includes('token refused'))).toBe(true);
     expect(logger.lines.find((l) => l.level === 'error')?.meta).toMatchObject({
       error: 'APIConnectionError',
-      retryCount: 2,
+      attempts: 3,
     });
     expect(
       logger.lines.find((l) => l.level === 'warn' && (l.meta as { status?: number }).status === 404),
