@@ -7,12 +7,10 @@
  * are `PlatformError`s too. No message carries a token, ticket, secret or password.
  */
 import type * as z from 'zod';
+import { PlatformError } from './platform-error.js';
 import { ErrorBody, type ErrorCode, fieldOf, primaryIssue } from './schemas/common.js';
 
-/** The base class of every error thrown by the SDK. */
-export class PlatformError extends Error {
-  override name = 'PlatformError';
-}
+export { PlatformError };
 
 /** What an {@link APIError} is made of. */
 export interface APIErrorInit {

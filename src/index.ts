@@ -75,7 +75,6 @@ export type {
   UpdatePricesRequest,
 } from './schemas/products.js';
 export type {
-  MarketplaceUrlParams,
   SignedInUser,
   SsoErrorCode,
   SsoSessionClaims,
@@ -86,6 +85,7 @@ export {
   createReturnHandler,
   createSsoRequestToken,
   DEFAULT_TICKET_REUSE_SECONDS,
+  type MarketplaceUrlParams,
   MemoryTicketStore,
   type MemoryTicketStoreOptions,
   marketplaceUrl,

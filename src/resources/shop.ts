@@ -1,6 +1,5 @@
-import type { MarketplaceUrlParams } from '../schemas/sign-on.js';
 import { missingOption } from '../sign-on/internal.js';
-import { marketplaceUrl } from '../sign-on/shop.js';
+import { type MarketplaceUrlParams, marketplaceUrl } from '../sign-on/shop.js';
 
 /** The shop (spec endpoint 25): where a signed-in user is sent with a ticket. Sends no request. */
 export class Shop {

@@ -87,15 +87,3 @@ export const MarketplaceQuery = z.object({
   campaign: z.string().optional(),
   period: z.string().optional(),
 });
-
-/** Parameters of a marketplace URL (endpoint 25). */
-export const MarketplaceUrlParams = z.strictObject({
-  groupId: z.string().min(1),
-  marketplaceId: z.string().min(1),
-  ticket: z.string().min(1),
-  returnUrl: z.url({ protocol: /^https?$/ }).optional(),
-  campaign: z.string().min(1).optional(),
-  period: z.string().min(1).optional(),
-});
-/** Parameters of a marketplace URL. */
-export type MarketplaceUrlParams = z.input<typeof MarketplaceUrlParams>;

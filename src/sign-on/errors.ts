@@ -4,7 +4,7 @@
  * set, and a session token's `at` claim is a fresh ticket).
  */
 
-import { PlatformError } from '../errors.js';
+import { PlatformError } from '../platform-error.js';
 
 /**
  * Base class of every error thrown by the sign-on helpers, so a caller can catch them all at once.

@@ -31,7 +31,7 @@ export {
   type SeparateTicketAuthResult,
   type TicketExchanger,
 } from './return.js';
-export { marketplaceUrl } from './shop.js';
+export { type MarketplaceUrlParams, marketplaceUrl } from './shop.js';
 export {
   type AuthenticateWithTicketResult,
   createSsoRequestToken,

@@ -1,8 +1,6 @@
-// Helpers shared by the sign-on modules. Not exported from the package.
-import type * as z from 'zod';
-import { fieldOfIssue } from '../errors.js';
-import { platformErrorMap, primaryIssue } from '../schemas/common.js';
-import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
+// Helpers shared by the sign-on modules. Not exported from the package. No zod here: a site that
+// imports only the shop URL and the replay guard must not pay for it (see ./parse.ts).
+import { SignOnConfigurationError } from './errors.js';
 
 const encoder = new TextEncoder();
 
@@ -35,24 +33,6 @@ export async function sha256Hex(text: string): Promise<string> {
   let hex = '';
   for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
   return hex;
-}
-
-/**
- * Parses with a shared schema and turns the first issue into a {@link SignOnValidationError} worded
- * like the platform's errors. Only the field and the rule reach the message, never the input.
- */
-export function parseOrThrow<S extends z.ZodType>(
-  schema: S,
-  input: unknown,
-  rename?: Record<string, string>,
-): z.output<S> {
-  const result = schema.safeParse(input, { error: platformErrorMap });
-  if (result.success) return result.data;
-  const issue = primaryIssue(result.error.issues);
-  // An unknown key is named itself, as the platform's `unknown_parameter` names it.
-  const raw = issue ? fieldOfIssue(issue) : '';
-  const field = (rename?.[raw] ?? raw) || 'input';
-  throw new SignOnValidationError(field, `${field}: ${issue?.message ?? 'invalid value'}`);
 }
 
 /** What each client option needed by a sign-on method is, for {@link missingOption}'s message. */

@@ -1,9 +1,60 @@
 /**
  * Endpoint 25: the browser redirect that sends a logged-in user to the shop with a ticket.
  */
-import { MarketplaceUrlParams } from '../schemas/sign-on.js';
 import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
-import { parseOrThrow } from './internal.js';
+
+/** Parameters of a marketplace URL (endpoint 25). */
+export interface MarketplaceUrlParams {
+  /** The marketplace's group (`{groupId}`). */
+  groupId: string;
+  /** The marketplace (`{marketplaceId}`). */
+  marketplaceId: string;
+  /** A fresh ticket for the shop's client (`at`). */
+  ticket: string;
+  /** Where the user returns after the purchase: an absolute http(s) URL. Without it no return flow is possible. */
+  returnUrl?: string;
+  /** A campaign to pre-select. */
+  campaign?: string;
+  /** A payment period to pre-select. */
+  period?: string;
+}
+
+const KEYS = new Set(['groupId', 'marketplaceId', 'ticket', 'returnUrl', 'campaign', 'period']);
+
+function refuse(field: string, rule: string): never {
+  throw new SignOnValidationError(field, `${field}: ${rule}`);
+}
+
+/**
+ * The spec's rules for the parameters, checked without zod (this module stays small for sites that
+ * only send users to the shop), worded as every other check of the SDK.
+ */
+function checked(params: MarketplaceUrlParams): MarketplaceUrlParams {
+  if (params === null || typeof params !== 'object') refuse('params', 'Parameter must be of type object');
+  for (const key of Object.keys(params)) if (!KEYS.has(key)) refuse(key, `Unknown parameter: ${key}`);
+  const record = params as unknown as Record<string, unknown>;
+  for (const field of ['groupId', 'marketplaceId', 'ticket', 'returnUrl', 'campaign', 'period']) {
+    const value = record[field];
+    const required = field === 'groupId' || field === 'marketplaceId' || field === 'ticket';
+    if (value === undefined) {
+      if (required) refuse(field, 'Parameter is required');
+      continue;
+    }
+    if (typeof value !== 'string') refuse(field, 'Parameter must be of type string');
+    if (value.length === 0) refuse(field, 'Parameter size must be at least 1');
+  }
+  if (params.returnUrl !== undefined) {
+    let url: URL | undefined;
+    try {
+      url = new URL(params.returnUrl);
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      refuse('returnUrl', 'Parameter must be an absolute http(s) URL');
+  }
+  return params;
+}
 
 /** Hosts where a plain-http shop URL is accepted: a local mock, never a real shop. */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -18,11 +69,12 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  *
  * @param shopUrl - the shop's base URL (`{shop_url}`); https, or http on a loopback host only
  * @param params - the ids, the ticket and the optional return URL, campaign and period
- * @throws {@link SignOnValidationError} when a parameter breaks {@link MarketplaceUrlParams}, or an id is `.` or `..`
+ * @throws {@link SignOnValidationError} when a parameter breaks the spec's rules (a required one missing or
+ * empty, an unknown one, a `returnUrl` that is not an absolute http(s) URL), or an id is `.` or `..`
  * @throws {@link SignOnConfigurationError} when the shop URL is not an absolute https URL
  */
 export function marketplaceUrl(shopUrl: string | URL, params: MarketplaceUrlParams): string {
-  const { groupId, marketplaceId, ticket, returnUrl, campaign, period } = parseOrThrow(MarketplaceUrlParams, params);
+  const { groupId, marketplaceId, ticket, returnUrl, campaign, period } = checked(params);
   const url = parseShopUrl(shopUrl);
   const prefix = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
   url.pathname = `${prefix}marketplace/${segment('groupId', groupId)}/${segment('marketplaceId', marketplaceId)}`;

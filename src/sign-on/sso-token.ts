@@ -9,7 +9,8 @@
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { type SsoErrorCode, SsoRequestClaims, SsoSessionClaims } from '../schemas/sign-on.js';
 import { SignOnConfigurationError, SsoTokenError } from './errors.js';
-import { hs256Key, parseOrThrow, requireOption } from './internal.js';
+import { hs256Key, requireOption } from './internal.js';
+import { parseOrThrow } from './parse.js';
 
 /** Lifetime of both SSO tokens (spec: Authentication point 5, Limits): `exp` = creation time + 10 s. */
 export const SSO_TOKEN_LIFETIME_SECONDS = 10;
