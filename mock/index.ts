@@ -29,6 +29,7 @@ export type {
   SsoSessions,
 } from './core/types.js';
 export { createHandlers, defaultHosts, type Origins } from './msw.js';
+export { type OpenApiOptions, openApiDocument } from './openapi.js';
 export {
   DEMO_SSO_AUDIENCE,
   type DemoUser,

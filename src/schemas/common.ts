@@ -102,7 +102,8 @@ export interface OneOfOptions {
 
 function oneOfCheck<S extends z.ZodObject>(schema: S, keys: readonly string[], required: boolean, label?: string): S {
   const names = label ?? listOf(keys);
-  return schema.check((ctx) => {
+  const rule = `${required ? 'Exactly' : 'At most'} one of ${names}`;
+  return schema.describe(rule).check((ctx) => {
     const value = ctx.value as Record<string, unknown>;
     const given = keys.filter((k) => value[k] !== undefined);
     if (given.length === 0 && required) {
