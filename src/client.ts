@@ -3,7 +3,14 @@
  * timeout, abort, retries, logging, error mapping, request and response validation. Resources
  * (src/resources/*.ts) name an endpoint entry and never touch any of this.
  */
-import ky, { isHTTPError, isTimeoutError, type KyInstance, type KyRequest, type NormalizedOptions } from 'ky';
+import ky, {
+  isHTTPError,
+  isTimeoutError,
+  type KyInstance,
+  type Options as KyOptions,
+  type KyRequest,
+  type NormalizedOptions,
+} from 'ky';
 import * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
 import { type AuthOptions, type TokenSource, tokenSource } from './auth.js';
@@ -284,7 +291,7 @@ function issue(message: string, field?: string): ValidationIssue {
   return { code: 'custom', path: field ? [field] : [], message, input: undefined };
 }
 
-/** Spreads nothing: for the optional keys of ky's options (an explicit `undefined` would wipe the client's value). */
+/** An empty object, shared: the default of options and of an absent query. */
 const NONE = {} as const;
 
 /** The request pipeline of one client. */
@@ -321,6 +328,18 @@ class Pipeline implements Requester {
       headers: { ...options.headers, accept: 'application/json' },
       timeout: this.#timeout,
       fetch: transport(options.fetch),
+      // What every call's retries share; each call adds its method and its decisions. shouldRetry
+      // counts the retries (maxRetries, plus the one retry with a new token after a 401): ky's own
+      // limit only has to stay out of its way.
+      retry: {
+        limit: Number.POSITIVE_INFINITY,
+        statusCodes: RETRY_STATUSES,
+        afterStatusCodes: RETRY_AFTER_STATUSES,
+        maxRetryAfter: this.#maxRetryAfter,
+        backoffLimit: this.#maxDelay,
+        jitter: (delay) => delay * (1 - Math.random() * 0.25),
+        retryOnTimeout: true,
+      },
       // No afterResponse hook: ky clones every response for one. Answers are logged and a 401 is
       // retried from #send and shouldRetry instead; the logging hooks exist only with a logger.
       hooks: {
@@ -398,24 +417,13 @@ class Pipeline implements Requester {
     const signal = options.signal;
     let response: Response;
     try {
-      response = await this.#ky(url, {
+      // Only the keys this call sets: ky merges every key given with the client's defaults.
+      const kyOptions: KyOptions = {
         method: wireMethod,
-        json,
-        ...(getWithBody ? { headers: { ...options.headers, [GET_WITH_BODY]: '1' } } : NONE),
-        ...(options.headers && !getWithBody ? { headers: options.headers } : NONE),
-        ...(signal ? { signal } : NONE),
-        ...(options.timeout !== undefined ? { timeout: options.timeout } : NONE),
         context: { call },
         retry: {
-          limit: Number.POSITIVE_INFINITY,
           methods: [wireMethod.toLowerCase()],
-          statusCodes: RETRY_STATUSES,
-          afterStatusCodes: RETRY_AFTER_STATUSES,
-          maxRetryAfter: this.#maxRetryAfter,
           delay: (attempt) => (call.tokenRefused ? 0 : this.#initialDelay * 2 ** (attempt - 1)),
-          backoffLimit: this.#maxDelay,
-          jitter: (delay) => delay * (1 - Math.random() * 0.25),
-          retryOnTimeout: true,
           shouldRetry: ({ error, retryCount }) => {
             if (error instanceof PlatformError || this.#callerErrors.has(error)) return false;
             if (signal?.aborted) return false;
@@ -431,7 +439,13 @@ class Pipeline implements Requester {
             return undefined;
           },
         },
-      });
+      };
+      if (json !== undefined) kyOptions.json = json;
+      if (getWithBody) kyOptions.headers = { ...options.headers, [GET_WITH_BODY]: '1' };
+      else if (options.headers) kyOptions.headers = options.headers;
+      if (signal) kyOptions.signal = signal;
+      if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
+      response = await this.#ky(url, kyOptions);
     } catch (error) {
       throw await this.#toError(error, call, url, options.timeout ?? this.#timeout, signal);
     }
