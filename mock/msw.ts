@@ -25,7 +25,13 @@ export function createHandlers(platform: Platform, origins: Origins = defaultHos
   const list: readonly (string | undefined)[] =
     typeof origins === 'string' ? [origins] : isList(origins) ? origins : Object.values(origins);
   const distinct = new Set<string>();
-  for (const o of list) if (o) distinct.add(o.replace(/\/+$/, ''));
+  for (const o of list) {
+    if (!o) continue;
+    // Trailing slashes dropped by a loop (`/\/+$/` is quadratic on a long run of slashes).
+    let end = o.length;
+    while (end > 0 && o.charCodeAt(end - 1) === 47) end--;
+    distinct.add(o.slice(0, end));
+  }
   return [...distinct].map((origin) => http.all(`${origin}/*`, ({ request }) => platform.handle(request)));
 }
 

@@ -15,5 +15,5 @@ export function newSecret(bytes = 32): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));
   let bin = '';
   for (const b of raw) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=/g, '');
 }

@@ -1,4 +1,8 @@
-/** The request journal: what the platform received, with every secret redacted. */
+/**
+ * The request journal: what the platform received, with every secret redacted. The secret names
+ * are the SDK logger's too (`src/secrets.ts`).
+ */
+import { isSecretName, redactJsonText, redactParams } from '../../src/secrets.js';
 
 /** One request the platform received. */
 export interface JournalEntry {
@@ -32,53 +36,32 @@ export interface RequestJournal {
 
 /** The text that replaces a secret. */
 export const REDACTED = '[redacted]';
-/** Body fields and query parameters whose values are secrets (`t` is the SSO's signed token, `at` a ticket). */
-const SECRET_KEYS = new Set(['client_secret', 'ticket', 'password', 'access_token', 'refresh_token', 't', 'at']);
-/** Headers other than `authorization` whose values are secrets. */
-const SECRET_HEADERS = new Set(['cookie', 'proxy-authorization']);
-const MAY_HOLD_SECRET = /client_secret|ticket|password|access_token|refresh_token|"t"|(^|&)t=|(^|&)at=/;
-const JSON_SECRET =
-  /("(?:client_secret|ticket|password|access_token|refresh_token|t|at)"\s*:\s*)("(?:[^"\\]|\\.)*"|[^,}\]\s]+)/g;
-const FORM_SECRET = /(^|&)((?:client_secret|ticket|password|access_token|refresh_token|t|at)=)[^&]*/g;
+/** Headers whose values are URLs: their secret parameters are redacted (a ticket in a `Referer`). */
+const URL_HEADERS = new Set(['referer', 'origin']);
 
-function redactValue(value: unknown): { value: unknown; changed: boolean } {
-  if (Array.isArray(value)) {
-    let changed = false;
-    const out = value.map((v) => {
-      const r = redactValue(v);
-      changed ||= r.changed;
-      return r.value;
-    });
-    return { value: out, changed };
+function startsLikeJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32) return c === 123 /* { */ || c === 91 /* [ */;
   }
-  if (value !== null && typeof value === 'object') {
-    let changed = false;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (SECRET_KEYS.has(k)) {
-        out[k] = REDACTED;
-        changed = true;
-      } else {
-        const r = redactValue(v);
-        changed ||= r.changed;
-        out[k] = r.value;
-      }
-    }
-    return { value: out, changed };
-  }
-  return { value, changed: false };
+  return false;
 }
 
-/** A body text with the values of secret fields replaced, whether it is JSON, a form or neither. */
+/**
+ * A body text with the values of secret fields replaced, whether it is JSON (valid or not), a form
+ * or neither: names are compared decoded (`client\u005fsecret`, `client%5Fsecret`), and URL-valued
+ * fields lose their secret parameters (a ticket inside a `returnUrl`). One linear scan: a deeply
+ * nested body costs no more than a flat one of the same size.
+ */
 export function redactBody(text: string): string {
-  if (!MAY_HOLD_SECRET.test(text)) return text;
-  try {
-    const r = redactValue(JSON.parse(text));
-    return r.changed ? JSON.stringify(r.value) : text;
-  } catch {
-    // Not JSON: a form, or broken JSON; redact by pattern.
-    return text.replace(JSON_SECRET, `$1"${REDACTED}"`).replace(FORM_SECRET, `$1$2${REDACTED}`);
-  }
+  if (startsLikeJson(text)) return redactJsonText(text, REDACTED);
+  return redactJsonText(redactParams(text, REDACTED, 'form'), REDACTED);
+}
+
+/** Sets an own property, `__proto__` included (an assignment would set the prototype instead). */
+function setOwn(target: Record<string, string>, key: string, value: string): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true });
+  else target[key] = value;
 }
 
 /** The journal's store, bounded: the oldest entries go first. */
@@ -100,23 +83,24 @@ export class Journal implements RequestJournal {
     let redactedQuery = false;
     if (url.search.length > 1) {
       for (const [k, v] of url.searchParams) {
-        if (SECRET_KEYS.has(k)) {
-          query[k] = REDACTED;
-          redactedQuery = true;
-        } else query[k] = v;
+        let value = v;
+        if (isSecretName(k)) value = REDACTED;
+        else if (v.includes('=')) value = redactParams(v, REDACTED, 'url');
+        if (value !== v) redactedQuery = true;
+        setOwn(query, k, value);
       }
     }
-    let href = url.href;
-    if (redactedQuery) {
-      const safe = new URL(url.href);
-      for (const k of SECRET_KEYS) if (safe.searchParams.has(k)) safe.searchParams.set(k, REDACTED);
-      href = safe.href;
-    }
+    const href = redactedQuery
+      ? `${url.origin}${url.pathname}?${redactParams(url.search.slice(1), REDACTED, 'url')}`
+      : url.href;
     const headers: Record<string, string> = {};
     for (const k in requestHeaders) {
       const v = requestHeaders[k]!;
-      if (k === 'authorization') headers[k] = /^bearer\s/i.test(v) ? `Bearer ${REDACTED}` : REDACTED;
-      else headers[k] = SECRET_HEADERS.has(k) ? REDACTED : v;
+      let value = v;
+      if (k === 'authorization') value = v.slice(0, 7).toLowerCase() === 'bearer ' ? `Bearer ${REDACTED}` : REDACTED;
+      else if (isSecretName(k)) value = REDACTED;
+      else if (URL_HEADERS.has(k)) value = redactParams(v, REDACTED, 'url');
+      setOwn(headers, k, value);
     }
     const entry: JournalEntry = {
       method,

@@ -94,10 +94,10 @@ const authenticate = apiRoute(authenticateWithTicket, async ({ input, state, clo
   const reply = async (o: Outcome) => ({ body: { t: await sessionToken(client, audience, nowSeconds, o) } });
   if (!claims) {
     // Not judged: the ticket stays usable; nothing is recorded on the strength of an unverified token.
+    // Nor is the session looked up: the answer reveals nothing of it (the sid is echoed as sent).
     const sid = typeof unverified.sid === 'string' ? unverified.sid : '';
-    const known = state.ssoSessions.get(sid);
     return reply({
-      sts: known?.state ?? 'anon',
+      sts: 'anon',
       sid,
       aid: '',
       at: '',

@@ -169,6 +169,16 @@ export type UpdatePricesRequest = z.input<typeof UpdatePricesRequest>;
 
 // ---------------------------------------------------------------- 2. get products
 
+/**
+ * Endpoint 2's `tags`: names of letters and digits, separated by a comma and/or white space. The
+ * spec writes the rule `/^([a-zA-Z0-9]+,?\s*)+$/`, which backtracks exponentially on a text that
+ * almost matches; this pattern accepts exactly the same texts in linear time (each character has
+ * one way to match: a name, or the separator after it).
+ */
+const TAGS_PATTERN = /^[a-zA-Z0-9]+(?:(?:,\s*|\s+)[a-zA-Z0-9]+)*(?:,\s*|\s+)?$/;
+/** The message of a `tags` value that breaks the rule, in the spec's words. */
+const TAGS_RULE = 'Parameter must match format (/^([a-zA-Z0-9]+,?\\s*)+$/)';
+
 /** Query of endpoint 2, `GET /external/api/v1/products`; every parameter is optional, `id` and `product_code` not together. */
 export const GetProductsQuery = atMostOne(
   z.strictObject({
@@ -176,12 +186,8 @@ export const GetProductsQuery = atMostOne(
     product_code: productCode.optional(),
     product_type: z.enum(['packages', 'campaigns', 'products']).optional(),
     title_code: z.string().min(1).max(15).regex(CODE_PATTERN).optional(),
-    tags: z
-      .string()
-      .min(1)
-      .max(100)
-      .regex(/^([a-zA-Z0-9]+,?\s*)+$/)
-      .optional(),
+    // The length is checked first and stops the rest: no pattern ever runs on a longer text.
+    tags: z.string().min(1, { abort: true }).max(100, { abort: true }).regex(TAGS_PATTERN, TAGS_RULE).optional(),
     include_inactive: queryBoolean.optional(),
   }),
   ['id', 'product_code'],

@@ -286,6 +286,7 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
 
   describe('request tokens are verified strictly; a failure answers err invalid_request_token and leaves the ticket usable', () => {
     const now = () => Math.floor(h.platform.clock.now().getTime() / 1000);
+    const WRONG_SECRET = 'wrong-secret-0123456789abcdef0123456789abcdef';
     const cases: [string, (sid: string, ticket: string) => Promise<string>][] = [
       ['alg none', (sid, ticket) => requestToken(h, { sid, ticket, alg: 'none' })],
       ['HS384', (sid, ticket) => requestToken(h, { sid, ticket, alg: 'HS384' })],
@@ -350,13 +351,29 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       expect(await exchangeable(ticket)).toBe(true);
     });
 
-    test('a failure on a logged-in session reports its state', async () => {
+    test('a failure reveals nothing of the session: a logged-in session answers sts anon, the sid as sent', async () => {
       const sid = await loggedInSession();
       const ticket = ticketFor();
+      const before = session(sid);
       const answer = await post(await requestToken(h, { sid, ticket, alg: 'HS512' }));
       const claims = await verifySession(h, expectOk(answer, SsoEnvelope).t);
-      expect(claims).toMatchObject({ sts: 'loggedin', sid, err: 'invalid_request_token' });
+      expect(claims).toMatchObject({ sts: 'anon', sid, aid: '', at: '', err: 'invalid_request_token' });
+      expect(session(sid)).toEqual(before);
       expect(await exchangeable(ticket)).toBe(true);
+    });
+
+    test('a failure answers the same for a real and an unknown sid (no session oracle)', async () => {
+      const real = await loggedInSession();
+      const strip = (c: Record<string, unknown>) => {
+        const { sid: _sid, iat: _iat, nbf: _nbf, exp: _exp, ...rest } = c;
+        return rest;
+      };
+      const answers = [];
+      for (const sid of [real, 'no-such-session']) {
+        const answer = await post(await requestToken(h, { sid, ticket: ticketFor(), secret: WRONG_SECRET }));
+        answers.push(strip(await verifySession(h, expectOk(answer, SsoEnvelope).t)));
+      }
+      expect(answers[0]).toEqual(answers[1]);
     });
 
     test('a session token (an answer) replayed as a request: no cid, so 400 invalid_request_token; its ticket stays usable', async () => {
