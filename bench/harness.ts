@@ -1,26 +1,36 @@
 /**
- * A small comparison harness: each case runs against its baseline in alternating rounds in the
- * same process, and the result is the ratio of the medians. Absolute times on a shared machine are
- * noise; the ratio is what is read.
+ * The comparison harness. Absolute times on a shared machine are noise; a ratio measured in the
+ * same process, round after round, is what can be read. Each case alternates baseline and subject
+ * in rounds (which goes first alternates too, so drift in machine load falls on both), takes the
+ * ratio of each round, and reports the median of those ratios with its spread (lowest and highest).
  */
 export interface Comparison {
   name: string;
   /** What the case is measured against. */
   baseline: () => Promise<unknown>;
   subject: () => Promise<unknown>;
-  /** The ratio the subject should stay under. */
-  target: number;
+  /** The ratio the subject must stay under; none for a reference row (a peer, measured for context). */
+  target?: number;
+  /** Calls per round. Default 200. */
+  ops?: number;
 }
 
+/** One row of the report. */
 export interface Result {
   name: string;
-  baselineUs: number;
-  subjectUs: number;
+  /** Median time of one baseline call, in microseconds (or of the baseline measure, for memory and size rows). */
+  baseline: number;
+  subject: number;
+  /** The unit of `baseline` and `subject`. */
+  unit: string;
+  /** Median of the per-round ratios. */
   ratio: number;
-  target: number;
+  /** The lowest and highest per-round ratio. */
+  spread: [number, number];
+  target: number | undefined;
 }
 
-function median(values: number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
@@ -32,36 +42,69 @@ async function round(fn: () => Promise<unknown>, ops: number): Promise<number> {
   return ((performance.now() - start) * 1000) / ops;
 }
 
-/** Runs warm-up, then `rounds` alternating rounds of `ops` calls each, and returns the medians. */
-export async function compare(c: Comparison, rounds = 15, ops = 200): Promise<Result> {
+/** Progress on stderr, so that the report on stdout stays a table. */
+export function progress(text: string): void {
+  process.stderr.write(text);
+}
+
+/** Runs a warm-up, then `rounds` alternating rounds; prints a dot per round. */
+export async function compare(c: Comparison, rounds = 15): Promise<Result> {
+  const ops = c.ops ?? 200;
+  progress(`  ${c.name} `);
   await round(c.baseline, ops);
   await round(c.subject, ops);
   const base: number[] = [];
   const subj: number[] = [];
+  const ratios: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    // Alternate which goes first so drift in machine load falls on both sides.
+    let b: number;
+    let s: number;
     if (r % 2) {
-      subj.push(await round(c.subject, ops));
-      base.push(await round(c.baseline, ops));
+      s = await round(c.subject, ops);
+      b = await round(c.baseline, ops);
     } else {
-      base.push(await round(c.baseline, ops));
-      subj.push(await round(c.subject, ops));
+      b = await round(c.baseline, ops);
+      s = await round(c.subject, ops);
     }
+    base.push(b);
+    subj.push(s);
+    ratios.push(s / b);
+    progress('.');
   }
-  const baselineUs = median(base);
-  const subjectUs = median(subj);
-  return { name: c.name, baselineUs, subjectUs, ratio: subjectUs / baselineUs, target: c.target };
+  const result: Result = {
+    name: c.name,
+    baseline: median(base),
+    subject: median(subj),
+    unit: 'us/op',
+    ratio: median(ratios),
+    spread: [Math.min(...ratios), Math.max(...ratios)],
+    target: c.target,
+  };
+  progress(` ${result.ratio.toFixed(2)}x\n`);
+  return result;
+}
+
+/** Whether a result is over its target. */
+export function over(r: Result): boolean {
+  return r.target !== undefined && r.ratio > r.target;
 }
 
 /** Prints results as a table. */
-export function report(results: Result[]): void {
-  const rows = results.map((r) => ({
-    case: r.name,
-    'baseline (us/op)': r.baselineUs.toFixed(1),
-    'subject (us/op)': r.subjectUs.toFixed(1),
-    ratio: `${r.ratio.toFixed(2)}x`,
-    target: `<= ${r.target}x`,
-    verdict: r.ratio <= r.target ? 'within target' : 'OVER TARGET',
-  }));
-  console.table(rows);
+export function report(title: string, results: readonly Result[]): void {
+  console.log(`\n${title}`);
+  console.table(
+    results.map((r) => ({
+      case: r.name,
+      baseline: `${round1(r.baseline)} ${r.unit}`,
+      subject: `${round1(r.subject)} ${r.unit}`,
+      ratio: `${r.ratio.toFixed(2)}x`,
+      spread: r.spread[0] === r.spread[1] ? '' : `${r.spread[0].toFixed(2)}-${r.spread[1].toFixed(2)}`,
+      target: r.target === undefined ? 'reference' : `<= ${r.target}x`,
+      verdict: r.target === undefined ? '' : over(r) ? 'OVER TARGET' : 'within target',
+    })),
+  );
+}
+
+function round1(n: number): string {
+  return n >= 100 ? n.toFixed(0) : n.toFixed(1);
 }

@@ -3,6 +3,7 @@
  * N products held as plain parsed JSON. Needs `--expose-gc` (the bench script passes it).
  */
 import { createPlatform, type StateDocument } from '../mock/index.js';
+import type { Result } from './harness.js';
 
 const N = 20_000;
 
@@ -35,8 +36,8 @@ function documentWith(n: number): StateDocument {
   return { ...demo, products: [...demo.products, ...products] };
 }
 
-/** Prints the heap the platform needs per product record, against plain JSON objects. */
-export async function measureHeapPerProduct(): Promise<void> {
+/** The heap the platform needs per product record (records and indexes), against plain JSON objects. */
+export async function measureHeapPerProduct(): Promise<Result> {
   const text = JSON.stringify(documentWith(N));
 
   const before = heapAfterGc();
@@ -50,18 +51,17 @@ export async function measureHeapPerProduct(): Promise<void> {
   });
   const platformBytes = heapAfterGc() - beforePlatform;
   platform = undefined;
-
-  const ratio = platformBytes / plainBytes;
-  console.table([
-    {
-      case: `heap per product, ${N} products: platform state vs plain JSON`,
-      'baseline (bytes/product)': Math.round(plainBytes / N),
-      'subject (bytes/product)': Math.round(platformBytes / N),
-      ratio: `${ratio.toFixed(2)}x`,
-      target: '<= 2x',
-      verdict: ratio <= 2 ? 'within target' : 'OVER TARGET',
-    },
-  ]);
   void plain;
   void platform;
+
+  const ratio = platformBytes / plainBytes;
+  return {
+    name: `heap per product, ${N} products: platform state vs plain JSON`,
+    baseline: plainBytes / N,
+    subject: platformBytes / N,
+    unit: 'bytes',
+    ratio,
+    spread: [ratio, ratio],
+    target: 2,
+  };
 }
