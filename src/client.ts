@@ -27,6 +27,7 @@ import {
 } from './errors.js';
 import { type Logger, redact } from './logger.js';
 import { checkOptions } from './options.js';
+import { AccountChangeLog } from './resources/account-change-log.js';
 import { Authorization } from './resources/authorization.js';
 import { Me } from './resources/me.js';
 import { Orders } from './resources/orders.js';
@@ -35,6 +36,9 @@ import { Products } from './resources/products.js';
 import { Shop } from './resources/shop.js';
 import { SignOn } from './resources/sign-on.js';
 import { Sso } from './resources/sso.js';
+import { SubscriptionSystem } from './resources/subscription-system.js';
+import { Subscriptions } from './resources/subscriptions.js';
+import { UserProducts } from './resources/user-products.js';
 import { platformErrorMap } from './schemas/common.js';
 import { canSendGetWithBody, GET_WITH_BODY, transport } from './transport.js';
 
@@ -656,6 +660,14 @@ export class PlatformClient {
   readonly shop: Shop;
   /** The way back from the shop (spec: "Return flow"), over `authorization` and `me`. */
   readonly signOn: SignOn;
+  /** User-products of this client's provision service: endpoints 13 and 12. */
+  readonly userProducts: UserProducts;
+  /** Subscriptions between accounts: endpoint 5. */
+  readonly subscriptions: Subscriptions;
+  /** The subscription system: endpoint 16. */
+  readonly subscriptionSystem: SubscriptionSystem;
+  /** Change-log entries on accounts, and their categories: endpoint 4. */
+  readonly accountChangeLog: AccountChangeLog;
   /** The environment this client talks to. */
   readonly environment: Environment;
 
@@ -682,6 +694,10 @@ export class PlatformClient {
     this.sso = new Sso(pipeline, { credentials, sso: options.sso, host: options.hosts.sso });
     this.shop = new Shop(options.hosts.shop);
     this.signOn = new SignOn(this.authorization, this.me, credentials !== undefined);
+    this.userProducts = new UserProducts(pipeline);
+    this.subscriptions = new Subscriptions(pipeline);
+    this.subscriptionSystem = new SubscriptionSystem(pipeline);
+    this.accountChangeLog = new AccountChangeLog(pipeline);
   }
 
   /**

@@ -41,6 +41,13 @@ export {
 } from './errors.js';
 export type { Logger, LogMethod } from './logger.js';
 export type {
+  AccountChangeLog,
+  BatchProgress,
+  ChangeLogFailure,
+  LogInBatchesOptions,
+  LogInBatchesResult,
+} from './resources/account-change-log.js';
+export type {
   Authorization,
   ExchangeTicketParams,
   RefreshTokenParams,
@@ -54,8 +61,20 @@ export type { APIResource } from './resources/resource.js';
 export type { Shop } from './resources/shop.js';
 export type { ReturnHandlerConfig, SignOn } from './resources/sign-on.js';
 export type { AuthenticateWithTicketParams, Sso } from './resources/sso.js';
+export type { SubscriptionSystem } from './resources/subscription-system.js';
+export type { Subscriptions } from './resources/subscriptions.js';
+export type { UserProducts } from './resources/user-products.js';
+export type {
+  AvailableCategoriesResponse,
+  ChangeLogCategory,
+  ChangeLogEntry,
+  ChangeLogError,
+  ChangeLogPayload,
+  LogToAccountsRequest,
+  LogToAccountsResponse,
+} from './schemas/account-change-log.js';
 export type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from './schemas/authorization.js';
-export type { ErrorBody, IdResponse } from './schemas/common.js';
+export type { ErrorBody, ErrorCode, IdResponse, KnownErrorCode } from './schemas/common.js';
 /** The zod schemas of every resource, request and response, and the shared error map. */
 export * as schemas from './schemas/index.js';
 export type { OrderValidationQuery, OrderValidationResponse, OrderValidationResult } from './schemas/orders.js';
@@ -79,6 +98,9 @@ export type {
   SsoErrorCode,
   SsoSessionClaims,
 } from './schemas/sign-on.js';
+export type { ReactivateSubscriptionRequest } from './schemas/subscription-system.js';
+export type { TransferSubscriptionRequest } from './schemas/subscriptions.js';
+export type { ProvisionUserProductRequest, UpdateUserProductRequest } from './schemas/user-products.js';
 export {
   type AuthenticateWithTicketResult,
   allowedReturnUrl,

@@ -14,4 +14,9 @@ export const paths = {
   ticket: stage(e.generateTicket),
   token: stage(e.accessToken),
   me: stage(e.getSignedInUser),
+  userProducts: stage(e.provisionUserProduct),
+  transferSubscription: stage(e.transferSubscription),
+  reactivate: stage(e.reactivateSubscription),
+  logToAccounts: stage(e.logToAccounts),
+  availableCategories: stage(e.getAvailableCategories),
 } as const;

@@ -44,10 +44,16 @@ describe('user_product_id and order_id (endpoints 6 and 7): up to 1024 character
   test("a user-product's order id in the state document: 1024 characters load, 1025 are refused", () => {
     const platform = createPlatform();
     const doc = platform.snapshot();
-    doc.user_products[0]!.order_id = 'o'.repeat(1024);
-    platform.restore(doc);
-    doc.user_products[0]!.order_id = 'o'.repeat(1025);
-    expect(() => platform.restore(doc)).toThrow(expect.objectContaining({ field: 'user_products[0].order_id' }));
+    // The user-product's order id names its order: both change together.
+    const withOrderId = (id: string) => {
+      doc.user_products[0]!.order_id = id;
+      doc.orders[0]!.id = id;
+      return doc;
+    };
+    platform.restore(withOrderId('o'.repeat(1024)));
+    expect(() => platform.restore(withOrderId('o'.repeat(1025)))).toThrow(
+      expect.objectContaining({ field: 'user_products[0].order_id' }),
+    );
     expect(platform.snapshot().user_products[0]!.order_id).toBe('o'.repeat(1024));
   });
 });

@@ -226,6 +226,56 @@ const UserProduct = z.strictObject({
   order_id: z.string().max(1024).nullable(),
 });
 
+/**
+ * An order: what a purchase (the shop) charged for a user-product. Provisioning (endpoint 13)
+ * writes none: the external system that provisions bills its own customers.
+ */
+const Order = z.strictObject({
+  /** Also the user-product's `order_id`. */
+  id: z.string().min(1).max(1024),
+  account_id: id,
+  user_product_id: id,
+  created: dateTime,
+  product_id: id,
+  product_code: nonEmpty,
+  period_id: id.nullable(),
+  payment_option: z.string().nullable(),
+  /** The price of one iteration of the period, as the shop charged it. */
+  amount: z.number().nonnegative(),
+});
+
+/**
+ * A payment profile: how a user-product's recurring payments are made (a card through `psp`, a
+ * credit card, a direct-debit mandate, an invoice address). A purchase with any payment option but
+ * `free` writes one.
+ */
+const PaymentProfile = z.strictObject({
+  id,
+  account_id: id,
+  user_product_id: id,
+  created: dateTime,
+  payment_option: nonEmpty,
+  /** Only for `psp`: the payment method's type and name (a card scheme). */
+  details: z.strictObject({ type: text, name: text }).nullable(),
+});
+
+/** A category of change-log entries an organisation accepts (endpoint 4's available categories). */
+const ChangeLogCategory = z.strictObject({
+  organisation_id: id,
+  category_type: nonEmpty,
+  name: text,
+});
+
+/** A change-log entry written to an account (endpoint 4). */
+const AccountChangeLog = z.strictObject({
+  id,
+  account_id: id,
+  category_type: nonEmpty,
+  message: z.string().min(1).max(1024),
+  requested_by: z.string().min(1).max(100),
+  created_at: dateTime,
+});
+
 /** The SSO audience constant of a state document that names none. */
 export const DEFAULT_SSO_AUDIENCE = 'sso.platform.test';
 
@@ -284,7 +334,30 @@ export const COLLECTIONS = {
   user_products: collection(
     UserProduct,
     (k) => ({ id: k.unique(['id', lower]), account: k.grouped(['account_id', lower]) }),
-    { account_id: 'accounts', product_id: 'products' },
+    { account_id: 'accounts', product_id: 'products', order_id: 'orders' },
+  ),
+  orders: collection(Order, (k) => ({ id: k.unique('id'), userProduct: k.grouped(['user_product_id', lower]) }), {
+    account_id: 'accounts',
+    user_product_id: 'user_products',
+    product_id: 'products',
+  }),
+  payment_profiles: collection(
+    PaymentProfile,
+    (k) => ({ id: k.unique(['id', lower]), userProduct: k.grouped(['user_product_id', lower]) }),
+    { account_id: 'accounts', user_product_id: 'user_products' },
+  ),
+  change_log_categories: collection(
+    ChangeLogCategory,
+    (k) => ({
+      type: k.unique(['organisation_id', lower], 'category_type'),
+      organisation: k.grouped(['organisation_id', lower]),
+    }),
+    { organisation_id: 'organisations' },
+  ),
+  account_change_logs: collection(
+    AccountChangeLog,
+    (k) => ({ id: k.unique(['id', lower]), account: k.grouped(['account_id', lower]) }),
+    { account_id: 'accounts' },
   ),
 } as const;
 
@@ -356,3 +429,11 @@ export type TicketConfigurationRecord = z.output<typeof TicketConfiguration>;
 export type MarketplaceRecord = z.output<typeof Marketplace>;
 /** A user-product (subscription). */
 export type UserProductRecord = z.output<typeof UserProduct>;
+/** An order of a user-product. */
+export type OrderRecord = z.output<typeof Order>;
+/** A payment profile of a user-product. */
+export type PaymentProfileRecord = z.output<typeof PaymentProfile>;
+/** A change-log category of an organisation. */
+export type ChangeLogCategoryRecord = z.output<typeof ChangeLogCategory>;
+/** A change-log entry written to an account. */
+export type AccountChangeLogRecord = z.output<typeof AccountChangeLog>;

@@ -172,6 +172,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       params,
     });
     const auth = route.bearer ? authenticate(route, headers) : undefined;
+    if (route.guard && auth) route.guard(auth);
 
     const contentType = headers['content-type'];
     const media = mediaTypeOf(contentType);

@@ -81,7 +81,18 @@ export interface Route {
   /** Also takes `application/x-www-form-urlencoded` bodies. */
   readonly form: boolean;
   readonly status: number;
+  /**
+   * A check of the caller that comes before the request's content (endpoints 12 and 13: a client
+   * without a provision service is `400 configuration_error`, whatever the body).
+   */
+  readonly guard?: (auth: Auth) => void;
   readonly handler: (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
+}
+
+/** Options of {@link apiRoute}. */
+export interface ApiRouteOptions {
+  /** A check of the caller made right after authentication, before the body is read. */
+  guard?: (auth: Auth) => void;
 }
 
 /** The validated input of an endpoint: its body, else its query. */
@@ -103,8 +114,10 @@ export type ContextOf<E extends Endpoint> = E['bearer'] extends true
 export function apiRoute<E extends Endpoint>(
   endpoint: E,
   handler: (ctx: ContextOf<E>) => RouteResult<OutputOf<E>> | Promise<RouteResult<OutputOf<E>>>,
+  options: ApiRouteOptions = {},
 ): Route {
   return {
+    ...(options.guard ? { guard: options.guard } : {}),
     method: endpoint.method,
     path: endpoint.path,
     kind: endpoint.page ? 'shop' : endpoint.host === 'api' ? 'api' : 'auth',

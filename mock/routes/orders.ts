@@ -4,10 +4,11 @@
  */
 import { validateOrder } from '../../src/endpoints.js';
 import type { OrderValidationResult } from '../../src/schemas/orders.js';
-import type { AccountRecord, ProductRecord, UserProductRecord } from '../core/document.js';
+import type { AccountRecord, ProductRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
 import { apiRoute, type Route } from '../core/route.js';
 import type { Store } from '../core/store.js';
+import { isLive } from '../core/user-products.js';
 import { isActive } from './products.js';
 
 /** What endpoint 9 answers when the purchase is allowed. */
@@ -22,11 +23,6 @@ const ALLOWED: OrderValidationResult = {
 function packageOf(state: Store, product: ProductRecord): ProductRecord {
   if (!product.is_campaign || product.parent_product_id === null) return product;
   return state.product(product.organisation_id, product.parent_product_id) ?? product;
-}
-
-/** A user-product that still gives access: `activated`, or `cancelled` with its term not yet ended. */
-export function isLive(u: UserProductRecord, nowMs: number): boolean {
-  return u.state === 'activated' || (u.state === 'cancelled' && Date.parse(u.valid_to) > nowMs);
 }
 
 /** Whether `account` holds a live user-product of `pkg` or of a campaign based on it. */

@@ -12,10 +12,11 @@
 import * as z from 'zod';
 import type { AccountRecord, MarketplaceRecord, PricePeriodRecord, ProductRecord } from '../core/document.js';
 import { html, type SafeHtml } from '../core/html.js';
-import { newId, newSecret } from '../core/ids.js';
+import { newSecret } from '../core/ids.js';
 import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
 import type { Store } from '../core/store.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
+import { purchase as buy, priceOf } from '../core/user-products.js';
 import { timingSafeEqual } from './authorization.js';
 import { judgeOrder, packageForSale } from './orders.js';
 
@@ -138,11 +139,6 @@ function openSession(ctx: Context, account: AccountRecord): string {
   const id = newSecret(32);
   ctx.state.shopSessions.set(id, { account_id: account.id, created_at: ctx.clock.now().toISOString() });
   return cookie(ctx, id);
-}
-
-function priceOf(pp: PricePeriodRecord): number {
-  if (pp.price !== undefined) return pp.price;
-  return Math.round((pp.details ?? []).reduce((sum, d) => sum + d.price, 0) * 100) / 100;
 }
 
 function periodText(pp: PricePeriodRecord): string {
@@ -268,20 +264,10 @@ function login(ctx: Context): RouteResult {
   return redirect(location, { 'set-cookie': openSession(ctx, account) });
 }
 
-/** The end of one period after `fromMs`: `length` days, weeks, months or years. */
-function periodEnd(fromMs: number, type: PricePeriodRecord['type'], length: number): number {
-  const d = new Date(fromMs);
-  if (type === 'day') d.setUTCDate(d.getUTCDate() + length);
-  else if (type === 'week') d.setUTCDate(d.getUTCDate() + 7 * length);
-  else if (type === 'month') d.setUTCMonth(d.getUTCMonth() + length);
-  else d.setUTCFullYear(d.getUTCFullYear() + length);
-  return d.getTime();
-}
-
 /**
  * `POST /shop/purchase`: `period_id` (one of a product on sale; `product_code`, when sent, must be
- * its product) creates an activated, platform-controlled user-product, checked the way endpoint 9
- * checks an order; then the confirmation page.
+ * its product) creates an activated, platform-controlled user-product with its order and payment
+ * profile, checked the way endpoint 9 checks an order; then the confirmation page.
  */
 function purchase(ctx: Context): RouteResult {
   const { state, clock, input: f } = ctx;
@@ -312,28 +298,7 @@ function purchase(ctx: Context): RouteResult {
 <p><a href="${withQuery(marketplacePath(m), { returnUrl: returnUrlOf(f) })}">Back to the shop</a></p>`,
       409,
     );
-  const created = new Date(now).toISOString();
-  const id = newId();
-  state.userProducts.add({
-    id,
-    account_id: account.id,
-    product_id: product.id,
-    product_code: product.product_code,
-    title_code: product.title_code,
-    created,
-    updated: created,
-    valid_from: created,
-    valid_to: new Date(periodEnd(now, period.type, period.length)).toISOString(),
-    // A shop purchase is controlled by the platform, not by an external provision service.
-    provision_service: null,
-    subscription_type: period.purchase_type,
-    state: 'activated',
-    has_pending_change_request: false,
-    external_start_date: null,
-    payment_option: period.payment_option,
-    period_id: period.id,
-    order_id: newId(),
-  });
+  const { id } = buy(state, clock, { accountId: account.id, product, period });
   return redirect(withQuery(`/shop/confirmation/${id}`, { returnUrl: returnUrlOf(f) }));
 }
 

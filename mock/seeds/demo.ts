@@ -108,6 +108,12 @@ export const demoIds = {
     dora: 'ac0000000000000000000004',
     /** Holds a cancelled, still running `premium-summer`. */
     eva: 'ac0000000000000000000005',
+    /** Archived: change logs to it are refused. */
+    frank: 'ac0000000000000000000006',
+    /** Active, holds a `premium-digital` paid through `psp`, and a `basic-news` of another provision service. */
+    gus: 'ac0000000000000000000007',
+    /** Active, holds user-products of the demo client's provision service `demo-provision`. */
+    hedda: 'ac0000000000000000000008',
   },
   products: {
     /** Plain product `digital-news`, integration code `DIGITAL-NEWS`. */
@@ -145,6 +151,16 @@ export const demoIds = {
     evaSummerCancelled: 'd00000000000000000000003',
     /** Eva's `basic-news`, cancelled, ended in 2001. */
     evaBasicEnded: 'd00000000000000000000004',
+    /** Hedda's `basic-news`, activated, controlled by the demo client's provision service `demo-provision`. */
+    heddaProvisioned: 'd00000000000000000000005',
+    /** Hedda's `premium-digital`, deactivated, controlled by `demo-provision` (2019-2020). */
+    heddaProvisionedDeactivated: 'd00000000000000000000006',
+    /** Gus's `basic-news`, activated, controlled by another provision service (`other-provision`). */
+    gusOtherProvision: 'd00000000000000000000007',
+    /** Gus's `premium-digital`, activated, controlled by the platform, paid through `psp`. */
+    gusPsp: 'd00000000000000000000008',
+    /** Dora's `complex-bundle` (Complex Media), activated, controlled by `complex-provision`. */
+    doraComplex: 'd00000000000000000000009',
   },
 } as const;
 
@@ -182,6 +198,13 @@ const common = {
   vat_code: '25',
   customer_can_cancel: true,
 };
+
+/** The demo packages and campaign a user-product may be of, by product code. */
+const PRODUCT_IDS = {
+  'premium-digital': p.premiumDigital,
+  'premium-summer': p.premiumSummer,
+  'basic-news': p.basicNews,
+} as const;
 
 /** The `demo` state document. */
 export const demoSeed: StateDocumentInput = {
@@ -301,6 +324,38 @@ export const demoSeed: StateDocumentInput = {
       password: demoUsers.eva.password,
       ssn: '19900101-4321',
       date_of_birth: '1990-01-01',
+    },
+    {
+      id: demoIds.accounts.frank,
+      organisation_id: o.demo,
+      email: 'frank@example.com',
+      first_name: 'Frank',
+      last_name: 'Fors',
+      customer_number: 'C1006',
+      status: 'archived',
+      address: { street: 'Fjärdgatan 6', zip_code: '831 30', city: 'Östersund', country_code: 'SE' },
+    },
+    {
+      id: demoIds.accounts.gus,
+      organisation_id: o.demo,
+      email: 'gus@example.com',
+      first_name: 'Gus',
+      last_name: 'Gran',
+      customer_number: 'C1007',
+      status: 'active',
+      address: { street: 'Granvägen 7', zip_code: '903 25', city: 'Umeå', country_code: 'SE' },
+      date_of_birth: '1980-07-07',
+    },
+    {
+      id: demoIds.accounts.hedda,
+      organisation_id: o.demo,
+      email: 'hedda@example.com',
+      first_name: 'Hedda',
+      last_name: 'Holm',
+      customer_number: 'C1008',
+      status: 'active',
+      address: { street: 'Holmgatan 8', zip_code: '722 11', city: 'Västerås', country_code: 'SE' },
+      date_of_birth: '1975-03-03',
     },
   ],
   products: [
@@ -564,8 +619,147 @@ export const demoSeed: StateDocumentInput = {
       valid_to: '2001-01-01T00:00:00Z',
       period_id: pp.basicCreditcard,
     }),
+    provisioned(demoIds.userProducts.heddaProvisioned, demoIds.accounts.hedda, 'basic-news', 'demo-provision', {
+      state: 'activated',
+      valid_from: '2020-01-01T00:00:00Z',
+      valid_to: TO,
+    }),
+    provisioned(
+      demoIds.userProducts.heddaProvisionedDeactivated,
+      demoIds.accounts.hedda,
+      'premium-digital',
+      'demo-provision',
+      { state: 'deactivated', valid_from: '2019-01-01T00:00:00Z', valid_to: '2020-01-01T00:00:00Z' },
+    ),
+    provisioned(demoIds.userProducts.gusOtherProvision, demoIds.accounts.gus, 'basic-news', 'other-provision', {
+      state: 'activated',
+      valid_from: '2020-01-01T00:00:00Z',
+      valid_to: TO,
+    }),
+    {
+      ...userProduct(demoIds.userProducts.gusPsp, demoIds.accounts.gus, 'premium-digital', {
+        state: 'activated',
+        valid_from: '2020-01-01T00:00:00Z',
+        valid_to: TO,
+        period_id: pp.premiumPsp,
+      }),
+      payment_option: 'psp',
+    },
+    {
+      ...provisioned(demoIds.userProducts.doraComplex, demoIds.accounts.dora, 'premium-digital', 'complex-provision', {
+        state: 'activated',
+        valid_from: '2020-01-01T00:00:00Z',
+        valid_to: TO,
+      }),
+      product_id: p.complexBundle,
+      product_code: 'complex-bundle',
+      title_code: 'COMPLEX',
+    },
+  ],
+  orders: [
+    order(
+      demoIds.userProducts.annaPremiumDeactivated,
+      demoIds.accounts.anna,
+      'premium-digital',
+      pp.premiumCreditcard,
+      'creditcard',
+      99,
+    ),
+    order(demoIds.userProducts.boBasic, demoIds.accounts.bo, 'basic-news', pp.basicCreditcard, 'creditcard', 19),
+    order(
+      demoIds.userProducts.evaSummerCancelled,
+      demoIds.accounts.eva,
+      'premium-summer',
+      pp.summerCreditcard,
+      'creditcard',
+      49,
+    ),
+    order(demoIds.userProducts.evaBasicEnded, demoIds.accounts.eva, 'basic-news', pp.basicCreditcard, 'creditcard', 19),
+    order(demoIds.userProducts.gusPsp, demoIds.accounts.gus, 'premium-digital', pp.premiumPsp, 'psp', 99),
+  ],
+  payment_profiles: [
+    profile(
+      'e00000000000000000000001',
+      demoIds.userProducts.annaPremiumDeactivated,
+      demoIds.accounts.anna,
+      'creditcard',
+    ),
+    profile('e00000000000000000000002', demoIds.userProducts.boBasic, demoIds.accounts.bo, 'creditcard'),
+    profile('e00000000000000000000003', demoIds.userProducts.evaSummerCancelled, demoIds.accounts.eva, 'creditcard'),
+    profile('e00000000000000000000004', demoIds.userProducts.evaBasicEnded, demoIds.accounts.eva, 'creditcard'),
+    {
+      ...profile('e00000000000000000000005', demoIds.userProducts.gusPsp, demoIds.accounts.gus, 'psp'),
+      details: { type: 'visa', name: 'Visa' },
+    },
+  ],
+  change_log_categories: [
+    { organisation_id: o.demo, category_type: 'address_change', name: 'Address change' },
+    { organisation_id: o.demo, category_type: 'customer_contact', name: 'Customer contact' },
+    { organisation_id: o.demo, category_type: 'complaint', name: 'Complaint' },
+    { organisation_id: o.complex, category_type: 'note', name: 'Note' },
   ],
 };
+
+/** A user-product controlled by an external provision service: no order, no period, no payment option. */
+function provisioned(
+  id: string,
+  accountId: string,
+  code: keyof typeof PRODUCT_IDS,
+  service: string,
+  fields: { state: 'activated' | 'deactivated'; valid_from: string; valid_to: string },
+) {
+  return {
+    id,
+    account_id: accountId,
+    product_id: PRODUCT_IDS[code],
+    product_code: code,
+    title_code: 'DAILY',
+    created: fields.valid_from,
+    updated: fields.valid_from,
+    provision_service: service,
+    subscription_type: 'recurring' as const,
+    has_pending_change_request: false,
+    external_start_date: fields.valid_from,
+    payment_option: null,
+    period_id: null,
+    order_id: null,
+    ...fields,
+  };
+}
+
+/** The order of a platform-controlled demo user-product (its id is the user-product's `order_id`). */
+function order(
+  userProductId: string,
+  accountId: string,
+  code: keyof typeof PRODUCT_IDS,
+  periodId: string,
+  paymentOption: string,
+  amount: number,
+) {
+  return {
+    id: `order-${userProductId.slice(-4)}`,
+    account_id: accountId,
+    user_product_id: userProductId,
+    created: '2020-01-01T00:00:00Z',
+    product_id: PRODUCT_IDS[code],
+    product_code: code,
+    period_id: periodId,
+    payment_option: paymentOption,
+    amount,
+  };
+}
+
+/** The payment profile of a platform-controlled demo user-product. */
+function profile(id: string, userProductId: string, accountId: string, paymentOption: string) {
+  return {
+    id,
+    account_id: accountId,
+    user_product_id: userProductId,
+    created: '2020-01-01T00:00:00Z',
+    payment_option: paymentOption,
+    details: null,
+  };
+}
 
 /** A platform-controlled, recurring creditcard user-product of a demo package. */
 function userProduct(
@@ -574,15 +768,10 @@ function userProduct(
   code: 'premium-digital' | 'premium-summer' | 'basic-news',
   fields: { state: 'activated' | 'deactivated' | 'cancelled'; valid_from: string; valid_to: string; period_id: string },
 ) {
-  const productIds = {
-    'premium-digital': p.premiumDigital,
-    'premium-summer': p.premiumSummer,
-    'basic-news': p.basicNews,
-  };
   return {
     id,
     account_id: accountId,
-    product_id: productIds[code],
+    product_id: PRODUCT_IDS[code],
     product_code: code,
     title_code: 'DAILY',
     created: fields.valid_from,

@@ -49,6 +49,8 @@ export const ERROR_CODES = [
   'unsupported_grant_type',
   'account_not_active',
   'invalid_request_token',
+  // Choices of this package where the spec shows no code (docs/assumptions.md).
+  'already_provisioned',
   // The platform's routing and test tools.
   'method_not_allowed',
   'not_implemented',
@@ -145,6 +147,19 @@ export function atMostOne<S extends z.ZodObject, const K extends readonly (keyof
     AtMostOne<z.output<S>, K[number]>,
     AtMostOne<z.input<S>, K[number]>
   >;
+}
+
+/**
+ * `schema` with at least one of `keys` given (an update that changes nothing is refused): one issue,
+ * naming the first key, "One of a, b or c is required".
+ */
+export function atLeastOne<S extends z.ZodObject>(schema: S, keys: readonly (keyof S['shape'] & string)[]): S {
+  const names = listOf(keys);
+  return schema.describe(`At least one of ${names}`).check((ctx) => {
+    const value = ctx.value as Record<string, unknown>;
+    if (!keys.some((k) => value[k] !== undefined))
+      ctx.issues.push({ code: 'custom', input: value, path: [keys[0]!], message: `One of ${names} is required` });
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { dateTime, id, productCode } from './common.js';
+import { atLeastOne, dateTime, id, productCode } from './common.js';
 import { SubscriptionType } from './products.js';
 
 /** The states a user-product may be set to (endpoint 12); `cancelled` is not settable. */
@@ -7,16 +7,22 @@ export const SettableUserProductState = z.enum(['activated', 'deactivated']);
 
 // ---------------------------------------------------------------- 12. update user-product
 
-/** Request body of endpoint 12, `PUT /external/api/v1/userproducts`. */
-export const UpdateUserProductRequest = z.strictObject({
-  account_id: id,
-  /** The user-product to update. */
-  product_id: id,
-  subscription_type: SubscriptionType.optional(),
-  state: SettableUserProductState.optional(),
-  valid_from: dateTime.optional(),
-  valid_to: dateTime.optional(),
-});
+/**
+ * Request body of endpoint 12, `PUT /external/api/v1/userproducts`: the account, the user-product
+ * (`product_id`) and at least one change.
+ */
+export const UpdateUserProductRequest = atLeastOne(
+  z.strictObject({
+    account_id: id,
+    /** The user-product to update. */
+    product_id: id,
+    subscription_type: SubscriptionType.optional(),
+    state: SettableUserProductState.optional(),
+    valid_from: dateTime.optional(),
+    valid_to: dateTime.optional(),
+  }),
+  ['subscription_type', 'state', 'valid_from', 'valid_to'],
+);
 /** Request body of endpoint 12. */
 export type UpdateUserProductRequest = z.input<typeof UpdateUserProductRequest>;
 

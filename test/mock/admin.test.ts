@@ -12,10 +12,14 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
   test('GET /__admin/state answers the state document; PUT replaces it; POST /__admin/reset returns to the seed', async () => {
     const state = (await admin('GET', 'state')).body as StateDocument;
     expect(state).toEqual(h.platform.snapshot());
+    const gone = new Set(state.user_products.filter((u) => u.product_code === 'basic-news').map((u) => u.id));
     const changed = {
       ...state,
       products: state.products.filter((p) => p.product_code !== 'basic-news'),
-      user_products: state.user_products.filter((u) => u.product_code !== 'basic-news'),
+      user_products: state.user_products.filter((u) => !gone.has(u.id)),
+      // A user-product's orders and payment profiles go with it: the document keeps no dangling reference.
+      orders: state.orders.filter((o) => !gone.has(o.user_product_id)),
+      payment_profiles: state.payment_profiles.filter((p) => !gone.has(p.user_product_id)),
     };
     expect((await admin('PUT', 'state', changed)).status).toBe(204);
     const token = h.token([READ]);

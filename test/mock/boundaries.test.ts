@@ -17,6 +17,11 @@ const { anna } = demoIds.accounts;
 describe.each(ADAPTERS)('expiries at their exact instant, through %s', (kind) => {
   const h = useAdapter(kind, { now: T0 });
   const at = (ms: number) => h.platform.clock.set(new Date(Date.parse(T0) + ms));
+  /** Stops the clock at exactly T0: what is issued now expires at exactly T0 + its lifetime. */
+  const standStill = () => {
+    h.platform.clock.freeze();
+    at(0);
+  };
   const exchange = (ticket: string) =>
     h.call(paths.token, {
       method: 'POST',
@@ -25,7 +30,7 @@ describe.each(ADAPTERS)('expiries at their exact instant, through %s', (kind) =>
     });
 
   test('a ticket (60 s) is usable at 59.999 s and expired at exactly 60 s: 401 invalid_grant', async () => {
-    h.platform.clock.freeze();
+    standStill();
     const early = h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
     const late = h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
     at(59_999);
@@ -38,7 +43,7 @@ describe.each(ADAPTERS)('expiries at their exact instant, through %s', (kind) =>
   });
 
   test('an access token (3600 s) is accepted at 3599.999 s and refused at exactly 3600 s: 401 invalid_token', async () => {
-    h.platform.clock.freeze();
+    standStill();
     const token = h.token([READ]);
     at(3_599_999);
     expectOk(await h.call(paths.products, { token }), GetProductsResponse);

@@ -1,0 +1,136 @@
+/**
+ * User-products (subscriptions), the one model every endpoint that reads or writes them shares:
+ * the shop's purchase, provisioning (13), update (12), transfer (5), reactivation (16), and later
+ * retention and the subscription-system sync. A user-product belongs to an account; its orders and
+ * payment profiles follow it. Everything is per organisation: another organisation's records are
+ * absent.
+ */
+
+import { sumOfDetails } from '../../src/schemas/products.js';
+import type { OffsetClock } from './clock.js';
+import type { ClientRecord, PricePeriodRecord, ProductRecord, UserProductRecord } from './document.js';
+import { HttpError } from './errors.js';
+import { newId } from './ids.js';
+import type { Auth } from './route.js';
+import type { Store } from './store.js';
+
+/** A user-product that still gives access: `activated`, or `cancelled` with its term not yet ended. */
+export function isLive(u: UserProductRecord, nowMs: number): boolean {
+  return u.state === 'activated' || (u.state === 'cancelled' && Date.parse(u.valid_to) > nowMs);
+}
+
+/** The user-product `id` if its account is of the organisation; undefined otherwise (absent, or another organisation's). */
+export function userProductOf(state: Store, organisationId: string, id: string): UserProductRecord | undefined {
+  const u = state.userProducts.get(id);
+  return u && state.account(organisationId, u.account_id) ? u : undefined;
+}
+
+/** The provision service of the calling client, or `400 configuration_error` (endpoints 12 and 13). */
+export function provisionServiceOf(client: ClientRecord): string {
+  if (client.provision_service === null || client.provision_service === '')
+    throw new HttpError(
+      400,
+      'configuration_error',
+      'The API client has no provision service: ask the operator to configure one',
+    );
+  return client.provision_service;
+}
+
+/** The guard of endpoints 12 and 13: the client must have a provision service, whatever the body. */
+export function requireProvisionService(auth: Auth): void {
+  provisionServiceOf(auth.client);
+}
+
+/** The price of one iteration of a period: `price`, or the sum of its details (complex model). */
+export function priceOf(period: PricePeriodRecord): number {
+  return period.price ?? sumOfDetails(period.details ?? []);
+}
+
+/** The end of one period after `fromMs`: `length` days, weeks, months or years. */
+export function periodEnd(fromMs: number, type: PricePeriodRecord['type'], length: number): number {
+  const d = new Date(fromMs);
+  if (type === 'day') d.setUTCDate(d.getUTCDate() + length);
+  else if (type === 'week') d.setUTCDate(d.getUTCDate() + 7 * length);
+  else if (type === 'month') d.setUTCMonth(d.getUTCMonth() + length);
+  else d.setUTCFullYear(d.getUTCFullYear() + length);
+  return d.getTime();
+}
+
+/** What a purchase is of. */
+export interface Purchase {
+  readonly accountId: string;
+  readonly product: ProductRecord;
+  readonly period: PricePeriodRecord;
+}
+
+/**
+ * A purchase (the shop): an `activated` user-product controlled by the platform, valid one period
+ * from now, with its order (the amount charged) and, for every payment option but `free`, its
+ * payment profile. Answers the new user-product.
+ */
+export function purchase(state: Store, clock: OffsetClock, what: Purchase): UserProductRecord {
+  const now = clock.nowMs();
+  const created = new Date(now).toISOString();
+  const id = newId();
+  const orderId = newId();
+  const { product, period } = what;
+  const userProduct: UserProductRecord = {
+    id,
+    account_id: what.accountId,
+    product_id: product.id,
+    product_code: product.product_code,
+    title_code: product.title_code,
+    created,
+    updated: created,
+    valid_from: created,
+    valid_to: new Date(periodEnd(now, period.type, period.length)).toISOString(),
+    // A purchase is controlled by the platform, not by an external provision service.
+    provision_service: null,
+    subscription_type: period.purchase_type,
+    state: 'activated',
+    has_pending_change_request: false,
+    external_start_date: null,
+    payment_option: period.payment_option,
+    period_id: period.id,
+    order_id: orderId,
+  };
+  state.userProducts.add(userProduct);
+  state.orders.add({
+    id: orderId,
+    account_id: what.accountId,
+    user_product_id: id,
+    created,
+    product_id: product.id,
+    product_code: product.product_code,
+    period_id: period.id,
+    payment_option: period.payment_option,
+    amount: priceOf(period),
+  });
+  if (period.payment_option !== 'free')
+    state.paymentProfiles.add({
+      id: newId(),
+      account_id: what.accountId,
+      user_product_id: id,
+      created,
+      payment_option: period.payment_option,
+      details: period.payment_option === 'psp' ? (period.payment_option_details ?? null) : null,
+    });
+  return userProduct;
+}
+
+/**
+ * Moves a user-product, with its orders and payment profiles, to another account (endpoint 5):
+ * nothing of it stays on the source account.
+ */
+export function transfer(state: Store, clock: OffsetClock, userProduct: UserProductRecord, accountId: string): void {
+  const move = <T extends { account_id: string }>(r: T) => {
+    r.account_id = accountId;
+  };
+  for (const order of [...state.orders.list('userProduct', userProduct.id)]) state.orders.update(order, move);
+  for (const profile of [...state.paymentProfiles.list('userProduct', userProduct.id)])
+    state.paymentProfiles.update(profile, move);
+  state.userProducts.update(userProduct, (u) => {
+    move(u);
+    u.updated = clock.now().toISOString();
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * Endpoints 13 (provision user-product) and 12 (update user-product), `/external/api/v1/userproducts`:
+ * an external provision service creates and changes the user-products it controls.
+ */
+import { provisionUserProduct, updateUserProduct } from '../../src/endpoints.js';
+import { HttpError, invalidParameter, notFound } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import { apiRoute, type Route } from '../core/route.js';
+import { isLive, provisionServiceOf, requireProvisionService, userProductOf } from '../core/user-products.js';
+import { isActive } from './products.js';
+
+/** A validity window must end after it starts. */
+function checkWindow(validFrom: string, validTo: string): void {
+  if (Date.parse(validTo) <= Date.parse(validFrom))
+    throw invalidParameter('valid_to', 'Parameter must be later than valid_from');
+}
+
+/**
+ * Endpoint 13. After the client's provision service (the guard): the account, then the package or
+ * campaign (on sale now: an inactive one is absent, a plain product is not a package), then the
+ * window, then a second live provisioning of the same package by the same provision service with
+ * an overlapping window (`409 already_provisioned`). Creates an `activated` user-product controlled
+ * by the caller's provision service; no order (the provision service bills its own customers).
+ */
+const provision = apiRoute(
+  provisionUserProduct,
+  ({ input, state, auth, clock }) => {
+    const org = auth.client.organisation_id;
+    const service = provisionServiceOf(auth.client);
+    const account = state.account(org, input.account_id);
+    if (!account) throw notFound('account_id', 'Account not found');
+    const now = clock.nowMs();
+    const pkg = state.productByCode(org, input.package_code);
+    if (!pkg || !(pkg.is_package || pkg.is_campaign) || !isActive(pkg, now))
+      throw notFound('package_code', 'Package or campaign not found');
+    checkWindow(input.valid_from, input.valid_to);
+    const from = Date.parse(input.valid_from);
+    const to = Date.parse(input.valid_to);
+    const twin = state
+      .userProductsOf(account.id)
+      .find(
+        (u) =>
+          u.product_id.toLowerCase() === pkg.id.toLowerCase() &&
+          u.provision_service === service &&
+          isLive(u, now) &&
+          Date.parse(u.valid_from) < to &&
+          from < Date.parse(u.valid_to),
+      );
+    if (twin)
+      throw new HttpError(
+        409,
+        'already_provisioned',
+        `The account already holds ${pkg.product_code} from this provision service for that time (user-product ${twin.id})`,
+        'package_code',
+      );
+    const created = clock.now().toISOString();
+    const id = newId();
+    state.userProducts.add({
+      id,
+      account_id: account.id,
+      product_id: pkg.id,
+      product_code: pkg.product_code,
+      title_code: pkg.title_code,
+      created,
+      updated: created,
+      valid_from: input.valid_from,
+      valid_to: input.valid_to,
+      provision_service: service,
+      subscription_type: input.subscription_type,
+      state: 'activated',
+      has_pending_change_request: false,
+      external_start_date: input.valid_from,
+      payment_option: null,
+      period_id: null,
+      order_id: null,
+    });
+    return { body: { id } };
+  },
+  { guard: requireProvisionService },
+);
+
+/**
+ * Endpoint 12. After the client's provision service (the guard), in this order: the account (404
+ * `account_id`); the user-product (404 `product_id`, also when it is another account's); its
+ * provision service (403 `not_product_owner` unless it is the caller's); the window as it will be.
+ */
+const update = apiRoute(
+  updateUserProduct,
+  ({ input, state, auth, clock }) => {
+    const org = auth.client.organisation_id;
+    const service = provisionServiceOf(auth.client);
+    const account = state.account(org, input.account_id);
+    if (!account) throw notFound('account_id', 'Account not found');
+    const u = userProductOf(state, org, input.product_id);
+    if (!u || u.account_id.toLowerCase() !== account.id.toLowerCase())
+      throw notFound('product_id', 'User-product not found on the account');
+    if (u.provision_service !== service)
+      throw new HttpError(
+        403,
+        'not_product_owner',
+        'The user-product with the expected external provision service was not found',
+        'product_id',
+      );
+    checkWindow(input.valid_from ?? u.valid_from, input.valid_to ?? u.valid_to);
+    state.userProducts.update(u, (r) => {
+      if (input.state !== undefined) r.state = input.state;
+      if (input.subscription_type !== undefined) r.subscription_type = input.subscription_type;
+      if (input.valid_from !== undefined) r.valid_from = input.valid_from;
+      if (input.valid_to !== undefined) r.valid_to = input.valid_to;
+      r.updated = clock.now().toISOString();
+    });
+    return { body: { id: u.id } };
+  },
+  { guard: requireProvisionService },
+);
+
+/** The routes of this file. */
+export const userProductRoutes: readonly Route[] = [provision, update];

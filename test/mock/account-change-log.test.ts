@@ -1,0 +1,140 @@
+/**
+ * Log to accounts (endpoint 4, 207) and its available categories, through both adapters with
+ * plain fetch.
+ */
+import { beforeEach, describe, expect, test } from 'vitest';
+import { AvailableCategoriesResponse, LogToAccountsResponse } from '../../src/schemas/account-change-log.js';
+import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
+
+const SCOPE = '/external/account_change_log/w';
+const { anna, bo, dora, frank } = demoIds.accounts;
+
+const entry = (account_id: string, message = 'Moved to a new address') => ({
+  account_id,
+  category_type: 'address_change',
+  message,
+  requested_by: 'customer service',
+});
+
+describe.each(ADAPTERS)('account change log through %s', (kind) => {
+  const h = useAdapter(kind);
+  let token: string;
+  beforeEach(() => {
+    token = h.token([SCOPE]);
+  });
+  const log = (json: unknown) => h.call(paths.logToAccounts, { method: 'PUT', json, token });
+  const logs = () => h.platform.snapshot().account_change_logs;
+
+  describe('available categories', () => {
+    test("the organisation's categories: category_type and name, in the document's order", async () => {
+      const { items } = expectOk(await h.call(paths.availableCategories, { token }), AvailableCategoriesResponse);
+      expect(items).toEqual([
+        { category_type: 'address_change', name: 'Address change' },
+        { category_type: 'customer_contact', name: 'Customer contact' },
+        { category_type: 'complaint', name: 'Complaint' },
+      ]);
+    });
+
+    test("another organisation's client reads its own", async () => {
+      const complex = h.token([SCOPE], demoIds.clients.complex.clientId);
+      const { items } = expectOk(
+        await h.call(paths.availableCategories, { token: complex }),
+        AvailableCategoriesResponse,
+      );
+      expect(items.map((c) => c.category_type)).toEqual(['note']);
+    });
+
+    test('it needs the scope of endpoint 4: 403 insufficient_scope otherwise', async () => {
+      expectError(
+        await h.call(paths.availableCategories, { token: h.token(['/external/product/r']) }),
+        403,
+        'insufficient_scope',
+      );
+    });
+  });
+
+  describe('4. log to accounts', () => {
+    test('207 { ok, errors }: every entry logged, ok lists one account per entry in request order', async () => {
+      const answer = await log({ change_logs: [entry(bo), entry(anna), entry(bo, 'Second note')] });
+      const body = expectOk(answer, LogToAccountsResponse, 207);
+      expect(body).toEqual({ ok: [bo, anna, bo], errors: [] });
+      expect(logs().map((l) => [l.account_id, l.message, l.category_type, l.requested_by])).toEqual([
+        [bo, 'Moved to a new address', 'address_change', 'customer service'],
+        [anna, 'Moved to a new address', 'address_change', 'customer service'],
+        [bo, 'Second note', 'address_change', 'customer service'],
+      ]);
+    });
+
+    test('partial success: an archived account and an account of another organisation are refused entry by entry', async () => {
+      h.platform.clock.freeze();
+      const now = h.platform.clock.now().toISOString();
+      const unknown = 'ac00000000000000000000ff';
+      const answer = await log({ change_logs: [entry(frank), entry(anna), entry(dora), entry(unknown)] });
+      const body = expectOk(answer, LogToAccountsResponse, 207);
+      expect(body.ok).toEqual([anna]);
+      expect(body.errors).toEqual([
+        {
+          payload: {
+            account_id: frank,
+            created_at: now,
+            message: 'Moved to a new address',
+            cateogory: 'address_change',
+            requested_by: 'customer service',
+          },
+          error_message: 'The account is archived',
+        },
+        expect.objectContaining({
+          payload: expect.objectContaining({ account_id: dora }),
+          error_message: 'The account does not belong to the organisation',
+        }),
+        expect.objectContaining({
+          payload: expect.objectContaining({ account_id: unknown }),
+          error_message: 'The account does not belong to the organisation',
+        }),
+      ]);
+      expect(logs().map((l) => l.account_id)).toEqual([anna]);
+    });
+
+    test('every entry refused is still a 207, and logs nothing', async () => {
+      const answer = await expectUnchanged(h.platform, () => log({ change_logs: [entry(frank)] }));
+      expect(expectOk(answer, LogToAccountsResponse, 207)).toMatchObject({ ok: [], errors: [{}] });
+    });
+
+    test('1000 entries are accepted', async () => {
+      const answer = await log({ change_logs: Array.from({ length: 1000 }, () => entry(anna)) });
+      expect(expectOk(answer, LogToAccountsResponse, 207).ok).toHaveLength(1000);
+    });
+
+    test.each([
+      ['no entries', { change_logs: [] }, 'change_logs'],
+      ['1001 entries', { change_logs: Array.from({ length: 1001 }, () => entry(anna)) }, 'change_logs'],
+      [
+        'a category that is not available',
+        { change_logs: [entry(anna), { ...entry(bo), category_type: 'gossip' }] },
+        'change_logs[1].category_type',
+      ],
+      [
+        "another organisation's category",
+        { change_logs: [{ ...entry(anna), category_type: 'note' }] },
+        'change_logs[0].category_type',
+      ],
+      ['a message of 1025 characters', { change_logs: [entry(anna, 'x'.repeat(1025))] }, 'change_logs[0].message'],
+      ['an empty message', { change_logs: [entry(anna, '')] }, 'change_logs[0].message'],
+      [
+        'requested_by of 101 characters',
+        { change_logs: [{ ...entry(anna), requested_by: 'r'.repeat(101) }] },
+        'change_logs[0].requested_by',
+      ],
+      ['a malformed account id', { change_logs: [entry('not-an-id')] }, 'change_logs[0].account_id'],
+      ['a missing field', { change_logs: [{ ...entry(anna), message: undefined }] }, 'change_logs[0].message'],
+    ])('the whole request is refused for %s: 400 invalid_parameter, nothing logged', async (_, json, field) => {
+      const answer = await expectUnchanged(h.platform, () => log(json));
+      expectError(answer, 400, 'invalid_parameter', field);
+    });
+
+    test('an unknown field of an entry: 400 unknown_parameter naming it', async () => {
+      const answer = await expectUnchanged(h.platform, () => log({ change_logs: [{ ...entry(anna), urgent: true }] }));
+      expectError(answer, 400, 'unknown_parameter', 'change_logs[0].urgent');
+    });
+  });
+});

@@ -1,0 +1,247 @@
+/**
+ * Transfer subscription (endpoint 5) and reactivate platform-provisioned subscription (endpoint
+ * 16), through both adapters with plain fetch.
+ */
+import { beforeEach, describe, expect, test } from 'vitest';
+import { IdResponse } from '../../src/schemas/common.js';
+import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
+
+const { anna, bo, dora, eva, gus, hedda } = demoIds.accounts;
+const ups = demoIds.userProducts;
+
+describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
+  const h = useAdapter(kind);
+  let token: string;
+  beforeEach(() => {
+    token = h.token(['/external/subscription/w', '/external/subscription_system/w']);
+  });
+  const snapshot = () => h.platform.snapshot();
+  const owner = (userProductId: string) => snapshot().user_products.find((u) => u.id === userProductId)?.account_id;
+
+  describe('5. transfer subscription', () => {
+    const transfer = (json: unknown) => h.call(paths.transferSubscription, { method: 'PUT', json, token });
+    const body = { source_account_id: bo, subscription_id: ups.boBasic, target_account_email: 'anna@example.com' };
+
+    test('200 { id }: the user-product, its orders and payment profiles move; nothing stays on the source', async () => {
+      const { id } = expectOk(await transfer(body), IdResponse);
+      expect(id).toBe(ups.boBasic);
+      const doc = snapshot();
+      expect(doc.user_products.find((u) => u.id === id)?.account_id).toBe(anna);
+      expect(doc.orders.filter((o) => o.user_product_id === id).map((o) => o.account_id)).toEqual([anna]);
+      expect(doc.payment_profiles.filter((p) => p.user_product_id === id).map((p) => p.account_id)).toEqual([anna]);
+      const onBo = (rows: { account_id: string; user_product_id?: string; id: string }[]) =>
+        rows.filter((r) => r.account_id === bo && (r.user_product_id ?? r.id) === id);
+      expect([...onBo(doc.user_products), ...onBo(doc.orders), ...onBo(doc.payment_profiles)]).toEqual([]);
+    });
+
+    test('repeated in the other direction, it restores the original owner and history', async () => {
+      const before = snapshot();
+      expectOk(await transfer(body), IdResponse);
+      expectOk(
+        await transfer({
+          source_account_id: anna,
+          subscription_id: ups.boBasic,
+          target_account_email: 'bo@example.com',
+        }),
+        IdResponse,
+      );
+      const after = snapshot();
+      const strip = (doc: typeof before) => ({
+        ...doc,
+        access_tokens: [],
+        user_products: doc.user_products.map(({ updated: _, ...u }) => u),
+      });
+      expect(strip(after)).toEqual(strip(before));
+    });
+
+    test('the target e-mail address is matched whatever its letter case', async () => {
+      expectOk(await transfer({ ...body, target_account_email: 'ANNA@Example.com' }), IdResponse);
+      expect(owner(ups.boBasic)).toBe(anna);
+    });
+
+    test('the new owner sees it at once: endpoint 9 answers already_subscribed for the target', async () => {
+      expectOk(await transfer(body), IdResponse);
+      const t9 = h.token(['/external/order_validation/r']);
+      const answer = await h.call(paths.orderValidation, {
+        token: t9,
+        query: { product_code: 'basic-news', account_id: anna },
+      });
+      expect((answer.body as { item: { reason: string } }).item.reason).toBe('already_subscribed');
+    });
+
+    test.each([
+      [
+        'the source account is missing',
+        { source_account_id: 'ac00000000000000000000ff' },
+        404,
+        'does_not_exist',
+        'unspecified_field',
+      ],
+      [
+        "the source account is another organisation's",
+        { source_account_id: dora },
+        404,
+        'does_not_exist',
+        'unspecified_field',
+      ],
+      [
+        'the subscription is missing',
+        { subscription_id: 'd000000000000000000000ff' },
+        404,
+        'does_not_exist',
+        'unspecified_field',
+      ],
+      [
+        'the subscription is not on the source account',
+        { subscription_id: ups.evaSummerCancelled },
+        404,
+        'does_not_exist',
+        'unspecified_field',
+      ],
+      [
+        'no account has the target e-mail',
+        { target_account_email: 'nobody@example.com' },
+        404,
+        'account_not_found',
+        'target_account_email',
+      ],
+      [
+        "the target is another organisation's account",
+        { target_account_email: 'dora@example.com' },
+        404,
+        'account_not_found',
+        'target_account_email',
+      ],
+      [
+        'the target e-mail address is malformed',
+        { target_account_email: 'not-an-email' },
+        400,
+        'invalid_parameter',
+        'target_account_email',
+      ],
+      [
+        'the target is the source account',
+        { target_account_email: 'bo@example.com' },
+        400,
+        'invalid_parameter',
+        'target_account_email',
+      ],
+      [
+        'the target account is archived',
+        { target_account_email: 'frank@example.com' },
+        409,
+        'invalid_state',
+        'target_account_email',
+      ],
+      [
+        'the subscription is paid through psp',
+        { source_account_id: gus, subscription_id: ups.gusPsp },
+        409,
+        'invalid_state',
+        'subscription_id',
+      ],
+      ['a missing field', { subscription_id: undefined }, 400, 'invalid_parameter', 'subscription_id'],
+      ['an unknown field', { keep_history: true }, 400, 'unknown_parameter', 'keep_history'],
+    ])('refuses when %s, and moves nothing', async (_, patch, status, code, field) => {
+      const answer = await expectUnchanged(h.platform, () => transfer({ ...body, ...patch }));
+      expectError(answer, status, code, field);
+    });
+
+    test('the source account is checked before the subscription, and both before the target', async () => {
+      const answer = await transfer({
+        source_account_id: 'ac00000000000000000000ff',
+        subscription_id: 'd000000000000000000000ff',
+        target_account_email: 'nobody@example.com',
+      });
+      expectError(answer, 404, 'does_not_exist', 'unspecified_field');
+    });
+  });
+
+  describe('16. reactivate platform-provisioned subscription', () => {
+    const reactivate = (json: unknown) => h.call(paths.reactivate, { method: 'PUT', json, token });
+
+    test('200 { id }: a cancelled user-product still in its term is activated again', async () => {
+      const { id } = expectOk(
+        await reactivate({ account_id: eva, user_product_id: ups.evaSummerCancelled }),
+        IdResponse,
+      );
+      expect(id).toBe(ups.evaSummerCancelled);
+      expect(snapshot().user_products.find((u) => u.id === id)).toMatchObject({
+        state: 'activated',
+        valid_to: '2999-12-31T23:59:59Z',
+      });
+    });
+
+    test.each([
+      ['an absent account', { account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'account_id'],
+      ["another organisation's account", { account_id: dora }, 404, 'not_found', 'account_id'],
+      ['an absent user-product', { user_product_id: 'd000000000000000000000ff' }, 404, 'not_found', 'user_product_id'],
+      [
+        "another organisation's user-product",
+        { user_product_id: ups.doraComplex },
+        404,
+        'not_found',
+        'user_product_id',
+      ],
+      [
+        "another account's user-product",
+        { account_id: anna },
+        409,
+        'user_product_not_belong_to_account',
+        'user_product_id',
+      ],
+      [
+        'a user-product of a provision service',
+        { account_id: hedda, user_product_id: ups.heddaProvisioned },
+        409,
+        'user_product_not_platform_provisioned',
+        'user_product_id',
+      ],
+      [
+        'an activated user-product',
+        { account_id: bo, user_product_id: ups.boBasic },
+        409,
+        'invalid_state',
+        'user_product_id',
+      ],
+      [
+        'a deactivated user-product',
+        { account_id: anna, user_product_id: ups.annaPremiumDeactivated },
+        409,
+        'invalid_state',
+        'user_product_id',
+      ],
+      [
+        'a cancelled user-product whose term has ended',
+        { user_product_id: ups.evaBasicEnded },
+        409,
+        'invalid_state',
+        'user_product_id',
+      ],
+      ['a malformed id', { user_product_id: 'x' }, 400, 'invalid_parameter', 'user_product_id'],
+      ['an unknown field', { state: 'activated' }, 400, 'unknown_parameter', 'state'],
+    ])('refuses %s, and changes nothing', async (_, patch, status, code, field) => {
+      const answer = await expectUnchanged(h.platform, () =>
+        reactivate({ account_id: eva, user_product_id: ups.evaSummerCancelled, ...patch }),
+      );
+      expectError(answer, status, code, field);
+    });
+
+    test('when several hold, belonging comes first, then the provision service, then the state', async () => {
+      // Hedda's user-product, asked for on Eva: it is another account's (and of a provision service, and activated).
+      const answer = await reactivate({ account_id: eva, user_product_id: ups.heddaProvisioned });
+      expectError(answer, 409, 'user_product_not_belong_to_account', 'user_product_id');
+    });
+
+    test('a cancelled term that ends on the platform clock is refused at its end: 409 invalid_state', async () => {
+      h.platform.clock.set('2999-12-31T23:59:59Z');
+      token = h.token(['/external/subscription_system/w']);
+      expectError(
+        await reactivate({ account_id: eva, user_product_id: ups.evaSummerCancelled }),
+        409,
+        'invalid_state',
+        'user_product_id',
+      );
+    });
+  });
+});

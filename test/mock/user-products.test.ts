@@ -1,0 +1,211 @@
+/**
+ * Provision user-product (endpoint 13) and update user-product (endpoint 12), through both
+ * adapters with plain fetch: each error of the spec and each written choice, and the state after.
+ */
+import { beforeEach, describe, expect, test } from 'vitest';
+import { IdResponse } from '../../src/schemas/common.js';
+import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
+
+const SCOPE = '/external/userproduct/w';
+const { anna, dora, hedda, gus } = demoIds.accounts;
+const ups = demoIds.userProducts;
+const FROM = '2030-01-01T00:00:00Z';
+const TO = '2031-01-01T00:00:00Z';
+
+describe.each(ADAPTERS)('user-products through %s', (kind) => {
+  const h = useAdapter(kind);
+  const token = (clientId?: string) => h.token([SCOPE], clientId);
+  /** The demo client's token, minted before each test (a refused request must change nothing after it). */
+  let demo: string;
+  beforeEach(() => {
+    demo = token();
+  });
+  const provision = (json: unknown, t = demo) => h.call(paths.userProducts, { method: 'POST', json, token: t });
+  const update = (json: unknown, t = demo) => h.call(paths.userProducts, { method: 'PUT', json, token: t });
+  const userProduct = (id: string) => h.platform.snapshot().user_products.find((u) => u.id === id);
+  const body = {
+    account_id: anna,
+    package_code: 'premium-digital',
+    subscription_type: 'recurring',
+    valid_from: FROM,
+    valid_to: TO,
+  };
+
+  describe('13. provision user-product', () => {
+    test('201 { id }: an activated user-product of the package, controlled by the caller\u2019s provision service', async () => {
+      const { id } = expectOk(await provision(body), IdResponse, 201);
+      expect(userProduct(id)).toMatchObject({
+        account_id: anna,
+        product_id: demoIds.products.premiumDigital,
+        product_code: 'premium-digital',
+        provision_service: 'demo-provision',
+        subscription_type: 'recurring',
+        state: 'activated',
+        valid_from: FROM,
+        valid_to: TO,
+        order_id: null,
+      });
+      // Provisioning writes no order: the provision service bills its own customers.
+      expect(h.platform.snapshot().orders.filter((o) => o.user_product_id === id)).toEqual([]);
+    });
+
+    test('a campaign can be provisioned too', async () => {
+      const { id } = expectOk(await provision({ ...body, package_code: 'premium-summer' }), IdResponse, 201);
+      expect(userProduct(id)?.product_id).toBe(demoIds.products.premiumSummer);
+    });
+
+    test('a client without a provision service: 400 configuration_error, whatever the body', async () => {
+      const t = token(demoIds.clients.unprovisioned.clientId);
+      for (const json of [body, { nonsense: true }]) {
+        const answer = await expectUnchanged(h.platform, () => provision(json, t));
+        expectError(answer, 400, 'configuration_error');
+      }
+      const notJson = await h.call(paths.userProducts, { method: 'POST', body: 'x', token: t });
+      expectError(notJson, 400, 'configuration_error');
+    });
+
+    test.each([
+      ['an absent account', { account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'account_id'],
+      ["another organisation's account", { account_id: dora }, 404, 'not_found', 'account_id'],
+      ['an absent package', { package_code: 'no-such-package' }, 404, 'not_found', 'package_code'],
+      ['a plain product (not a package)', { package_code: 'digital-news' }, 404, 'not_found', 'package_code'],
+      ['an inactive package', { package_code: 'legacy-package' }, 404, 'not_found', 'package_code'],
+      ["another organisation's package", { package_code: 'complex-bundle' }, 404, 'not_found', 'package_code'],
+      ['valid_from after valid_to', { valid_from: TO, valid_to: FROM }, 400, 'invalid_parameter', 'valid_to'],
+      ['valid_from equal to valid_to', { valid_to: FROM }, 400, 'invalid_parameter', 'valid_to'],
+      ['a missing field', { subscription_type: undefined }, 400, 'invalid_parameter', 'subscription_type'],
+      ['an unknown field', { state: 'activated' }, 400, 'unknown_parameter', 'state'],
+      ['a malformed account id', { account_id: 'x' }, 400, 'invalid_parameter', 'account_id'],
+      ['a package code of 51 characters', { package_code: 'a'.repeat(51) }, 400, 'invalid_parameter', 'package_code'],
+      ['a date without offset', { valid_from: '2030-01-01T00:00:00' }, 400, 'invalid_parameter', 'valid_from'],
+    ])('refuses %s, and creates nothing', async (_, patch, status, code, field) => {
+      const answer = await expectUnchanged(h.platform, () => provision({ ...body, ...patch }));
+      expectError(answer, status, code, field);
+    });
+
+    test('a second provisioning of the package for the same account and time: 409 already_provisioned', async () => {
+      expectOk(await provision(body), IdResponse, 201);
+      const answer = await expectUnchanged(h.platform, () =>
+        provision({ ...body, valid_from: '2030-06-01T00:00:00Z', valid_to: '2030-07-01T00:00:00Z' }),
+      );
+      expectError(answer, 409, 'already_provisioned', 'package_code');
+    });
+
+    test('the next term of the same package (no overlap) is a new user-product', async () => {
+      const first = expectOk(await provision(body), IdResponse, 201);
+      const next = expectOk(
+        await provision({ ...body, valid_from: TO, valid_to: '2032-01-01T00:00:00Z' }),
+        IdResponse,
+        201,
+      );
+      expect(next.id).not.toBe(first.id);
+    });
+
+    test('the scope /external/userproduct/w is required: 403 insufficient_scope', async () => {
+      const reader = h.token(['/external/product/r']);
+      const answer = await expectUnchanged(h.platform, () => provision(body, reader));
+      expectError(answer, 403, 'insufficient_scope');
+    });
+  });
+
+  describe('12. update user-product', () => {
+    const change = (patch: object) => update({ account_id: hedda, product_id: ups.heddaProvisioned, ...patch });
+
+    test('200 { id } of the user-product: the state changes, updated moves on the platform clock', async () => {
+      h.platform.clock.set('2030-05-05T00:00:00Z');
+      demo = token(); // a token of the new time
+      const { id } = expectOk(await change({ state: 'deactivated' }), IdResponse);
+      expect(id).toBe(ups.heddaProvisioned);
+      expect(userProduct(id)).toMatchObject({ state: 'deactivated' });
+      expect(userProduct(id)?.updated.slice(0, 10)).toBe('2030-05-05');
+      expectOk(await change({ state: 'activated' }), IdResponse);
+      expect(userProduct(id)?.state).toBe('activated');
+    });
+
+    test('subscription_type, valid_from and valid_to change in the same call', async () => {
+      expectOk(
+        await change({ subscription_type: 'limited', valid_from: FROM, valid_to: TO, state: 'deactivated' }),
+        IdResponse,
+      );
+      expect(userProduct(ups.heddaProvisioned)).toMatchObject({
+        subscription_type: 'limited',
+        valid_from: FROM,
+        valid_to: TO,
+        state: 'deactivated',
+      });
+    });
+
+    test('a client without a provision service: 400 configuration_error, whatever the body', async () => {
+      const t = token(demoIds.clients.unprovisioned.clientId);
+      const answer = await expectUnchanged(h.platform, () =>
+        update({ account_id: hedda, product_id: ups.heddaProvisioned, state: 'deactivated' }, t),
+      );
+      expectError(answer, 400, 'configuration_error');
+    });
+
+    test.each([
+      ['an absent account', { account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'account_id'],
+      ["another organisation's account", { account_id: dora }, 404, 'not_found', 'account_id'],
+      ['an absent user-product', { product_id: 'd000000000000000000000ff' }, 404, 'not_found', 'product_id'],
+      ["another account's user-product", { account_id: anna }, 404, 'not_found', 'product_id'],
+      [
+        'a user-product of another provision service',
+        { account_id: gus, product_id: ups.gusOtherProvision },
+        403,
+        'not_product_owner',
+        'product_id',
+      ],
+      [
+        'a user-product controlled by the platform',
+        { account_id: gus, product_id: ups.gusPsp },
+        403,
+        'not_product_owner',
+        'product_id',
+      ],
+      ['state cancelled (not settable here)', { state: 'cancelled' }, 400, 'invalid_parameter', 'state'],
+      ['a window that ends before it starts', { valid_from: TO, valid_to: FROM }, 400, 'invalid_parameter', 'valid_to'],
+      [
+        'a valid_to before the stored valid_from',
+        { valid_to: '2019-01-01T00:00:00Z' },
+        400,
+        'invalid_parameter',
+        'valid_to',
+      ],
+      ['an unknown field', { package_code: 'x' }, 400, 'unknown_parameter', 'package_code'],
+    ])('refuses %s, and changes nothing', async (_, patch, status, code, field) => {
+      const answer = await expectUnchanged(h.platform, () => change({ state: 'deactivated', ...patch }));
+      expectError(answer, status, code, field);
+    });
+
+    test('a body with no change at all: 400 invalid_parameter naming subscription_type', async () => {
+      const answer = await expectUnchanged(h.platform, () =>
+        update({ account_id: hedda, product_id: ups.heddaProvisioned }),
+      );
+      const error = expectError(answer, 400, 'invalid_parameter', 'subscription_type');
+      expect(error.message).toBe('One of subscription_type, state, valid_from or valid_to is required');
+    });
+
+    test('the account is checked before the user-product, and both before the owner', async () => {
+      const answer = await update({
+        account_id: 'ac00000000000000000000ff',
+        product_id: ups.gusOtherProvision,
+        state: 'deactivated',
+      });
+      expectError(answer, 404, 'not_found', 'account_id');
+    });
+
+    test('an update is visible to endpoint 9: a deactivated user-product no longer blocks a purchase', async () => {
+      const token9 = h.token(['/external/order_validation/r']);
+      const validate = async () =>
+        (
+          await h.call(paths.orderValidation, {
+            token: token9,
+            query: { product_code: 'basic-news', account_id: hedda },
+          })
+        ).body as { item: { reason: string | null } };
+      expect((await validate()).item.reason).toBe('already_subscribed');
+      expectOk(await change({ state: 'deactivated' }), IdResponse);
+      expect((await validate()).item.reason).toBeNull();
+    });
+  });
+});
