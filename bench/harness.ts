@@ -13,6 +13,8 @@ export interface Comparison {
   target?: number;
   /** Calls per round. Default 200. */
   ops?: number;
+  /** Run between rounds, untimed (e.g. a reset of state that the subject grows). */
+  betweenRounds?: () => void;
 }
 
 /** One row of the report. */
@@ -53,6 +55,7 @@ export async function compare(c: Comparison, rounds = 15): Promise<Result> {
   progress(`  ${c.name} `);
   await round(c.baseline, ops);
   await round(c.subject, ops);
+  c.betweenRounds?.();
   const base: number[] = [];
   const subj: number[] = [];
   const ratios: number[] = [];
@@ -69,6 +72,7 @@ export async function compare(c: Comparison, rounds = 15): Promise<Result> {
     base.push(b);
     subj.push(s);
     ratios.push(s / b);
+    c.betweenRounds?.();
     progress('.');
   }
   const result: Result = {

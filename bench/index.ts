@@ -4,7 +4,8 @@
  *
  *   1. an SDK call vs raw fetch + JSON.parse, against the same local platform server; peers
  *      (ky alone, openapi-fetch, ofetch, wretch) measured the same way, as reference rows;
- *   2. the platform answering in process under MSW vs a bare one-handler MSW response;
+ *   2. the platform answering in process under MSW vs a bare one-handler MSW response, for a read
+ *      and for a 1000-entry change-log batch (endpoint 4) sent through the SDK;
  *   3. the standalone platform server vs a raw node:http handler returning the same JSON;
  *   4. the platform's heap per product record vs the same records as plain JSON objects;
  *   5. the bundle a site gets: the sign-on helpers alone, and the whole SDK entry.
@@ -17,7 +18,7 @@ import { setupServer } from 'msw/node';
 import { ofetch } from 'ofetch';
 import createFetchClient from 'openapi-fetch';
 import wretch from 'wretch';
-import { createHandlers, createPlatform, defaultHosts } from '../mock/index.js';
+import { createHandlers, createPlatform, defaultHosts, demoIds } from '../mock/index.js';
 import { startServer } from '../mock/node/index.js';
 import { PlatformClient } from '../src/index.js';
 import { compare, over, progress, type Result, report } from './harness.js';
@@ -100,6 +101,56 @@ async function mockInProcessVersusBareMsw(): Promise<Result> {
   }
 }
 
+/** A 1000-entry change-log batch (endpoint 4) through the SDK: the platform in process vs a bare MSW handler answering the same bytes. */
+async function changeLogBatchVersusBareMsw(): Promise<Result> {
+  const platform = createPlatform({ seed: 'demo' });
+  const token = platform.mintToken({ scopes: ['/external/account_change_log/w'] }).access_token;
+  const start = platform.snapshot();
+  const client = new PlatformClient({ environment: 'stage', hosts: defaultHosts, auth: { accessToken: token } });
+  const { anna, bo } = demoIds.accounts;
+  const change_logs = Array.from({ length: 1000 }, (_, i) => ({
+    account_id: i % 2 ? anna : bo,
+    category_type: 'customer_contact',
+    message: `Batch entry ${i}`,
+    requested_by: 'bench',
+  }));
+  const path = `${defaultHosts.api}/external/api/v1/account_change_log/log_to_accounts`;
+  const answer = await (
+    await platform.handle(
+      new Request(path, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ change_logs }),
+      }),
+    )
+  ).json();
+  const bare = http.put(path, () => HttpResponse.json(answer, { status: 207 }));
+  platform.restore(start);
+  const platformHandlers = createHandlers(platform, defaultHosts);
+  const msw = setupServer();
+  msw.listen({ onUnhandledRequest: 'error' });
+  const call = () => client.accountChangeLog.logToAccounts({ change_logs });
+  try {
+    return await compare({
+      name: 'SDK: a 1000-entry change-log batch, platform in process vs bare MSW handler (same bytes)',
+      baseline: () => {
+        msw.resetHandlers(bare);
+        return call();
+      },
+      subject: () => {
+        msw.resetHandlers(...platformHandlers);
+        return call();
+      },
+      target: 1.5,
+      ops: 20,
+      // The subject logs 20,000 entries a round: each round starts from the same state again.
+      betweenRounds: () => platform.restore(start),
+    });
+  } finally {
+    msw.close();
+  }
+}
+
 async function serverVersusRawNodeHttp(): Promise<Result> {
   const server = await startServer({ port: 0, seed: 'demo' });
   const token = server.platform.mintToken({ scopes: SCOPES }).access_token;
@@ -129,6 +180,7 @@ progress('speed: each case alternates baseline and subject in 15 rounds (a dot p
 const speed: Result[] = [
   ...(await clientsVersusFetch()),
   await mockInProcessVersusBareMsw(),
+  await changeLogBatchVersusBareMsw(),
   await serverVersusRawNodeHttp(),
 ];
 progress('memory and size\n');

@@ -8,6 +8,7 @@ import {
   createPlatform,
   defaultHosts,
   demoCredentials,
+  demoIds,
   demoShop,
   demoSite,
   demoUsers,
@@ -24,7 +25,14 @@ const client = new PlatformClient({
   auth: {
     clientId: demoCredentials.clientId,
     clientSecret: demoCredentials.clientSecret,
-    scopes: ['/external/product/r', '/external/price/w'],
+    scopes: [
+      '/external/product/r',
+      '/external/price/w',
+      '/external/userproduct/w',
+      '/external/subscription/w',
+      '/external/subscription_system/w',
+      '/external/account_change_log/w',
+    ],
   },
 });
 
@@ -86,6 +94,57 @@ try {
       `  ${err.name}: ${err.status} ${err.code} (field "${err.field ?? ''}"), correlation id ${err.correlationId}`,
     );
   }
+
+  // ------------------------------------------------------------------ subscriptions (endpoints 13, 12, 5, 16, 4)
+  const { accounts, userProducts } = demoIds;
+  const owner = (id: string) => platform.snapshot().user_products.find((u) => u.id === id)?.account_id;
+  const nameOf = (accountId: string | undefined) =>
+    platform.snapshot().accounts.find((a) => a.id === accountId)?.first_name ?? '?';
+
+  step('Provision premium-digital for Anna, then deactivate it (endpoints 13, 12)');
+  const provisioned = await client.userProducts.provision({
+    account_id: accounts.anna,
+    package_code: 'premium-digital',
+    subscription_type: 'recurring',
+    valid_from: '2030-01-01T00:00:00Z',
+    valid_to: '2031-01-01T00:00:00Z',
+  });
+  console.log(`  user-product ${provisioned.id}, controlled by this client's provision service`);
+  await client.userProducts.update({ account_id: accounts.anna, product_id: provisioned.id, state: 'deactivated' });
+  console.log(`  now ${platform.snapshot().user_products.find((u) => u.id === provisioned.id)?.state}`);
+
+  step("Transfer Bo's basic-news to Anna, and back (endpoint 5)");
+  const moved = { source_account_id: accounts.bo, subscription_id: userProducts.boBasic };
+  await client.subscriptions.transfer({ ...moved, target_account_email: 'anna@example.com' });
+  console.log(`  owner: ${nameOf(owner(userProducts.boBasic))}, with its orders and payment profiles`);
+  await client.subscriptions.transfer({
+    source_account_id: accounts.anna,
+    subscription_id: userProducts.boBasic,
+    target_account_email: 'bo@example.com',
+  });
+  console.log(`  owner: ${nameOf(owner(userProducts.boBasic))} again`);
+
+  step("Reactivate Eva's cancelled premium-summer, still in its term (endpoint 16)");
+  await client.subscriptionSystem.reactivate({
+    account_id: accounts.eva,
+    user_product_id: userProducts.evaSummerCancelled,
+  });
+  console.log(
+    `  now ${platform.snapshot().user_products.find((u) => u.id === userProducts.evaSummerCancelled)?.state}`,
+  );
+
+  step('Log change-log entries to accounts in batch; Frank is archived (endpoint 4)');
+  const { items: categories } = await client.accountChangeLog.availableCategories();
+  console.log(`  categories: ${categories.map((c) => c.category_type).join(', ')}`);
+  const batch = [accounts.anna, accounts.frank, accounts.bo].map((account_id) => ({
+    account_id,
+    category_type: 'customer_contact',
+    message: 'Called about the invoice',
+    requested_by: 'demo',
+  }));
+  const logged = await client.accountChangeLog.logToAccounts({ change_logs: batch });
+  console.log(`  207: logged for ${logged.ok.map((id) => nameOf(id)).join(', ')}`);
+  for (const e of logged.errors) console.log(`  refused for ${nameOf(e.payload.account_id)}: ${e.error_message}`);
 
   // ------------------------------------------------------------------ sign-on (endpoints 9, 21-25)
   // The demo site: its own API client, which the platform knows by its domain `localhost`.

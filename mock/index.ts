@@ -34,6 +34,7 @@ export {
   DEMO_SSO_AUDIENCE,
   type DemoUser,
   demoCredentials,
+  demoIds,
   demoShop,
   demoSite,
   demoUsers,

@@ -2,11 +2,22 @@
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+/**
+ * Random bytes for record ids, drawn from the Web Crypto API 4 KB at a time: one call per 341 ids
+ * instead of one per id (a batch of 1000 change logs makes 1000 ids). No byte is used twice.
+ */
+const pool = new Uint8Array(4096);
+let used = pool.length;
+
 /** A new record id: 24 lower-case hexadecimal characters (96 random bits). */
 export function newId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  if (used + 12 > pool.length) {
+    crypto.getRandomValues(pool);
+    used = 0;
+  }
   let out = '';
-  for (const b of bytes) out += HEX[b];
+  for (let i = used; i < used + 12; i++) out += HEX[pool[i]!];
+  used += 12;
   return out;
 }
 

@@ -25,8 +25,9 @@ const categories = apiRoute(getAvailableCategories, ({ state, auth }) => ({
  */
 const log = apiRoute(logToAccounts, ({ input, state, auth, clock }) => {
   const org = auth.client.organisation_id;
+  const available = new Set(state.changeLogCategories.list('organisation', org).map((c) => c.category_type));
   input.change_logs.forEach((entry, i) => {
-    if (!state.changeLogCategories.find('type', org, entry.category_type))
+    if (!available.has(entry.category_type))
       throw invalidParameter(`change_logs[${i}].category_type`, 'Parameter must be one of the available categories');
   });
   const createdAt = clock.now().toISOString();

@@ -297,6 +297,24 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
         period_id: periods.premiumCreditcard,
         order_id: expect.stringMatching(/^[a-f\d]{24}$/),
       });
+      // The purchase's order (the amount charged) and its payment profile.
+      const doc = h.platform.snapshot();
+      expect(doc.orders.filter((o) => o.user_product_id === id)).toEqual([
+        {
+          id: created?.order_id,
+          account_id: anna,
+          user_product_id: id,
+          created: created?.created,
+          product_id: demoIds.products.premiumDigital,
+          product_code: 'premium-digital',
+          period_id: periods.premiumCreditcard,
+          payment_option: 'creditcard',
+          amount: 99,
+        },
+      ]);
+      expect(doc.payment_profiles.filter((p) => p.user_product_id === id)).toEqual([
+        expect.objectContaining({ account_id: anna, payment_option: 'creditcard', details: null }),
+      ]);
       const page = expectPage(await b.get(location));
       expect(page).toContain('data-testid="confirmation"');
       expect(page).toContain('Premium Digital');
