@@ -4,7 +4,7 @@
  */
 import { type HttpHandler, http } from 'msw';
 import type { Host } from '../src/endpoints.js';
-import type { Platform } from './core/types.js';
+import type { HandleInfo, Platform } from './core/types.js';
 
 /** Hosts for the four services of the spec, on a reserved top-level domain that never resolves. */
 export const defaultHosts: Readonly<Record<Host, string>> = {
@@ -32,7 +32,63 @@ export function createHandlers(platform: Platform, origins: Origins = defaultHos
     while (end > 0 && o.charCodeAt(end - 1) === 47) end--;
     distinct.add(o.slice(0, end));
   }
-  return [...distinct].map((origin) => http.all(`${origin}/*`, ({ request }) => platform.handle(request)));
+  return [...distinct].map((origin) =>
+    http.all(`${origin}/*`, async ({ request }) => platform.handle(request, await getBodyOf(request))),
+  );
+}
+
+/** The part of a node `Readable` read here. */
+interface BodyStream {
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end' | 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  destroy(): void;
+}
+
+/** The most a GET body (endpoint 6) may hold: the platform's parameters are a few hundred bytes. */
+const MAX_GET_BODY = 1024 * 1024;
+
+/**
+ * A GET that carries a body (endpoint 6 sends its parameters so): Fetch's `Request` cannot hold
+ * it, so MSW hands the handler an empty one. When the request was made with node:http(s), the raw
+ * body is still reachable (`getClientRequestBodyStream`, Node only, loaded only then). Nothing
+ * changes for any other request, nor in a browser, where no GET can carry a body.
+ */
+async function getBodyOf(request: Request): Promise<HandleInfo> {
+  if (request.method !== 'GET') return {};
+  const declared = request.headers.get('content-length');
+  if ((declared === null || declared === '0') && !request.headers.has('transfer-encoding')) return {};
+  const specifier = '@mswjs/interceptors/utils/node';
+  let stream: BodyStream;
+  try {
+    const { getClientRequestBodyStream } = (await import(/* @vite-ignore */ specifier)) as {
+      getClientRequestBodyStream(request: Request): BodyStream;
+    };
+    stream = getClientRequestBodyStream(request);
+  } catch {
+    return {};
+  }
+  return new Promise<HandleInfo>((resolve) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    stream.on('data', (chunk) => {
+      size += chunk.byteLength;
+      if (size > MAX_GET_BODY) {
+        stream.destroy();
+        resolve({});
+      } else chunks.push(chunk);
+    });
+    stream.on('error', () => resolve({}));
+    stream.on('end', () => {
+      const all = new Uint8Array(size);
+      let at = 0;
+      for (const c of chunks) {
+        all.set(c, at);
+        at += c.byteLength;
+      }
+      resolve({ body: new TextDecoder().decode(all) });
+    });
+  });
 }
 
 function isList(value: Origins): value is readonly string[] {

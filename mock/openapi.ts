@@ -101,7 +101,7 @@ function operation(e: Endpoint, path: string, hosts: Record<Host, string>, envir
   for (const rule of [query, body]) if (rule) notes.push(`${rule}.`);
   const op: Json = {
     operationId: operationId(e, environment),
-    summary: `${e.number}. ${e.title}`,
+    summary: e.number === undefined ? `${e.title} (beyond the spec)` : `${e.number}. ${e.title}`,
     ...(notes.length ? { description: notes.join(' ') } : {}),
     servers: [
       {
@@ -111,7 +111,7 @@ function operation(e: Endpoint, path: string, hosts: Record<Host, string>, envir
       },
     ],
     security: e.bearer ? [{ platformToken: [...e.scopes] }] : [],
-    'x-endpoint-number': e.number,
+    ...(e.number === undefined ? { 'x-documented': e.documented } : { 'x-endpoint-number': e.number }),
     ...(environment ? { 'x-environments': [environment] } : {}),
   };
   const params = parameters(e, path);

@@ -29,6 +29,7 @@ import {
   GetPendingMessagesQuery,
   GetPendingMessagesResponse,
 } from './schemas/helpdesk.js';
+import { CancelProductRequest } from './schemas/me.js';
 import { EligibleForCampaignResponse, RetentionRequest, SubscribeToCampaignResponse } from './schemas/me-retention.js';
 import {
   OrderValidationQuery,
@@ -68,8 +69,10 @@ export interface Endpoint<
   B extends z.ZodType | undefined = z.ZodType | undefined,
   R extends z.ZodType = z.ZodType,
 > {
-  /** The spec's endpoint number. */
-  readonly number: number;
+  /** The spec's endpoint number; none for an endpoint beyond the spec (see `documented`). */
+  readonly number?: number;
+  /** For an endpoint beyond the spec: where the platform's public documentation shows it. */
+  readonly documented?: string;
   /** The spec's name for it. */
   readonly title: string;
   readonly method: Method;
@@ -107,6 +110,13 @@ export interface Endpoint<
 /** An entry, its literal types kept (`bearer: false`, `method: 'GET'`), checked against {@link Endpoint}. */
 function endpoint<const E extends Endpoint>(e: E): E {
   return e;
+}
+
+/** How messages and documents name an endpoint: `Endpoint 14 (Get cancellation reason)`, or its title and source. */
+export function nameOf(e: Endpoint): string {
+  return e.number === undefined
+    ? `${e.title} (beyond the spec: ${e.documented ?? 'documented'})`
+    : `Endpoint ${e.number} (${e.title})`;
 }
 
 /** The path of an endpoint in an environment. */
@@ -485,7 +495,27 @@ export const marketplace = endpoint({
   status: 200,
 });
 
-/** Every entry of the table, in the spec's order. */
+// ------------------------------------------------------------------ beyond the spec
+
+/**
+ * Cancel product: the signed-in user cancels one of their user-products (it runs to the end of its
+ * term). Not in the spec; the platform's public documentation shows it under the me API.
+ */
+export const cancelProduct = endpoint({
+  ...api,
+  documented: 'the me API (cancel product)',
+  title: 'Cancel product',
+  method: 'PUT',
+  path: `${V1}/me/cancel_product`,
+  scopes: ['/external/me/w'],
+  identity: true,
+  query: undefined,
+  body: CancelProductRequest,
+  response: IdResponse,
+  status: 200,
+});
+
+/** Every entry of the table, in the spec's order, then the endpoints beyond it. */
 export const endpoints: readonly Endpoint[] = [
   updatePrices,
   getProducts,
@@ -513,4 +543,5 @@ export const endpoints: readonly Endpoint[] = [
   accessToken,
   getSignedInUser,
   marketplace,
+  cancelProduct,
 ];

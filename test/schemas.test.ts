@@ -45,9 +45,10 @@ describe('user_product_id and order_id (endpoints 6 and 7): up to 1024 character
     const platform = createPlatform();
     const doc = platform.snapshot();
     // The user-product's order id names its order: both change together.
+    const order = doc.orders.find((o) => o.id === doc.user_products[0]!.order_id)!;
     const withOrderId = (id: string) => {
       doc.user_products[0]!.order_id = id;
-      doc.orders[0]!.id = id;
+      order.id = id;
       return doc;
     };
     platform.restore(withOrderId('o'.repeat(1024)));

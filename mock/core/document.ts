@@ -53,6 +53,10 @@ const Account = z.strictObject({
   ssn: nonEmpty.optional(),
   /** Endpoint 9's age check reads it. */
   date_of_birth: dateOfBirth.optional(),
+  /** The helpdesk's embedded account shows it; an empty string when absent. */
+  mobile_number: text.optional(),
+  /** Whether the account's e-mail address is verified (the helpdesk's embedded account). */
+  verified: z.boolean().default(false),
 });
 
 /** A price period as stored: the spec's read fields plus what endpoints 1 and 3 need. */
@@ -224,6 +228,11 @@ const UserProduct = z.strictObject({
   payment_option: z.string().nullable(),
   period_id: id.nullable(),
   order_id: z.string().max(1024).nullable(),
+  /** When the customer cancelled it (cancel product), and the reason given; null otherwise. */
+  cancelled_at: dateTime.nullable().default(null),
+  cancellation_reason_id: id.nullable().default(null),
+  /** The retention offer applied to it (endpoint 7): it is not offered a second one. */
+  retention_offer_id: id.nullable().default(null),
 });
 
 /**
@@ -274,6 +283,61 @@ const AccountChangeLog = z.strictObject({
   message: z.string().min(1).max(1024),
   requested_by: z.string().min(1).max(100),
   created_at: dateTime,
+});
+
+/** The states of a helpdesk message this platform supports; endpoint 8 lists `pending` ones. */
+export const HELPDESK_STATES = ['pending', 'in_progress', 'resolved'] as const;
+/** The types of a helpdesk message this platform supports (the platform's documentation shows `request`). */
+export const HELPDESK_TYPES = ['request', 'question', 'complaint', 'feedback'] as const;
+
+/** A comment on a helpdesk message: by the customer or an agent, in the order written. */
+const HelpdeskComment = z.strictObject({ id, author_id: id, message: text, created_at: dateTime });
+
+/**
+ * A helpdesk message of an account (endpoints 8 and 11), or a template (endpoint 10, the same shape).
+ * `account` and `assignee` are not stored: they are read from the accounts when answered.
+ */
+const HelpdeskMessage = z.strictObject({
+  id,
+  account_id: id,
+  /** An account of the same organisation (an agent); null when unassigned. */
+  assignee_id: id.nullable(),
+  created_at: dateTime,
+  updated_at: dateTime,
+  resolved_at: dateTime.nullable(),
+  heading: text,
+  message: text,
+  type: z.enum(HELPDESK_TYPES),
+  identifier: text,
+  state: z.enum(HELPDESK_STATES),
+  /** How many times the same message was received (single reads show it). */
+  occurrences: z.number().int().nonnegative(),
+  comments: z.array(HelpdeskComment),
+});
+
+/** A reason a customer may give for cancelling (endpoint 14), of an organisation. */
+const CancellationReason = z.strictObject({
+  id,
+  organisation_id: id,
+  index: z.number().int(),
+  name: text,
+  code: text,
+  integration_code: text,
+  visible_to_end_customer: z.boolean(),
+  internal: z.boolean(),
+});
+
+/**
+ * A retention offer (endpoints 6 and 7): a user about to leave a subscription of `package_id` may be
+ * offered the campaign `campaign_id` instead. `name` and `description` are the texts shown.
+ */
+const RetentionOffer = z.strictObject({
+  id,
+  organisation_id: id,
+  package_id: id,
+  campaign_id: id,
+  name: text,
+  description: text,
 });
 
 /** The SSO audience constant of a state document that names none. */
@@ -334,7 +398,13 @@ export const COLLECTIONS = {
   user_products: collection(
     UserProduct,
     (k) => ({ id: k.unique(['id', lower]), account: k.grouped(['account_id', lower]) }),
-    { account_id: 'accounts', product_id: 'products', order_id: 'orders' },
+    {
+      account_id: 'accounts',
+      product_id: 'products',
+      order_id: 'orders',
+      cancellation_reason_id: 'cancellation_reasons',
+      retention_offer_id: 'retention_offers',
+    },
   ),
   orders: collection(Order, (k) => ({ id: k.unique('id'), userProduct: k.grouped(['user_product_id', lower]) }), {
     account_id: 'accounts',
@@ -358,6 +428,25 @@ export const COLLECTIONS = {
     AccountChangeLog,
     (k) => ({ id: k.unique(['id', lower]), account: k.grouped(['account_id', lower]) }),
     { account_id: 'accounts' },
+  ),
+  helpdesk_messages: collection(
+    HelpdeskMessage,
+    (k) => ({ id: k.unique(['id', lower]), account: k.grouped(['account_id', lower]) }),
+    { account_id: 'accounts', assignee_id: 'accounts' },
+  ),
+  helpdesk_message_templates: collection(HelpdeskMessage, (k) => ({ id: k.unique(['id', lower]) }), {
+    account_id: 'accounts',
+    assignee_id: 'accounts',
+  }),
+  cancellation_reasons: collection(
+    CancellationReason,
+    (k) => ({ id: k.unique(['id', lower]), organisation: k.grouped(['organisation_id', lower]) }),
+    { organisation_id: 'organisations' },
+  ),
+  retention_offers: collection(
+    RetentionOffer,
+    (k) => ({ id: k.unique(['id', lower]), package: k.grouped(['package_id', lower]) }),
+    { organisation_id: 'organisations', package_id: 'products', campaign_id: 'products' },
   ),
 } as const;
 
@@ -437,3 +526,9 @@ export type PaymentProfileRecord = z.output<typeof PaymentProfile>;
 export type ChangeLogCategoryRecord = z.output<typeof ChangeLogCategory>;
 /** A change-log entry written to an account. */
 export type AccountChangeLogRecord = z.output<typeof AccountChangeLog>;
+/** A helpdesk message or template as stored. */
+export type HelpdeskMessageRecord = z.output<typeof HelpdeskMessage>;
+/** A cancellation reason of an organisation. */
+export type CancellationReasonRecord = z.output<typeof CancellationReason>;
+/** A retention offer. */
+export type RetentionOfferRecord = z.output<typeof RetentionOffer>;

@@ -3,7 +3,7 @@
  * knows nothing of its transport. One request goes: journal and faults; route lookup; bearer
  * token, scopes and identity; content type, JSON and schema validation; the route's handler.
  */
-import type { Environment } from '../../src/endpoints.js';
+import { type Environment, nameOf } from '../../src/endpoints.js';
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { allRoutes } from '../routes/index.js';
 import { seeds } from '../seeds/index.js';
@@ -154,8 +154,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       });
     }
     if (match.planned) {
-      const e = match.planned;
-      throw new HttpError(501, 'not_implemented', `Endpoint ${e.number} (${e.title}) is not implemented yet`);
+      throw new HttpError(501, 'not_implemented', `${nameOf(match.planned)} is not implemented yet`);
     }
     const { route, params } = match;
     const context = (input: unknown, auth: Auth | undefined): RouteContext => ({
@@ -178,6 +177,15 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     const media = mediaTypeOf(contentType);
     let input: unknown;
     let body: unknown;
+    if (route.body && route.method === 'GET' && !bodyText) {
+      // Endpoint 6: its parameters travel in a JSON body on the GET; the query is not read.
+      throw new HttpError(
+        400,
+        'invalid_parameter',
+        'This GET takes its parameters in a JSON body, not in the query (Fetch cannot send one: use node:http(s), or the SDK in Node)',
+        'body',
+      );
+    }
     if (route.body) {
       if (route.kind === 'admin') body = bodyText ? requireObject(parseJson(bodyText)) : {};
       else if (media === 'application/json') body = requireObject(parseJson(bodyText ?? ''));

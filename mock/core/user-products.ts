@@ -93,6 +93,9 @@ export function purchase(state: Store, clock: OffsetClock, what: Purchase): User
     payment_option: period.payment_option,
     period_id: period.id,
     order_id: orderId,
+    cancelled_at: null,
+    cancellation_reason_id: null,
+    retention_offer_id: null,
   };
   state.userProducts.add(userProduct);
   state.orders.add({

@@ -3,7 +3,10 @@ import type { Route } from '../core/route.js';
 import { accountChangeLogRoutes } from './account-change-log.js';
 import { adminRoutes } from './admin.js';
 import { authorizationRoutes } from './authorization.js';
+import { cancellationReasonRoutes } from './cancellation-reasons.js';
+import { helpdeskRoutes } from './helpdesk.js';
 import { meRoutes } from './me.js';
+import { meRetentionRoutes } from './me-retention.js';
 import { orderRoutes } from './orders.js';
 import { priceRoutes } from './prices.js';
 import { productRoutes } from './products.js';
@@ -22,6 +25,9 @@ export const allRoutes: readonly Route[] = [
   ...subscriptionRoutes,
   ...subscriptionSystemRoutes,
   ...accountChangeLogRoutes,
+  ...helpdeskRoutes,
+  ...cancellationReasonRoutes,
+  ...meRetentionRoutes,
   ...authorizationRoutes,
   ...meRoutes,
   ...ssoRoutes,

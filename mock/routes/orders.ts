@@ -6,10 +6,10 @@ import { validateOrder } from '../../src/endpoints.js';
 import type { OrderValidationResult } from '../../src/schemas/orders.js';
 import type { AccountRecord, ProductRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
+import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
 import type { Store } from '../core/store.js';
 import { isLive } from '../core/user-products.js';
-import { isActive } from './products.js';
 
 /** What endpoint 9 answers when the purchase is allowed. */
 const ALLOWED: OrderValidationResult = {

@@ -9,6 +9,7 @@ import {
 } from '../../src/schemas/products.js';
 import type { OrganisationRecord, PricePeriodRecord, ProductRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
+import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
 import type { Store } from '../core/store.js';
 
@@ -16,19 +17,6 @@ type PriceModel = OrganisationRecord['price_model'];
 
 function priceModelOf(state: Store, organisationId: string): PriceModel {
   return state.organisation(organisationId)?.price_model ?? 'simple';
-}
-
-/** Each product's validity window in milliseconds, parsed once per value of its dates. */
-const windows = new WeakMap<ProductRecord, { from: string; to: string; fromMs: number; toMs: number }>();
-
-/** A product is active while the platform clock is within [valid_from, valid_to]. */
-export function isActive(p: ProductRecord, nowMs: number): boolean {
-  let w = windows.get(p);
-  if (!w || w.from !== p.valid_from || w.to !== p.valid_to) {
-    w = { from: p.valid_from, to: p.valid_to, fromMs: Date.parse(p.valid_from), toMs: Date.parse(p.valid_to) };
-    windows.set(p, w);
-  }
-  return w.fromMs <= nowMs && nowMs <= w.toMs;
 }
 
 function pricePeriodView(pp: PricePeriodRecord, model: PriceModel): PricePeriod {

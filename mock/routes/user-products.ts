@@ -5,9 +5,9 @@
 import { provisionUserProduct, updateUserProduct } from '../../src/endpoints.js';
 import { HttpError, invalidParameter, notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
 import { isLive, provisionServiceOf, requireProvisionService, userProductOf } from '../core/user-products.js';
-import { isActive } from './products.js';
 
 /** A validity window must end after it starts. */
 function checkWindow(validFrom: string, validTo: string): void {
@@ -73,6 +73,9 @@ const provision = apiRoute(
       payment_option: null,
       period_id: null,
       order_id: null,
+      cancelled_at: null,
+      cancellation_reason_id: null,
+      retention_offer_id: null,
     });
     return { body: { id } };
   },

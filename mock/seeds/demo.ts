@@ -114,6 +114,10 @@ export const demoIds = {
     gus: 'ac0000000000000000000007',
     /** Active, holds user-products of the demo client's provision service `demo-provision`. */
     hedda: 'ac0000000000000000000008',
+    /** A customer-service agent: the assignee of helpdesk messages. */
+    ines: 'ac0000000000000000000009',
+    /** Holds a limited `premium-digital`, and a `premium-summer` already on a retention campaign. */
+    jon: 'ac000000000000000000000a',
   },
   products: {
     /** Plain product `digital-news`, integration code `DIGITAL-NEWS`. */
@@ -161,6 +165,52 @@ export const demoIds = {
     gusPsp: 'd00000000000000000000008',
     /** Dora's `complex-bundle` (Complex Media), activated, controlled by `complex-provision`. */
     doraComplex: 'd00000000000000000000009',
+    /** Jon's `premium-digital`, limited (not recurring), activated, controlled by the platform. */
+    jonLimited: 'd0000000000000000000000a',
+    /** Jon's `premium-summer`, moved there by the retention offer: not offered one again. */
+    jonRetained: 'd0000000000000000000000b',
+  },
+  helpdeskMessages: {
+    /** Anna's, pending, assigned to Ines. */
+    annaPendingAssigned: 'f00000000000000000000001',
+    /** Anna's, pending, unassigned. */
+    annaPendingUnassigned: 'f00000000000000000000002',
+    /** Anna's, resolved. */
+    annaResolved: 'f00000000000000000000003',
+    /** Anna's, in progress. */
+    annaInProgress: 'f00000000000000000000004',
+    /** Bo's, pending. */
+    boPending: 'f00000000000000000000005',
+    /** Dora's (Complex Media), pending. */
+    doraPending: 'f00000000000000000000006',
+  },
+  helpdeskTemplates: {
+    /** "Invoice question", by Ines. */
+    invoice: 'f10000000000000000000001',
+    /** "Delivery missing", unassigned. */
+    delivery: 'f10000000000000000000002',
+    /** Complex Media's. */
+    complex: 'f10000000000000000000003',
+  },
+  cancellationReasons: {
+    /** Index 1, visible to the end customer. */
+    tooExpensive: 'a10000000000000000000001',
+    /** Index 2, visible. */
+    noTime: 'a10000000000000000000002',
+    /** Index 3, visible. */
+    movedAbroad: 'a10000000000000000000003',
+    /** Index 4, internal, not visible. */
+    paymentFailed: 'a10000000000000000000004',
+    /** Index 5, internal and visible (an agent's reason shown to the customer). */
+    fraud: 'a10000000000000000000005',
+    /** Index 6, not internal, not visible. */
+    duplicate: 'a10000000000000000000006',
+    /** Complex Media's. */
+    complexReason: 'a10000000000000000000007',
+  },
+  retentionOffers: {
+    /** `premium-digital` subscribers about to leave are offered the campaign `premium-summer`. */
+    premiumStay: 'a20000000000000000000001',
   },
 } as const;
 
@@ -275,6 +325,8 @@ export const demoSeed: StateDocumentInput = {
       password: demoUsers.anna.password,
       ssn: '19850412-1234',
       date_of_birth: '1985-04-12',
+      mobile_number: '+46701234567',
+      verified: true,
     },
     {
       id: demoIds.accounts.bo,
@@ -356,6 +408,27 @@ export const demoSeed: StateDocumentInput = {
       status: 'active',
       address: { street: 'Holmgatan 8', zip_code: '722 11', city: 'Västerås', country_code: 'SE' },
       date_of_birth: '1975-03-03',
+    },
+    {
+      id: demoIds.accounts.ines,
+      organisation_id: o.demo,
+      email: 'ines@demo-media.example',
+      first_name: 'Ines',
+      last_name: 'Isaksson',
+      customer_number: 'S0001',
+      status: 'active',
+      mobile_number: '+46709999999',
+      verified: true,
+    },
+    {
+      id: demoIds.accounts.jon,
+      organisation_id: o.demo,
+      email: 'jon@example.com',
+      first_name: 'Jon',
+      last_name: 'Jansson',
+      customer_number: 'C1010',
+      status: 'active',
+      date_of_birth: '1988-08-08',
     },
   ],
   products: [
@@ -655,8 +728,36 @@ export const demoSeed: StateDocumentInput = {
       product_code: 'complex-bundle',
       title_code: 'COMPLEX',
     },
+    {
+      ...userProduct(demoIds.userProducts.jonLimited, demoIds.accounts.jon, 'premium-digital', {
+        state: 'activated',
+        valid_from: '2020-01-01T00:00:00Z',
+        valid_to: TO,
+        period_id: pp.premiumInvoice,
+      }),
+      subscription_type: 'limited' as const,
+      payment_option: 'invoice',
+    },
+    {
+      ...userProduct(demoIds.userProducts.jonRetained, demoIds.accounts.jon, 'premium-summer', {
+        state: 'activated',
+        valid_from: '2020-01-01T00:00:00Z',
+        valid_to: TO,
+        period_id: pp.premiumCreditcard,
+      }),
+      retention_offer_id: demoIds.retentionOffers.premiumStay,
+    },
   ],
   orders: [
+    order(demoIds.userProducts.jonLimited, demoIds.accounts.jon, 'premium-digital', pp.premiumInvoice, 'invoice', 990),
+    order(
+      demoIds.userProducts.jonRetained,
+      demoIds.accounts.jon,
+      'premium-digital',
+      pp.premiumCreditcard,
+      'creditcard',
+      99,
+    ),
     order(
       demoIds.userProducts.annaPremiumDeactivated,
       demoIds.accounts.anna,
@@ -692,6 +793,129 @@ export const demoSeed: StateDocumentInput = {
       details: { type: 'visa', name: 'Visa' },
     },
   ],
+  helpdesk_messages: [
+    message(demoIds.helpdeskMessages.annaPendingAssigned, demoIds.accounts.anna, {
+      assignee_id: demoIds.accounts.ines,
+      created_at: '2024-03-01T09:00:00Z',
+      heading: 'Invoice twice',
+      message: 'I was charged twice for March.',
+      type: 'complaint',
+      state: 'pending',
+      occurrences: 2,
+      comments: [
+        {
+          id: 'f20000000000000000000001',
+          author_id: demoIds.accounts.ines,
+          message: 'We are looking into it.',
+          created_at: '2024-03-01T10:00:00Z',
+        },
+      ],
+    }),
+    message(demoIds.helpdeskMessages.annaPendingUnassigned, demoIds.accounts.anna, {
+      created_at: '2024-02-01T09:00:00Z',
+      heading: 'Change of address',
+      message: 'Please deliver to my new address from April.',
+      type: 'request',
+      state: 'pending',
+    }),
+    message(demoIds.helpdeskMessages.annaResolved, demoIds.accounts.anna, {
+      assignee_id: demoIds.accounts.ines,
+      created_at: '2023-12-01T09:00:00Z',
+      resolved_at: '2023-12-02T09:00:00Z',
+      heading: 'Login problem',
+      message: 'I cannot log in to the app.',
+      type: 'question',
+      state: 'resolved',
+    }),
+    message(demoIds.helpdeskMessages.annaInProgress, demoIds.accounts.anna, {
+      assignee_id: demoIds.accounts.ines,
+      created_at: '2024-01-15T09:00:00Z',
+      heading: 'Paper missing',
+      message: 'No paper on Saturday.',
+      type: 'complaint',
+      state: 'in_progress',
+    }),
+    message(demoIds.helpdeskMessages.boPending, demoIds.accounts.bo, {
+      created_at: '2024-03-02T09:00:00Z',
+      heading: 'Student discount',
+      message: 'Is there a student discount?',
+      type: 'question',
+      state: 'pending',
+    }),
+    message(demoIds.helpdeskMessages.doraPending, demoIds.accounts.dora, {
+      created_at: '2024-03-03T09:00:00Z',
+      heading: 'Bundle question',
+      message: 'What does the bundle include?',
+      type: 'question',
+      state: 'pending',
+    }),
+  ],
+  helpdesk_message_templates: [
+    message(demoIds.helpdeskTemplates.invoice, demoIds.accounts.ines, {
+      assignee_id: demoIds.accounts.ines,
+      created_at: '2023-01-01T09:00:00Z',
+      heading: 'Invoice question',
+      message: 'Thank you for your question about your invoice. ',
+      type: 'request',
+      state: 'pending',
+      identifier: 'TEMPLATE-INVOICE',
+      occurrences: 12,
+    }),
+    message(demoIds.helpdeskTemplates.delivery, demoIds.accounts.ines, {
+      created_at: '2023-01-02T09:00:00Z',
+      heading: 'Delivery missing',
+      message: 'We are sorry your paper did not arrive. ',
+      type: 'request',
+      state: 'pending',
+      identifier: 'TEMPLATE-DELIVERY',
+      occurrences: 40,
+    }),
+    message(demoIds.helpdeskTemplates.complex, demoIds.accounts.dora, {
+      created_at: '2023-01-03T09:00:00Z',
+      heading: 'Complex template',
+      message: 'A template of Complex Media.',
+      type: 'request',
+      state: 'pending',
+    }),
+  ],
+  // Stored out of order: endpoint 14 answers them by index.
+  cancellation_reasons: [
+    reason(demoIds.cancellationReasons.movedAbroad, 3, 'Moved abroad', 'moved_abroad', {
+      visible: true,
+      internal: false,
+    }),
+    reason(demoIds.cancellationReasons.tooExpensive, 1, 'Too expensive', 'too_expensive', {
+      visible: true,
+      internal: false,
+    }),
+    reason(demoIds.cancellationReasons.noTime, 2, 'No time to read', 'no_time', { visible: true, internal: false }),
+    reason(demoIds.cancellationReasons.paymentFailed, 4, 'Payment failed', 'payment_failed', {
+      visible: false,
+      internal: true,
+    }),
+    reason(demoIds.cancellationReasons.fraud, 5, 'Suspected fraud', 'fraud', { visible: true, internal: true }),
+    reason(demoIds.cancellationReasons.duplicate, 6, 'Duplicate account', 'duplicate', {
+      visible: false,
+      internal: false,
+    }),
+    {
+      ...reason(demoIds.cancellationReasons.complexReason, 1, 'Complex reason', 'complex', {
+        visible: true,
+        internal: false,
+      }),
+      organisation_id: o.complex,
+    },
+  ],
+  retention_offers: [
+    {
+      id: demoIds.retentionOffers.premiumStay,
+      organisation_id: o.demo,
+      package_id: p.premiumDigital,
+      campaign_id: p.premiumSummer,
+      name: 'Stay with Premium Digital at half price',
+      description: 'Keep every article and the e-paper for 49 a month.',
+    },
+  ],
   change_log_categories: [
     { organisation_id: o.demo, category_type: 'address_change', name: 'Address change' },
     { organisation_id: o.demo, category_type: 'customer_contact', name: 'Customer contact' },
@@ -724,6 +948,54 @@ function provisioned(
     period_id: null,
     order_id: null,
     ...fields,
+  };
+}
+
+/** A helpdesk message (or template) of the demo seed; unassigned, unresolved, no comments unless given. */
+function message(
+  id: string,
+  accountId: string,
+  fields: {
+    assignee_id?: string;
+    created_at: string;
+    resolved_at?: string;
+    heading: string;
+    message: string;
+    type: 'request' | 'question' | 'complaint' | 'feedback';
+    state: 'pending' | 'in_progress' | 'resolved';
+    identifier?: string;
+    occurrences?: number;
+    comments?: { id: string; author_id: string; message: string; created_at: string }[];
+  },
+) {
+  return {
+    id,
+    account_id: accountId,
+    assignee_id: fields.assignee_id ?? null,
+    created_at: fields.created_at,
+    updated_at: fields.resolved_at ?? fields.created_at,
+    resolved_at: fields.resolved_at ?? null,
+    heading: fields.heading,
+    message: fields.message,
+    type: fields.type,
+    identifier: fields.identifier ?? `HD-${id.slice(-4)}`,
+    state: fields.state,
+    occurrences: fields.occurrences ?? 1,
+    comments: fields.comments ?? [],
+  };
+}
+
+/** A cancellation reason of the demo organisation. */
+function reason(id: string, index: number, name: string, code: string, f: { visible: boolean; internal: boolean }) {
+  return {
+    id,
+    organisation_id: o.demo,
+    index,
+    name,
+    code,
+    integration_code: code.toUpperCase(),
+    visible_to_end_customer: f.visible,
+    internal: f.internal,
   };
 }
 

@@ -51,6 +51,12 @@ export const ERROR_CODES = [
   'invalid_request_token',
   // Choices of this package where the spec shows no code (docs/assumptions.md).
   'already_provisioned',
+  'not_recurring',
+  'not_platform_provisioned',
+  'not_active',
+  'already_on_campaign',
+  'not_eligible',
+  'not_cancellable',
   // The platform's routing and test tools.
   'method_not_allowed',
   'not_implemented',

@@ -6,7 +6,7 @@ import { createPlatformWith } from '../../mock/core/platform.js';
 import { apiRoute } from '../../mock/core/route.js';
 import { createPlatform } from '../../mock/index.js';
 import { allRoutes } from '../../mock/routes/index.js';
-import { type Endpoint, type Environment, endpoints, pathOf } from '../../src/endpoints.js';
+import { type Endpoint, type Environment, endpoints, nameOf, pathOf } from '../../src/endpoints.js';
 import { ErrorBody } from '../../src/schemas/common.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
 import { ADAPTERS, demoIds, expectError, expectOk, paths, READ, useAdapter } from './harness.js';
@@ -168,9 +168,9 @@ describe('endpoints without a route', () => {
   /** A path of the entry that a request can take: `{name}` segments filled in. */
   const concrete = (e: Endpoint, environment: Environment) => pathOf(e, environment).replace(/\{\w+\}/g, 'x');
 
-  test.each(endpoints.map((e) => [e.number, e.title, e] as const))(
-    'endpoint %i (%s) without a handler answers 501 not_implemented naming its number, before any check',
-    async (number, _title, e) => {
+  test.each(endpoints.map((e) => [nameOf(e), e] as const))(
+    '%s without a handler answers 501 not_implemented naming it, before any check',
+    async (name, e) => {
       for (const environment of ['stage', 'production'] as const) {
         const platform = createPlatformWith([], { environment });
         // No token, no body: "not built" is told apart from every refusal and from "record missing" (404).
@@ -179,7 +179,7 @@ describe('endpoints without a route', () => {
         );
         const body = ErrorBody.parse(await answer.json());
         expect({ status: answer.status, code: body.code }).toEqual({ status: 501, code: 'not_implemented' });
-        expect(body.message).toContain(`Endpoint ${number} `);
+        expect(body.message).toBe(`${name} is not implemented yet`);
       }
     },
   );

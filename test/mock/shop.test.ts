@@ -296,6 +296,9 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
         payment_option: 'creditcard',
         period_id: periods.premiumCreditcard,
         order_id: expect.stringMatching(/^[a-f\d]{24}$/),
+        cancelled_at: null,
+        cancellation_reason_id: null,
+        retention_offer_id: null,
       });
       // The purchase's order (the amount charged) and its payment profile.
       const doc = h.platform.snapshot();
