@@ -29,7 +29,10 @@ import { type Logger, redact } from './logger.js';
 import { checkOptions } from './options.js';
 import { AccountChangeLog } from './resources/account-change-log.js';
 import { Authorization } from './resources/authorization.js';
+import { CancellationReasons } from './resources/cancellation-reasons.js';
+import { Helpdesk } from './resources/helpdesk.js';
 import { Me } from './resources/me.js';
+import { MeRetention } from './resources/me-retention.js';
 import { Orders } from './resources/orders.js';
 import { Prices } from './resources/prices.js';
 import { Products } from './resources/products.js';
@@ -668,6 +671,12 @@ export class PlatformClient {
   readonly subscriptionSystem: SubscriptionSystem;
   /** Change-log entries on accounts, and their categories: endpoint 4. */
   readonly accountChangeLog: AccountChangeLog;
+  /** The helpdesk's reads: endpoints 8, 10 and 11. */
+  readonly helpdesk: Helpdesk;
+  /** Cancellation reasons: endpoint 14. */
+  readonly cancellationReasons: CancellationReasons;
+  /** Retention for the signed-in user: endpoints 6 and 7. */
+  readonly meRetention: MeRetention;
   /** The environment this client talks to. */
   readonly environment: Environment;
 
@@ -698,6 +707,9 @@ export class PlatformClient {
     this.subscriptions = new Subscriptions(pipeline);
     this.subscriptionSystem = new SubscriptionSystem(pipeline);
     this.accountChangeLog = new AccountChangeLog(pipeline);
+    this.helpdesk = new Helpdesk(pipeline);
+    this.cancellationReasons = new CancellationReasons(pipeline);
+    this.meRetention = new MeRetention(pipeline);
   }
 
   /**

@@ -53,7 +53,10 @@ export type {
   RefreshTokenParams,
   TokenRequestOptions,
 } from './resources/authorization.js';
+export type { CancellationReasonFilters, CancellationReasons } from './resources/cancellation-reasons.js';
+export type { Helpdesk } from './resources/helpdesk.js';
 export type { GetSignedInUserParams, Me } from './resources/me.js';
+export type { CampaignEligibility, MeRetention, UserRequestOptions } from './resources/me-retention.js';
 export type { Orders } from './resources/orders.js';
 export type { Prices } from './resources/prices.js';
 export type { PaymentPeriodsQuery, Products } from './resources/products.js';
@@ -74,9 +77,32 @@ export type {
   LogToAccountsResponse,
 } from './schemas/account-change-log.js';
 export type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from './schemas/authorization.js';
+export type {
+  CancellationReason,
+  CancellationReasonResponse,
+  CancellationReasonsResponse,
+  GetCancellationReasonQuery,
+} from './schemas/cancellation-reasons.js';
 export type { ErrorBody, ErrorCode, IdResponse, KnownErrorCode } from './schemas/common.js';
+export type {
+  GetHelpdeskRecordQuery,
+  GetHelpdeskRecordResponse,
+  GetPendingMessagesQuery,
+  GetPendingMessagesResponse,
+  HelpdeskAccount,
+  HelpdeskAssignee,
+  HelpdeskComment,
+  HelpdeskMessage,
+  HelpdeskMessageDetail,
+} from './schemas/helpdesk.js';
 /** The zod schemas of every resource, request and response, and the shared error map. */
 export * as schemas from './schemas/index.js';
+export type { CancelProductRequest } from './schemas/me.js';
+export type {
+  RetentionCampaignItem,
+  RetentionRequest,
+  SubscribeToCampaignResponse,
+} from './schemas/me-retention.js';
 export type { OrderValidationQuery, OrderValidationResponse, OrderValidationResult } from './schemas/orders.js';
 export type {
   GetPaymentPeriodsQuery,

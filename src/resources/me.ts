@@ -1,7 +1,10 @@
 import type { APIPromise } from '../api-promise.js';
-import { getSignedInUser } from '../endpoints.js';
+import { cancelProduct, getSignedInUser } from '../endpoints.js';
+import type { IdResponse } from '../schemas/common.js';
+import type { CancelProductRequest } from '../schemas/me.js';
 import type { SignedInUser } from '../schemas/sign-on.js';
 import type { TokenRequestOptions } from './authorization.js';
+import type { UserRequestOptions } from './me-retention.js';
 import { APIResource } from './resource.js';
 
 /** Parameters of {@link Me.get}. */
@@ -10,7 +13,7 @@ export interface GetSignedInUserParams {
   accessToken: string;
 }
 
-/** The signed-in user (spec endpoint 24). */
+/** The signed-in user (spec endpoint 24), and what the platform's public documentation adds to the me API. */
 export class Me extends APIResource {
   /**
    * Get signed-in user (endpoint 24) with the user's access token, sent instead of the client's
@@ -18,5 +21,17 @@ export class Me extends APIResource {
    */
   get(params: GetSignedInUserParams, options?: TokenRequestOptions): APIPromise<SignedInUser> {
     return this._client.request(getSignedInUser, undefined, { ...options, accessToken: params.accessToken });
+  }
+
+  /**
+   * Cancel product (beyond the spec: the platform's public documentation): the user cancels one of
+   * their subscriptions, optionally giving a cancellation reason visible to customers (endpoint 14).
+   * It stays `cancelled` until the end of its term, and endpoint 16 can reactivate it. 404 `not_found`
+   * (`id`, `cancellation_reason_id`); 409 for a subscription that cannot be cancelled (`invalid_state`,
+   * `not_cancellable`, `not_recurring`, `user_product_not_platform_provisioned`). Needs the user's
+   * token with `/external/me/w`. A write: not retried.
+   */
+  cancelProduct(params: CancelProductRequest, options: UserRequestOptions): APIPromise<IdResponse> {
+    return this._client.request(cancelProduct, params, options);
   }
 }

@@ -4,6 +4,7 @@ export * from './cancellation-reasons.js';
 export * from './common.js';
 export * from './helpdesk.js';
 export * from './me-retention.js';
+export * from './me.js';
 export * from './orders.js';
 export * from './products.js';
 export * from './sign-on.js';

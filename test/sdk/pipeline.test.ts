@@ -11,6 +11,7 @@ import { createPlatformWith } from '../../mock/core/platform.js';
 import { apiRoute } from '../../mock/core/route.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
 import { allRoutes } from '../../mock/routes/index.js';
+import { demoIds } from '../../mock/seeds/demo.js';
 import type { Endpoint } from '../../src/endpoints.js';
 import {
   APIConnectionError,
@@ -217,6 +218,22 @@ describe('a GET with a JSON body (endpoint 6) over node:http', () => {
     await expect(
       client().request({ method: 'GET', path: '/test/get-with-body', body: { order_id: 1 } }),
     ).rejects.toMatchObject({ status: 400, code: 'invalid_parameter', field: 'order_id' });
+  });
+
+  test('endpoint 6 itself: eligible for campaign reaches the standalone server as a GET with its body', async () => {
+    const { gus } = demoIds.accounts;
+    const accessToken = platform.mintToken({
+      scopes: ['/external/me/w', '/external/me/r'],
+      accountId: gus,
+    }).access_token;
+    const answer = await client().meRetention.eligibleForCampaign({ order_id: 'order-0008' }, { accessToken });
+    expect(answer).toMatchObject({ eligible: true, item: { code: 'premium-summer' } });
+    expect(platform.requests.list()[0]).toMatchObject({
+      method: 'GET',
+      path: '/external/api/v1/me_retention/eligible_for_campaign',
+      body: '{"order_id":"order-0008"}',
+      status: 200,
+    });
   });
 
   test('an abort under way rejects with the reason', async () => {

@@ -1,0 +1,39 @@
+import type { APIPromise } from '../api-promise.js';
+import type { RequestOptions } from '../client.js';
+import { getCancellationReason } from '../endpoints.js';
+import type {
+  CancellationReasonResponse,
+  CancellationReasonsResponse,
+  GetCancellationReasonQuery,
+} from '../schemas/cancellation-reasons.js';
+import { APIResource } from './resource.js';
+
+/** Which reasons endpoint 14 answers: internal ones too, and only those (not) visible to the end customer. */
+export type CancellationReasonFilters = Omit<GetCancellationReasonQuery, 'id'>;
+
+/**
+ * Cancellation reasons (spec endpoint 14): one entry, two methods, because the answer's form
+ * depends on `id`. Scope `/external/cancellation_reason/r`.
+ */
+export class CancellationReasons extends APIResource {
+  /**
+   * The reasons, ordered by `index` (`{ items }`). Internal ones only with `include_internal: true`;
+   * `visible_to_end_customer: true` keeps the ones shown to customers, `false` the others.
+   */
+  list(filters: CancellationReasonFilters = {}, options?: RequestOptions): APIPromise<CancellationReasonsResponse> {
+    return this._client.request(getCancellationReason, filters, options) as APIPromise<CancellationReasonsResponse>;
+  }
+
+  /** One reason by `id` (`{ item }`); the same filters apply. 404 `not_found` when absent or filtered out. */
+  retrieve(
+    id: string,
+    filters: CancellationReasonFilters = {},
+    options?: RequestOptions,
+  ): APIPromise<CancellationReasonResponse> {
+    return this._client.request(
+      getCancellationReason,
+      { ...filters, id },
+      options,
+    ) as APIPromise<CancellationReasonResponse>;
+  }
+}

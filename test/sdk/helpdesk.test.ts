@@ -1,0 +1,51 @@
+/** The helpdesk's reads (8, 10, 11) and cancellation reasons (14) through the SDK, in process. */
+import { describe, expect, test } from 'vitest';
+import { createHandlers, createPlatform, defaultHosts } from '../../mock/index.js';
+import { NotFoundError, PlatformClient } from '../../src/index.js';
+import { client, demoIds, server, usePlatform } from './helpers.js';
+
+usePlatform();
+
+const sdk = () => client({}, ['/external/helpdesk/r', '/external/cancellation_reason/r']);
+const { anna, ines } = demoIds.accounts;
+
+describe('helpdesk', () => {
+  test("8: an account's pending messages, each with its account and assignee", async () => {
+    const { items } = await sdk().helpdesk.pendingMessages({ account_id: anna });
+    expect(items.map((m) => m.state)).toEqual(['pending', 'pending']);
+    expect(items[1]?.assignee?.id).toBe(ines);
+    expect(items[0]?.assignee).toBeNull();
+  });
+
+  test('11 and 10: one message and one template, with occurrences', async () => {
+    const { item } = await sdk().helpdesk.message({ id: demoIds.helpdeskMessages.annaResolved });
+    expect(item.occurrences).toBe(1);
+    const template = await sdk().helpdesk.template({ id: demoIds.helpdeskTemplates.invoice });
+    expect(template.item.occurrences).toBe(12);
+    await expect(sdk().helpdesk.message({ id: 'f000000000000000000000ff' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test("10 on production: the client's environment picks the production spelling of the path", async () => {
+    const production = createPlatform({ environment: 'production' });
+    server.use(...createHandlers(production, defaultHosts));
+    const token = production.mintToken({ scopes: ['/external/helpdesk/r'] }).access_token;
+    const prod = new PlatformClient({ environment: 'production', hosts: defaultHosts, auth: { accessToken: token } });
+    const { item } = await prod.helpdesk.template({ id: demoIds.helpdeskTemplates.invoice });
+    expect(item.heading).toBe('Invoice question');
+    expect(production.requests.list()[0]?.path).toBe('/external/api/v1/helpdesk_messages_templates');
+  });
+});
+
+describe('cancellation reasons', () => {
+  test('list: ordered by index; internal ones only when asked', async () => {
+    const { items } = await sdk().cancellationReasons.list();
+    expect(items.map((r) => r.index)).toEqual([1, 2, 3, 6]);
+    const all = await sdk().cancellationReasons.list({ include_internal: true });
+    expect(all.items.map((r) => r.index)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  test('retrieve: { item }, typed as one reason', async () => {
+    const { item } = await sdk().cancellationReasons.retrieve(demoIds.cancellationReasons.tooExpensive);
+    expect(item.code).toBe('too_expensive');
+  });
+});
