@@ -32,6 +32,8 @@ const client = new PlatformClient({
       '/external/subscription/w',
       '/external/subscription_system/w',
       '/external/account_change_log/w',
+      '/external/helpdesk/r',
+      '/external/cancellation_reason/r',
     ],
   },
 });
@@ -145,6 +147,40 @@ try {
   const logged = await client.accountChangeLog.logToAccounts({ change_logs: batch });
   console.log(`  207: logged for ${logged.ok.map((id) => nameOf(id)).join(', ')}`);
   for (const e of logged.errors) console.log(`  refused for ${nameOf(e.payload.account_id)}: ${e.error_message}`);
+
+  // ------------------------------------------------------------------ helpdesk and retention (8, 10, 11, 14, 6, 7)
+  step("Anna's pending helpdesk messages, one message and a template (endpoints 8, 11, 10)");
+  const { items: pendingMessages } = await client.helpdesk.pendingMessages({ account_id: accounts.anna });
+  for (const m of pendingMessages)
+    console.log(
+      `  ${m.created_at.slice(0, 10)} ${m.type}: ${m.heading} (assignee: ${m.assignee?.first_name ?? 'none'})`,
+    );
+  const { item: resolved } = await client.helpdesk.message({ id: demoIds.helpdeskMessages.annaResolved });
+  console.log(`  ${resolved.heading}: ${resolved.state} on ${resolved.resolved_at?.slice(0, 10)}`);
+  const { item: template } = await client.helpdesk.template({ id: demoIds.helpdeskTemplates.invoice });
+  console.log(`  template "${template.heading}", used ${template.occurrences} times`);
+
+  step('Gus wants to cancel: the reasons he may give, then the retention offer (endpoints 14, 6, 7)');
+  const { items: reasonsShown } = await client.cancellationReasons.list({ visible_to_end_customer: true });
+  console.log(`  reasons: ${reasonsShown.map((r) => r.name).join(', ')}`);
+  // Gus's own token, as a site gets it from the shop's return (here: the platform's test tool).
+  const gusToken = platform.mintToken({ scopes: ['/external/me/w', '/external/me/r'], accountId: accounts.gus });
+  const offer = await client.meRetention.eligibleForCampaign(
+    { user_product_id: userProducts.gusPsp },
+    { accessToken: gusToken.access_token },
+  );
+  if (!offer.eligible) throw new Error(`expected an offer, got ${offer.code}`);
+  console.log(`  offered: ${offer.item.name} (${offer.item.code})`);
+  const accepted = await client.meRetention.subscribeToCampaign(
+    { user_product_id: userProducts.gusPsp },
+    { accessToken: gusToken.access_token },
+  );
+  console.log(`  accepted: now on ${accepted.item.code}`);
+  const again = await client.meRetention.eligibleForCampaign(
+    { user_product_id: userProducts.gusPsp },
+    { accessToken: gusToken.access_token },
+  );
+  console.log(`  asked again: ${again.eligible ? 'eligible' : again.code}`);
 
   // ------------------------------------------------------------------ sign-on (endpoints 9, 21-25)
   // The demo site: its own API client, which the platform knows by its domain `localhost`.
