@@ -8,10 +8,12 @@ export type { Environment, Host } from '../src/endpoints.js';
 export type { AccessTokenResponse } from '../src/schemas/authorization.js';
 export type { Clock } from './core/clock.js';
 export {
+  type ExternalCustomerInput,
   type SsoSessionRecord,
   type StateDocument,
   type StateDocumentInput,
   StateDocumentSchema,
+  type SubscriptionSystemRecord,
   type TicketRecord,
   type UserProductRecord,
 } from './core/document.js';
@@ -27,6 +29,7 @@ export type {
   Platform,
   PlatformOptions,
   SsoSessions,
+  SubscriptionSystems,
 } from './core/types.js';
 export { createHandlers, defaultHosts, type Origins } from './msw.js';
 export { type OpenApiOptions, openApiDocument } from './openapi.js';

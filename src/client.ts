@@ -651,7 +651,7 @@ export class PlatformClient {
   readonly products: Products;
   /** Prices of packages and campaigns: endpoint 1. */
   readonly prices: Prices;
-  /** Order validation: endpoint 9. */
+  /** Order validation and gift receivers: endpoints 9 and 17. */
   readonly orders: Orders;
   /** Tickets and user tokens on the authorization API: endpoints 22 and 23. */
   readonly authorization: Authorization;
@@ -667,7 +667,7 @@ export class PlatformClient {
   readonly userProducts: UserProducts;
   /** Subscriptions between accounts: endpoint 5. */
   readonly subscriptions: Subscriptions;
-  /** The subscription system: endpoint 16. */
+  /** The subscription system: reactivation (16) and the external system's sync and distribution (18, 19, 20). */
   readonly subscriptionSystem: SubscriptionSystem;
   /** Change-log entries on accounts, and their categories: endpoint 4. */
   readonly accountChangeLog: AccountChangeLog;

@@ -64,7 +64,13 @@ export type { APIResource } from './resources/resource.js';
 export type { Shop } from './resources/shop.js';
 export type { ReturnHandlerConfig, SignOn } from './resources/sign-on.js';
 export type { AuthenticateWithTicketParams, Sso } from './resources/sso.js';
-export type { SubscriptionSystem } from './resources/subscription-system.js';
+export type {
+  CustomerSyncResult,
+  SubscriptionSystem,
+  SyncInSequenceOptions,
+  SyncInSequenceResult,
+  SyncProgress,
+} from './resources/subscription-system.js';
 export type { Subscriptions } from './resources/subscriptions.js';
 export type { UserProducts } from './resources/user-products.js';
 export type {
@@ -103,7 +109,14 @@ export type {
   RetentionRequest,
   SubscribeToCampaignResponse,
 } from './schemas/me-retention.js';
-export type { OrderValidationQuery, OrderValidationResponse, OrderValidationResult } from './schemas/orders.js';
+export type {
+  Address,
+  OrderValidationQuery,
+  OrderValidationResponse,
+  OrderValidationResult,
+  ValidateGiftReceiverRequest,
+  ValidateGiftReceiverResponse,
+} from './schemas/orders.js';
 export type {
   GetPaymentPeriodsQuery,
   GetPaymentPeriodsResponse,
@@ -124,7 +137,13 @@ export type {
   SsoErrorCode,
   SsoSessionClaims,
 } from './schemas/sign-on.js';
-export type { ReactivateSubscriptionRequest } from './schemas/subscription-system.js';
+export type {
+  DistributionInformation,
+  DistributionInformationQuery,
+  DistributionInformationResponse,
+  ReactivateSubscriptionRequest,
+  SyncCustomerRequest,
+} from './schemas/subscription-system.js';
 export type { TransferSubscriptionRequest } from './schemas/subscriptions.js';
 export type { ProvisionUserProductRequest, UpdateUserProductRequest } from './schemas/user-products.js';
 export {

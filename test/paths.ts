@@ -19,4 +19,8 @@ export const paths = {
   reactivate: stage(e.reactivateSubscription),
   logToAccounts: stage(e.logToAccounts),
   availableCategories: stage(e.getAvailableCategories),
+  giftReceiver: stage(e.validateGiftReceiver),
+  syncAddress: stage(e.syncAddress),
+  syncSubscriptions: stage(e.syncCustomerSubscriptions),
+  distribution: stage(e.getDistributionInformation),
 } as const;

@@ -233,6 +233,8 @@ const UserProduct = z.strictObject({
   cancellation_reason_id: id.nullable().default(null),
   /** The retention offer applied to it (endpoint 7): it is not offered a second one. */
   retention_offer_id: id.nullable().default(null),
+  /** The external subscription system's number of it, when endpoint 19 keeps it in step. */
+  subscription_number: z.string().nullable().default(null),
 });
 
 /**
@@ -340,6 +342,67 @@ const RetentionOffer = z.strictObject({
   description: text,
 });
 
+/** A postal address as the external subscription system keeps it (the spec's Address object). */
+const ExternalAddress = z.strictObject({
+  first_name: text,
+  last_name: text,
+  street: text,
+  street_number: text,
+  zip_code: text,
+  city: text,
+  country_code: text,
+});
+
+/** A subscription in the external system: of a product (by code), for a time, active or ended. */
+const ExternalSubscription = z.strictObject({
+  /** The external system's own number: a synced user-product keeps it (`subscription_number`). */
+  subscription_number: nonEmpty,
+  product_code: nonEmpty,
+  subscription_type: SubscriptionType,
+  valid_from: dateTime,
+  valid_to: dateTime,
+  state: z.enum(['active', 'ended']),
+});
+
+/** A customer of the external system, by its `customer_number` (an account's `customer_number`). */
+export const ExternalCustomer = z.strictObject({
+  customer_number: nonEmpty,
+  /** None: the external system has no address for the customer. */
+  address: ExternalAddress.nullable(),
+  subscriptions: z.array(ExternalSubscription),
+});
+
+/** Paper distribution (endpoint 20): the days the papers reach some zip codes. */
+const DistributionZone = z.strictObject({
+  zip_codes: z.array(nonEmpty),
+  /** 1 = Monday .. 7 = Sunday. */
+  distribution_days: z.array(z.number().int().min(1).max(7)),
+});
+
+/** The price of distribution for a product and period: decimal strings, without and with VAT. */
+const DistributionPrice = z.strictObject({
+  product_code: nonEmpty,
+  period_id: id,
+  distribution_price: z.string().regex(/^\d+\.\d{2}$/),
+  distribution_price_with_tax: z.string().regex(/^\d+\.\d{2}$/),
+});
+
+/**
+ * The external subscription system of an organisation, simulated: its customers (with addresses and
+ * subscriptions) and its distribution data. Endpoints 17-20 read it; 18 and 19 copy from it.
+ */
+const SubscriptionSystem = z.strictObject({
+  organisation_id: id,
+  /** The vendor integration's name. */
+  vendor: nonEmpty,
+  /** The provision service of the user-products it controls (endpoint 19 creates and changes those only). */
+  provision_service: nonEmpty,
+  /** Only one vendor integration supports endpoint 20. */
+  supports_distribution_information: z.boolean(),
+  customers: z.array(ExternalCustomer),
+  distribution: z.strictObject({ zones: z.array(DistributionZone), prices: z.array(DistributionPrice) }),
+});
+
 /** The SSO audience constant of a state document that names none. */
 export const DEFAULT_SSO_AUDIENCE = 'sso.platform.test';
 
@@ -357,6 +420,7 @@ export const COLLECTIONS = {
       id: k.unique(['id', lower]),
       email: k.unique(['organisation_id', lower], ['email', lower]),
       ssn: k.unique(['organisation_id', lower], 'ssn'),
+      customerNumber: k.unique(['organisation_id', lower], 'customer_number'),
     }),
     { organisation_id: 'organisations' },
   ),
@@ -441,6 +505,11 @@ export const COLLECTIONS = {
   cancellation_reasons: collection(
     CancellationReason,
     (k) => ({ id: k.unique(['id', lower]), organisation: k.grouped(['organisation_id', lower]) }),
+    { organisation_id: 'organisations' },
+  ),
+  subscription_systems: collection(
+    SubscriptionSystem,
+    (k) => ({ organisation: k.unique(['organisation_id', lower]) }),
     { organisation_id: 'organisations' },
   ),
   retention_offers: collection(
@@ -532,3 +601,11 @@ export type HelpdeskMessageRecord = z.output<typeof HelpdeskMessage>;
 export type CancellationReasonRecord = z.output<typeof CancellationReason>;
 /** A retention offer. */
 export type RetentionOfferRecord = z.output<typeof RetentionOffer>;
+/** An organisation's external subscription system. */
+export type SubscriptionSystemRecord = z.output<typeof SubscriptionSystem>;
+/** A customer of an external subscription system. */
+export type ExternalCustomerRecord = z.output<typeof ExternalCustomer>;
+/** An address in an external subscription system. */
+export type ExternalAddressRecord = z.output<typeof ExternalAddress>;
+/** A customer of an external subscription system, as a test writes it. */
+export type ExternalCustomerInput = z.input<typeof ExternalCustomer>;

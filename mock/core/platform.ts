@@ -17,6 +17,7 @@ import type { Auth, Route, RouteContext, Settings } from './route.js';
 import { Router } from './router.js';
 import { createSsoSessions } from './sso.js';
 import { createStore, type Store } from './store.js';
+import { createSubscriptionSystems } from './subscription-system.js';
 import { issueTicket } from './tickets.js';
 import { issueToken } from './tokens.js';
 import type { HandleInfo, IssueTicketOptions, MintTokenOptions, Platform, PlatformOptions } from './types.js';
@@ -96,8 +97,17 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 3600,
     ticketLifetimeSeconds: options.ticketLifetimeSeconds ?? 60,
     ssoAudience: options.ssoAudience,
+    syncProcessingMs: options.syncProcessingMs ?? 50,
   };
   for (const name of ['accessTokenLifetimeSeconds', 'ticketLifetimeSeconds'] as const) lifetime(settings[name], name);
+  if (
+    !(
+      Number.isInteger(settings.syncProcessingMs) &&
+      settings.syncProcessingMs >= 0 &&
+      settings.syncProcessingMs <= 60_000
+    )
+  )
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be an integer from 0 to 60000', 'syncProcessingMs');
   if (settings.ssoAudience !== undefined && !(typeof settings.ssoAudience === 'string' && settings.ssoAudience))
     throw new HttpError(400, 'invalid_parameter', 'Parameter must be a non-empty string', 'ssoAudience');
   const onError = options.onError;
@@ -317,6 +327,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     },
 
     sso: createSsoSessions(store, clock),
+    subscriptionSystems: createSubscriptionSystems(store),
   };
   registerCore(platform, core);
   stores.set(platform, store);

@@ -24,6 +24,8 @@ export interface Settings {
   readonly ticketLifetimeSeconds: number;
   /** The SSO audience constant when the options override the state document's `sso_audience`. */
   readonly ssoAudience: string | undefined;
+  /** How long a sync of customer subscriptions (endpoint 19) takes, in ms: a second one of the organisation meanwhile is refused. */
+  readonly syncProcessingMs: number;
 }
 
 /** What a handler receives. */

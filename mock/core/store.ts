@@ -66,6 +66,8 @@ export function createStore(doc: StateDocument) {
     doc,
     /** The shop's browser sessions by session id (not part of the document). */
     shopSessions: new Map<string, ShopSession>(),
+    /** Organisations with a sync of customer subscriptions (endpoint 19) under way (not part of the document). */
+    syncsInFlight: new Set<string>(),
 
     /** Takes `next` (already validated, owned from now on) as the state and rebuilds every index. */
     load(next: StateDocument): void {

@@ -1,7 +1,13 @@
 import type { Environment } from '../../src/endpoints.js';
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import type { Clock } from './clock.js';
-import type { SsoSessionRecord, StateDocument, StateDocumentInput } from './document.js';
+import type {
+  ExternalCustomerInput,
+  SsoSessionRecord,
+  StateDocument,
+  StateDocumentInput,
+  SubscriptionSystemRecord,
+} from './document.js';
 import type { FaultList } from './faults.js';
 import type { RequestJournal } from './journal.js';
 
@@ -19,6 +25,12 @@ export interface PlatformOptions {
   ticketLifetimeSeconds?: number;
   /** The SSO audience constant; overrides the state document's `sso_audience` when given. */
   ssoAudience?: string;
+  /**
+   * How long a sync of customer subscriptions (endpoint 19) takes, in ms. Another sync of the same
+   * organisation that arrives meanwhile is refused (`409 sync_in_progress`): bulk runs must be made
+   * in sequence, and a test suite that runs them in parallel finds out. Default 50.
+   */
+  syncProcessingMs?: number;
   /** How many requests the journal keeps; the oldest go first. Default 1000. */
   journalLimit?: number;
   /** Called with an unexpected exception before it is answered as `500 internal_server_error`. */
@@ -74,6 +86,24 @@ export interface SsoSessions {
   session(sid: string): SsoSessionRecord | undefined;
 }
 
+/**
+ * The organisations' simulated external subscription systems (endpoints 17 to 20), for tests that
+ * change them between calls without rewriting the whole state (`/__admin/subscription-systems`
+ * over HTTP).
+ */
+export interface SubscriptionSystems {
+  /** A copy of the organisation's system; undefined when it has no integration. */
+  get(organisationId: string): SubscriptionSystemRecord | undefined;
+  /**
+   * Adds or replaces a customer of the organisation's system (a customer moves, a subscription
+   * ends). Throws an `HttpError` (404) when the organisation has no integration, (400) when the
+   * customer is malformed.
+   */
+  setCustomer(organisationId: string, customer: ExternalCustomerInput): void;
+  /** Removes a customer. Throws an `HttpError` (404) when there is no such customer. */
+  removeCustomer(organisationId: string, customerNumber: string): void;
+}
+
 /** The reference platform: a pure core from a Fetch `Request` to a `Response`, with test-suite tools. */
 export interface Platform {
   /** The environment whose paths are served. */
@@ -98,6 +128,8 @@ export interface Platform {
   issueTicket(options: IssueTicketOptions): string;
   /** The SSO service's sessions. */
   readonly sso: SsoSessions;
+  /** The simulated external subscription systems. */
+  readonly subscriptionSystems: SubscriptionSystems;
   /** The platform clock. */
   readonly clock: Clock;
   /** The request journal (the `/__admin` routes are not in it). */

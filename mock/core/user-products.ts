@@ -96,6 +96,7 @@ export function purchase(state: Store, clock: OffsetClock, what: Purchase): User
     cancelled_at: null,
     cancellation_reason_id: null,
     retention_offer_id: null,
+    subscription_number: null,
   };
   state.userProducts.add(userProduct);
   state.orders.add({

@@ -6,7 +6,8 @@
 import * as z from 'zod';
 import { atMostOne, dateTime } from '../../src/schemas/common.js';
 import type { Clock } from '../core/clock.js';
-import { StateDocumentSchema } from '../core/document.js';
+import { ExternalCustomer, StateDocumentSchema } from '../core/document.js';
+import { notFound } from '../core/errors.js';
 import type { Fault } from '../core/faults.js';
 import { type Route, route } from '../core/route.js';
 import { ssoSessionOrThrow } from '../core/sso.js';
@@ -53,6 +54,9 @@ function faultJson(f: Fault): Record<string, unknown> {
   const { latencyMs, ...rest } = f;
   return latencyMs === undefined ? rest : { ...rest, latency_ms: latencyMs };
 }
+
+/** A customer of an external system, its number in the path. */
+const CustomerBody = ExternalCustomer.omit({ customer_number: true });
 
 const SessionRequest = z.strictObject({ client_id: z.string().min(1).optional() });
 
@@ -127,6 +131,25 @@ export const adminRoutes: readonly Route[] = [
   })),
   route(admin('DELETE', 'sso/sessions/{sid}'), ({ platform, params }) => {
     platform.sso.terminate(params.sid ?? '');
+    return { status: 204 };
+  }),
+  route(admin('GET', 'subscription-systems/{organisationId}'), ({ platform, params }) => {
+    const system = platform.subscriptionSystems.get(params.organisationId ?? '');
+    if (!system) throw notFound('organisation_id', 'The organisation has no external subscription system');
+    return { body: system };
+  }),
+  route(
+    { ...admin('PUT', 'subscription-systems/{organisationId}/customers/{customerNumber}'), body: CustomerBody },
+    ({ platform, params, input }) => {
+      platform.subscriptionSystems.setCustomer(params.organisationId ?? '', {
+        ...input,
+        customer_number: params.customerNumber ?? '',
+      });
+      return { status: 204 };
+    },
+  ),
+  route(admin('DELETE', 'subscription-systems/{organisationId}/customers/{customerNumber}'), ({ platform, params }) => {
+    platform.subscriptionSystems.removeCustomer(params.organisationId ?? '', params.customerNumber ?? '');
     return { status: 204 };
   }),
   route(admin('POST', 'sso/sessions/{sid}/terminate'), ({ platform, params }) => {

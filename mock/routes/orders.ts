@@ -2,13 +2,14 @@
  * Endpoint 9, order validation: may this customer buy this package? A refusal is a 200 with
  * `purchase_allowed: false`, a `reason` and a `message`. The shop checks a purchase the same way.
  */
-import { validateOrder } from '../../src/endpoints.js';
+import { validateGiftReceiver, validateOrder } from '../../src/endpoints.js';
 import type { OrderValidationResult } from '../../src/schemas/orders.js';
 import type { AccountRecord, ProductRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
 import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
 import type { Store } from '../core/store.js';
+import { sameAddress } from '../core/subscription-system.js';
 import { isLive } from '../core/user-products.js';
 
 /** What endpoint 9 answers when the purchase is allowed. */
@@ -117,5 +118,33 @@ const validate = apiRoute(validateOrder, ({ input: q, state, auth, clock }) => {
   return { body: { item: judgeOrder(state, product, buyer, now) } };
 });
 
+/**
+ * Endpoint 17. The giver (an account of the organisation, 404 `giver_account_id`) and the campaign
+ * (a campaign of the organisation, 404 `campaign_code`: a package is not a campaign). The receiver
+ * is not eligible when the external system has a customer at the delivery address (compared as
+ * {@link sameAddress} says) with an active subscription of a product of the campaign's title. An
+ * organisation without an integration has nothing to conflict with: eligible.
+ */
+const giftReceiver = apiRoute(validateGiftReceiver, ({ input, state, auth, clock }) => {
+  const org = auth.client.organisation_id;
+  if (!state.account(org, input.giver_account_id)) throw notFound('giver_account_id', 'Account not found');
+  const campaign = state.productByCode(org, input.campaign_code);
+  if (!campaign || !campaign.is_campaign) throw notFound('campaign_code', 'Campaign not found');
+  const system = state.subscriptionSystems.get(org);
+  const now = clock.nowMs();
+  const conflict = system?.customers.some(
+    (c) =>
+      c.address !== null &&
+      sameAddress(c.address, input.delivery_address) &&
+      c.subscriptions.some(
+        (sub) =>
+          sub.state === 'active' &&
+          Date.parse(sub.valid_to) > now &&
+          state.productByCode(org, sub.product_code)?.title_code === campaign.title_code,
+      ),
+  );
+  return { body: { item: { receiver_eligible: !conflict } } };
+});
+
 /** The routes of this file. */
-export const orderRoutes: readonly Route[] = [validate];
+export const orderRoutes: readonly Route[] = [validate, giftReceiver];

@@ -1,10 +1,23 @@
 /**
- * The subscription system's endpoints: 16 (reactivate a platform-provisioned subscription) now;
- * the external system's sync endpoints (18, 19, 20) join this file.
+ * The subscription system's endpoints: 16 (reactivate a platform-provisioned subscription), and
+ * the external subscription system's: 18 (sync address), 19 (sync customer subscriptions, one at a
+ * time per organisation) and 20 (distribution information).
  */
-import { reactivateSubscription } from '../../src/endpoints.js';
+import {
+  getDistributionInformation,
+  reactivateSubscription,
+  syncAddress,
+  syncCustomerSubscriptions,
+} from '../../src/endpoints.js';
 import { HttpError, notFound } from '../core/errors.js';
 import { apiRoute, type Route } from '../core/route.js';
+import {
+  accountByCustomerNumber,
+  applySync,
+  externalCustomer,
+  planSync,
+  systemOf,
+} from '../core/subscription-system.js';
 import { userProductOf } from '../core/user-products.js';
 
 /**
@@ -44,5 +57,96 @@ const reactivate = apiRoute(reactivateSubscription, ({ input, state, auth, clock
   return { body: { id: u.id } };
 });
 
+/**
+ * Endpoint 18. The organisation's integration (`400 configuration_error` without one), the account
+ * with the customer number (404), the external system's customer (404 when it does not know it);
+ * its address is copied to the account (street and number in one `street`). A customer without an
+ * address leaves the account's as it is.
+ */
+const address = apiRoute(syncAddress, ({ input, state, auth }) => {
+  const org = auth.client.organisation_id;
+  const system = systemOf(state, org);
+  const account = accountByCustomerNumber(state, org, input.customer_number);
+  const customer = externalCustomer(system, input.customer_number);
+  const a = customer.address;
+  if (a)
+    account.address = {
+      street: `${a.street} ${a.street_number}`.trim(),
+      zip_code: a.zip_code,
+      city: a.city,
+      country_code: a.country_code,
+    };
+  return { body: { id: account.id } };
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Endpoint 19. "Bulk runs must be made in sequence": a sync takes `syncProcessingMs`, and another
+ * sync of the same organisation that arrives meanwhile is refused (`409 sync_in_progress`, no
+ * change). The sync itself is judged and applied whole when its processing time is over: the
+ * integration, the account, the external customer, then every product code (a code the
+ * organisation does not have refuses the whole sync, 404). Running it twice changes nothing the
+ * second time.
+ */
+const subscriptions = apiRoute(syncCustomerSubscriptions, async ({ input, state, auth, clock, settings }) => {
+  const org = auth.client.organisation_id.toLowerCase();
+  if (state.syncsInFlight.has(org))
+    throw new HttpError(
+      409,
+      'sync_in_progress',
+      'Another sync of customer subscriptions of the organisation is under way: bulk runs must be made in sequence',
+    );
+  state.syncsInFlight.add(org);
+  try {
+    if (settings.syncProcessingMs > 0) await sleep(settings.syncProcessingMs);
+    const system = systemOf(state, org);
+    const account = accountByCustomerNumber(state, org, input.customer_number);
+    const customer = externalCustomer(system, input.customer_number);
+    const changes = planSync(state, system, account, customer);
+    applySync(state, system, account, changes, clock.now().toISOString());
+    return { body: { id: account.id } };
+  } finally {
+    state.syncsInFlight.delete(org);
+  }
+});
+
+/**
+ * Endpoint 20. The integration must support it (`400 configuration_error` otherwise, as without an
+ * integration); the product (404 `product_code`) and one of its periods (404 `period_id`). A zip
+ * code the papers do not reach gets no days; a product and period without a distribution price
+ * gets `"0.00"`.
+ */
+const distribution = apiRoute(getDistributionInformation, ({ input, state, auth }) => {
+  const org = auth.client.organisation_id;
+  const system = systemOf(state, org);
+  if (!system.supports_distribution_information)
+    throw new HttpError(
+      400,
+      'configuration_error',
+      `The organisation's subscription system (${system.vendor}) does not support distribution information`,
+    );
+  const product = state.productByCode(org, input.product_code);
+  if (!product) throw notFound('product_code', 'Product not found');
+  if (!product.price_periods.some((p) => p.id.toLowerCase() === input.period_id.toLowerCase()))
+    throw notFound('period_id', 'The product has no such period');
+  const zip = input.zip_code.replace(/\s+/g, '');
+  const zone = system.distribution.zones.find((z) => z.zip_codes.some((c) => c.replace(/\s+/g, '') === zip));
+  const price = system.distribution.prices.find(
+    (p) => p.product_code === product.product_code && p.period_id.toLowerCase() === input.period_id.toLowerCase(),
+  );
+  return {
+    body: {
+      item: {
+        distribution_days: zone ? [...zone.distribution_days].sort((a, b) => a - b) : [],
+        distribution_price: price?.distribution_price ?? '0.00',
+        distribution_price_with_tax: price?.distribution_price_with_tax ?? '0.00',
+      },
+    },
+  };
+});
+
 /** The routes of this file. */
-export const subscriptionSystemRoutes: readonly Route[] = [reactivate];
+export const subscriptionSystemRoutes: readonly Route[] = [reactivate, address, subscriptions, distribution];

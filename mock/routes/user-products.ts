@@ -76,6 +76,7 @@ const provision = apiRoute(
       cancelled_at: null,
       cancellation_reason_id: null,
       retention_offer_id: null,
+      subscription_number: null,
     });
     return { body: { id } };
   },

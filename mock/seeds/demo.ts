@@ -169,6 +169,10 @@ export const demoIds = {
     jonLimited: 'd0000000000000000000000a',
     /** Jon's `premium-summer`, moved there by the retention offer: not offered one again. */
     jonRetained: 'd0000000000000000000000b',
+    /** Gus's `e-paper`, controlled by the external system `paperline` (PL-1007-1); the system has a later end. */
+    gusPaperlineEpaper: 'd0000000000000000000000c',
+    /** Gus's `digital-news`, controlled by `paperline` (PL-1007-2), which the system no longer has. */
+    gusPaperlineDigital: 'd0000000000000000000000d',
   },
   helpdeskMessages: {
     /** Anna's, pending, assigned to Ines. */
@@ -739,6 +743,27 @@ export const demoSeed: StateDocumentInput = {
       payment_option: 'invoice',
     },
     {
+      ...provisioned(demoIds.userProducts.gusPaperlineEpaper, demoIds.accounts.gus, 'basic-news', 'paperline', {
+        state: 'activated',
+        valid_from: '2024-01-01T00:00:00Z',
+        valid_to: '2025-12-31T23:59:59Z',
+      }),
+      product_id: p.ePaper,
+      product_code: 'e-paper',
+      title_code: 'EPAPER',
+      subscription_number: 'PL-1007-1',
+    },
+    {
+      ...provisioned(demoIds.userProducts.gusPaperlineDigital, demoIds.accounts.gus, 'basic-news', 'paperline', {
+        state: 'activated',
+        valid_from: '2024-01-01T00:00:00Z',
+        valid_to: TO,
+      }),
+      product_id: p.digitalNews,
+      product_code: 'digital-news',
+      subscription_number: 'PL-1007-2',
+    },
+    {
       ...userProduct(demoIds.userProducts.jonRetained, demoIds.accounts.jon, 'premium-summer', {
         state: 'activated',
         valid_from: '2020-01-01T00:00:00Z',
@@ -916,6 +941,80 @@ export const demoSeed: StateDocumentInput = {
       description: 'Keep every article and the e-paper for 49 a month.',
     },
   ],
+  subscription_systems: [
+    {
+      organisation_id: o.demo,
+      vendor: 'Paperline',
+      provision_service: 'paperline',
+      supports_distribution_information: true,
+      customers: [
+        {
+          // Anna moved: the external system has her new address, and an e-paper the platform does not.
+          customer_number: 'C1001',
+          address: external('Anna', 'Andersson', 'Nygatan', '9', '113 45', 'Stockholm'),
+          subscriptions: [externalSubscription('PL-1001-1', 'e-paper', 'active')],
+        },
+        {
+          // Gus: the e-paper runs longer there; the digital news ended there.
+          customer_number: 'C1007',
+          address: external('Gus', 'Gran', 'Granvägen', '7', '903 25', 'Umeå'),
+          subscriptions: [
+            externalSubscription('PL-1007-1', 'e-paper', 'active'),
+            externalSubscription('PL-1007-2', 'digital-news', 'ended'),
+          ],
+        },
+        // Eva: no address there, no subscription.
+        { customer_number: 'C1005', address: null, subscriptions: [] },
+        {
+          // Jon: a subscription of a product the organisation does not have.
+          customer_number: 'C1010',
+          address: external('Jon', 'Jansson', 'Jägargatan', '10', '702 10', 'Örebro'),
+          subscriptions: [externalSubscription('PL-1010-1', 'weekend-paper', 'active')],
+        },
+        {
+          // No account on the platform: a household at Anna's old address, with the daily paper.
+          customer_number: 'X9001',
+          address: external('Stina', 'Ström', 'Storgatan', '1', '111 22', 'Stockholm'),
+          subscriptions: [externalSubscription('PL-9001-1', 'premium-digital', 'active')],
+        },
+      ],
+      distribution: {
+        zones: [
+          { zip_codes: ['111 22', '113 45', '411 01', '753 10'], distribution_days: [1, 2, 3, 4, 5, 6] },
+          { zip_codes: ['903 25', '831 30'], distribution_days: [6, 3] },
+        ],
+        prices: [
+          {
+            product_code: 'premium-digital',
+            period_id: pp.premiumCreditcard,
+            distribution_price: '25.00',
+            distribution_price_with_tax: '31.25',
+          },
+          {
+            product_code: 'premium-digital',
+            period_id: pp.premiumInvoice,
+            distribution_price: '250.00',
+            distribution_price_with_tax: '312.50',
+          },
+        ],
+      },
+    },
+    {
+      organisation_id: o.complex,
+      vendor: 'Simplesubs',
+      provision_service: 'simplesubs',
+      // Only one vendor integration supports distribution information (spec endpoint 20).
+      supports_distribution_information: false,
+      customers: [
+        {
+          customer_number: 'C2001',
+          address: { ...external('Dora', 'Dahl', 'Hamngatan', '4', '0150', 'Oslo'), country_code: 'NO' },
+          subscriptions: [],
+        },
+      ],
+      distribution: { zones: [], prices: [] },
+    },
+  ],
   change_log_categories: [
     { organisation_id: o.demo, category_type: 'address_change', name: 'Address change' },
     { organisation_id: o.demo, category_type: 'customer_contact', name: 'Customer contact' },
@@ -948,6 +1047,31 @@ function provisioned(
     period_id: null,
     order_id: null,
     ...fields,
+  };
+}
+
+/** An address in the external subscription system (in Sweden). */
+function external(first: string, last: string, street: string, number: string, zip: string, city: string) {
+  return {
+    first_name: first,
+    last_name: last,
+    street,
+    street_number: number,
+    zip_code: zip,
+    city,
+    country_code: 'SE',
+  };
+}
+
+/** A recurring subscription in the external subscription system, from 2024 on. */
+function externalSubscription(subscriptionNumber: string, productCode: string, state: 'active' | 'ended') {
+  return {
+    subscription_number: subscriptionNumber,
+    product_code: productCode,
+    subscription_type: 'recurring' as const,
+    valid_from: '2024-01-01T00:00:00Z',
+    valid_to: state === 'active' ? TO : '2024-12-31T23:59:59Z',
+    state,
   };
 }
 

@@ -1,10 +1,15 @@
 import type { APIPromise } from '../api-promise.js';
 import type { RequestOptions } from '../client.js';
-import { validateOrder } from '../endpoints.js';
-import type { OrderValidationQuery, OrderValidationResponse } from '../schemas/orders.js';
+import { validateGiftReceiver, validateOrder } from '../endpoints.js';
+import type {
+  OrderValidationQuery,
+  OrderValidationResponse,
+  ValidateGiftReceiverRequest,
+  ValidateGiftReceiverResponse,
+} from '../schemas/orders.js';
 import { APIResource } from './resource.js';
 
-/** Order validation (spec endpoint 9). */
+/** Orders: order validation (spec endpoint 9) and gift receivers (endpoint 17). */
 export class Orders extends APIResource {
   /**
    * Order validation (endpoint 9): may this buyer purchase the package `product_code`? Give exactly
@@ -15,5 +20,18 @@ export class Orders extends APIResource {
    */
   validate(query: OrderValidationQuery, options?: RequestOptions): APIPromise<OrderValidationResponse> {
     return this._client.request(validateOrder, query, options);
+  }
+
+  /**
+   * Validate gift receiver (endpoint 17): may a gift of the campaign `campaign_code` from
+   * `giver_account_id` be delivered to `delivery_address`? `item.receiver_eligible` is false when
+   * the external subscription system has a customer at that address with an active subscription of
+   * the campaign's title. 404 `not_found` for the giver or the campaign. Scope `/external/order/r`.
+   */
+  validateGiftReceiver(
+    body: ValidateGiftReceiverRequest,
+    options?: RequestOptions,
+  ): APIPromise<ValidateGiftReceiverResponse> {
+    return this._client.request(validateGiftReceiver, body, options);
   }
 }

@@ -57,6 +57,7 @@ export const ERROR_CODES = [
   'already_on_campaign',
   'not_eligible',
   'not_cancellable',
+  'sync_in_progress',
   // The platform's routing and test tools.
   'method_not_allowed',
   'not_implemented',

@@ -1,0 +1,206 @@
+/**
+ * The external subscription system of an organisation, simulated (endpoints 17 to 20): what it
+ * knows of a customer, how an address is compared, and how a sync makes the platform's
+ * user-products match it.
+ */
+import type {
+  AccountRecord,
+  ExternalAddressRecord,
+  ExternalCustomerRecord,
+  ProductRecord,
+  SubscriptionSystemRecord,
+  UserProductRecord,
+} from './document.js';
+import { ExternalCustomer, type ExternalCustomerInput } from './document.js';
+import { HttpError, notFound } from './errors.js';
+import { newId } from './ids.js';
+import type { Store } from './store.js';
+import type { SubscriptionSystems } from './types.js';
+import { validate } from './validate.js';
+
+/** The organisation's external subscription system, or `400 configuration_error` when it has none. */
+export function systemOf(state: Store, organisationId: string): SubscriptionSystemRecord {
+  const system = state.subscriptionSystems.get(organisationId);
+  if (!system)
+    throw new HttpError(400, 'configuration_error', 'The organisation has no external subscription system integration');
+  return system;
+}
+
+/** The external system's customer with this number, or undefined. */
+export function customerOf(
+  system: SubscriptionSystemRecord,
+  customerNumber: string,
+): ExternalCustomerRecord | undefined {
+  return system.customers.find((c) => c.customer_number === customerNumber);
+}
+
+/** The account of the organisation with this customer number, or `404 not_found` (field `customer_number`). */
+export function accountByCustomerNumber(state: Store, organisationId: string, customerNumber: string): AccountRecord {
+  const account = state.accounts.find('customerNumber', organisationId, customerNumber);
+  if (!account) throw notFound('customer_number', 'No account with that customer number');
+  return account;
+}
+
+/** The external system's customer of an account, or `404 not_found` when it does not know the customer. */
+export function externalCustomer(system: SubscriptionSystemRecord, customerNumber: string): ExternalCustomerRecord {
+  const customer = customerOf(system, customerNumber);
+  if (!customer) throw notFound('customer_number', 'The external subscription system does not know that customer');
+  return customer;
+}
+
+/**
+ * An address field as compared for a gift receiver: letter case, spaces at the ends and runs of
+ * spaces do not count; a zip code also ignores every space (`111 22` is `11122`).
+ */
+function normalized(value: string, zip = false): string {
+  const folded = value.trim().toLowerCase().replace(/\s+/g, ' ');
+  return zip ? folded.replace(/ /g, '') : folded;
+}
+
+/** Whether two addresses are the same delivery point: street, number, zip code, city and country (not the names). */
+export function sameAddress(a: ExternalAddressRecord, b: ExternalAddressRecord): boolean {
+  return (
+    normalized(a.street) === normalized(b.street) &&
+    normalized(a.street_number) === normalized(b.street_number) &&
+    normalized(a.zip_code, true) === normalized(b.zip_code, true) &&
+    normalized(a.city) === normalized(b.city) &&
+    normalized(a.country_code) === normalized(b.country_code)
+  );
+}
+
+/** One change a sync makes. */
+type SyncChange =
+  | { kind: 'create'; product: ProductRecord; subscription: ExternalCustomerRecord['subscriptions'][number] }
+  | {
+      kind: 'update';
+      userProduct: UserProductRecord;
+      product: ProductRecord;
+      subscription: ExternalCustomerRecord['subscriptions'][number];
+    }
+  | { kind: 'deactivate'; userProduct: UserProductRecord };
+
+/**
+ * What a sync of customer subscriptions (endpoint 19) would change, without changing anything:
+ * every active external subscription has a user-product controlled by the system (matched by its
+ * `subscription_number`), as the external system says; every other user-product of the system on
+ * the account is deactivated. User-products of the platform or other provision services are left
+ * alone. A product code the organisation does not have refuses the whole sync (`404 not_found`).
+ */
+export function planSync(
+  state: Store,
+  system: SubscriptionSystemRecord,
+  account: AccountRecord,
+  customer: ExternalCustomerRecord,
+): SyncChange[] {
+  const mine = state.userProductsOf(account.id).filter((u) => u.provision_service === system.provision_service);
+  const changes: SyncChange[] = [];
+  const kept = new Set<UserProductRecord>();
+  for (const subscription of customer.subscriptions) {
+    if (subscription.state !== 'active') continue;
+    const product = state.productByCode(account.organisation_id, subscription.product_code);
+    if (!product)
+      throw notFound(
+        undefined,
+        `The external system's subscription ${subscription.subscription_number} is of ${subscription.product_code}, which the organisation does not have`,
+      );
+    const existing = mine.find((u) => u.subscription_number === subscription.subscription_number);
+    if (!existing) {
+      changes.push({ kind: 'create', product, subscription });
+      continue;
+    }
+    kept.add(existing);
+    const same =
+      existing.product_id.toLowerCase() === product.id.toLowerCase() &&
+      existing.subscription_type === subscription.subscription_type &&
+      Date.parse(existing.valid_from) === Date.parse(subscription.valid_from) &&
+      Date.parse(existing.valid_to) === Date.parse(subscription.valid_to) &&
+      existing.state === 'activated';
+    if (!same) changes.push({ kind: 'update', userProduct: existing, product, subscription });
+  }
+  for (const u of mine)
+    if (!kept.has(u) && u.state !== 'deactivated') changes.push({ kind: 'deactivate', userProduct: u });
+  return changes;
+}
+
+/** Makes the changes of {@link planSync}; `updated` moves only on a user-product that changes. */
+export function applySync(
+  state: Store,
+  system: SubscriptionSystemRecord,
+  account: AccountRecord,
+  changes: readonly SyncChange[],
+  now: string,
+): void {
+  for (const change of changes) {
+    if (change.kind === 'create') {
+      const { product, subscription } = change;
+      state.userProducts.add({
+        id: newId(),
+        account_id: account.id,
+        product_id: product.id,
+        product_code: product.product_code,
+        title_code: product.title_code,
+        created: now,
+        updated: now,
+        valid_from: subscription.valid_from,
+        valid_to: subscription.valid_to,
+        provision_service: system.provision_service,
+        subscription_type: subscription.subscription_type,
+        state: 'activated',
+        has_pending_change_request: false,
+        external_start_date: subscription.valid_from,
+        payment_option: null,
+        period_id: null,
+        order_id: null,
+        cancelled_at: null,
+        cancellation_reason_id: null,
+        retention_offer_id: null,
+        subscription_number: subscription.subscription_number,
+      });
+    } else if (change.kind === 'update') {
+      const { product, subscription } = change;
+      state.userProducts.update(change.userProduct, (u) => {
+        u.product_id = product.id;
+        u.product_code = product.product_code;
+        u.title_code = product.title_code;
+        u.subscription_type = subscription.subscription_type;
+        u.valid_from = subscription.valid_from;
+        u.valid_to = subscription.valid_to;
+        u.state = 'activated';
+        u.updated = now;
+      });
+    } else {
+      state.userProducts.update(change.userProduct, (u) => {
+        u.state = 'deactivated';
+        u.updated = now;
+      });
+    }
+  }
+}
+
+/** The in-process tools over the simulated systems (`platform.subscriptionSystems`). */
+export function createSubscriptionSystems(state: Store): SubscriptionSystems {
+  const systemOrThrow = (organisationId: string) => {
+    const system = state.subscriptionSystems.get(organisationId);
+    if (!system) throw notFound('organisation_id', 'The organisation has no external subscription system');
+    return system;
+  };
+  return {
+    get(organisationId) {
+      const system = state.subscriptionSystems.get(organisationId);
+      return system && structuredClone(system);
+    },
+    setCustomer(organisationId, customer: ExternalCustomerInput) {
+      const system = systemOrThrow(organisationId);
+      const checked = validate(ExternalCustomer, customer, 'customer');
+      const at = system.customers.findIndex((c) => c.customer_number === checked.customer_number);
+      if (at >= 0) system.customers[at] = checked;
+      else system.customers.push(checked);
+    },
+    removeCustomer(organisationId, customerNumber) {
+      const system = systemOrThrow(organisationId);
+      const at = system.customers.findIndex((c) => c.customer_number === customerNumber);
+      if (at < 0) throw notFound('customer_number', 'No such customer in the external system');
+      system.customers.splice(at, 1);
+    },
+  };
+}
