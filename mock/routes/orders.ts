@@ -129,7 +129,7 @@ const giftReceiver = apiRoute(validateGiftReceiver, ({ input, state, auth, clock
   const org = auth.client.organisation_id;
   if (!state.account(org, input.giver_account_id)) throw notFound('giver_account_id', 'Account not found');
   const campaign = state.productByCode(org, input.campaign_code);
-  if (!campaign || !campaign.is_campaign) throw notFound('campaign_code', 'Campaign not found');
+  if (!campaign?.is_campaign) throw notFound('campaign_code', 'Campaign not found');
   const system = state.subscriptionSystems.get(org);
   const now = clock.nowMs();
   const conflict = system?.customers.some(

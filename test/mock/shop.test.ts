@@ -299,6 +299,7 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
         cancelled_at: null,
         cancellation_reason_id: null,
         retention_offer_id: null,
+        subscription_number: null,
       });
       // The purchase's order (the amount charged) and its payment profile.
       const doc = h.platform.snapshot();
