@@ -34,6 +34,8 @@ const client = new PlatformClient({
       '/external/account_change_log/w',
       '/external/helpdesk/r',
       '/external/cancellation_reason/r',
+      '/external/subscription_system/r',
+      '/external/order/r',
     ],
   },
 });
@@ -181,6 +183,46 @@ try {
     { accessToken: gusToken.access_token },
   );
   console.log(`  asked again: ${again.eligible ? 'eligible' : again.code}`);
+
+  // ------------------------------------------------------------------ the external subscription system (17-20)
+  step("Copy Anna's address from the external subscription system, then sync Gus's subscriptions (endpoints 18, 19)");
+  await client.subscriptionSystem.syncAddress({ customer_number: 'C1001' });
+  const annaNow = platform.snapshot().accounts.find((a) => a.id === accounts.anna);
+  console.log(`  Anna now lives at ${annaNow?.address?.street}, ${annaNow?.address?.city}`);
+  await client.subscriptionSystem.syncCustomerSubscriptions({ customer_number: 'C1007' });
+  for (const u of platform.snapshot().user_products.filter((x) => x.account_id === accounts.gus))
+    if (u.provision_service === 'paperline') console.log(`  ${u.product_code} (${u.subscription_number}): ${u.state}`);
+
+  step('A bulk sync, one customer after another (endpoint 19, in sequence)');
+  const bulkSync = await client.subscriptionSystem.syncInSequence(['C1001', 'C1005', 'C1010']);
+  for (const r of bulkSync.results)
+    console.log(
+      `  ${r.customer_number}: ${r.status === 'synced' ? 'synced' : `failed (${(r.error as Error).message})`}`,
+    );
+
+  step('May a gift of premium-summer go to Storgatan 1? And when do papers reach 903 25? (endpoints 17, 20)');
+  const giftCheck = await client.orders.validateGiftReceiver({
+    giver_account_id: accounts.anna,
+    campaign_code: 'premium-summer',
+    delivery_address: {
+      first_name: 'Karin',
+      last_name: 'Kvist',
+      street: 'Storgatan',
+      street_number: '1',
+      zip_code: '111 22',
+      city: 'Stockholm',
+      country_code: 'SE',
+    },
+  });
+  console.log(`  receiver eligible: ${giftCheck.item.receiver_eligible} (a household there already has the paper)`);
+  const days = await client.subscriptionSystem.distributionInformation({
+    product_code: 'premium-digital',
+    period_id: demoIds.periods.premiumCreditcard,
+    zip_code: '903 25',
+  });
+  console.log(
+    `  days ${days.item.distribution_days.join(', ')} (1 = Monday), ${days.item.distribution_price} (${days.item.distribution_price_with_tax} with VAT)`,
+  );
 
   // ------------------------------------------------------------------ sign-on (endpoints 9, 21-25)
   // The demo site: its own API client, which the platform knows by its domain `localhost`.
