@@ -24,6 +24,8 @@ export interface JournalEntry {
   received_at: string;
   /** The `x-correlation-id` of the answer. */
   correlation_id: string;
+  /** The client's IP address as the adapter knows it (`X-Forwarded-For` only behind a trusted proxy); null when unknown. */
+  ip: string | null;
 }
 
 /** The journal as the platform exposes it. */
@@ -78,6 +80,7 @@ export class Journal implements RequestJournal {
     body: string | null,
     receivedAt: string,
     correlationId: string,
+    ip?: string,
   ): JournalEntry {
     const query: Record<string, string> = {};
     let redactedQuery = false;
@@ -112,6 +115,7 @@ export class Journal implements RequestJournal {
       status: 0,
       received_at: receivedAt,
       correlation_id: correlationId,
+      ip: ip ?? null,
     };
     this.entries.push(entry);
     if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);

@@ -13,8 +13,10 @@ import { HttpError } from './errors.js';
 import { type CoreRequest, type CoreResponse, registerCore } from './exchange.js';
 import { Faults } from './faults.js';
 import { Journal, type JournalEntry } from './journal.js';
+import { bodyTooLarge, type Refusal, readBodyText, refusalOf } from './limits.js';
 import type { Auth, Route, RouteContext, Settings } from './route.js';
 import { Router } from './router.js';
+import { guardAdmin, registerSecurity, securitySettings, withoutCors } from './security.js';
 import { createSsoSessions } from './sso.js';
 import { createStore, type Store } from './store.js';
 import { createSubscriptionSystems } from './subscription-system.js';
@@ -30,6 +32,10 @@ const CORS: Readonly<Record<string, string>> = {
   'access-control-expose-headers': 'x-correlation-id, www-authenticate, retry-after, allow',
 };
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
+
+function isAdminPath(path: string): boolean {
+  return path === '/__admin' || path.startsWith('/__admin/');
+}
 
 function respond(
   status: number,
@@ -110,6 +116,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     throw new HttpError(400, 'invalid_parameter', 'Parameter must be an integer from 0 to 60000', 'syncProcessingMs');
   if (settings.ssoAudience !== undefined && !(typeof settings.ssoAudience === 'string' && settings.ssoAudience))
     throw new HttpError(400, 'invalid_parameter', 'Parameter must be a non-empty string', 'ssoAudience');
+  const security = securitySettings(options);
   const onError = options.onError;
   const clock = new OffsetClock(options.now);
   const router = new Router(routes, environment);
@@ -227,10 +234,18 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     try {
       const { method, url } = request;
       const path = url.pathname;
-      const admin = path === '/__admin' || path.startsWith('/__admin/');
+      const admin = isAdminPath(path);
+      // Refused before anything else: by the adapter (a limit, a host), by the body's size, by the admin guard.
+      let refusal = refusalOf(request);
+      // A UTF-8 body is at least as many bytes as its text has UTF-16 units.
+      if (!refusal && request.body !== null && request.body.length > security.maxBodyBytes)
+        refusal = bodyTooLarge(security.maxBodyBytes);
+      if (!refusal && admin) refusal = guardAdmin(security, method, path, request.headers);
       if (!admin && method !== 'OPTIONS') {
-        const body = request.body === '' ? null : request.body;
-        entry = journal.open(method, url, request.headers, body, clock.now().toISOString(), correlationId);
+        // A refused body is not kept: it may be over the size limit.
+        const body = refusal || request.body === '' ? null : request.body;
+        entry = journal.open(method, url, request.headers, body, clock.now().toISOString(), correlationId, request.ip);
+        if (refusal) throw refusal;
         const fault = faults.take(method, path);
         if (fault) {
           if (fault.latencyMs) await sleep(fault.latencyMs);
@@ -244,9 +259,10 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
           }
         }
       }
+      if (refusal) throw refusal;
       const response = await dispatch(request, correlationId);
       if (entry) entry.status = response.status;
-      return response;
+      return admin ? withoutCors(response) : response;
     } catch (error) {
       let response: CoreResponse;
       if (error instanceof HttpError) response = errorResponse(error, correlationId);
@@ -259,7 +275,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
         response = errorResponse(new HttpError(500, 'internal_server_error', 'Internal server error'), correlationId);
       }
       if (entry) entry.status = response.status;
-      return response;
+      return isAdminPath(request.url.pathname) ? withoutCors(response) : response;
     }
   }
 
@@ -272,17 +288,23 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     async handle(request: Request, info: HandleInfo = {}): Promise<Response> {
       let body: string | null = null;
       let url: URL;
-      const headers: Record<string, string> = {};
+      let refusal: HttpError | undefined;
+      const headers: Record<string, string> = Object.create(null);
       try {
         url = new URL(request.url);
         request.headers.forEach((value, name) => {
           headers[name] = value;
         });
-        body = info.body ?? (request.body === null ? null : await request.text());
-      } catch {
-        return new Response(null, { status: 400 });
+        // Read chunk by chunk, and no further than the size limit.
+        body = info.body ?? (await readBodyText(request, security.maxBodyBytes));
+      } catch (error) {
+        if (!(error instanceof HttpError)) return new Response(null, { status: 400 });
+        refusal = error;
+        url = new URL(request.url);
       }
-      const answer = await core({ method: request.method.toUpperCase(), url, headers, body, ip: info.ip });
+      const method = request.method.toUpperCase();
+      const coreRequest: CoreRequest & Refusal = { method, url, headers, body, ip: info.ip, refusal };
+      const answer = await core(coreRequest);
       if (answer.drop) return Response.error();
       return new Response(answer.body, { status: answer.status, headers: answer.headers });
     },
@@ -331,5 +353,6 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
   };
   registerCore(platform, core);
   stores.set(platform, store);
+  registerSecurity(platform, security);
   return platform;
 }

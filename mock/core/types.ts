@@ -35,6 +35,22 @@ export interface PlatformOptions {
   journalLimit?: number;
   /** Called with an unexpected exception before it is answered as `500 internal_server_error`. */
   onError?: (error: unknown) => void;
+  /**
+   * The largest request body accepted, in bytes; a larger one is refused with `413
+   * payload_too_large` as soon as it is known to be larger (from `Content-Length`, or while
+   * reading). Default 1 MiB (1048576).
+   */
+  maxBodyBytes?: number;
+  /** Serve the `/__admin` test tools. Default true; false answers them `404 not_found`. */
+  admin?: boolean;
+  /** When set, `/__admin` requires `Authorization: Bearer <adminToken>` (else `401 invalid_token`). */
+  adminToken?: string;
+  /**
+   * When the shop sends a user back to a return URL whose domain has no ticket configuration, show
+   * a "you are leaving" page with a link instead of redirecting at once (the spec's default, an
+   * open redirect). Default false.
+   */
+  returnInterstitial?: boolean;
 }
 
 /** What an adapter knows about a request beyond the Fetch `Request`. */

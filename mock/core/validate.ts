@@ -2,6 +2,7 @@
 import type * as z from 'zod';
 import { fieldOf, platformErrorMap, primaryIssue, refusalCodeOf } from '../../src/schemas/common.js';
 import { HttpError } from './errors.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, tooDeep } from './limits.js';
 
 /** `application/json`, from a Content-Type such as `application/json; charset=utf-8`. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
@@ -15,8 +16,14 @@ export function invalidContentType(expected: string): HttpError {
   return new HttpError(400, 'invalid_content_type_error', `Content-Type must be ${expected}`, 'content-type');
 }
 
-/** Parses a JSON body; refuses broken JSON (400 `json_parser_error`). */
+/**
+ * Parses a JSON body; refuses broken JSON (400 `json_parser_error`), and first, in one linear
+ * scan, a body that nests deeper than {@link MAX_JSON_DEPTH} (400 `invalid_parameter`, `body`), so
+ * that nothing parses or walks it. A `__proto__` member stays an own key, which validation then
+ * refuses as unknown like any other.
+ */
 export function parseJson(text: string): unknown {
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw tooDeep();
   try {
     return JSON.parse(text);
   } catch {
@@ -31,9 +38,13 @@ export function requireObject(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Name/value pairs (a query string, a form body) as a record; a repeated name is refused. */
+/**
+ * Name/value pairs (a query string, a form body) as a record; a repeated name is refused. The
+ * record has no prototype, so `__proto__`, `constructor` or `prototype` is a key like any other
+ * (and an unknown one to validation).
+ */
 export function pairsToRecord(pairs: URLSearchParams): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null);
   for (const [k, v] of pairs) {
     if (Object.hasOwn(out, k)) throw new HttpError(400, 'invalid_parameter', 'Parameter must not be repeated', k);
     out[k] = v;

@@ -4,5 +4,6 @@
  * @packageDocumentation
  */
 
+export type { AllowedHosts } from '../core/hosts.js';
 export type { Platform, PlatformOptions, StateDocument, StateDocumentInput } from '../index.js';
 export { type RunningServer, type StartServerOptions, startServer } from './server.js';

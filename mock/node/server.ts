@@ -1,9 +1,32 @@
 /** The standalone adapter: the platform over node:http, for clients in any language. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HttpError } from '../core/errors.js';
 import { type Core, type CoreRequest, type CoreResponse, coreOf } from '../core/exchange.js';
+import {
+  type AllowedHosts,
+  hostnameOf,
+  isAllowedHost,
+  isIpLiteral,
+  isLoopbackHost,
+  isUnspecifiedAddress,
+} from '../core/hosts.js';
+import { bodyLimitOf, bodyTooLarge, declaredLength, type Refusal } from '../core/limits.js';
 import { createPlatform } from '../core/platform.js';
+import { securityOf } from '../core/security.js';
 import type { Platform, PlatformOptions } from '../core/types.js';
+
+/** Defaults of the connection limits (milliseconds, and a count of sockets). */
+export const SERVER_DEFAULTS = {
+  /** Time to receive a whole request, headers and body. */
+  requestTimeoutMs: 30_000,
+  /** Time to receive a request's headers. */
+  headersTimeoutMs: 10_000,
+  /** How long an idle kept-alive connection stays open. */
+  keepAliveTimeoutMs: 5_000,
+  /** Open connections at once; more are closed at once. */
+  maxConnections: 256,
+} as const;
 
 /** Options of `startServer`. */
 export interface StartServerOptions {
@@ -15,6 +38,37 @@ export interface StartServerOptions {
   host?: string;
   /** The seed of the new platform (ignored when `platform` is given). Default `demo`. */
   seed?: PlatformOptions['seed'];
+  /**
+   * Host names answered besides loopback ones (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`)
+   * and the IP address given as `host`: each exact, or `.example.com` for it and every name under
+   * it; `all` answers any. A request with another `Host` gets `403 host_not_allowed`: a web page
+   * cannot reach the platform by making its own host name resolve to this machine (DNS rebinding).
+   */
+  allowedHosts?: AllowedHosts;
+  /**
+   * Trust `X-Forwarded-Proto` and `X-Forwarded-For` from a reverse proxy in front: the first
+   * gives the scheme of the request's URL (so the shop's cookies are `Secure` behind a TLS proxy),
+   * the second the client's IP (its first entry). Without it both are ignored. Default false.
+   */
+  trustProxy?: boolean;
+  /** The body size limit in bytes (413 over it). Default: the platform's (`createPlatform`'s `maxBodyBytes`, 1 MiB). */
+  maxBodyBytes?: number;
+  /** Serve `/__admin` (new platform only; see `createPlatform`). Default true. */
+  admin?: boolean;
+  /** The bearer token `/__admin` requires (new platform only; see `createPlatform`). */
+  adminToken?: string;
+  /** Show a "you are leaving" page for returns to unregistered domains (new platform only). */
+  returnInterstitial?: boolean;
+  /** Time to receive a whole request, in ms; a slower client gets 408 and is disconnected. Default 30000. */
+  requestTimeoutMs?: number;
+  /** Time to receive a request's headers, in ms. Default 10000. */
+  headersTimeoutMs?: number;
+  /** How long an idle kept-alive connection stays open, in ms. Default 5000. */
+  keepAliveTimeoutMs?: number;
+  /** Open connections at once; a connection over it is closed at once. Default 256. */
+  maxConnections?: number;
+  /** Where warnings go (listening beyond loopback without an admin token). Default: standard error. */
+  warn?: (message: string) => void;
 }
 
 /** A running platform server. */
@@ -27,16 +81,60 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The body, read whole; none without Content-Length or Transfer-Encoding (HTTP/1.1 framing). */
-function readBody(req: IncomingMessage): Promise<string | null> | null {
-  const length = req.headers['content-length'];
-  if ((length === undefined || length === '0') && req.headers['transfer-encoding'] === undefined) return null;
+/** How long a refused upload may go on being read (and discarded) before its connection is cut. */
+const LINGER_MS = 2_000;
+
+/** What one server knows when it serves a request. */
+interface ServeContext {
+  readonly core: Core;
+  readonly maxBodyBytes: number;
+  readonly allowedHosts: AllowedHosts;
+  readonly boundAddress: string;
+  readonly trustProxy: boolean;
+  /** The server's own origin, for a request whose `Host` cannot be used. */
+  origin: string;
+}
+
+/** A body that was not read whole: over the limit. */
+const TOO_LARGE = Symbol('too large');
+
+/**
+ * The body, read chunk by chunk up to `limit` bytes; none without Content-Length or
+ * Transfer-Encoding (HTTP/1.1 framing). A declared length over the limit is refused before
+ * reading; a body that goes over while reading stops being kept at once.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<string | null | typeof TOO_LARGE> {
+  const declared = declaredLength(req.headers['content-length']);
+  if ((declared === undefined || declared === 0) && req.headers['transfer-encoding'] === undefined)
+    return Promise.resolve(null);
+  if (declared !== undefined && declared > limit) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        chunks.length = 0;
+        resolve(TOO_LARGE);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
     req.on('error', reject);
+    req.on('close', () => {
+      if (!req.complete) reject(new Error('the client went away'));
+    });
   });
+}
+
+/** The first entry of a forwarding header (`a, b` or a repeated header). */
+function firstForwarded(value: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  const first = text?.split(',')[0]?.trim();
+  return first ? first : undefined;
 }
 
 /** A platform that is not from `createPlatform`: through its Fetch `handle`. */
@@ -60,44 +158,168 @@ function viaFetch(platform: Platform): Core {
   };
 }
 
-async function serve(core: Core, origin: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // The body is read whole and given to the core beside the request line: so a GET may carry one too.
-  const pending = readBody(req);
-  const body = pending === null ? null : await pending;
-  const headers: Record<string, string> = {};
+/**
+ * After answering a request whose body was not read whole: go on reading and discarding what the
+ * client still sends (so that it reads the answer rather than a reset connection), then close, at
+ * the latest after {@link LINGER_MS}.
+ */
+function lingerAndClose(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  res.once('finish', () => {
+    const socket = req.socket;
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
+}
+
+async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = Object.create(null);
   for (const name in req.headers) {
     const value = req.headers[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
+  let refusal: HttpError | undefined;
+  // DNS rebinding: only the host names this server is meant to be reached by.
+  const hostname = hostnameOf(req.headers.host);
+  if (hostname === undefined || !isAllowedHost(hostname, ctx.allowedHosts, ctx.boundAddress))
+    refusal = new HttpError(
+      403,
+      'host_not_allowed',
+      'The Host header names a host this server does not answer: reach it by a loopback address, or list the host with --allowed-hosts',
+      'host',
+    );
+  const target = req.url ?? '/';
   let url: URL;
   try {
-    url = new URL(req.url ?? '/', origin);
+    if (!target.startsWith('/')) throw new TypeError('not origin-form');
+    const proto = ctx.trustProxy ? firstForwarded(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
+    const scheme = proto === 'https' || proto === 'http' ? proto : 'http';
+    url = new URL(`${scheme}://${refusal ? new URL(ctx.origin).host : (req.headers.host ?? '')}${target}`);
   } catch {
-    res.writeHead(400, { 'content-type': 'application/json' });
-    res.end('{"code":"invalid_parameter","message":"The request target is not a valid URL"}');
+    res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
+    res.end('{"code":"invalid_parameter","field":"url","message":"The request target is not a valid path"}');
+    req.resume();
     return;
   }
-  const ip = req.socket.remoteAddress?.replace(/^::ffff:/, '');
-  const answer = await core({ method: (req.method ?? 'GET').toUpperCase(), url, headers, body, ip });
+  let body: string | null = null;
+  let whole = true;
+  if (!refusal) {
+    const read = await readBody(req, ctx.maxBodyBytes);
+    if (read === TOO_LARGE) {
+      refusal = bodyTooLarge(ctx.maxBodyBytes);
+      whole = false;
+    } else body = read;
+  } else whole = req.complete;
+  const socketIp = req.socket.remoteAddress?.replace(/^::ffff:/, '');
+  const ip = (ctx.trustProxy ? firstForwarded(req.headers['x-forwarded-for']) : undefined) ?? socketIp;
+  const request: CoreRequest & Refusal = {
+    method: (req.method ?? 'GET').toUpperCase(),
+    url,
+    headers,
+    body,
+    ip,
+    refusal,
+  };
+  const answer = await ctx.core(request);
   if (answer.drop) {
     req.socket.destroy();
     return;
   }
+  if (!whole) lingerAndClose(req, res);
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body ?? undefined);
 }
 
+function positiveInteger(value: number, name: string): number {
+  if (!(Number.isSafeInteger(value) && value > 0))
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a positive integer', name);
+  return value;
+}
+
+/** Whether listening on `host` reaches beyond this machine. */
+function beyondLoopback(host: string): boolean {
+  return !isLoopbackHost(host.startsWith('[') || !host.includes(':') ? host : `[${host}]`);
+}
+
+/**
+ * The warning for a server listening beyond loopback with its admin API open to anyone who can
+ * reach the port; undefined when there is nothing to warn about.
+ */
+export function exposureWarning(host: string, platform: Platform): string | undefined {
+  const security = securityOf(platform);
+  if (!beyondLoopback(host) || !security.admin || security.adminToken !== undefined) return undefined;
+  return (
+    `listening on ${host}, beyond this machine, with the admin API open: anyone who can reach ` +
+    'the port can read the whole state (client secrets, passwords) and change it under /__admin. ' +
+    'Start with --admin-token <secret> (or --no-admin).'
+  );
+}
+
 /** Serves a platform over node:http. Resolves once it listens. */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const platform = options.platform ?? createPlatform({ seed: options.seed ?? 'demo' });
+  const platform =
+    options.platform ??
+    createPlatform({
+      seed: options.seed ?? 'demo',
+      maxBodyBytes: options.maxBodyBytes,
+      admin: options.admin,
+      adminToken: options.adminToken,
+      returnInterstitial: options.returnInterstitial,
+    });
   const core = coreOf(platform) ?? viaFetch(platform);
   const host = options.host ?? '127.0.0.1';
-  let origin = '';
-  const server = createServer((req, res) => {
-    serve(core, origin, req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end();
+  const requestTimeout = positiveInteger(
+    options.requestTimeoutMs ?? SERVER_DEFAULTS.requestTimeoutMs,
+    'requestTimeoutMs',
+  );
+  const headersTimeout = positiveInteger(
+    options.headersTimeoutMs ?? Math.min(SERVER_DEFAULTS.headersTimeoutMs, requestTimeout),
+    'headersTimeoutMs',
+  );
+  if (headersTimeout > requestTimeout)
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be at most requestTimeoutMs', 'headersTimeoutMs');
+  const keepAliveTimeout = positiveInteger(
+    options.keepAliveTimeoutMs ?? SERVER_DEFAULTS.keepAliveTimeoutMs,
+    'keepAliveTimeoutMs',
+  );
+  const maxConnections = positiveInteger(options.maxConnections ?? SERVER_DEFAULTS.maxConnections, 'maxConnections');
+  const ctx: ServeContext = {
+    core,
+    maxBodyBytes: bodyLimitOf(options.maxBodyBytes ?? securityOf(platform).maxBodyBytes, 'maxBodyBytes'),
+    allowedHosts: options.allowedHosts ?? [],
+    boundAddress: isIpLiteral(host) ? host : '',
+    trustProxy: options.trustProxy ?? false,
+    origin: '',
+  };
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    // No request may end the process: any failure is this request's alone.
+    serve(ctx, req, res).catch(() => {
+      if (res.headersSent || req.socket.destroyed) {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
+      res.end('{"code":"internal_server_error","message":"Internal server error"}');
     });
+  };
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout,
+      keepAliveTimeout,
+      // How often the request and header timeouts are checked.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
+    },
+    handler,
+  );
+  server.maxConnections = maxConnections;
+  // `Expect: 100-continue`: a declared body over the limit is refused before the client sends it.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const declared = declaredLength(req.headers['content-length']);
+    if (declared === undefined || !(declared > ctx.maxBodyBytes)) res.writeContinue();
+    handler(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -107,9 +329,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
   });
   const { address, port } = server.address() as AddressInfo;
-  origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  ctx.origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  const warning = exposureWarning(host, platform);
+  if (warning) (options.warn ?? ((m: string) => process.stderr.write(`platform-mock: warning: ${m}\n`)))(warning);
   return {
-    url: origin,
+    url: ctx.origin,
     platform,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,0 +1,122 @@
+/**
+ * Limits on what one request may cost the platform: the body's size (read incrementally, refused
+ * as soon as it is over) and the nesting depth of a JSON body (checked by one linear scan before
+ * anything parses or walks it). Both adapters and the core apply them.
+ */
+import { HttpError } from './errors.js';
+
+/** The default body size limit: 1 MiB, far above any request of the spec. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** How deep a JSON body may nest objects and arrays: far above any request of the spec (3 levels). */
+export const MAX_JSON_DEPTH = 64;
+
+/** 413 `payload_too_large`, field `body`. */
+export function bodyTooLarge(limit: number): HttpError {
+  return new HttpError(413, 'payload_too_large', `Body exceeds the limit of ${limit} bytes`, 'body');
+}
+
+/** A body size limit from an option: a positive integer, else a HttpError naming the option. */
+export function bodyLimitOf(value: number | undefined, option: string): number {
+  const limit = value ?? DEFAULT_MAX_BODY_BYTES;
+  if (!(Number.isSafeInteger(limit) && limit > 0))
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a positive integer', option);
+  return limit;
+}
+
+/** The `Content-Length` a request declares: a number, undefined when absent, NaN when malformed. */
+export function declaredLength(header: string | null | undefined): number | undefined {
+  if (header === null || header === undefined) return undefined;
+  const text = header.trim();
+  // Digits only: no sign, no exponent, no list (a repeated header is a malformed request).
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return Number.NaN;
+  }
+  return text === '' ? Number.NaN : Number(text);
+}
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `max`: brackets counted outside string
+ * literals, in one pass with no recursion. Text that is not JSON is left to the parser.
+ */
+export function jsonDepthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      // Skip the string literal; an escape skips the character after the backslash.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 /* { */ || c === 91 /* [ */) {
+      if (++depth > max) return true;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** 400 `invalid_parameter`, field `body`: the body nests deeper than {@link MAX_JSON_DEPTH}. */
+export function tooDeep(): HttpError {
+  return new HttpError(
+    400,
+    'invalid_parameter',
+    `Body must not nest objects and arrays deeper than ${MAX_JSON_DEPTH} levels`,
+    'body',
+  );
+}
+
+/**
+ * Reads a Fetch `Request`'s body as UTF-8 text, at most `limit` bytes: a declared
+ * `Content-Length` over the limit is refused before reading, and the stream is read chunk by
+ * chunk and cancelled as soon as it goes over. Throws {@link bodyTooLarge}. Null for no body.
+ */
+export async function readBodyText(request: Request, limit: number): Promise<string | null> {
+  if (request.body === null) return null;
+  const declared = declaredLength(request.headers.get('content-length'));
+  if (declared !== undefined && declared > limit) {
+    // Not awaited: a body stream that never ends may never settle its cancellation either.
+    request.body.cancel().catch(() => undefined);
+    throw bodyTooLarge(limit);
+  }
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => undefined);
+      throw bodyTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(whole);
+}
+
+/**
+ * A request the core is to refuse before reading it: the adapter found it over a limit (413) or
+ * from a host it does not serve. The core answers the error in its usual body, journaled.
+ */
+export interface Refusal {
+  /** Why the request is refused. */
+  readonly refusal?: HttpError;
+}
+
+/** The refusal an adapter attached to a core request, if any. */
+export function refusalOf(request: object): HttpError | undefined {
+  const r = (request as Refusal).refusal;
+  return r instanceof HttpError ? r : undefined;
+}

@@ -1,0 +1,288 @@
+/**
+ * What one request may cost: the body size limit (413 `payload_too_large`, refused while reading,
+ * and before reading when `Content-Length` says so), the JSON nesting limit (400
+ * `invalid_parameter`, field `body`, before anything parses or walks the body), and the node:http
+ * adapter's timeouts and connection cap against slow clients. Tested by behaviour: the status, that
+ * the platform goes on answering, that nothing changed; never by how long anything took.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createPlatform } from '../../mock/index.js';
+import { type RunningServer, startServer } from '../../mock/node/index.js';
+import { GetProductsResponse } from '../../src/schemas/products.js';
+import { ADAPTERS, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
+import { closedByServer, openSocket, rawRequest, streamedRequest } from './raw-http.js';
+
+const MiB = 1024 * 1024;
+
+/** A token request body of exactly `size` bytes (JSON, padded in a string). */
+function bodyOfSize(size: number): string {
+  const head = '{"grant_type":"none","pad":"';
+  const tail = '"}';
+  return head + 'x'.repeat(size - head.length - tail.length) + tail;
+}
+
+/** `depth` arrays nested in a JSON object member. */
+function nested(depth: number, extra = ''): string {
+  return `{"grant_type":"none",${extra}"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+}
+
+describe.each(ADAPTERS)('the body size limit through %s', (kind) => {
+  const h = useAdapter(kind, { maxBodyBytes: 4096 });
+
+  test('a body one byte over maxBodyBytes: 413 payload_too_large, field body; nothing changes; the next request is answered', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.token, { host: 'auth', body: bodyOfSize(4097), headers: { 'content-type': 'application/json' } }),
+    );
+    const body = expectError(answer, 413, 'payload_too_large', 'body');
+    expect(body.message).toBe('Body exceeds the limit of 4096 bytes');
+    expect(h.platform.requests.list().at(-1)).toMatchObject({ status: 413, body: null });
+    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+  });
+
+  test('a body of exactly maxBodyBytes is read (and judged by its content)', async () => {
+    const answer = await h.call(paths.token, {
+      host: 'auth',
+      body: bodyOfSize(4096),
+      headers: { 'content-type': 'application/json' },
+    });
+    expectError(answer, 400, 'unknown_parameter', 'pad');
+  });
+
+  test('the limit counts bytes, not characters: 2048 two-byte characters are over 4096 bytes', async () => {
+    const answer = await h.call(paths.token, {
+      host: 'auth',
+      body: `{"pad":"${'é'.repeat(2048)}"}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expectError(answer, 413, 'payload_too_large', 'body');
+  });
+
+  test('the limit holds on /__admin too', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call('/__admin/state', { method: 'PUT', body: bodyOfSize(5000) }),
+    );
+    expectError(answer, 413, 'payload_too_large', 'body');
+  });
+});
+
+describe.each(ADAPTERS)('the default body size limit (1 MiB) through %s', (kind) => {
+  const h = useAdapter(kind);
+
+  test('1 MiB + 1 byte: 413; exactly 1 MiB: read', async () => {
+    const over = await h.call('/nope', { body: bodyOfSize(MiB + 1), headers: { 'content-type': 'application/json' } });
+    expectError(over, 413, 'payload_too_large', 'body');
+    const at = await h.call('/nope', { body: bodyOfSize(MiB), headers: { 'content-type': 'application/json' } });
+    expectError(at, 404, 'not_found');
+  });
+});
+
+describe('the in-process platform (platform.handle, behind MSW) reads a body chunk by chunk', () => {
+  /** A body stream that never ends; counts what was pulled and whether it was cancelled. */
+  function endless() {
+    const seen = { bytes: 0, cancelled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        seen.bytes += 1024;
+        controller.enqueue(new Uint8Array(1024).fill(0x61));
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    });
+    return { stream, seen };
+  }
+  const post = (body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
+    new Request(`https://auth.platform.test${paths.token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+
+  test('an endless body is read up to the limit, then cancelled: 413', async () => {
+    const platform = createPlatform({ maxBodyBytes: 64 * 1024 });
+    const { stream, seen } = endless();
+    const answer = await platform.handle(post(stream));
+    expect(answer.status).toBe(413);
+    expect(((await answer.json()) as { code: string }).code).toBe('payload_too_large');
+    expect(seen.cancelled).toBe(true);
+    expect(seen.bytes).toBeLessThanOrEqual(64 * 1024 + 1024 * 4);
+  });
+
+  test('a Content-Length over the limit is refused before any of the body is read', async () => {
+    const platform = createPlatform({ maxBodyBytes: 64 * 1024 });
+    const { stream, seen } = endless();
+    const answer = await platform.handle(post(stream, { 'content-length': String(10 * MiB) }));
+    expect(answer.status).toBe(413);
+    expect(seen.bytes).toBeLessThanOrEqual(1024 * 2);
+  });
+
+  test('maxBodyBytes must be a positive integer', () => {
+    for (const maxBodyBytes of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createPlatform({ maxBodyBytes })).toThrowError(expect.objectContaining({ field: 'maxBodyBytes' }));
+    }
+  });
+});
+
+describe('the node:http adapter and large bodies', () => {
+  const h = useAdapter('http', { maxBodyBytes: 64 * 1024 });
+
+  test('Content-Length over the limit: 413 at once, before the body is sent', async () => {
+    const answer = await rawRequest(h.origin(), paths.token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(10 * MiB) },
+      body: '{"grant_type":',
+      keepOpen: true,
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.json).toMatchObject({ code: 'payload_too_large', field: 'body' });
+  });
+
+  test('Expect: 100-continue with a length over the limit: 413 instead of 100 Continue', async () => {
+    const answer = await rawRequest(h.origin(), paths.token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(10 * MiB), expect: '100-continue' },
+      keepOpen: true,
+    });
+    expect(answer.status).toBe(413);
+  });
+
+  test('a chunked upload that goes over the limit (8 MiB): 413, and the platform answers the next request', async () => {
+    const answer = await streamedRequest(h.origin(), paths.token, 8 * MiB, { 'content-type': 'application/json' });
+    expect(answer.status).toBe(413);
+    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+  });
+
+  test('a client that goes away in the middle of its body ends nothing but its request', async () => {
+    const socket = await openSocket(h.origin());
+    socket.write(`POST ${paths.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"grant`);
+    socket.destroy();
+    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+  });
+});
+
+describe.each(ADAPTERS)('JSON nesting depth through %s', (kind) => {
+  const h = useAdapter(kind);
+  const post = (body: string, path: string = paths.token) =>
+    h.call(path, { host: 'auth', body, headers: { 'content-type': 'application/json' } });
+
+  test('65 levels: 400 invalid_parameter, field body; nothing changes', async () => {
+    const answer = await expectUnchanged(h.platform, () => post(nested(64)));
+    const body = expectError(answer, 400, 'invalid_parameter', 'body');
+    expect(body.message).toBe('Body must not nest objects and arrays deeper than 64 levels');
+  });
+
+  test('64 levels are parsed (and judged by their content)', async () => {
+    expectError(await post(nested(63)), 400, 'unknown_parameter', 'a');
+  });
+
+  test('brackets inside strings do not count', async () => {
+    expectError(await post(`{"grant_type":"none","a":"${'['.repeat(500)}"}`), 400, 'unknown_parameter', 'a');
+  });
+
+  test('100,000 levels beside a secret: refused, and the journal keeps the secret out', async () => {
+    const secret = 'deep-secret-0123456789';
+    const answer = await expectUnchanged(h.platform, () => post(nested(100_000, `"client_secret":"${secret}",`)));
+    expectError(answer, 400, 'invalid_parameter', 'body');
+    expect(JSON.stringify(h.platform.requests.list())).not.toContain(secret);
+    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+  });
+
+  test('the admin API refuses a deep body the same way', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call('/__admin/tokens', { body: nested(200), headers: { 'content-type': 'application/json' } }),
+    );
+    expectError(answer, 400, 'invalid_parameter', 'body');
+  });
+});
+
+describe('slow clients: the node:http adapter times them out', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({
+      port: 0,
+      requestTimeoutMs: 1_000,
+      headersTimeoutMs: 500,
+      keepAliveTimeoutMs: 300,
+    });
+  });
+  afterAll(() => server.close());
+
+  /** Sends one byte every 50 ms until the server closes the socket. */
+  function trickle(socket: import('node:net').Socket, byte = 'a'): () => void {
+    const timer = setInterval(() => {
+      if (!socket.destroyed && socket.writable) socket.write(byte);
+    }, 50);
+    return () => clearInterval(timer);
+  }
+
+  test('headers that never end: the connection is closed (408); other clients are answered meanwhile', async () => {
+    const socket = await openSocket(server.url);
+    socket.write('GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    const stop = trickle(socket);
+    const closed = closedByServer(socket);
+    expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+    const received = await closed;
+    stop();
+    expect(received === '' || received.startsWith('HTTP/1.1 408')).toBe(true);
+  });
+
+  test('a body that trickles: the connection is closed', async () => {
+    const socket = await openSocket(server.url);
+    socket.write(`POST ${paths.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n`);
+    const stop = trickle(socket);
+    const received = await closedByServer(socket);
+    stop();
+    expect(received === '' || received.startsWith('HTTP/1.1 408')).toBe(true);
+  });
+
+  test('a connection that says nothing at all is closed', async () => {
+    await closedByServer(await openSocket(server.url));
+  });
+
+  test('an idle kept-alive connection is closed after its answer', async () => {
+    const socket = await openSocket(server.url);
+    const closed = closedByServer(socket);
+    socket.write('GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    expect(await closed).toMatch(/^HTTP\/1\.1 404/);
+  });
+});
+
+describe('the node:http adapter caps open connections', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ port: 0, maxConnections: 2, headersTimeoutMs: 20_000, requestTimeoutMs: 20_000 });
+  });
+  afterAll(() => server.close());
+
+  test('a connection over maxConnections is closed at once; once the others go, requests are answered', async () => {
+    const held = [await openSocket(server.url), await openSocket(server.url)];
+    held[0]?.write('GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    held[1]?.write('GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const third = await openSocket(server.url);
+    expect(await closedByServer(third)).toBe('');
+    for (const s of held) s.destroy();
+    // The server counts a connection gone when it sees it close: ask until it has.
+    let status = 0;
+    for (let attempt = 0; attempt < 100 && status !== 404; attempt++) {
+      status = await fetch(`${server.url}/nope`).then(
+        (r) => r.status,
+        () => 0,
+      );
+      if (status !== 404) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(404);
+  });
+});
+
+describe('server options are checked', () => {
+  test.each([
+    [{ requestTimeoutMs: 0 }, 'requestTimeoutMs'],
+    [{ headersTimeoutMs: 2_000, requestTimeoutMs: 1_000 }, 'headersTimeoutMs'],
+    [{ keepAliveTimeoutMs: -1 }, 'keepAliveTimeoutMs'],
+    [{ maxConnections: 0 }, 'maxConnections'],
+    [{ maxBodyBytes: 0 }, 'maxBodyBytes'],
+  ])('%j is refused, naming %s', async (options, field) => {
+    await expect(startServer({ port: 0, ...options })).rejects.toMatchObject({ field });
+  });
+});
