@@ -3,14 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { HttpError } from '../core/errors.js';
 import { type Core, type CoreRequest, type CoreResponse, coreOf } from '../core/exchange.js';
-import {
-  type AllowedHosts,
-  hostnameOf,
-  isAllowedHost,
-  isIpLiteral,
-  isLoopbackHost,
-  isUnspecifiedAddress,
-} from '../core/hosts.js';
+import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
 import { bodyLimitOf, bodyTooLarge, declaredLength, type Refusal } from '../core/limits.js';
 import { createPlatform } from '../core/platform.js';
 import { securityOf } from '../core/security.js';
