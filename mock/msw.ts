@@ -4,6 +4,7 @@
  */
 import { type HttpHandler, http } from 'msw';
 import type { Host } from '../src/endpoints.js';
+import { securityOf } from './core/security.js';
 import type { HandleInfo, Platform } from './core/types.js';
 
 /** Hosts for the four services of the spec, on a reserved top-level domain that never resolves. */
@@ -32,8 +33,9 @@ export function createHandlers(platform: Platform, origins: Origins = defaultHos
     while (end > 0 && o.charCodeAt(end - 1) === 47) end--;
     distinct.add(o.slice(0, end));
   }
+  const { maxBodyBytes } = securityOf(platform);
   return [...distinct].map((origin) =>
-    http.all(`${origin}/*`, async ({ request }) => platform.handle(request, await getBodyOf(request))),
+    http.all(`${origin}/*`, async ({ request }) => platform.handle(request, await getBodyOf(request, maxBodyBytes))),
   );
 }
 
@@ -45,16 +47,14 @@ interface BodyStream {
   destroy(): void;
 }
 
-/** The most a GET body (endpoint 6) may hold: the platform's parameters are a few hundred bytes. */
-const MAX_GET_BODY = 1024 * 1024;
-
 /**
  * A GET that carries a body (endpoint 6 sends its parameters so): Fetch's `Request` cannot hold
  * it, so MSW hands the handler an empty one. When the request was made with node:http(s), the raw
- * body is still reachable (`getClientRequestBodyStream`, Node only, loaded only then). Nothing
- * changes for any other request, nor in a browser, where no GET can carry a body.
+ * body is still reachable (`getClientRequestBodyStream`, Node only, loaded only then), and read no
+ * further than the platform's body limit. Nothing changes for any other request, nor in a browser,
+ * where no GET can carry a body.
  */
-async function getBodyOf(request: Request): Promise<HandleInfo> {
+async function getBodyOf(request: Request, limit: number): Promise<HandleInfo> {
   if (request.method !== 'GET') return {};
   const declared = request.headers.get('content-length');
   if ((declared === null || declared === '0') && !request.headers.has('transfer-encoding')) return {};
@@ -73,9 +73,9 @@ async function getBodyOf(request: Request): Promise<HandleInfo> {
     let size = 0;
     stream.on('data', (chunk) => {
       size += chunk.byteLength;
-      if (size > MAX_GET_BODY) {
+      if (size > limit) {
         stream.destroy();
-        resolve({});
+        resolve({ bodyTooLarge: true });
       } else chunks.push(chunk);
     });
     stream.on('error', () => resolve({}));

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { createPlatform } from '../mock/index.js';
 import { AccessTokenRequest, GenerateTicketRequest } from '../src/schemas/authorization.js';
-import { platformErrorMap, primaryIssue, refusalCodeOf } from '../src/schemas/common.js';
+import { ERROR_CODES, platformErrorMap, primaryIssue, refusalCodeOf } from '../src/schemas/common.js';
 import { RetentionRequest } from '../src/schemas/me-retention.js';
 
 /** The field and code a refusal of `input` reports, as the platform's 400 and the SDK's error do. */
@@ -86,5 +86,21 @@ describe('which issue a refusal reports', () => {
       field: 'grant_type',
       message: 'Parameter is required',
     });
+  });
+});
+
+describe('ERROR_CODES', () => {
+  test('lists every code the platform refuses with, so `switch (err.code)` covers them all', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const root = new URL('../mock/', import.meta.url);
+    const files = (await readdir(root, { recursive: true })).filter((f) => f.endsWith('.ts'));
+    const thrown = new Set<string>();
+    for (const file of files) {
+      const text = await readFile(new URL(file, root), 'utf8');
+      for (const m of text.matchAll(/new HttpError\(\s*\d+,\s*'([a-z_]+)'/g)) thrown.add(m[1] as string);
+    }
+    expect(thrown.size).toBeGreaterThan(20);
+    const known: readonly string[] = ERROR_CODES;
+    expect([...thrown].filter((code) => !known.includes(code))).toEqual([]);
   });
 });

@@ -295,6 +295,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
         request.headers.forEach((value, name) => {
           headers[name] = value;
         });
+        if (info.bodyTooLarge) throw bodyTooLarge(security.maxBodyBytes);
         // Read chunk by chunk, and no further than the size limit.
         body = info.body ?? (await readBodyText(request, security.maxBodyBytes));
       } catch (error) {

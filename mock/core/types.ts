@@ -62,6 +62,11 @@ export interface HandleInfo {
    * which lets a GET carry a body (Fetch's `Request` refuses one).
    */
   body?: string;
+  /**
+   * The adapter stopped reading the body because it went over the platform's `maxBodyBytes`: the
+   * request is refused with `413 payload_too_large`, as if the platform had read it.
+   */
+  bodyTooLarge?: boolean;
 }
 
 /** Options of `Platform.mintToken`. */

@@ -220,7 +220,11 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     req.socket.destroy();
     return;
   }
-  if (!whole) lingerAndClose(req, res);
+  if (!whole) {
+    // Say so, or a keep-alive client would send its next request on a connection about to close.
+    res.setHeader('connection', 'close');
+    lingerAndClose(req, res);
+  }
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body ?? undefined);
 }

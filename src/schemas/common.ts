@@ -58,8 +58,10 @@ export const ERROR_CODES = [
   'not_eligible',
   'not_cancellable',
   'sync_in_progress',
-  // The platform's routing and test tools.
+  // The platform's routing, limits and test tools.
   'method_not_allowed',
+  'payload_too_large',
+  'host_not_allowed',
   'not_implemented',
   'injected_fault',
 ] as const;

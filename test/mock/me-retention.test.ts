@@ -131,6 +131,14 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
       expect(error.message).toMatch(/JSON body/);
     });
 
+    test("a body over the platform's maxBodyBytes: 413 payload_too_large, in both adapters", async () => {
+      const raw = JSON.stringify({ user_product_id: 'x'.repeat(1024 * 1024) });
+      const answer = await expectUnchanged(h.platform, () =>
+        getWithBody(h, paths.eligible, undefined, tokens.gus!, raw),
+      );
+      expectError(answer, 413, 'payload_too_large', 'body');
+    });
+
     test('a body that is not JSON: 400 json_parser_error', async () => {
       const answer = await getWithBody(h, paths.eligible, undefined, tokens.gus!, '{user_product_id');
       expectError(answer, 400, 'json_parser_error', 'body');
