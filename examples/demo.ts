@@ -316,6 +316,7 @@ async function shopAndReturn(marketplaceUrl: string): Promise<string> {
     body: new URLSearchParams({
       group_id: field('group_id'),
       marketplace_id: field('marketplace_id'),
+      csrf_token: field('csrf_token'),
       returnUrl: field('returnUrl').replaceAll('&amp;', '&'),
       period_id: /name="period_id" value="([^"]*)"/.exec(page)?.[1] ?? '',
     }),

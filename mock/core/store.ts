@@ -43,6 +43,8 @@ export interface ShopSession {
   readonly account_id: string;
   /** When it was opened, by the platform clock. */
   readonly created_at: string;
+  /** The CSRF token every form of this session carries (`csrf_token`). */
+  readonly csrf_token: string;
 }
 
 function sameId(a: string, b: string): boolean {

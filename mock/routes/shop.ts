@@ -8,13 +8,18 @@
  * Stable `id`s, `name`s and `data-testid`s let a browser test drive the pages: `login-email`,
  * `login-password`, `login-submit`, `login-error`, `signed-in-as`, `product-<code>`,
  * `period-<id>`, `buy`, `purchase-refused`, `confirmation`, `return-to-site`, `logout`.
+ *
+ * Cross-site request forgery: every form carries a `csrf_token`. The login form's is a pre-session
+ * value, also set in the `shop_csrf` cookie (double submit); a signed-in form's is its session's.
+ * A POST from another site (`Sec-Fetch-Site`, or without it `Origin`) is refused first, with a 403
+ * page, and so is a POST whose token does not match: nothing changes.
  */
 import * as z from 'zod';
 import type { AccountRecord, MarketplaceRecord, PricePeriodRecord, ProductRecord } from '../core/document.js';
 import { html, type SafeHtml } from '../core/html.js';
 import { newSecret } from '../core/ids.js';
 import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
-import type { Store } from '../core/store.js';
+import type { ShopSession, Store } from '../core/store.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 import { purchase as buy, priceOf } from '../core/user-products.js';
 import { timingSafeEqual } from './authorization.js';
@@ -22,6 +27,12 @@ import { judgeOrder, packageForSale } from './orders.js';
 
 /** The shop's session cookie. */
 export const SHOP_SESSION_COOKIE = 'shop_session';
+
+/** The login form's pre-session CSRF cookie (double submit: the form carries the same value). */
+export const SHOP_CSRF_COOKIE = 'shop_csrf';
+
+/** The hidden field of every form that carries its CSRF token. */
+const CSRF_FIELD = 'csrf_token';
 
 /** Query parameters or form fields, read as plain text. */
 const Fields = z.record(z.string(), z.string());
@@ -102,43 +113,97 @@ function organisationOf(state: Store, m: MarketplaceRecord): string | undefined 
   return state.clients.get(m.client_id)?.organisation_id;
 }
 
-/** The session id in the request's `shop_session` cookie. */
-function sessionIdOf(headers: Readonly<Record<string, string>>): string | undefined {
+/** The value of the request's cookie `name`. */
+function cookieOf(headers: Readonly<Record<string, string>>, name: string): string | undefined {
   const cookie = headers.cookie;
   if (cookie === undefined) return undefined;
   for (const part of cookie.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SHOP_SESSION_COOKIE) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
 
+/** A signed-in shop visit: the account and its session. */
+interface SignedIn {
+  readonly account: AccountRecord;
+  readonly session: ShopSession;
+}
+
 /** The account logged into the shop by this request's cookie, if it is active (and of `organisationId`, when given). */
-function loggedIn(ctx: Context, organisationId?: string): AccountRecord | undefined {
-  const id = sessionIdOf(ctx.headers);
+function loggedIn(ctx: Context, organisationId?: string): SignedIn | undefined {
+  const id = cookieOf(ctx.headers, SHOP_SESSION_COOKIE);
   const session = id === undefined ? undefined : ctx.state.shopSessions.get(id);
   if (!session) return undefined;
   const account = ctx.state.accounts.get(session.account_id);
   if (!account || !isActiveAccount(account)) return undefined;
   if (organisationId !== undefined && account.organisation_id.toLowerCase() !== organisationId.toLowerCase())
     return undefined;
-  return account;
+  return { account, session };
 }
 
 /** The Set-Cookie value of a cookie: HttpOnly, SameSite=Lax, Path=/, Secure over https. */
-function cookie(ctx: Context, value: string, maxAge?: number): string {
+function cookie(ctx: Context, value: string, maxAge?: number, name = SHOP_SESSION_COOKIE): string {
   const secure = ctx.url.protocol === 'https:' ? '; Secure' : '';
   const age = maxAge === undefined ? '' : `; Max-Age=${maxAge}`;
-  return `${SHOP_SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax${secure}${age}`;
+  return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax${secure}${age}`;
 }
 
 /** Logs `account` into the shop: a new random session (the old one of this browser ends). Answers the Set-Cookie. */
 function openSession(ctx: Context, account: AccountRecord): string {
-  const old = sessionIdOf(ctx.headers);
+  const old = cookieOf(ctx.headers, SHOP_SESSION_COOKIE);
   if (old !== undefined) ctx.state.shopSessions.delete(old);
   const id = newSecret(32);
-  ctx.state.shopSessions.set(id, { account_id: account.id, created_at: ctx.clock.now().toISOString() });
+  ctx.state.shopSessions.set(id, {
+    account_id: account.id,
+    created_at: ctx.clock.now().toISOString(),
+    csrf_token: newSecret(24),
+  });
   return cookie(ctx, id);
+}
+
+/** What `newSecret` makes: base64url text (anything else in the cookie is not ours). */
+const TOKEN_TEXT = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The login form's pre-session token: the browser's `shop_csrf` cookie, or a new one (with its Set-Cookie). */
+function preSessionToken(ctx: Context): { token: string; setCookie?: string } {
+  const sent = cookieOf(ctx.headers, SHOP_CSRF_COOKIE);
+  if (sent !== undefined && TOKEN_TEXT.test(sent)) return { token: sent };
+  const token = newSecret(24);
+  return { token, setCookie: cookie(ctx, token, undefined, SHOP_CSRF_COOKIE) };
+}
+
+/**
+ * Whether a POST comes from another site: `Sec-Fetch-Site` when the browser sends it (only
+ * `same-origin` and `none`, a user's own action, pass: a sibling subdomain is another site here);
+ * else an `Origin` other than the shop's. `Origin: null` (sent for the shop's own forms under
+ * `Referrer-Policy: no-referrer`) and no `Origin` at all are left to the token check.
+ */
+function isCrossSite(ctx: Context): boolean {
+  const site = ctx.headers['sec-fetch-site'];
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
+  const origin = ctx.headers.origin;
+  return origin !== undefined && origin !== 'null' && origin !== ctx.url.origin;
+}
+
+/** Whether the form's `csrf_token` is `expected` (compared in constant time). */
+function tokenMatches(f: Fields, expected: string | undefined): boolean {
+  const sent = f[CSRF_FIELD];
+  return expected !== undefined && sent !== undefined && timingSafeEqual(expected, sent);
+}
+
+/** The 403 page of a refused form post. */
+function forbidden(): RouteResult {
+  return errorPage(
+    403,
+    'Request refused',
+    'This form was not sent from this shop, or it has expired. Go back, reload the page and try again.',
+  );
+}
+
+/** The hidden field that carries a form's CSRF token. */
+function csrfField(token: string): SafeHtml {
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 }
 
 function periodText(pp: PricePeriodRecord): string {
@@ -168,15 +233,16 @@ function carried(m: MarketplaceRecord, fields: Readonly<Record<string, string | 
   )}`;
 }
 
-function loginPage(m: MarketplaceRecord, fields: Fields, error?: string, status = 200): RouteResult {
+function loginPage(ctx: Context, m: MarketplaceRecord, fields: Fields, error?: string, status = 200): RouteResult {
   const hidden = carried(m, { returnUrl: returnUrlOf(fields), campaign: fields.campaign, period: fields.period });
+  const csrf = preSessionToken(ctx);
   return page(
     `Sign in - ${m.name}`,
     html`<h1>${m.name}</h1>
 <h2>Sign in</h2>
 ${error === undefined ? '' : html`<p class="error" role="alert" data-testid="login-error">${error}</p>`}
 <form method="post" action="/shop/login" id="login-form">
-  ${hidden}
+  ${hidden}${csrfField(csrf.token)}
   <label for="login-email">E-mail address</label>
   <input id="login-email" name="email" type="email" autocomplete="username" required data-testid="login-email" value="${fields.email ?? ''}">
   <label for="login-password">Password</label>
@@ -184,15 +250,16 @@ ${error === undefined ? '' : html`<p class="error" role="alert" data-testid="log
   <button id="login-submit" type="submit" data-testid="login-submit">Sign in</button>
 </form>`,
     status,
+    csrf.setCookie === undefined ? {} : { 'set-cookie': csrf.setCookie },
   );
 }
 
-function signedInHeader(account: AccountRecord, m: MarketplaceRecord | undefined): SafeHtml {
+function signedInHeader({ account, session }: SignedIn, m: MarketplaceRecord | undefined): SafeHtml {
   return html`<header><p data-testid="signed-in-as" id="signed-in-as">Signed in as ${account.email}</p>
-<form method="post" action="/shop/logout">${m ? carried(m, {}) : ''}<button type="submit" data-testid="logout" id="logout">Sign out</button></form></header>`;
+<form method="post" action="/shop/logout">${m ? carried(m, {}) : ''}${csrfField(session.csrf_token)}<button type="submit" data-testid="logout" id="logout">Sign out</button></form></header>`;
 }
 
-function storePage(state: Store, m: MarketplaceRecord, org: string, account: AccountRecord, q: Fields, now: number) {
+function storePage(state: Store, m: MarketplaceRecord, org: string, visit: SignedIn, q: Fields, now: number) {
   const products = onSale(state, m, org, now);
   const periods = (p: ProductRecord) => p.price_periods.filter((pp) => pp.enabled);
   // `period` pre-selects a period shown; else `campaign` pre-selects its first period.
@@ -213,10 +280,10 @@ function storePage(state: Store, m: MarketplaceRecord, org: string, account: Acc
   );
   return page(
     m.name,
-    html`${signedInHeader(account, m)}
+    html`${signedInHeader(visit, m)}
 <h1>${m.name}</h1>
 <form method="post" action="/shop/purchase" id="purchase-form">
-  ${carried(m, { returnUrl: returnUrlOf(q) })}
+  ${carried(m, { returnUrl: returnUrlOf(q) })}${csrfField(visit.session.csrf_token)}
   ${products.length === 0 ? html`<p>Nothing is on sale here.</p>` : list}
   <button id="buy" type="submit" data-testid="buy">Buy</button>
 </form>`,
@@ -240,22 +307,23 @@ function marketplace(ctx: Context): RouteResult {
     const { at: _, ...rest } = q;
     return redirect(withQuery(marketplacePath(m), rest), headers);
   }
-  const account = loggedIn(ctx, org);
-  if (!account) return loginPage(m, q);
-  return storePage(state, m, org, account, q, clock.nowMs());
+  const visit = loggedIn(ctx, org);
+  if (!visit) return loginPage(ctx, m, q);
+  return storePage(state, m, org, visit, q, clock.nowMs());
 }
 
 /** `POST /shop/login`: the login form. A wrong password re-shows it with an error. */
 function login(ctx: Context): RouteResult {
   const { state, input: f } = ctx;
+  if (isCrossSite(ctx) || !tokenMatches(f, cookieOf(ctx.headers, SHOP_CSRF_COOKIE))) return forbidden();
   const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
   const org = m && organisationOf(state, m);
   if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');
   const account = f.email ? state.accountByEmail(org, f.email) : undefined;
   const password = f.password ?? '';
   if (!account || account.password === undefined || !timingSafeEqual(account.password, password))
-    return loginPage(m, f, 'Wrong e-mail address or password', 401);
-  if (!isActiveAccount(account)) return loginPage(m, f, 'This account cannot sign in', 403);
+    return loginPage(ctx, m, f, 'Wrong e-mail address or password', 401);
+  if (!isActiveAccount(account)) return loginPage(ctx, m, f, 'This account cannot sign in', 403);
   const location = withQuery(marketplacePath(m), {
     returnUrl: returnUrlOf(f),
     campaign: f.campaign,
@@ -271,11 +339,14 @@ function login(ctx: Context): RouteResult {
  */
 function purchase(ctx: Context): RouteResult {
   const { state, clock, input: f } = ctx;
+  if (isCrossSite(ctx)) return forbidden();
   const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
   const org = m && organisationOf(state, m);
   if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');
-  const account = loggedIn(ctx, org);
-  if (!account) return errorPage(401, 'Sign in first', 'Your shop session has ended: sign in again to buy.');
+  const visit = loggedIn(ctx, org);
+  if (!visit) return errorPage(401, 'Sign in first', 'Your shop session has ended: sign in again to buy.');
+  if (!tokenMatches(f, visit.session.csrf_token)) return forbidden();
+  const { account } = visit;
   const now = clock.nowMs();
   let product: ProductRecord | undefined;
   let period: PricePeriodRecord | undefined;
@@ -293,7 +364,7 @@ function purchase(ctx: Context): RouteResult {
   if (!verdict.purchase_allowed)
     return page(
       'Purchase refused',
-      html`${signedInHeader(account, m)}<h1>Purchase refused</h1>
+      html`${signedInHeader(visit, m)}<h1>Purchase refused</h1>
 <p class="error" data-testid="purchase-refused" data-reason="${verdict.reason}">${verdict.message}</p>
 <p><a href="${withQuery(marketplacePath(m), { returnUrl: returnUrlOf(f) })}">Back to the shop</a></p>`,
       409,
@@ -305,16 +376,16 @@ function purchase(ctx: Context): RouteResult {
 /** `GET /shop/confirmation/{userProductId}`: what was bought, and the way back to the site. */
 function confirmation(ctx: Context): RouteResult {
   const { state, params, input: q } = ctx;
-  const account = loggedIn(ctx);
+  const visit = loggedIn(ctx);
   const up = state.userProducts.get(params.userProductId ?? '');
-  if (!account || !up || up.account_id.toLowerCase() !== account.id.toLowerCase())
+  if (!visit || !up || up.account_id.toLowerCase() !== visit.account.id.toLowerCase())
     return errorPage(404, 'Not found', 'No such purchase');
   const product = state.products.get(up.product_id);
   const period = product?.price_periods.find((pp) => pp.id === up.period_id);
   const back = httpUrl(returnUrlOf(q));
   return page(
     'Thank you',
-    html`${signedInHeader(account, undefined)}
+    html`${signedInHeader(visit, undefined)}
 <h1>Thank you for your purchase</h1>
 <dl data-testid="confirmation" id="confirmation" data-user-product-id="${up.id}">
   <dt>Package</dt><dd data-testid="bought-product">${product?.name ?? up.product_code}</dd>
@@ -354,7 +425,7 @@ function giveBack(ctx: Context): RouteResult {
   const back = httpUrl(returnUrlOf(q));
   if (!back) return errorPage(400, 'Invalid return address', 'The return address must be an http(s) URL.');
   if (back.searchParams.has('ticket')) back.searchParams.delete('ticket');
-  const account = loggedIn(ctx);
+  const account = loggedIn(ctx)?.account;
   const config = state.ticketConfiguration(back.hostname);
   const client = config && state.clients.get(config.client_id);
   if (!account || !config || !client || client.organisation_id.toLowerCase() !== account.organisation_id.toLowerCase())
@@ -370,7 +441,10 @@ function giveBack(ctx: Context): RouteResult {
 /** `POST /shop/logout`: ends the shop session; back to the marketplace when the form names one. */
 function logout(ctx: Context): RouteResult {
   const { state, input: f } = ctx;
-  const id = sessionIdOf(ctx.headers);
+  if (isCrossSite(ctx)) return forbidden();
+  const id = cookieOf(ctx.headers, SHOP_SESSION_COOKIE);
+  const session = id === undefined ? undefined : state.shopSessions.get(id);
+  if (session && !tokenMatches(f, session.csrf_token)) return forbidden();
   if (id !== undefined) state.shopSessions.delete(id);
   const headers = { 'set-cookie': cookie(ctx, '', 0) };
   const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');

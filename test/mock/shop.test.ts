@@ -17,6 +17,7 @@ import {
   demoSite,
   demoUsers,
   expectOk,
+  expectUnchanged,
   type Harness,
   paths,
   useAdapter,
@@ -40,27 +41,51 @@ function expectRedirect(answer: Answer): string {
   return answer.headers.get('location')!;
 }
 
-/** The shop as a browser sees it: one cookie jar. */
+/** The shop as a browser sees it: a cookie jar, and the CSRF token of the last page it showed. */
 function browser(h: Harness) {
-  let cookie: string | undefined;
+  const jar = new Map<string, string>();
+  let csrf: string | undefined;
   const remember = (answer: Answer) => {
-    const set = answer.headers.get('set-cookie');
-    if (set) cookie = /Max-Age=0/.test(set) ? undefined : set.split(';')[0];
+    for (const set of answer.headers.getSetCookie()) {
+      const [pair = ''] = set.split(';');
+      const eq = pair.indexOf('=');
+      if (/Max-Age=0/.test(set)) jar.delete(pair.slice(0, eq));
+      else jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    const token = /name="csrf_token" value="([^"]*)"/.exec(answer.text)?.[1];
+    if (token !== undefined) csrf = token;
     return answer;
   };
-  const headers = () => (cookie ? { cookie } : undefined);
+  const headers = (): Record<string, string> | undefined =>
+    jar.size > 0 ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : undefined;
   return {
+    /** The `shop_session` cookie, as sent. */
     get cookie() {
-      return cookie;
+      const session = jar.get('shop_session');
+      return session === undefined ? undefined : `shop_session=${session}`;
+    },
+    /** The CSRF token of the last page shown. */
+    get csrf() {
+      return csrf;
     },
     get: async (path: string, query?: Record<string, string>) =>
       remember(await h.call(path, { host: 'shop', query, headers: headers() })),
-    post: async (path: string, form: Record<string, string>) =>
-      remember(await h.call(path, { method: 'POST', host: 'shop', form, headers: headers() })),
+    /** Posts a form as the page would: with the page's CSRF token, unless `form` names its own. */
+    post: async (path: string, form: Record<string, string>, extra: Record<string, string> = {}) =>
+      remember(
+        await h.call(path, {
+          method: 'POST',
+          host: 'shop',
+          form: csrf === undefined ? form : { csrf_token: csrf, ...form },
+          headers: { ...headers(), ...extra },
+        }),
+      ),
     /** Logs in with a ticket for `accountId` bound to the shop's client. */
     async loginWithTicket(accountId: string = anna, query: Record<string, string> = {}) {
       const at = h.platform.issueTicket({ accountId, clientId: demoShop.clientId });
       const location = expectRedirect(await this.get(MARKET, { at, ...query }));
+      // The browser follows the redirect: the store page, with its forms' CSRF token.
+      await this.get(location);
       return { at, location };
     },
   };
@@ -156,6 +181,7 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
         [demoUsers.anna.email, ''],
       ]) {
         const b = browser(h);
+        await b.get(MARKET);
         const page = expectPage(
           await b.post('/shop/login', {
             ...market,
@@ -175,6 +201,7 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
 
     test('an account that is not active cannot log in, even with its password', async () => {
       const b = browser(h);
+      await b.get(MARKET);
       const page = expectPage(
         await b.post('/shop/login', { ...market, email: demoUsers.carl.email, password: demoUsers.carl.password }),
         403,
@@ -185,6 +212,7 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
 
     test('the right password logs in (e-mail case-insensitive) and returns to the marketplace with returnUrl, campaign, period', async () => {
       const b = browser(h);
+      await b.get(MARKET);
       const location = expectRedirect(
         await b.post('/shop/login', {
           ...market,
@@ -503,11 +531,12 @@ describe.each(ADAPTERS)('the request journal after the whole sign-on flow throug
     );
     // The shop: a wrong and a right password, the ticket, a purchase, the way back.
     const b = browser(h);
+    await b.get(MARKET);
     await b.post('/shop/login', { ...market, email: demoUsers.bo.email, password: 'not-bo-password-123' });
     await b.post('/shop/login', { ...market, email: demoUsers.bo.email, password: demoUsers.bo.password });
     const boCookie = b.cookie!;
     const returnUrl = 'http://localhost:5173/back';
-    await b.get(MARKET, { at, returnUrl });
+    await b.get(expectRedirect(await b.get(MARKET, { at, returnUrl })));
     const annaCookie = b.cookie!;
     const confirmation = expectRedirect(
       await b.post('/shop/purchase', { ...market, period_id: demoIds.periods.premiumCreditcard, returnUrl }),
@@ -567,6 +596,7 @@ describe.each(ADAPTERS)('the request journal after the whole sign-on flow throug
       ...state.accounts.flatMap((a) => (a.password ? [a.password] : [])),
       ...state.clients.map((c) => c.client_secret),
       'not-bo-password-123',
+      b.csrf!,
       boCookie.split('=')[1]!,
       annaCookie.split('=')[1]!,
       t,
@@ -574,10 +604,94 @@ describe.each(ADAPTERS)('the request journal after the whole sign-on flow throug
     ];
     expect(state.tickets.length).toBeGreaterThanOrEqual(4);
     const journal = JSON.stringify(h.platform.requests.list());
-    expect(h.platform.requests.list().length).toBe(13);
+    expect(h.platform.requests.list().length).toBe(15);
     for (const secret of secrets) expect(journal).not.toContain(secret);
     // What was sent is still there, redacted.
     expect(journal).toContain('password=[redacted]');
     expect(journal).toContain('"at":"[redacted]"');
+  });
+});
+
+describe.each(ADAPTERS)('cross-site request forgery on the shop through %s', (kind) => {
+  const h = useAdapter(kind, { now: '2030-01-15T12:00:00Z' });
+  const login = { ...market, email: demoUsers.anna.email, password: demoUsers.anna.password };
+  const buy = { ...market, period_id: periods.premiumCreditcard };
+
+  test('the login form carries a pre-session token, also set in the shop_csrf cookie (HttpOnly, SameSite=Lax)', async () => {
+    const answer = await h.call(MARKET, { host: 'shop' });
+    const set = answer.headers.getSetCookie().find((c) => c.startsWith('shop_csrf='))!;
+    expect(set).toMatch(/^shop_csrf=[A-Za-z0-9_-]{32}; Path=\/; HttpOnly; SameSite=Lax(; Secure)?$/);
+    expect(expectPage(answer)).toContain(`name="csrf_token" value="${set.slice(10, 42)}"`);
+  });
+
+  test("a login without the token, or with a token other than the cookie's, is refused with a 403 page; no session", async () => {
+    const b = browser(h);
+    await b.get(MARKET);
+    const mine = b.csrf!;
+    // An attacker's own token, from its own visit to the login page.
+    const theirs = browser(h);
+    await theirs.get(MARKET);
+    for (const token of ['', theirs.csrf!, `${mine}x`]) {
+      const page = expectPage(await b.post('/shop/login', { ...login, csrf_token: token }), 403);
+      expect(page).toContain('Request refused');
+      expect(b.cookie).toBeUndefined();
+    }
+    // Without the cookie (what a cross-site form sends when the browser withholds it), even the right token fails.
+    const bare = await h.call('/shop/login', { method: 'POST', host: 'shop', form: { ...login, csrf_token: mine } });
+    expectPage(bare, 403);
+    expect(bare.headers.getSetCookie().some((c) => c.startsWith('shop_session='))).toBe(false);
+    // The page's own token still works.
+    expectRedirect(await b.post('/shop/login', login));
+    expect(b.cookie).toMatch(/^shop_session=/);
+  });
+
+  test.each([
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site: same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }],
+    ['an Origin of another site, without Sec-Fetch-Site', { origin: 'https://attacker.example' }],
+  ])('a post with %s is refused first, even with the right token and cookie', async (_, headers) => {
+    const b = browser(h);
+    await b.get(MARKET);
+    expectPage(await b.post('/shop/login', login, headers), 403);
+    expect(b.cookie).toBeUndefined();
+    await b.loginWithTicket();
+    await expectUnchanged(h.platform, async () => {
+      expectPage(await b.post('/shop/purchase', buy, headers), 403);
+      expectPage(await b.post('/shop/logout', market, headers), 403);
+    });
+    expect(expectPage(await b.get(MARKET))).toContain('data-testid="signed-in-as"');
+  });
+
+  test.each([
+    ['Sec-Fetch-Site: same-origin', { 'sec-fetch-site': 'same-origin' }],
+    ['Sec-Fetch-Site: none (the user typed it)', { 'sec-fetch-site': 'none' }],
+    ['Origin: null (the shop sends no Referrer)', { origin: 'null' }],
+  ])('a post with %s and the right token passes', async (_, headers) => {
+    const b = browser(h);
+    await b.get(MARKET);
+    expectRedirect(await b.post('/shop/login', login, headers));
+    expect(b.cookie).toMatch(/^shop_session=/);
+  });
+
+  test("signed-in forms carry the session's own token: another session's, or none, is refused and nothing is bought", async () => {
+    const anna = browser(h);
+    await anna.loginWithTicket(demoIds.accounts.anna);
+    const other = browser(h);
+    await other.loginWithTicket(bo);
+    expect(anna.csrf).not.toBe(other.csrf);
+    await expectUnchanged(h.platform, async () => {
+      expectPage(await anna.post('/shop/purchase', { ...buy, csrf_token: other.csrf! }), 403);
+      expectPage(await anna.post('/shop/purchase', { ...buy, csrf_token: '' }), 403);
+    });
+    expectRedirect(await anna.post('/shop/purchase', buy));
+  });
+
+  test('a sign-out without the token is refused and the session goes on', async () => {
+    const b = browser(h);
+    await b.loginWithTicket();
+    expectPage(await b.post('/shop/logout', { ...market, csrf_token: 'forged' }), 403);
+    expect(expectPage(await b.get(MARKET))).toContain('data-testid="signed-in-as"');
+    expectRedirect(await b.post('/shop/logout', market));
+    expect(b.cookie).toBeUndefined();
   });
 });

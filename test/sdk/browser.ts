@@ -18,9 +18,10 @@ export interface Visit {
   leftTo?: string;
 }
 
-/** A browser with its own cookie jar. */
+/** A browser with its own cookie jar; its forms carry the CSRF token of the last page shown. */
 export function browser() {
   const jar = new Map<string, string>();
+  let csrf: string | undefined;
 
   async function load(url: string, init: RequestInit = {}): Promise<Visit> {
     let current = url;
@@ -36,7 +37,9 @@ export function browser() {
       }
       const location = response.headers.get('location');
       if (response.status < 300 || response.status >= 400 || location === null) {
-        return { url: current, status: response.status, text: await response.text() };
+        const text = await response.text();
+        csrf = /name="csrf_token" value="([^"]*)"/.exec(text)?.[1] ?? csrf;
+        return { url: current, status: response.status, text };
       }
       await response.body?.cancel();
       const next = new URL(location, current);
@@ -51,12 +54,12 @@ export function browser() {
   return {
     jar,
     get: (url: string) => load(url),
-    /** Posts a form (application/x-www-form-urlencoded), as the shop's pages do. */
+    /** Posts a form (application/x-www-form-urlencoded) as the shop's pages do: with the page's CSRF token. */
     post: (url: string, fields: Record<string, string>) =>
       load(url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(fields).toString(),
+        body: new URLSearchParams(csrf === undefined ? fields : { csrf_token: csrf, ...fields }).toString(),
       }),
   };
 }
