@@ -181,6 +181,11 @@ const TicketConfiguration = z
      * (`/auth/ticket`) taken on the return URL's origin (ports are dynamic in tests).
      */
     auth_endpoint: nonEmpty.nullable(),
+    /**
+     * The one port a ticket may be sent to on this domain (the scheme's default port when the
+     * return URL names none). None: any port of the domain.
+     */
+    port: z.number().int().min(1).max(65535).optional(),
   })
   .check((ctx) => {
     const t = ctx.value;

@@ -15,10 +15,18 @@
  * page, and so is a POST whose token does not match: nothing changes.
  */
 import * as z from 'zod';
-import type { AccountRecord, MarketplaceRecord, PricePeriodRecord, ProductRecord } from '../core/document.js';
+import type {
+  AccountRecord,
+  MarketplaceRecord,
+  PricePeriodRecord,
+  ProductRecord,
+  TicketConfigurationRecord,
+} from '../core/document.js';
+import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
 import { newSecret } from '../core/ids.js';
 import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
+import { securityOf } from '../core/security.js';
 import type { ShopSession, Store } from '../core/store.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 import { purchase as buy, priceOf } from '../core/user-products.js';
@@ -414,21 +422,55 @@ function returnTarget(
   return target.href;
 }
 
+/** Over https, or plain http to a loopback host (a site under development). */
+function safeForTickets(url: URL): boolean {
+  return url.protocol === 'https:' || isLoopbackHost(url.hostname);
+}
+
+/**
+ * Whether a ticket may travel to `back` under `config`: safely (and so to the auth endpoint, in
+ * mode SeparateTicketAuth), and to the configuration's port, when it pins one.
+ */
+function ticketMayGoTo(back: URL, config: TicketConfigurationRecord): boolean {
+  if (!safeForTickets(back)) return false;
+  if (config.mode === 'SeparateTicketAuth' && config.auth_endpoint !== null) {
+    if (!safeForTickets(new URL(config.auth_endpoint, back.origin))) return false;
+  }
+  if (config.port === undefined) return true;
+  const port = back.port === '' ? (back.protocol === 'https:' ? 443 : 80) : Number(back.port);
+  return port === config.port;
+}
+
+/** The "you are leaving the shop" page: a link to `back`, which the user follows or not. */
+function leavingPage(back: URL): RouteResult {
+  return page(
+    'You are leaving the shop',
+    html`<h1>You are leaving the shop</h1>
+<p>The address you are going to is not a site this shop knows:</p>
+<p><a id="leave" data-testid="leave" href="${back.href}" rel="noreferrer">${back.href}</a></p>`,
+  );
+}
+
 /**
  * `GET /shop/return?returnUrl=...` (Return flow 2-6): a logged-in user whose site's domain (the
- * return URL's host name, exactly, case-insensitive, any port) has a ticket configuration gets a
- * new ticket bound to the configuration's client; otherwise the user returns without one. A
- * `ticket` already in the return URL is always dropped, so no planted ticket reaches the site.
+ * return URL's host name, exactly, case-insensitive) has a ticket configuration gets a new ticket
+ * bound to the configuration's client, sent only over https (or http to a loopback host) and to the
+ * configuration's port when it pins one. Otherwise the user returns without one: at once (the
+ * spec's behaviour, an open redirect), or through a "you are leaving" page when the platform was
+ * created with `returnInterstitial`. A `ticket` already in the return URL is always dropped, so no
+ * planted ticket reaches the site.
  */
 function giveBack(ctx: Context): RouteResult {
   const { state, clock, settings, input: q } = ctx;
   const back = httpUrl(returnUrlOf(q));
   if (!back) return errorPage(400, 'Invalid return address', 'The return address must be an http(s) URL.');
   if (back.searchParams.has('ticket')) back.searchParams.delete('ticket');
-  const account = loggedIn(ctx)?.account;
   const config = state.ticketConfiguration(back.hostname);
-  const client = config && state.clients.get(config.client_id);
-  if (!account || !config || !client || client.organisation_id.toLowerCase() !== account.organisation_id.toLowerCase())
+  if (!config || !ticketMayGoTo(back, config))
+    return securityOf(ctx.platform).returnInterstitial ? leavingPage(back) : redirect(back.href);
+  const account = loggedIn(ctx)?.account;
+  const client = state.clients.get(config.client_id);
+  if (!account || !client || client.organisation_id.toLowerCase() !== account.organisation_id.toLowerCase())
     return redirect(back.href);
   const ticket = issueTicket(state, clock, {
     accountId: account.id,

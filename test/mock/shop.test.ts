@@ -695,3 +695,114 @@ describe.each(ADAPTERS)('cross-site request forgery on the shop through %s', (ki
     expect(b.cookie).toBeUndefined();
   });
 });
+
+describe.each(ADAPTERS)('where the shop sends tickets, through %s', (kind) => {
+  const h = useAdapter(kind, { now: '2030-01-15T12:00:00Z' });
+  const signedIn = async () => {
+    const b = browser(h);
+    await b.loginWithTicket();
+    return b;
+  };
+  /** Adds ticket configurations to the demo's. */
+  const register = (
+    ...configs: { domain: string; mode?: 'ReturnUrl' | 'SeparateTicketAuth'; [k: string]: unknown }[]
+  ) => {
+    const doc = h.platform.snapshot();
+    for (const c of configs)
+      doc.ticket_configurations.push({
+        client_id: demoSite.clientId,
+        mode: 'ReturnUrl',
+        auth_endpoint: null,
+        ...c,
+      } as (typeof doc.ticket_configurations)[number]);
+    h.platform.restore(doc);
+  };
+  const ticketOf = (location: string) => new URL(location).searchParams.get('ticket');
+
+  test('a registered domain gets tickets over https only: plain http goes back without one, none issued', async () => {
+    register({ domain: 'site.example' });
+    const b = await signedIn();
+    expect(ticketOf(expectRedirect(await b.get('/shop/return', { returnUrl: 'https://site.example/a' })))).toMatch(
+      /^[\w-]{43}$/,
+    );
+    const answer = await expectUnchanged(h.platform, () =>
+      b.get('/shop/return', { returnUrl: 'http://site.example/a?ticket=planted' }),
+    );
+    expect(expectRedirect(answer)).toBe('http://site.example/a');
+  });
+
+  test('loopback hosts are the exception: http to localhost, 127.0.0.1 and *.localhost gets a ticket', async () => {
+    register({ domain: 'app.localhost' });
+    const b = await signedIn();
+    for (const returnUrl of ['http://localhost:5173/', 'http://127.0.0.1:3000/x', 'http://app.localhost:8080/'])
+      expect(expectRedirect(await b.get('/shop/return', { returnUrl })), returnUrl).toMatch(/[?&]ticket=[\w-]{43}/);
+  });
+
+  test('a configuration that pins a port sends tickets to that port only (the default port when none is named)', async () => {
+    register({ domain: 'pinned.example', port: 8443 }, { domain: 'default-port.example', port: 443 });
+    const b = await signedIn();
+    expect(
+      ticketOf(expectRedirect(await b.get('/shop/return', { returnUrl: 'https://pinned.example:8443/' }))),
+    ).not.toBeNull();
+    expect(
+      ticketOf(expectRedirect(await b.get('/shop/return', { returnUrl: 'https://default-port.example/' }))),
+    ).not.toBeNull();
+    for (const returnUrl of [
+      'https://pinned.example/',
+      'https://pinned.example:9443/',
+      'https://default-port.example:8443/',
+    ]) {
+      const answer = await expectUnchanged(h.platform, () => b.get('/shop/return', { returnUrl }));
+      expect(ticketOf(expectRedirect(answer)), returnUrl).toBeNull();
+    }
+  });
+
+  test('mode SeparateTicketAuth with an auth endpoint over plain http to another host: no ticket', async () => {
+    register({
+      domain: 'split.example',
+      mode: 'SeparateTicketAuth',
+      auth_endpoint: 'http://auth.split.example/ticket',
+    });
+    const b = await signedIn();
+    const answer = await expectUnchanged(h.platform, () =>
+      b.get('/shop/return', { returnUrl: 'https://split.example/after' }),
+    );
+    expect(expectRedirect(answer)).toBe('https://split.example/after');
+  });
+
+  test('a port out of range in a ticket configuration is refused by the state document', () => {
+    const doc = h.platform.snapshot();
+    doc.ticket_configurations.push({
+      domain: 'x.example',
+      client_id: demoSite.clientId,
+      mode: 'ReturnUrl',
+      auth_endpoint: null,
+      port: 70000,
+    });
+    expect(() => h.platform.restore(doc)).toThrow(expect.objectContaining({ field: expect.stringMatching(/\.port$/) }));
+  });
+});
+
+describe.each(ADAPTERS)('returnInterstitial through %s', (kind) => {
+  const h = useAdapter(kind, { now: '2030-01-15T12:00:00Z', returnInterstitial: true });
+
+  test('an unregistered domain gets a "you are leaving" page with a link, not a redirect; no ticket', async () => {
+    const b = browser(h);
+    await b.loginWithTicket();
+    const answer = await expectUnchanged(h.platform, () =>
+      b.get('/shop/return', { returnUrl: 'https://elsewhere.example/x?ticket=planted&a=<b>' }),
+    );
+    const page = expectPage(answer);
+    expect(answer.headers.get('location')).toBeNull();
+    expect(page).toContain('You are leaving the shop');
+    expect(page).toContain('href="https://elsewhere.example/x?a=%3Cb%3E"');
+    expect(page).not.toContain('<b>');
+  });
+
+  test('a registered domain still gets its redirect with a ticket', async () => {
+    const b = browser(h);
+    await b.loginWithTicket();
+    const location = expectRedirect(await b.get('/shop/return', { returnUrl: 'http://localhost:5173/' }));
+    expect(new URL(location).searchParams.get('ticket')).toMatch(/^[\w-]{43}$/);
+  });
+});
