@@ -1,0 +1,110 @@
+/**
+ * `__proto__`, `constructor` and `prototype` are keys like any other (hardening): an unknown one is
+ * `400 unknown_parameter` naming it, in a query, a JSON body (nested too) and a form, on the API and
+ * on the authorization routes (a union of grant types included); and nothing changes.
+ */
+import { describe, expect, test } from 'vitest';
+import {
+  ADAPTERS,
+  type CallOptions,
+  demoIds,
+  demoSite,
+  expectError,
+  expectUnchanged,
+  paths,
+  useAdapter,
+} from './harness.js';
+
+const KEYS = ['__proto__', 'constructor', 'prototype'];
+const credentials = `"client_id":"${demoSite.clientId}","client_secret":"${demoSite.clientSecret}"`;
+
+describe.each(ADAPTERS)('prototype keys through %s', (kind) => {
+  const h = useAdapter(kind);
+
+  /** Each case: where the key goes, and the field the refusal names. */
+  const cases = (key: string): [string, string, CallOptions, string][] => [
+    ['a query parameter (products)', paths.products, { query: `?${key}=x`, token: 'api' }, key],
+    [
+      'a JSON key of a write (prices)',
+      paths.prices,
+      {
+        method: 'POST',
+        body: `{"${key}":{"polluted":true}}`,
+        headers: { 'content-type': 'application/json' },
+        token: 'api',
+      },
+      key,
+    ],
+    [
+      'a JSON key written with an escape',
+      paths.prices,
+      {
+        method: 'POST',
+        body: `{"${key.replaceAll('_', '\\u005f')}":1}`,
+        headers: { 'content-type': 'application/json' },
+        token: 'api',
+      },
+      key,
+    ],
+    [
+      'a JSON key of an access token request (a union of grant types)',
+      paths.token,
+      {
+        method: 'POST',
+        host: 'auth',
+        body: `{"grant_type":"none",${credentials},"${key}":{"a":1}}`,
+        headers: { 'content-type': 'application/json' },
+      },
+      key,
+    ],
+    [
+      'a form field of an access token request',
+      paths.token,
+      {
+        method: 'POST',
+        host: 'auth',
+        form: { grant_type: 'none', client_id: demoSite.clientId, client_secret: demoSite.clientSecret, [key]: 'x' },
+      },
+      key,
+    ],
+    [
+      'a JSON key of a ticket request',
+      paths.ticket,
+      {
+        method: 'POST',
+        host: 'auth',
+        body: `{"accountId":"${demoIds.accounts.anna}","clientId":"${demoSite.clientId}","${key}":{"a":1}}`,
+        headers: { 'content-type': 'application/json' },
+        token: 'ticket',
+      },
+      key,
+    ],
+  ];
+
+  for (const key of KEYS)
+    test.each(cases(key))(
+      `${key} in %s: 400 unknown_parameter naming it; nothing changes`,
+      async (_, path, options, field) => {
+        // Tokens are minted in the test: the platform is reset before each one.
+        const token =
+          options.token === 'api'
+            ? h.token()
+            : options.token === 'ticket'
+              ? h.token(['/api/authorization/ticket'])
+              : undefined;
+        const answer = await expectUnchanged(h.platform, () => h.call(path, { ...options, token }));
+        expectError(answer, 400, 'unknown_parameter', field);
+      },
+    );
+
+  test.each(KEYS)('%s repeated in a query is answered as any repeated unknown key is', async (key) => {
+    const token = h.token();
+    const ordinary = await h.call(paths.products, { query: '?tags=a&foo=x&foo=y', token });
+    const special = await expectUnchanged(h.platform, () =>
+      h.call(paths.products, { query: `?tags=a&${key}=x&${key}=y`, token }),
+    );
+    const { code, field } = ordinary.body as { code: string; field: string };
+    expect(field).toBe('foo');
+    expectError(special, ordinary.status, code, key);
+  });
+});
