@@ -93,17 +93,27 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   return createPlatformWith(allRoutes, options);
 }
 
+/** The defaults of `createPlatform`'s options (the CLI shows them in its help). */
+export const PLATFORM_DEFAULTS = {
+  environment: 'stage',
+  accessTokenLifetimeSeconds: 3600,
+  ticketLifetimeSeconds: 60,
+  syncProcessingMs: 50,
+} as const;
+
 /**
  * Creates a platform serving `routes` (the test suite adds a failing route this way).
  * @internal
  */
 export function createPlatformWith(routes: readonly Route[], options: PlatformOptions = {}): Platform {
-  const environment: Environment = options.environment ?? 'stage';
+  const environment: Environment = options.environment ?? PLATFORM_DEFAULTS.environment;
+  if (environment !== 'stage' && environment !== 'production')
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be stage or production', 'environment');
   const settings: Settings = {
-    accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? 3600,
-    ticketLifetimeSeconds: options.ticketLifetimeSeconds ?? 60,
+    accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? PLATFORM_DEFAULTS.accessTokenLifetimeSeconds,
+    ticketLifetimeSeconds: options.ticketLifetimeSeconds ?? PLATFORM_DEFAULTS.ticketLifetimeSeconds,
     ssoAudience: options.ssoAudience,
-    syncProcessingMs: options.syncProcessingMs ?? 50,
+    syncProcessingMs: options.syncProcessingMs ?? PLATFORM_DEFAULTS.syncProcessingMs,
   };
   for (const name of ['accessTokenLifetimeSeconds', 'ticketLifetimeSeconds'] as const) lifetime(settings[name], name);
   if (

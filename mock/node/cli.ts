@@ -8,8 +8,12 @@ import { parseArgs } from 'node:util';
 import type { StateDocumentInput } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../core/limits.js';
+import { createPlatform, PLATFORM_DEFAULTS } from '../core/platform.js';
+import type { Platform, PlatformOptions } from '../core/types.js';
 import { demoCredentials, demoShop, demoSite, demoUsers } from '../seeds/index.js';
-import { SERVER_DEFAULTS, type StartServerOptions, startServer } from './server.js';
+import { type RequestLogLine, SERVER_DEFAULTS, type StartServerOptions, startServer } from './server.js';
+
+const D = PLATFORM_DEFAULTS;
 
 const HELP = `platform-mock: the subscription platform's reference implementation, in memory.
 
@@ -18,6 +22,15 @@ Usage: platform-mock [options]
   --port <n>                port to listen on (default 4010; 0 picks a free port)
   --host <host>             interface to listen on (default 127.0.0.1)
   --seed <seed>             demo | empty | path to a state document (JSON) (default demo)
+  --quiet                   no line per request (default: a line each when standard output is a terminal)
+  --log                     a line per request even when standard output is not a terminal
+
+The platform:
+  --environment <env>       stage | production: which paths to serve (default ${D.environment})
+  --sso-audience <aud>      the SSO audience constant (default: the state document's sso_audience)
+  --ticket-lifetime <s>     lifetime of authorization tickets, in seconds (default ${D.ticketLifetimeSeconds})
+  --token-lifetime <s>      lifetime of access tokens, in seconds (default ${D.accessTokenLifetimeSeconds})
+  --sync-processing-ms <ms> how long a sync of customer subscriptions takes, 0-60000 (default ${D.syncProcessingMs})
 
 Security (a test fixture: its state holds client secrets and passwords):
   --admin-token <token>     /__admin requires Authorization: Bearer <token>
@@ -34,23 +47,36 @@ Security (a test fixture: its state holds client secrets and passwords):
   --max-connections <n>     open connections at once (default ${SERVER_DEFAULTS.maxConnections})
 
   -h, --help                this help
+  -v, --version             the package version
 
 Test tools are under /__admin: reset, state, tokens, tickets, sso/sessions, clock, requests, faults.
 `;
 
-/** The options `startServer` checks (any other HttpError is about the seed). */
-const OPTION_FIELDS = new Set([
-  'maxBodyBytes',
-  'adminToken',
-  'requestTimeoutMs',
-  'headersTimeoutMs',
-  'keepAliveTimeoutMs',
-  'maxConnections',
-]);
+/** The command-line flag of each option a HttpError may name. */
+const FLAGS: Readonly<Record<string, string>> = {
+  environment: '--environment',
+  ssoAudience: '--sso-audience',
+  ticketLifetimeSeconds: '--ticket-lifetime',
+  accessTokenLifetimeSeconds: '--token-lifetime',
+  syncProcessingMs: '--sync-processing-ms',
+  maxBodyBytes: '--max-body-bytes',
+  adminToken: '--admin-token',
+  requestTimeoutMs: '--request-timeout',
+  headersTimeoutMs: '--headers-timeout',
+  keepAliveTimeoutMs: '--keep-alive-timeout',
+  maxConnections: '--max-connections',
+};
 
+/** A usage error: the message, the usage, exit code 2. */
 function fail(message: string): never {
   process.stderr.write(`platform-mock: ${message}\n\n${HELP}`);
   process.exit(2);
+}
+
+/** A failure that is not about the command line: one line, exit code 1. */
+function die(message: string): never {
+  process.stderr.write(`platform-mock: ${message}\n`);
+  process.exit(1);
 }
 
 /** A whole number option in a range, or undefined when not given; exits with a usage error otherwise. */
@@ -61,6 +87,24 @@ function integer(value: string | undefined, name: string, min: number, max = Num
   return n;
 }
 
+/** This package's version, from its package.json (one level up when built, two from the source). */
+function version(): string {
+  for (const up of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'subscription-platform-sdk' && pkg.version) return pkg.version;
+    } catch {
+      // Not there: try the next.
+    }
+  }
+  return 'unknown';
+}
+
+/** The line printed per request. */
+function logLine(l: RequestLogLine): string {
+  return `${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}\n`;
+}
+
 async function main(): Promise<void> {
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -69,6 +113,13 @@ async function main(): Promise<void> {
         port: { type: 'string', default: '4010' },
         host: { type: 'string', default: '127.0.0.1' },
         seed: { type: 'string', default: 'demo' },
+        quiet: { type: 'boolean' },
+        log: { type: 'boolean' },
+        environment: { type: 'string' },
+        'sso-audience': { type: 'string' },
+        'ticket-lifetime': { type: 'string' },
+        'token-lifetime': { type: 'string' },
+        'sync-processing-ms': { type: 'string' },
         'admin-token': { type: 'string' },
         'no-admin': { type: 'boolean' },
         'allowed-hosts': { type: 'string' },
@@ -80,6 +131,7 @@ async function main(): Promise<void> {
         'keep-alive-timeout': { type: 'string' },
         'max-connections': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
       strict: true,
     }));
@@ -94,7 +146,12 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
+  if (values.version) {
+    process.stdout.write(`${version()}\n`);
+    return;
+  }
   const port = integer(text('port'), 'port', 0, 65535) ?? 4010;
+  if (values.quiet && values.log) fail('--quiet and --log exclude each other');
 
   let seed: 'demo' | 'empty' | StateDocumentInput;
   const seedOption = text('seed') ?? 'demo';
@@ -107,15 +164,39 @@ async function main(): Promise<void> {
     }
   }
 
+  const environment = text('environment');
+  if (environment !== undefined && environment !== 'stage' && environment !== 'production')
+    fail(`invalid --environment: ${environment} (stage or production)`);
   const adminToken = text('admin-token') ?? (process.env.PLATFORM_MOCK_ADMIN_TOKEN || undefined);
   if (adminToken !== undefined && values['no-admin']) fail('--admin-token and --no-admin exclude each other');
-  const hosts = text('allowed-hosts');
-  const options: StartServerOptions = {
-    port,
-    host: text('host'),
+  const platformOptions: PlatformOptions = {
     seed,
+    environment,
+    ssoAudience: text('sso-audience'),
+    ticketLifetimeSeconds: integer(text('ticket-lifetime'), '--ticket-lifetime', 1),
+    accessTokenLifetimeSeconds: integer(text('token-lifetime'), '--token-lifetime', 1),
+    syncProcessingMs: integer(text('sync-processing-ms'), '--sync-processing-ms', 0, 60_000),
     admin: !values['no-admin'],
     adminToken,
+    returnInterstitial: values['return-interstitial'] === true,
+    maxBodyBytes: integer(text('max-body-bytes'), '--max-body-bytes', 1),
+  };
+  let platform: Platform;
+  try {
+    platform = createPlatform(platformOptions);
+  } catch (err) {
+    if (err instanceof HttpError && err.field !== undefined && err.field in FLAGS)
+      fail(`invalid ${FLAGS[err.field]}: ${err.message}`);
+    if (err instanceof HttpError) fail(`invalid seed: ${err.field ?? ''}: ${err.message}`);
+    fail(err instanceof Error ? err.message : String(err));
+  }
+
+  const hosts = text('allowed-hosts');
+  const logging = !values.quiet && (values.log === true || process.stdout.isTTY === true);
+  const options: StartServerOptions = {
+    platform,
+    port,
+    host: text('host'),
     allowedHosts:
       hosts === undefined
         ? undefined
@@ -126,31 +207,27 @@ async function main(): Promise<void> {
               .map((h) => h.trim())
               .filter((h) => h.length > 0),
     trustProxy: values['trust-proxy'] === true,
-    returnInterstitial: values['return-interstitial'] === true,
-    maxBodyBytes: integer(text('max-body-bytes'), 'max-body-bytes', 1),
-    requestTimeoutMs: integer(text('request-timeout'), 'request-timeout', 1),
-    headersTimeoutMs: integer(text('headers-timeout'), 'headers-timeout', 1),
-    keepAliveTimeoutMs: integer(text('keep-alive-timeout'), 'keep-alive-timeout', 1),
-    maxConnections: integer(text('max-connections'), 'max-connections', 1),
+    requestTimeoutMs: integer(text('request-timeout'), '--request-timeout', 1),
+    headersTimeoutMs: integer(text('headers-timeout'), '--headers-timeout', 1),
+    keepAliveTimeoutMs: integer(text('keep-alive-timeout'), '--keep-alive-timeout', 1),
+    maxConnections: integer(text('max-connections'), '--max-connections', 1),
+    onRequest: logging ? (line) => process.stdout.write(logLine(line)) : undefined,
   };
 
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
     server = await startServer(options);
   } catch (err) {
-    if (err instanceof HttpError && OPTION_FIELDS.has(err.field ?? '')) fail(`invalid ${err.field}: ${err.message}`);
-    if (err instanceof HttpError) fail(`invalid seed: ${err.field ?? ''}: ${err.message}`);
-    fail(err instanceof Error ? err.message : String(err));
+    const code = (err as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'EADDRINUSE')
+      die(`port ${port} is in use: choose another with --port <n> (--port 0 picks a free one)`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      die(`cannot listen on ${text('host')}: choose another interface with --host`);
+    if (err instanceof HttpError && err.field !== undefined && err.field in FLAGS)
+      fail(`invalid ${FLAGS[err.field]}: ${err.message}`);
+    die(err instanceof Error ? err.message : String(err));
   }
-  process.stdout.write(
-    `platform-mock listening on ${server.url}\n` +
-      `demo client_id:     ${demoCredentials.clientId}\n` +
-      `demo client_secret: ${demoCredentials.clientSecret}\n` +
-      `demo site:          ${demoSite.clientId} / ${demoSite.clientSecret}\n` +
-      `demo user:          ${demoUsers.anna.email} / ${demoUsers.anna.password}\n` +
-      `demo shop:          ${server.url}/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}\n`,
-  );
-
+  // Before the first line: whoever reads it may signal at once.
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -162,6 +239,26 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+
+  const lines = [
+    `platform-mock listening on ${server.url}`,
+    `environment:        ${platform.environment}`,
+    `sso audience:       ${platformOptions.ssoAudience ?? platform.snapshot().sso_audience}`,
+  ];
+  if (seed === 'demo') {
+    lines.push(
+      `demo client_id:     ${demoCredentials.clientId}`,
+      `demo client_secret: ${demoCredentials.clientSecret}`,
+      `demo site:          ${demoSite.clientId} / ${demoSite.clientSecret}`,
+      `demo shop:          ${server.url}/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`,
+      'demo users (e-mail / password; what each can do: README, "Demo data"):',
+      ...Object.values(demoUsers).map((u) => `  ${u.email} / ${u.password}`),
+    );
+  } else lines.push(`seed:               ${seedOption}`);
+  lines.push(
+    logging ? 'Ctrl-C stops it (--quiet: no line per request).' : 'Ctrl-C stops it (--log: a line per request).',
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 await main();

@@ -6,4 +6,4 @@
 
 export type { AllowedHosts } from '../core/hosts.js';
 export type { Platform, PlatformOptions, StateDocument, StateDocumentInput } from '../index.js';
-export { type RunningServer, type StartServerOptions, startServer } from './server.js';
+export { type RequestLogLine, type RunningServer, type StartServerOptions, startServer } from './server.js';

@@ -1,6 +1,7 @@
 /** The standalone adapter: the platform over node:http, for clients in any language. */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { redactParams } from '../../src/secrets.js';
 import { HttpError } from '../core/errors.js';
 import { type Core, type CoreRequest, type CoreResponse, coreOf } from '../core/exchange.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
@@ -62,6 +63,20 @@ export interface StartServerOptions {
   maxConnections?: number;
   /** Where warnings go (listening beyond loopback without an admin token). Default: standard error. */
   warn?: (message: string) => void;
+  /** Called once per answered request (the CLI prints a line each); secrets in the path are redacted. */
+  onRequest?: (line: RequestLogLine) => void;
+}
+
+/** One answered request, as `startServer`'s `onRequest` sees it. */
+export interface RequestLogLine {
+  readonly method: string;
+  /** The path and query, secret parameters redacted. */
+  readonly path: string;
+  readonly status: number;
+  /** From the first byte read to the last byte written, in ms. */
+  readonly durationMs: number;
+  /** The answer's `x-correlation-id`, when it has one. */
+  readonly correlationId: string | undefined;
 }
 
 /** A running platform server. */
@@ -87,6 +102,9 @@ interface ServeContext {
   /** The server's own origin, for a request whose `Host` cannot be used. */
   origin: string;
 }
+
+/** The correlation id of each answer, for the request log (headers given to `writeHead` cannot be read back). */
+const correlationIds = new WeakMap<ServerResponse, string>();
 
 /** A body that was not read whole: over the limit. */
 const TOO_LARGE = Symbol('too large');
@@ -225,6 +243,8 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     res.setHeader('connection', 'close');
     lingerAndClose(req, res);
   }
+  const id = answer.headers['x-correlation-id'];
+  if (id !== undefined) correlationIds.set(res, id);
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body ?? undefined);
 }
@@ -290,7 +310,21 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     trustProxy: options.trustProxy ?? false,
     origin: '',
   };
+  const { onRequest } = options;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (onRequest) {
+      const started = performance.now();
+      res.once('finish', () => {
+        const id = correlationIds.get(res);
+        onRequest({
+          method: req.method ?? 'GET',
+          path: redactParams(req.url ?? '/', '[redacted]', 'url'),
+          status: res.statusCode,
+          durationMs: performance.now() - started,
+          correlationId: id,
+        });
+      });
+    }
     // No request may end the process: any failure is this request's alone.
     serve(ctx, req, res).catch(() => {
       if (res.headersSent || req.socket.destroyed) {

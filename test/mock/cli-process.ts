@@ -19,7 +19,7 @@ export function started(child: ChildProcess): Promise<{ url: string; output: str
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m && output.includes('client_secret')) resolve({ url: m[1]!, output });
+      if (m && /Ctrl-C stops it.*\n/.test(output)) resolve({ url: m[1]!, output });
     });
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
