@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { openApiDocument } from './mock/openapi.js';
+import pkg from './package.json' with { type: 'json' };
 
 // Three entry points and a CLI. `msw` stays external: it is an optional peer the user's test suite owns.
 export default defineConfig([
@@ -14,6 +17,10 @@ export default defineConfig([
     clean: true,
     target: 'node20',
     treeshake: true,
+    // The OpenAPI document, generated from the same endpoint table: `subscription-platform-sdk/openapi.json`.
+    async onSuccess() {
+      writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument({ version: pkg.version }), null, 2)}\n`);
+    },
   },
   {
     entry: { cli: 'mock/node/cli.ts' },

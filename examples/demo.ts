@@ -2,6 +2,7 @@
  * `npm run demo`: the SDK's main job, end to end, against the reference platform embedded in this
  * process (MSW). No network, no credentials: the platform is seeded with demo data.
  */
+import { writeFileSync } from 'node:fs';
 import { setupServer } from 'msw/node';
 import {
   createHandlers,
@@ -18,6 +19,20 @@ import { APIError, PlatformClient, RequestValidationError, TicketReplayError } f
 const platform = createPlatform({ seed: 'demo' });
 const server = setupServer(...createHandlers(platform, defaultHosts));
 server.listen({ onUnhandledRequest: 'error' });
+
+// `DEMO_RECORD=<file>`: every answer of the platform is written there as JSON when the demo ends
+// (the OpenAPI test checks each against the document). The file holds the demo's tokens.
+const recorded: { method: string; url: string; status: number; contentType: string; body: string }[] = [];
+if (process.env.DEMO_RECORD)
+  server.events.on('response:mocked', async ({ request, response }) => {
+    recorded.push({
+      method: request.method,
+      url: request.url,
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? '',
+      body: await response.clone().text(),
+    });
+  });
 
 const client = new PlatformClient({
   environment: 'stage',
@@ -291,6 +306,7 @@ try {
   for (const r of platform.requests.list()) console.log(`  ${r.status} ${r.method} ${r.path}`);
 } finally {
   server.close();
+  if (process.env.DEMO_RECORD) writeFileSync(process.env.DEMO_RECORD, JSON.stringify(recorded));
 }
 
 /**

@@ -3,6 +3,7 @@
  * says, for tests. Platform-neutral: runs in Node and in a browser.
  *
  * @packageDocumentation
+ * @module subscription-platform-sdk/mock
  */
 export type { Environment, Host } from '../src/endpoints.js';
 export type { AccessTokenResponse } from '../src/schemas/authorization.js';

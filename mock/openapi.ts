@@ -126,6 +126,11 @@ function operation(e: Endpoint, path: string, hosts: Record<Host, string>, envir
     ? { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
     : { description: 'Success', content: { 'application/json': { schema: jsonSchema(e.response, 'output') } } };
   const responses: Json = { [String(e.status)]: success };
+  if (e.page)
+    responses['303'] = {
+      description: 'A redirect to the same page without the ticket (`at`), so it leaves the address bar',
+      headers: { location: { schema: { type: 'string' } } },
+    };
   for (const status of errorStatuses(e))
     responses[String(status)] = {
       description: ERROR_TEXT[status] ?? 'An error',

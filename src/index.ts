@@ -2,6 +2,7 @@
  * A typed client for the subscription platform's external API.
  *
  * @packageDocumentation
+ * @module subscription-platform-sdk
  */
 
 export { APIPromise, type APIResponse } from './api-promise.js';

@@ -2,6 +2,7 @@
  * The reference platform as a standalone HTTP server (Node only).
  *
  * @packageDocumentation
+ * @module subscription-platform-sdk/mock/node
  */
 
 export type { AllowedHosts } from '../core/hosts.js';

@@ -7,6 +7,7 @@ import { cancellationReasonRoutes } from './cancellation-reasons.js';
 import { helpdeskRoutes } from './helpdesk.js';
 import { meRoutes } from './me.js';
 import { meRetentionRoutes } from './me-retention.js';
+import { openApiRoutes } from './openapi.js';
 import { orderRoutes } from './orders.js';
 import { priceRoutes } from './prices.js';
 import { productRoutes } from './products.js';
@@ -33,4 +34,5 @@ export const allRoutes: readonly Route[] = [
   ...ssoRoutes,
   ...shopRoutes,
   ...adminRoutes,
+  ...openApiRoutes,
 ];
