@@ -34,8 +34,12 @@ export function createHandlers(platform: Platform, origins: Origins = defaultHos
     distinct.add(o.slice(0, end));
   }
   const { maxBodyBytes } = securityOf(platform);
+  // A RegExp without groups, not `${origin}/*`: MSW decodes a path pattern's parameters, and a path
+  // that is not valid percent-encoding (`/%ED%A0%80`) would throw there, before the platform answers.
   return [...distinct].map((origin) =>
-    http.all(`${origin}/*`, async ({ request }) => platform.handle(request, await getBodyOf(request, maxBodyBytes))),
+    http.all(new RegExp(`^${escapeRegExp(origin)}/`), async ({ request }) =>
+      platform.handle(request, await getBodyOf(request, maxBodyBytes)),
+    ),
   );
 }
 
@@ -89,6 +93,11 @@ async function getBodyOf(request: Request, limit: number): Promise<HandleInfo> {
       resolve({ body: new TextDecoder().decode(all) });
     });
   });
+}
+
+/** `text`, matched literally in a regular expression. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function isList(value: Origins): value is readonly string[] {

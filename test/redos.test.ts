@@ -22,6 +22,8 @@ const DIRS = ['src', 'mock'];
 const DYNAMIC: Readonly<Record<string, number>> = {
   // The pattern routes' `{name}` segments: escaped literal segments and `([^/]+)` groups.
   'mock/core/router.ts': 1,
+  // The MSW handlers' origins: an escaped literal origin followed by `/`.
+  'mock/msw.ts': 1,
 };
 
 interface Pattern {
@@ -86,7 +88,7 @@ const literalPatterns = scanned.flatMap((s) => s.patterns);
 
 /** Patterns built at run time while a platform is created (both environments), recorded by a RegExp proxy. */
 async function runtimePatterns(): Promise<Pattern[]> {
-  const { createPlatform } = await import('../mock/index.js');
+  const { createHandlers, createPlatform, defaultHosts } = await import('../mock/index.js');
   const recorded: Pattern[] = [];
   const Original = globalThis.RegExp;
   globalThis.RegExp = new Proxy(Original, {
@@ -98,7 +100,7 @@ async function runtimePatterns(): Promise<Pattern[]> {
   });
   try {
     createPlatform({ environment: 'stage' });
-    createPlatform({ environment: 'production' });
+    createHandlers(createPlatform({ environment: 'production' }), defaultHosts);
   } finally {
     globalThis.RegExp = Original;
   }

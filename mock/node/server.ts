@@ -1,6 +1,7 @@
 /** The standalone adapter: the platform over node:http, for clients in any language. */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { redactParams } from '../../src/secrets.js';
 import { HttpError } from '../core/errors.js';
 import { type Core, type CoreRequest, type CoreResponse, coreOf } from '../core/exchange.js';
@@ -346,6 +347,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     handler,
   );
   server.maxConnections = maxConnections;
+  // node:http's own refusals (a malformed request, headers over 16 KiB, a timeout): the platform's
+  // JSON error too, then the connection is closed.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const [status, code, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'headers_too_large', 'The request headers exceed 16 KiB']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'request_timeout', 'The request was not received in time']
+          : [400, 'malformed_request', 'The request is not valid HTTP/1.1'];
+    const body = JSON.stringify({ code, field: status === 431 ? 'headers' : undefined, message });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  });
   // `Expect: 100-continue`: a declared body over the limit is refused before the client sends it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const declared = declaredLength(req.headers['content-length']);

@@ -62,6 +62,9 @@ export const ERROR_CODES = [
   'method_not_allowed',
   'payload_too_large',
   'host_not_allowed',
+  'headers_too_large',
+  'request_timeout',
+  'malformed_request',
   'not_implemented',
   'injected_fault',
 ] as const;

@@ -70,6 +70,15 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
     expectError(await h.call('/nowhere'), 404, 'not_found');
   });
 
+  test.each(['/marketplace/%ED%A0%80/x', '/external/api/v1/%FF', '/%'])(
+    'a path that is not valid percent-encoding (%s) is answered, not a 500 (found by the fuzz suite)',
+    async (path) => {
+      const answer = await h.call(path, { host: path.startsWith('/marketplace') ? 'shop' : 'api' });
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+    },
+  );
+
   test.each([
     ['only the first', ['/external/me/w']],
     ['only the second', ['/external/me/r']],

@@ -153,6 +153,21 @@ describe('the node:http adapter and large bodies', () => {
     expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
   });
 
+  test("node:http's own refusals answer the platform's JSON error: headers over 16 KiB are 431 headers_too_large", async () => {
+    const answer = await rawRequest(h.origin(), `${paths.products}?id=${'x'.repeat(20_000)}`);
+    expect(answer.status).toBe(431);
+    expect(answer.json).toMatchObject({ code: 'headers_too_large', field: 'headers', message: expect.any(String) });
+    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+  });
+
+  test('a request that is not HTTP/1.1 at all: 400 malformed_request, as JSON', async () => {
+    const socket = await openSocket(h.origin());
+    socket.write('NOT HTTP AT ALL\r\n\r\n');
+    const text = await closedByServer(socket);
+    expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'malformed_request' });
+  });
+
   test('a client that goes away in the middle of its body ends nothing but its request', async () => {
     const socket = await openSocket(h.origin());
     socket.write(`POST ${paths.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"grant`);

@@ -1,0 +1,259 @@
+/**
+ * Requests drawn from the endpoint table itself (`src/endpoints.ts`), for the property-based fuzz
+ * suite: valid inputs derived from each entry's zod schemas (through `z.toJSONSchema`), then, most
+ * of the time, one thing broken: a required key dropped, an unknown or prototype key added, a
+ * value of the wrong type, a huge or deeply nested value, an odd encoding, a wrong content type, a
+ * missing or wrong token. Every entry gets its share of the cases, so a new endpoint is fuzzed as
+ * soon as it enters the table.
+ */
+import fc from 'fast-check';
+import * as z from 'zod';
+import { demoIds } from '../../mock/index.js';
+import { type Endpoint, endpoints, pathOf } from '../../src/endpoints.js';
+
+/** A JSON Schema, as `z.toJSONSchema` writes it (the parts read here). */
+interface Schema {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+}
+
+/** How fast-check shows a request in a failure: method, target, body and what was done, not the whole table entry. */
+function show(this: FuzzRequest): string {
+  return `${this.method} ${this.target}${this.body === undefined ? '' : ` ${this.body.slice(0, 300)}`} [${this.mutation}; token ${this.token}]`;
+}
+
+/** One drawn request. */
+export interface FuzzRequest {
+  readonly endpoint: Endpoint;
+  readonly method: string;
+  /** Path and query, as sent. */
+  readonly target: string;
+  /** The body text, if any. */
+  readonly body?: string;
+  readonly contentType?: string;
+  /** Which token: one with the endpoint's scopes (and a user when it needs one), none, or one without the scopes. */
+  readonly token: 'scoped' | 'none' | 'unscoped';
+  /** What was done to the valid input (for the campaign's counts and a failure's message). */
+  readonly mutation: string;
+}
+
+/** Ids the demo seed knows, so that some requests reach real records. */
+const KNOWN_IDS: readonly string[] = [
+  ...Object.values(demoIds.accounts),
+  ...Object.values(demoIds.userProducts),
+  ...Object.values(demoIds.products),
+  ...Object.values(demoIds.periods),
+  'order-0001',
+  'premium-digital',
+  'basic-news',
+  'premium-summer',
+  'demo-site',
+  'demo-shop',
+];
+
+const text = fc.oneof(
+  fc.constantFrom(...KNOWN_IDS),
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom(
+    '',
+    ' ',
+    'true',
+    '0',
+    '-1',
+    '1e309',
+    'null',
+    '2030-01-01T00:00:00Z',
+    'a@example.com',
+    '\u0000',
+    '\ud800',
+  ),
+);
+
+function schemaOf(zod: z.ZodType): Schema {
+  return z.toJSONSchema(zod, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Schema;
+}
+
+/** Values a schema accepts (or nearly: patterns and cross-field rules are not followed). */
+function valueOf(s: Schema, depth = 0): fc.Arbitrary<unknown> {
+  if (s.const !== undefined) return fc.constant(s.const);
+  if (s.enum) return fc.constantFrom(...s.enum);
+  const alternatives = s.anyOf ?? s.oneOf;
+  if (alternatives?.length) return fc.oneof(...alternatives.map((a) => valueOf(a, depth)));
+  if (s.allOf?.length) return valueOf(s.allOf[0]!, depth);
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'string':
+      if (s.format === 'date-time') return fc.constantFrom('2030-01-01T00:00:00Z', '2020-02-29T12:00:00.000Z');
+      if (s.format === 'email') return fc.constantFrom('anna@example.com', 'new@example.com');
+      return fc.oneof(text, fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 20, 20) }));
+    case 'integer':
+      return fc.integer({ min: Math.max(s.minimum ?? -10, -1e6), max: Math.min(s.maximum ?? 1e6, 1e6) });
+    case 'number':
+      return fc.double({ min: s.minimum ?? -1e6, max: s.maximum ?? 1e6, noNaN: true });
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'array':
+      return depth > 3 ? fc.constant([]) : fc.array(valueOf(s.items ?? {}, depth + 1), { maxLength: 3 });
+    case 'object': {
+      if (depth > 3 || !s.properties) return fc.constant({});
+      const required = new Set(s.required ?? []);
+      const entries = Object.entries(s.properties);
+      return fc.record(Object.fromEntries(entries.map(([k, v]) => [k, valueOf(v, depth + 1)])), {
+        requiredKeys: entries.map(([k]) => k).filter((k) => required.has(k)),
+      });
+    }
+    default:
+      return fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null));
+  }
+}
+
+/** A deeply nested array: `levels` deep. */
+const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+/** A record with one thing broken, or none; answers the record and what was done. */
+function mutate(
+  valid: fc.Arbitrary<Record<string, unknown>>,
+  schema: Schema,
+): fc.Arbitrary<[Record<string, unknown>, string]> {
+  const keys = Object.keys(schema.properties ?? {});
+  const required = schema.required ?? [];
+  const options: fc.Arbitrary<[Record<string, unknown>, string]>[] = [
+    valid.map((v) => [v, 'valid']),
+    fc
+      .tuple(valid, fc.constantFrom('__proto__', 'constructor', 'prototype', 'unknown_key', 'toString'), text)
+      .map(([v, k, x]) => [{ ...v, [k]: x }, `extra key ${k}`]),
+    fc
+      .tuple(valid, fc.constantFrom<unknown>(42, -1, 1.5, true, null, [], {}, 'text', [1, 'a'], { a: { b: [] } }))
+      .chain(([v, wrong]) =>
+        keys.length
+          ? fc
+              .constantFrom(...keys)
+              .map((k): [Record<string, unknown>, string] => [{ ...v, [k]: wrong }, `wrong type for ${k}`])
+          : fc.constant<[Record<string, unknown>, string]>([v, 'valid']),
+      ),
+    fc
+      .tuple(valid, fc.constantFrom(1025, 5000, 100_000))
+      .chain(([v, n]) =>
+        keys.length
+          ? fc
+              .constantFrom(...keys)
+              .map((k): [Record<string, unknown>, string] => [{ ...v, [k]: 'x'.repeat(n) }, `huge ${k}`])
+          : fc.constant<[Record<string, unknown>, string]>([v, 'valid']),
+      ),
+  ];
+  if (required.length)
+    options.push(
+      fc.tuple(valid, fc.constantFrom(...required)).map(([v, k]) => {
+        const { [k]: _, ...rest } = v;
+        return [rest, `without ${k}`];
+      }),
+    );
+  return fc.oneof(...options);
+}
+
+/** Percent-encoding; a lone surrogate (not UTF-16 text) is sent as the bytes of one: invalid UTF-8. */
+function encode(x: string): string {
+  try {
+    return encodeURIComponent(x);
+  } catch {
+    return `${encodeURIComponent(x.replace(/[\ud800-\udfff]/g, ''))}%ED%A0%80`;
+  }
+}
+
+/** Query text of a record: repeated keys for arrays, odd encodings sometimes. */
+function queryOf(record: Record<string, unknown>, encoding: 'plain' | 'escaped' | 'repeated'): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(record)) {
+    const name = encoding === 'escaped' ? encode(k).replace(/_/g, '%5F') : encode(k);
+    const values = Array.isArray(v) ? v : [v];
+    for (const x of values) parts.push(`${name}=${encode(typeof x === 'string' ? x : JSON.stringify(x))}`);
+    if (encoding === 'repeated' && values.length === 1) parts.push(parts.at(-1)!);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/** The requests of one endpoint. */
+export function requestsOf(e: Endpoint): fc.Arbitrary<FuzzRequest> {
+  const querySchema = e.query ? schemaOf(e.query) : undefined;
+  const bodySchema = e.body ? schemaOf(e.body) : undefined;
+  const pathParams = fc.record({ a: text, b: text });
+  const input = (s: Schema | undefined) =>
+    s
+      ? mutate(valueOf(s) as fc.Arbitrary<Record<string, unknown>>, s.anyOf?.[0] ?? s)
+      : fc.constant<[Record<string, unknown>, string]>([{}, 'valid']);
+  const token = fc.constantFrom<FuzzRequest['token']>('scoped', 'scoped', 'scoped', 'scoped', 'none', 'unscoped');
+  return fc
+    .tuple(
+      input(querySchema),
+      input(bodySchema),
+      pathParams,
+      fc.constantFrom<'plain' | 'escaped' | 'repeated'>('plain', 'plain', 'escaped', 'repeated'),
+      fc.constantFrom('json', 'json', 'json', 'form', 'text', 'broken', 'deep'),
+      token,
+      fc.constantFrom<'stage' | 'production'>('stage', 'production'),
+    )
+    .map(([[query, qm], [body, bm], params, encoding, bodyKind, tok, environment]) => {
+      let path = pathOf(e, environment);
+      path = path.replace(/\{(\w+)\}/g, (_, name: string) => encode(name.length % 2 ? params.a : params.b));
+      const target = `${path}${queryOf(query, encoding)}`;
+      const mutation = [querySchema ? `query ${qm}` : '', bodySchema ? `body ${bm} (${bodyKind})` : '']
+        .filter(Boolean)
+        .join(', ');
+      if (!bodySchema)
+        return {
+          endpoint: e,
+          method: e.method,
+          target,
+          token: tok,
+          mutation: mutation || 'valid',
+          [fc.toStringMethod]: show,
+        };
+      let text: string;
+      let contentType = 'application/json';
+      switch (bodyKind) {
+        case 'form':
+          contentType = 'application/x-www-form-urlencoded';
+          text = queryOf(body, encoding).slice(1);
+          break;
+        case 'text':
+          contentType = 'text/plain';
+          text = JSON.stringify(body);
+          break;
+        case 'broken':
+          text = JSON.stringify(body).slice(0, -1);
+          break;
+        case 'deep':
+          text = `{"a":${nested(200)}}`;
+          break;
+        default:
+          text = JSON.stringify(body).replace(/"client_secret"/g, '"client\\u005fsecret"');
+      }
+      return {
+        endpoint: e,
+        method: e.method,
+        target,
+        body: text,
+        contentType,
+        token: tok,
+        mutation,
+        [fc.toStringMethod]: show,
+      };
+    });
+}
+
+/** Every entry of the table. */
+export const fuzzedEndpoints: readonly Endpoint[] = endpoints;
