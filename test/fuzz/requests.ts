@@ -86,12 +86,12 @@ function schemaOf(zod: z.ZodType): Schema {
 }
 
 /** Values a schema accepts (or nearly: patterns and cross-field rules are not followed). */
-function valueOf(s: Schema, depth = 0): fc.Arbitrary<unknown> {
+function accepted(s: Schema, depth = 0): fc.Arbitrary<unknown> {
   if (s.const !== undefined) return fc.constant(s.const);
   if (s.enum) return fc.constantFrom(...s.enum);
   const alternatives = s.anyOf ?? s.oneOf;
-  if (alternatives?.length) return fc.oneof(...alternatives.map((a) => valueOf(a, depth)));
-  if (s.allOf?.length) return valueOf(s.allOf[0]!, depth);
+  if (alternatives?.length) return fc.oneof(...alternatives.map((a) => accepted(a, depth)));
+  if (s.allOf?.length) return accepted(s.allOf[0]!, depth);
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   switch (type) {
     case 'string':
@@ -107,12 +107,12 @@ function valueOf(s: Schema, depth = 0): fc.Arbitrary<unknown> {
     case 'null':
       return fc.constant(null);
     case 'array':
-      return depth > 3 ? fc.constant([]) : fc.array(valueOf(s.items ?? {}, depth + 1), { maxLength: 3 });
+      return depth > 3 ? fc.constant([]) : fc.array(accepted(s.items ?? {}, depth + 1), { maxLength: 3 });
     case 'object': {
       if (depth > 3 || !s.properties) return fc.constant({});
       const required = new Set(s.required ?? []);
       const entries = Object.entries(s.properties);
-      return fc.record(Object.fromEntries(entries.map(([k, v]) => [k, valueOf(v, depth + 1)])), {
+      return fc.record(Object.fromEntries(entries.map(([k, v]) => [k, accepted(v, depth + 1)])), {
         requiredKeys: entries.map(([k]) => k).filter((k) => required.has(k)),
       });
     }
@@ -193,7 +193,7 @@ export function requestsOf(e: Endpoint): fc.Arbitrary<FuzzRequest> {
   const pathParams = fc.record({ a: text, b: text });
   const input = (s: Schema | undefined) =>
     s
-      ? mutate(valueOf(s) as fc.Arbitrary<Record<string, unknown>>, s.anyOf?.[0] ?? s)
+      ? mutate(accepted(s) as fc.Arbitrary<Record<string, unknown>>, s.anyOf?.[0] ?? s)
       : fc.constant<[Record<string, unknown>, string]>([{}, 'valid']);
   const token = fc.constantFrom<FuzzRequest['token']>('scoped', 'scoped', 'scoped', 'scoped', 'none', 'unscoped');
   return fc
