@@ -35,12 +35,14 @@ export type {
 export { createHandlers, defaultHosts, type Origins } from './msw.js';
 export { type OpenApiOptions, openApiDocument } from './openapi.js';
 export {
+  DEMO_SITE_LANDING_URL,
   DEMO_SSO_AUDIENCE,
   type DemoUser,
   demoCredentials,
   demoIds,
   demoShop,
   demoSite,
+  demoSiteB,
   demoUsers,
   seeds,
 } from './seeds/index.js';

@@ -46,7 +46,7 @@ import {
   GetProductsResponse,
   UpdatePricesRequest,
 } from './schemas/products.js';
-import { MarketplaceQuery, SignedInUser, SsoEnvelope } from './schemas/sign-on.js';
+import { MarketplaceQuery, SignedInUser, SsoEnvelope, SsoIdentifyQuery } from './schemas/sign-on.js';
 import {
   DistributionInformationQuery,
   DistributionInformationResponse,
@@ -515,6 +515,41 @@ export const cancelProduct = endpoint({
   status: 200,
 });
 
+/** The SSO service's operations beyond endpoint 21: `{ t }` in and out, signed with the client's secret. */
+const ssoOperation = {
+  host: 'sso',
+  method: 'POST',
+  scopes: [],
+  identity: false,
+  bearer: false,
+  query: undefined,
+  body: SsoEnvelope,
+  response: SsoEnvelope,
+  status: 200,
+  documented: 'the SSO service (public documentation and clients)',
+} as const;
+
+export const ssoIdentify = endpoint({
+  documented: 'the SSO service (public documentation and clients)',
+  title: 'SSO identify',
+  method: 'GET',
+  host: 'sso',
+  path: '/identify',
+  scopes: [],
+  identity: false,
+  bearer: false,
+  query: SsoIdentifyQuery,
+  body: undefined,
+  response: z.string(),
+  page: true,
+  status: 302,
+});
+
+export const ssoCreateSession = endpoint({ ...ssoOperation, title: 'SSO createsession', path: '/createsession' });
+export const ssoSessionStatus = endpoint({ ...ssoOperation, title: 'SSO sessionstatus', path: '/sessionstatus' });
+export const ssoAuthenticate = endpoint({ ...ssoOperation, title: 'SSO authenticate', path: '/authenticate' });
+export const ssoLogout = endpoint({ ...ssoOperation, title: 'SSO logout', path: '/logout' });
+
 /** Every entry of the table, in the spec's order, then the endpoints beyond it. */
 export const endpoints: readonly Endpoint[] = [
   updatePrices,
@@ -544,4 +579,9 @@ export const endpoints: readonly Endpoint[] = [
   getSignedInUser,
   marketplace,
   cancelProduct,
+  ssoIdentify,
+  ssoCreateSession,
+  ssoSessionStatus,
+  ssoAuthenticate,
+  ssoLogout,
 ];

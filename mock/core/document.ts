@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { dateTime, id } from '../../src/schemas/common.js';
 import { PeriodType, PriceDetailInput, SubscriptionType } from '../../src/schemas/products.js';
 import { checkCollections, collection, lower } from './collection.js';
+import { hashPassword, PASSWORD_HASH } from './passwords.js';
 
 const text = z.string();
 const nonEmpty = z.string().min(1);
@@ -27,6 +28,11 @@ const Client = z.strictObject({
   scopes: z.array(nonEmpty),
   provision_service: z.string().nullable(),
   name: text.optional(),
+  /**
+   * The site's landing page for SSO identify: the browser is sent there with `t` (a session token)
+   * and `r` (the return URL). None: identify refuses the client with an error page.
+   */
+  landing_url: z.url({ protocol: /^https?$/ }).optional(),
 });
 
 /** A postal address of an account, as endpoint 24 reads it (in camelCase there). */
@@ -47,8 +53,13 @@ const Account = z.strictObject({
   status: nonEmpty,
   /** Endpoint 24's address; an account without one reads empty strings there. */
   address: AccountAddress.optional(),
-  /** The shop's login password (a demo value, a secret: never journaled, never in an error). None: no form login. */
+  /**
+   * The account's password in clear, only on the way in (a seed, `PUT /__admin/state`): it is
+   * hashed on load and never kept. None and no `password_hash`: no password login.
+   */
   password: nonEmpty.optional(),
+  /** The salted scrypt hash of the password (`scrypt$N$r$p$salt$hash`): all the state keeps. */
+  password_hash: z.string().regex(PASSWORD_HASH, 'Expected scrypt$N$r$p$salt$hash').optional(),
   /** Social security number: endpoint 9 finds the account by it. */
   ssn: nonEmpty.optional(),
   /** Endpoint 9's age check reads it. */
@@ -546,7 +557,16 @@ export const StateDocumentSchema = z
     /** The SSO audience constant: `aud` of request tokens, `iss` of session tokens (endpoint 21). */
     sso_audience: nonEmpty.default(DEFAULT_SSO_AUDIENCE),
   })
-  .check((ctx) => checkCollections(COLLECTIONS, ctx.value, ctx.issues));
+  .check((ctx) => checkCollections(COLLECTIONS, ctx.value, ctx.issues))
+  // A password given in clear is hashed, and only its hash is kept (the clear one wins over a hash).
+  .transform((doc) => {
+    for (const account of doc.accounts) {
+      if (account.password === undefined) continue;
+      account.password_hash = hashPassword(account.password);
+      delete account.password;
+    }
+    return doc;
+  });
 
 /** An auth endpoint of a ticket configuration: an absolute http(s) URL, or a path (`/auth/ticket`). */
 function isEndpointUrl(value: string): boolean {

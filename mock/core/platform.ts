@@ -7,7 +7,7 @@ import { type Environment, nameOf } from '../../src/endpoints.js';
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { allRoutes } from '../routes/index.js';
 import { seeds } from '../seeds/index.js';
-import { lifetime, OffsetClock } from './clock.js';
+import { lifetime, MAX_LIFETIME_SECONDS, OffsetClock } from './clock.js';
 import { type StateDocument, type StateDocumentInput, StateDocumentSchema } from './document.js';
 import { HttpError } from './errors.js';
 import { type CoreRequest, type CoreResponse, registerCore } from './exchange.js';
@@ -99,6 +99,7 @@ export const PLATFORM_DEFAULTS = {
   accessTokenLifetimeSeconds: 3600,
   ticketLifetimeSeconds: 60,
   syncProcessingMs: 50,
+  login: { maxFailedAttempts: 5, freezeSeconds: 300, maxSessionsPerAccount: 5 },
 } as const;
 
 /**
@@ -114,7 +115,17 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     ticketLifetimeSeconds: options.ticketLifetimeSeconds ?? PLATFORM_DEFAULTS.ticketLifetimeSeconds,
     ssoAudience: options.ssoAudience,
     syncProcessingMs: options.syncProcessingMs ?? PLATFORM_DEFAULTS.syncProcessingMs,
+    login: { ...PLATFORM_DEFAULTS.login, ...options.login },
   };
+  for (const [name, max] of [
+    ['maxFailedAttempts', 1000],
+    ['freezeSeconds', MAX_LIFETIME_SECONDS],
+    ['maxSessionsPerAccount', 1000],
+  ] as const) {
+    const value = settings.login[name];
+    if (!(Number.isInteger(value) && value >= 1 && value <= max))
+      throw new HttpError(400, 'invalid_parameter', `Parameter must be an integer from 1 to ${max}`, `login.${name}`);
+  }
   for (const name of ['accessTokenLifetimeSeconds', 'ticketLifetimeSeconds'] as const) lifetime(settings[name], name);
   if (
     !(

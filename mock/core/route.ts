@@ -26,6 +26,18 @@ export interface Settings {
   readonly ssoAudience: string | undefined;
   /** How long a sync of customer subscriptions (endpoint 19) takes, in ms: a second one of the organisation meanwhile is refused. */
   readonly syncProcessingMs: number;
+  /** The SSO service's login limits. */
+  readonly login: LoginLimits;
+}
+
+/** The SSO service's login limits (`createPlatform`'s `login` option). */
+export interface LoginLimits {
+  /** Wrong passwords in a row before the account freezes. */
+  readonly maxFailedAttempts: number;
+  /** How long a frozen account stays frozen, in seconds of the platform clock. */
+  readonly freezeSeconds: number;
+  /** Logged-in SSO sessions an account may hold at once (all of its organisation's sites and apps). */
+  readonly maxSessionsPerAccount: number;
 }
 
 /** What a handler receives. */

@@ -33,6 +33,14 @@ function camel(key: string): string {
   return key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+/** The SSO service's count of wrong passwords for one e-mail address of an organisation. */
+export interface LoginFailures {
+  /** Wrong passwords in a row. */
+  failures: number;
+  /** Until when (platform clock, ms) the account is frozen; 0 when it is not. */
+  frozenUntilMs: number;
+}
+
 /**
  * A browser session of the shop, behind its `shop_session` cookie. Kept beside the state
  * document, not in it: it is a browser's cookie, not platform data, and `load` (so `reset` and
@@ -68,6 +76,8 @@ export function createStore(doc: StateDocument) {
     doc,
     /** The shop's browser sessions by session id (not part of the document). */
     shopSessions: new Map<string, ShopSession>(),
+    /** Wrong passwords in a row, by organisation and lower-case e-mail (not part of the document). */
+    loginFailures: new Map<string, LoginFailures>(),
     /** Organisations with a sync of customer subscriptions (endpoint 19) under way (not part of the document). */
     syncsInFlight: new Set<string>(),
 
@@ -76,6 +86,7 @@ export function createStore(doc: StateDocument) {
       store.doc = next;
       for (const [key, collection] of byKey) collection.load(next[key] as object[]);
       store.shopSessions.clear();
+      store.loginFailures.clear();
     },
 
     /** Every index of every collection, for a test that compares them after `reset()`. */

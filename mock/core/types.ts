@@ -31,6 +31,12 @@ export interface PlatformOptions {
    * in sequence, and a test suite that runs them in parallel finds out. Default 50.
    */
   syncProcessingMs?: number;
+  /**
+   * The SSO service's login limits: wrong passwords in a row before an account freezes (default 5),
+   * how long it stays frozen on the platform clock (default 300 s), and how many logged-in SSO
+   * sessions one account may hold (default 5: two sites and a phone fit).
+   */
+  login?: { maxFailedAttempts?: number; freezeSeconds?: number; maxSessionsPerAccount?: number };
   /** How many requests the journal keeps; the oldest go first. Default 1000. */
   journalLimit?: number;
   /** Called with an unexpected exception before it is answered as `500 internal_server_error`. */

@@ -25,6 +25,7 @@ import type {
 import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
 import { newSecret } from '../core/ids.js';
+import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
 import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
 import { securityOf } from '../core/security.js';
 import type { ShopSession, Store } from '../core/store.js';
@@ -328,8 +329,9 @@ function login(ctx: Context): RouteResult {
   const org = m && organisationOf(state, m);
   if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');
   const account = f.email ? state.accountByEmail(org, f.email) : undefined;
-  const password = f.password ?? '';
-  if (!account || account.password === undefined || !timingSafeEqual(account.password, password))
+  // An unknown e-mail costs a hash check too: the answer's time does not tell which it was.
+  const known = verifyPassword(f.password ?? '', account?.password_hash ?? NO_PASSWORD);
+  if (!account || account.password_hash === undefined || !known)
     return loginPage(ctx, m, f, 'Wrong e-mail address or password', 401);
   if (!isActiveAccount(account)) return loginPage(ctx, m, f, 'This account cannot sign in', 403);
   const location = withQuery(marketplacePath(m), {

@@ -1,33 +1,73 @@
 /**
- * Endpoint 21, `POST {sso_url}/authenticatewithticket`: a site's server turns an SSO session
- * logged in with a ticket. The request token is verified strictly (RFC 8725): HS256 only, the
- * client's secret, `aud` = the SSO audience constant, `iss` = the client's organisation, every
- * claim present, a lifetime of at most 10 s, nothing dated in the future, all on the platform
- * clock. The answer is always a signed session token `{ t }`, errors included (the platform's public documentation).
+ * The SSO service: endpoint 21 (`POST {sso_url}/authenticatewithticket`) and, beyond the spec as
+ * the platform's public documentation and clients show them, identify (a browser redirect),
+ * createsession, sessionstatus, authenticate and logout.
+ *
+ * Every request token is verified strictly (RFC 8725): HS256 only, the calling client's secret,
+ * `aud` = the SSO audience constant, `iss` = the client's organisation, `cid` a client of it, every
+ * claim present, a lifetime of at most 10 s (identify: 60 s), nothing dated in the future, all on
+ * the platform clock. Once the client is known, every answer is a signed session token `{ t }`,
+ * errors included (public clients decode every answer as one). Sessions move only through
+ * `mock/core/sso.ts`.
  */
 import { decodeJwt, type JWTPayload, jwtVerify, SignJWT } from 'jose';
-import { authenticateWithTicket } from '../../src/endpoints.js';
-import { SsoRequestClaims } from '../../src/schemas/sign-on.js';
+import type * as z from 'zod';
+import {
+  authenticateWithTicket,
+  ssoAuthenticate,
+  ssoCreateSession,
+  ssoIdentify,
+  ssoLogout,
+  ssoSessionStatus,
+} from '../../src/endpoints.js';
+import {
+  SsoAuthenticateClaims,
+  SsoCreateSessionClaims,
+  SsoIdentifyClaims,
+  SsoLogoutClaims,
+  SsoRequestClaims,
+  SsoSessionStatusClaims,
+} from '../../src/schemas/sign-on.js';
 import { SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
-import type { ClientRecord, SsoSessionRecord } from '../core/document.js';
+import type { AccountRecord, ClientRecord, SsoSessionRecord } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
-import { apiRoute, type Route } from '../core/route.js';
-import { issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
+import { html } from '../core/html.js';
+import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
+import { apiRoute, type Route, type RouteContext, type RouteResult } from '../core/route.js';
+import {
+  createSsoSession,
+  findSsoSession,
+  loggedInSessions,
+  logInSsoSession,
+  logOutSsoSession,
+  recordSsoEvent,
+} from '../core/sso.js';
+import type { Store } from '../core/store.js';
+import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 
 /** Clock skew allowed on a request token's `exp`, `nbf` and `iat`, in seconds. */
 export const SSO_CLOCK_TOLERANCE_SECONDS = 5;
 
-const REQUIRED_CLAIMS = ['cid', 'sid', 'at', 'ipa', 'uas', 'nbf', 'exp', 'iat', 'iss', 'aud'];
+/** The longest life of an identify token (a browser redirect), in seconds. */
+export const SSO_IDENTIFY_LIFETIME_SECONDS = 60;
+
+/** The browser's SSO session cookie, on the SSO host. */
+export const SSO_SESSION_COOKIE = 'sso_session';
+
 const encoder = new TextEncoder();
 
 /** What a session token reports. */
 interface Outcome {
   sts: SsoSessionRecord['state'];
   sid: string;
-  aid: string;
-  at: string;
-  err: string | null;
-  ems: string;
+  aid?: string;
+  at?: string;
+  err?: string | null;
+  ems?: string;
+  /** Seconds until a frozen account thaws; -1 when not frozen. */
+  frf?: number;
+  /** Password attempts remaining before the account freezes; -1 when not counted. */
+  raa?: number;
 }
 
 /** 400 with the common error body: no session token can be signed without a known client. */
@@ -35,9 +75,27 @@ function invalidRequestToken(message: string): HttpError {
   return new HttpError(400, 'invalid_request_token', message, 't');
 }
 
+/** The SSO audience constant in force. */
+function audienceOf(ctx: RouteContext): string {
+  return ctx.settings.ssoAudience ?? ctx.state.doc.sso_audience;
+}
+
 /** Signs a session token for `client` (HS256, its secret): `iss` = the audience constant, `aud` = the client. */
 async function sessionToken(client: ClientRecord, audience: string, nowSeconds: number, o: Outcome) {
-  return new SignJWT({ ...o, frf: -1, raa: -1, slm: 0, otp: '', ses: null })
+  const claims = {
+    sts: o.sts,
+    sid: o.sid,
+    aid: o.aid ?? '',
+    at: o.at ?? '',
+    err: o.err ?? null,
+    ems: o.ems ?? '',
+    frf: o.frf ?? -1,
+    raa: o.raa ?? -1,
+    slm: 0,
+    otp: '',
+    ses: null,
+  };
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt(nowSeconds)
     .setNotBefore(nowSeconds)
@@ -47,8 +105,28 @@ async function sessionToken(client: ClientRecord, audience: string, nowSeconds: 
     .sign(encoder.encode(client.client_secret));
 }
 
-/** Verifies a request token; answers its claims, or undefined for any failure. */
-async function verifyRequest(token: string, client: ClientRecord, audience: string, now: Date) {
+/** The client a request token names (read unverified, only to find whose secret verifies it). */
+function clientOf(state: Store, token: string): { client: ClientRecord; unverified: JWTPayload } {
+  let unverified: JWTPayload;
+  try {
+    unverified = decodeJwt(token);
+  } catch {
+    throw invalidRequestToken('The request token is not a JWT');
+  }
+  const client = typeof unverified.cid === 'string' ? state.clients.get(unverified.cid) : undefined;
+  if (!client) throw invalidRequestToken('The request token names no known client (cid)');
+  return { client, unverified };
+}
+
+/** Verifies a request token against `schema`; answers its claims, or undefined for any failure. */
+async function verifyRequest<S extends z.ZodType<{ cid: string; iat: number; nbf: number; exp: number }>>(
+  token: string,
+  client: ClientRecord,
+  audience: string,
+  now: Date,
+  schema: S,
+  maxAgeSeconds = SSO_TOKEN_LIFETIME_SECONDS,
+): Promise<z.output<S> | undefined> {
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, encoder.encode(client.client_secret), {
@@ -56,73 +134,72 @@ async function verifyRequest(token: string, client: ClientRecord, audience: stri
       typ: 'JWT',
       audience,
       issuer: client.organisation_id,
-      requiredClaims: REQUIRED_CLAIMS,
-      maxTokenAge: SSO_TOKEN_LIFETIME_SECONDS,
+      requiredClaims: ['cid', 'nbf', 'exp', 'iat', 'iss', 'aud'],
+      maxTokenAge: maxAgeSeconds,
       clockTolerance: SSO_CLOCK_TOLERANCE_SECONDS,
       currentDate: now,
     }));
   } catch {
     return undefined;
   }
-  const parsed = SsoRequestClaims.safeParse(payload);
+  const parsed = schema.safeParse(payload);
   if (!parsed.success) return undefined;
   const c = parsed.data;
   const nowSeconds = Math.floor(now.getTime() / 1000);
   if (c.cid !== client.client_id) return undefined;
-  if (c.exp - c.iat > SSO_TOKEN_LIFETIME_SECONDS || c.exp <= c.iat) return undefined;
+  if (c.exp - c.iat > maxAgeSeconds || c.exp <= c.iat) return undefined;
   if (c.iat > nowSeconds + SSO_CLOCK_TOLERANCE_SECONDS || c.nbf > nowSeconds + SSO_CLOCK_TOLERANCE_SECONDS)
     return undefined;
   return c;
 }
 
-const authenticate = apiRoute(authenticateWithTicket, async ({ input, state, clock, settings }) => {
-  const audience = settings.ssoAudience ?? state.doc.sso_audience;
-  let unverified: JWTPayload;
-  try {
-    // Read unverified only to find the client whose secret verifies the token.
-    unverified = decodeJwt(input.t);
-  } catch {
-    throw invalidRequestToken('The request token is not a JWT');
-  }
-  const client = typeof unverified.cid === 'string' ? state.clients.get(unverified.cid) : undefined;
-  if (!client) throw invalidRequestToken('The request token names no known client (cid)');
-
-  const claims = await verifyRequest(input.t, client, audience, clock.now());
-  // Everything from here to the signing runs in one synchronous step: two racing requests with one
-  // ticket cannot both consume it.
-  const nowSeconds = Math.floor(clock.nowMs() / 1000);
-  const reply = async (o: Outcome) => ({ body: { t: await sessionToken(client, audience, nowSeconds, o) } });
-  if (!claims) {
-    // Not judged: the ticket stays usable; nothing is recorded on the strength of an unverified token.
-    // Nor is the session looked up: the answer reveals nothing of it (the sid is echoed as sent).
-    const sid = typeof unverified.sid === 'string' ? unverified.sid : '';
-    return reply({
+/** The pieces every `{ t }` operation shares: the client, its verified claims (or none), and the answer. */
+async function operation<S extends z.ZodType<{ cid: string; iat: number; nbf: number; exp: number }>>(
+  ctx: RouteContext<{ t: string }>,
+  schema: S,
+) {
+  const audience = audienceOf(ctx);
+  const { client, unverified } = clientOf(ctx.state, ctx.input.t);
+  const claims = await verifyRequest(ctx.input.t, client, audience, ctx.clock.now(), schema);
+  const nowSeconds = Math.floor(ctx.clock.nowMs() / 1000);
+  const reply = async (o: Outcome): Promise<RouteResult<{ t: string }>> => ({
+    body: { t: await sessionToken(client, audience, nowSeconds, o) },
+  });
+  /** A request token that does not verify: nothing is looked up, the `sid` is echoed as sent. */
+  const unverifiable = () =>
+    reply({
       sts: 'anon',
-      sid,
-      aid: '',
-      at: '',
+      sid: typeof unverified.sid === 'string' ? unverified.sid : '',
       err: 'invalid_request_token',
       ems: 'The request token does not verify',
     });
-  }
-  const session = state.ssoSessions.get(claims.sid);
-  const owner = session?.client_id == null ? undefined : state.clients.get(session.client_id);
-  if (!session || (owner && owner.organisation_id.toLowerCase() !== client.organisation_id.toLowerCase()))
-    return reply({ sts: 'anon', sid: claims.sid, aid: '', at: '', err: 'session_not_found', ems: 'No such session' });
+  return { client, claims, reply, unverifiable };
+}
 
-  const record = (outcome: string) =>
-    session.timeline.push({
-      at: clock.now().toISOString(),
-      operation: 'authenticatewithticket',
-      outcome,
-      ip_address: claims.ipa,
-      user_agent: claims.uas,
-    });
+/** A fresh ticket for `client`, for the account of a logged-in session. */
+function ticketFor(ctx: RouteContext, accountId: string, client: ClientRecord): string {
+  return issueTicket(ctx.state, ctx.clock, {
+    accountId,
+    clientId: client.client_id,
+    lifetimeSeconds: ctx.settings.ticketLifetimeSeconds,
+  }).ticket;
+}
+
+// ------------------------------------------------------------------ 21. authenticatewithticket
+
+const authenticateWithTicketRoute = apiRoute(authenticateWithTicket, async (ctx) => {
+  const { state, clock } = ctx;
+  const { client, claims, reply, unverifiable } = await operation(ctx, SsoRequestClaims);
+  // Everything from here to the signing runs in one synchronous step: two racing requests with one
+  // ticket cannot both consume it.
+  // Not judged when unverified: the ticket stays usable; nothing is recorded on an unverified token.
+  if (!claims) return unverifiable();
+  const session = findSsoSession(state, claims.sid, client);
+  if (!session) return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
   const refuse = (err: string, ems: string) => {
-    record(err);
-    return reply({ sts: session.state, sid: session.sid, aid: '', at: '', err, ems });
+    recordSsoEvent(session, clock, 'authenticatewithticket', err, claims);
+    return reply({ sts: session.state, sid: session.sid, err, ems });
   };
-
   if (session.state === 'terminated') return refuse('session_terminated', 'The session is terminated');
   const judged = judgeTicket(state, clock, claims.at, client.client_id);
   if (!judged.ok) return refuse('invalid_ticket', 'The ticket is invalid or expired');
@@ -134,17 +211,196 @@ const authenticate = apiRoute(authenticateWithTicket, async ({ input, state, clo
     );
   const verification = session.state === 'loggedin';
   useTicket(judged.ticket, clock);
-  session.state = 'loggedin';
-  session.account_id = accountId;
-  if (session.client_id === null) session.client_id = client.client_id;
-  record(verification ? 'verified' : 'loggedin');
-  const next = issueTicket(state, clock, {
-    accountId,
-    clientId: client.client_id,
-    lifetimeSeconds: settings.ticketLifetimeSeconds,
+  logInSsoSession(session, accountId);
+  recordSsoEvent(session, clock, 'authenticatewithticket', verification ? 'verified' : 'loggedin', claims);
+  return reply({ sts: 'loggedin', sid: session.sid, aid: accountId, at: ticketFor(ctx, accountId, client) });
+});
+
+// ------------------------------------------------------------------ identify
+
+/** The identify error page: a request token that fails verification never redirects anywhere. */
+function identifyRefused(message: string): RouteResult<string> {
+  const text = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign-in link refused</title></head>
+<body><main><h1>Sign-in link refused</h1><p data-testid="error">${message}</p></main></body></html>
+`;
+  return {
+    status: 400,
+    text: text.value,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': "default-src 'none'",
+    },
+  };
+}
+
+/** The value of the request's cookie `name`. */
+function cookieOf(headers: Readonly<Record<string, string>>, name: string): string | undefined {
+  for (const part of (headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+const identify = apiRoute(ssoIdentify, async (ctx) => {
+  const { state, clock, input } = ctx;
+  let found: ReturnType<typeof clientOf>;
+  try {
+    found = clientOf(state, input.t);
+  } catch {
+    return identifyRefused('This sign-in link is not valid.');
+  }
+  const { client } = found;
+  const claims = await verifyRequest(
+    input.t,
+    client,
+    audienceOf(ctx),
+    clock.now(),
+    SsoIdentifyClaims,
+    SSO_IDENTIFY_LIFETIME_SECONDS,
+  );
+  if (!claims) return identifyRefused('This sign-in link is not valid, or it has expired.');
+  if (client.landing_url === undefined)
+    return identifyRefused('This site has no landing page registered with the SSO service.');
+  // The browser's session on the SSO host, when it is one this organisation may use; else a new one.
+  const sid = cookieOf(ctx.headers, SSO_SESSION_COOKIE);
+  let session = sid === undefined ? undefined : findSsoSession(state, sid, client);
+  if (!session || session.state === 'terminated') session = createSsoSession(state, clock, client.client_id);
+  recordSsoEvent(session, clock, 'identify', session.state, { uas: ctx.headers['user-agent'] ?? '' });
+  const nowSeconds = Math.floor(clock.nowMs() / 1000);
+  const token = await sessionToken(client, audienceOf(ctx), nowSeconds, {
+    sts: session.state,
+    sid: session.sid,
+    ...(session.state === 'loggedin' && session.account_id !== null
+      ? { aid: session.account_id, at: ticketFor(ctx, session.account_id, client) }
+      : {}),
   });
-  return reply({ sts: 'loggedin', sid: session.sid, aid: accountId, at: next.ticket, err: null, ems: '' });
+  const landing = new URL(client.landing_url);
+  landing.searchParams.set('t', token);
+  landing.searchParams.set('r', input.r);
+  const secure = ctx.url.protocol === 'https:' ? '; Secure' : '';
+  return {
+    status: 302,
+    headers: {
+      location: landing.href,
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'set-cookie': `${SSO_SESSION_COOKIE}=${session.sid}; Path=/; HttpOnly; SameSite=Lax${secure}`,
+    },
+  };
+});
+
+// ------------------------------------------------------------------ createsession
+
+const createSession = apiRoute(ssoCreateSession, async (ctx) => {
+  const { client, claims, reply, unverifiable } = await operation(ctx, SsoCreateSessionClaims);
+  if (!claims) return unverifiable();
+  const session = createSsoSession(ctx.state, ctx.clock, client.client_id);
+  recordSsoEvent(session, ctx.clock, 'createsession', 'anon', claims);
+  return reply({ sts: 'anon', sid: session.sid });
+});
+
+// ------------------------------------------------------------------ sessionstatus
+
+const sessionStatus = apiRoute(ssoSessionStatus, async (ctx) => {
+  const { client, claims, reply, unverifiable } = await operation(ctx, SsoSessionStatusClaims);
+  if (!claims) return unverifiable();
+  const session = findSsoSession(ctx.state, claims.sid, client);
+  if (!session) return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
+  // A fresh ticket only when the site does not know yet that the session is logged in: it needs
+  // one to read the user; a site that already knows gets none (tickets are credentials).
+  const loggedIn = session.state === 'loggedin' && session.account_id !== null;
+  const fresh = loggedIn && claims.lks !== 'loggedin';
+  return reply({
+    sts: session.state,
+    sid: session.sid,
+    ...(loggedIn ? { aid: session.account_id ?? '' } : {}),
+    ...(fresh && session.account_id !== null ? { at: ticketFor(ctx, session.account_id, client) } : {}),
+  });
+});
+
+// ------------------------------------------------------------------ authenticate
+
+/** The key of an e-mail's wrong-password count: per organisation, case-insensitive. */
+function failuresKey(client: ClientRecord, email: string): string {
+  return `${client.organisation_id.toLowerCase()}\n${email.toLowerCase()}`;
+}
+
+/** Seconds until a frozen account thaws, on the platform clock; 0 when it is not frozen. */
+function frozenFor(ctx: RouteContext, key: string): number {
+  const entry = ctx.state.loginFailures.get(key);
+  if (!entry || entry.frozenUntilMs <= ctx.clock.nowMs()) return 0;
+  return Math.ceil((entry.frozenUntilMs - ctx.clock.nowMs()) / 1000);
+}
+
+const authenticate = apiRoute(ssoAuthenticate, async (ctx) => {
+  const { state, clock, settings } = ctx;
+  const { client, claims, reply, unverifiable } = await operation(ctx, SsoAuthenticateClaims);
+  if (!claims) return unverifiable();
+  const session = findSsoSession(state, claims.sid, client);
+  if (!session) return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
+  const refuse = (err: string, ems: string, extra: Partial<Outcome> = {}) => {
+    recordSsoEvent(session, clock, 'authenticate', err, claims);
+    return reply({ sts: session.state, sid: session.sid, err, ems, ...extra });
+  };
+  if (session.state === 'terminated') return refuse('session_terminated', 'The session is terminated');
+
+  const key = failuresKey(client, claims.usr);
+  // Frozen: refused before the password is looked at, so a frozen account is no password oracle.
+  const frozen = frozenFor(ctx, key);
+  if (frozen > 0) return refuse('account_frozen', 'Too many wrong passwords: try again later', { frf: frozen });
+  const account: AccountRecord | undefined = state.accountByEmail(client.organisation_id, claims.usr);
+  // An unknown e-mail costs a hash check and counts as a failure too: the answer does not tell which it was.
+  const right =
+    verifyPassword(claims.pwd, account?.password_hash ?? NO_PASSWORD) && account?.password_hash !== undefined;
+  if (!account || !right) {
+    const { maxFailedAttempts, freezeSeconds } = settings.login;
+    const entry = state.loginFailures.get(key) ?? { failures: 0, frozenUntilMs: 0 };
+    entry.failures = entry.frozenUntilMs > 0 ? 1 : entry.failures + 1;
+    entry.frozenUntilMs = 0;
+    const remaining = Math.max(0, maxFailedAttempts - entry.failures);
+    if (remaining === 0) entry.frozenUntilMs = clock.nowMs() + freezeSeconds * 1000;
+    state.loginFailures.set(key, entry);
+    return refuse('invalid_credentials', 'Wrong e-mail address or password', { raa: remaining });
+  }
+  state.loginFailures.delete(key);
+  if (!isActiveAccount(account)) return refuse('account_not_active', 'This account cannot log in');
+  if (session.state === 'loggedin' && session.account_id?.toLowerCase() !== account.id.toLowerCase())
+    return refuse(
+      'session_already_logged_in_on_another_account',
+      'The session is logged in on another account: log out first',
+    );
+  if (session.state !== 'loggedin') {
+    const held = loggedInSessions(state, account.id).length;
+    if (held >= settings.login.maxSessionsPerAccount)
+      return refuse('session_limit_reached', 'The account has its maximum of logged-in sessions');
+  }
+  logInSsoSession(session, account.id);
+  recordSsoEvent(session, clock, 'authenticate', 'loggedin', claims);
+  return reply({ sts: 'loggedin', sid: session.sid, aid: account.id, at: ticketFor(ctx, account.id, client) });
+});
+
+// ------------------------------------------------------------------ logout
+
+const logout = apiRoute(ssoLogout, async (ctx) => {
+  const { client, claims, reply, unverifiable } = await operation(ctx, SsoLogoutClaims);
+  if (!claims) return unverifiable();
+  const session = findSsoSession(ctx.state, claims.sid, client);
+  if (!session) return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
+  const ended = logOutSsoSession(ctx.state, session);
+  recordSsoEvent(session, ctx.clock, 'logout', `terminated ${ended}`, claims);
+  return reply({ sts: 'terminated', sid: session.sid });
 });
 
 /** The routes of this file. */
-export const ssoRoutes: readonly Route[] = [authenticate];
+export const ssoRoutes: readonly Route[] = [
+  authenticateWithTicketRoute,
+  identify,
+  createSession,
+  sessionStatus,
+  authenticate,
+  logout,
+];

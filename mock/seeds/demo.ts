@@ -53,6 +53,20 @@ export const demoSite: Readonly<{
   ssoAudience: DEMO_SSO_AUDIENCE,
 };
 
+/**
+ * A second site of "Demo Media" (another news brand): it shares the SSO sessions of the first, so a
+ * user logged in on one is logged in on the other through identify.
+ */
+export const demoSiteB: Readonly<{ clientId: string; clientSecret: string; landingUrl: string }> = {
+  clientId: 'demo-site-b',
+  clientSecret: 'demo-site-b-secret-0123456789abcdef0123456789abc',
+  /** Where SSO identify sends the browser (`npm start` runs site B on port 3001). */
+  landingUrl: 'http://localhost:3001/sso/landing',
+};
+
+/** The first demo site's SSO landing page (`npm start` runs it on port 3000). */
+export const DEMO_SITE_LANDING_URL = 'http://localhost:3000/sso/landing';
+
 /** The shop's client (tickets sent to the shop are bound to it) and its demo marketplace. */
 export const demoShop: Readonly<{ clientId: string; clientSecret: string; groupId: string; marketplaceId: string }> = {
   clientId: 'shop-client',
@@ -61,6 +75,16 @@ export const demoShop: Readonly<{ clientId: string; clientSecret: string; groupI
   groupId: 'demo',
   marketplaceId: 'main',
 };
+
+/** The scopes the demo sites are granted. */
+const SITE_SCOPES = [
+  '/api/authorization/ticket',
+  '/external/order_validation/r',
+  '/external/product/r',
+  '/external/cancellation_reason/r',
+  '/external/me/r',
+  '/external/me/w',
+] as const;
 
 /** A demo user: account id, e-mail address and shop password. */
 export interface DemoUser {
@@ -303,9 +327,21 @@ export const demoSeed: StateDocumentInput = {
       client_id: demoSite.clientId,
       client_secret: demoSite.clientSecret,
       organisation_id: o.demo,
-      scopes: ['/api/authorization/ticket', '/external/order_validation/r', '/external/product/r'],
+      // What an operator grants a site: tickets, its products and orders, and its users' own data
+      // (the retention flow and the me API read with a user token).
+      scopes: [...SITE_SCOPES],
       provision_service: null,
       name: 'Demo site',
+      landing_url: DEMO_SITE_LANDING_URL,
+    },
+    {
+      client_id: demoSiteB.clientId,
+      client_secret: demoSiteB.clientSecret,
+      organisation_id: o.demo,
+      scopes: [...SITE_SCOPES],
+      provision_service: null,
+      name: 'Demo site B',
+      landing_url: demoSiteB.landingUrl,
     },
     {
       client_id: demoShop.clientId,

@@ -53,6 +53,63 @@ export const SsoErrorCode = z.enum([
 /** An SSO `err` code of `authenticatewithticket`. */
 export type SsoErrorCode = z.infer<typeof SsoErrorCode>;
 
+// ---------------------------------------------------------------- the rest of the SSO service (beyond the spec)
+
+const claim = z.string().min(1).max(1024);
+
+/** Claims every request token of the SSO service carries (`cid`, and the JWT's own). */
+const SsoBaseClaims = z.object({ cid: claim, nbf: epoch, exp: epoch, iat: epoch, iss: claim, aud: claim });
+
+/** Claims of the identify token (a browser redirect): the base claims alone; it may live 60 s. */
+export const SsoIdentifyClaims = SsoBaseClaims;
+/** Claims of a create-session request (native apps): the device and app. */
+export const SsoCreateSessionClaims = SsoBaseClaims.extend({
+  ipa: claim,
+  uas: claim,
+  apn: claim,
+  apv: claim,
+  osn: claim,
+  osv: claim,
+});
+/** The statuses of an SSO session (spec: States and transitions). */
+export const SsoSessionStatus = z.enum(['anon', 'loggedin', 'terminated']);
+/** The status of an SSO session. */
+export type SsoSessionStatus = z.infer<typeof SsoSessionStatus>;
+/** Claims of a session-status request: `lks` is the status the site last saw. */
+export const SsoSessionStatusClaims = SsoBaseClaims.extend({
+  sid: claim,
+  ipa: claim,
+  uas: claim,
+  lks: SsoSessionStatus,
+});
+/** Claims of an authenticate request: the user's e-mail address and password. */
+export const SsoAuthenticateClaims = SsoBaseClaims.extend({
+  sid: claim,
+  ipa: claim,
+  uas: claim,
+  usr: claim,
+  pwd: claim,
+});
+/** Claims of a logout request. */
+export const SsoLogoutClaims = SsoBaseClaims.extend({ sid: claim, ipa: claim, uas: claim });
+
+/** The `err` codes of the SSO service's other operations. */
+export const SsoServiceErrorCode = z.enum([
+  'session_not_found',
+  'session_terminated',
+  'invalid_credentials',
+  'account_frozen',
+  'account_not_active',
+  'session_limit_reached',
+  'session_already_logged_in_on_another_account',
+  'invalid_request_token',
+]);
+/** An `err` code of the SSO service's other operations. */
+export type SsoServiceErrorCode = z.infer<typeof SsoServiceErrorCode>;
+
+/** The query of identify: the identify token and the return URL, passed through to the landing page. */
+export const SsoIdentifyQuery = z.strictObject({ t: z.string().min(1).max(8192), r: z.string().min(1).max(2048) });
+
 /** Claims of the session token the SSO service answers with (endpoint 21). */
 export const SsoSessionClaims = z.object({
   sts: z.string(),

@@ -10,7 +10,16 @@ import { createHandlers, createPlatform, defaultHosts } from '../../mock/index.j
 import { type RunningServer, startServer } from '../../mock/node/index.js';
 import { ErrorBody } from '../../src/schemas/common.js';
 
-export { DEMO_SSO_AUDIENCE, demoCredentials, demoIds, demoShop, demoSite, demoUsers } from '../../mock/seeds/demo.js';
+export {
+  DEMO_SITE_LANDING_URL,
+  DEMO_SSO_AUDIENCE,
+  demoCredentials,
+  demoIds,
+  demoShop,
+  demoSite,
+  demoSiteB,
+  demoUsers,
+} from '../../mock/seeds/demo.js';
 
 /** Which adapter a describe block runs through. */
 export type AdapterKind = 'msw' | 'http';

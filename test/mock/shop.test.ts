@@ -593,7 +593,7 @@ describe.each(ADAPTERS)('the request journal after the whole sign-on flow throug
     const secrets = [
       ...state.tickets.map((x) => x.ticket),
       ...state.access_tokens.flatMap((x) => [x.access_token, x.refresh_token]),
-      ...state.accounts.flatMap((a) => (a.password ? [a.password] : [])),
+      ...Object.values(demoUsers).map((u) => u.password),
       ...state.clients.map((c) => c.client_secret),
       'not-bo-password-123',
       b.csrf!,

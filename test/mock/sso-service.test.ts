@@ -1,0 +1,335 @@
+/**
+ * The SSO service beyond endpoint 21 (the platform's public documentation and clients), through
+ * both adapters with plain `fetch`: identify, createsession, sessionstatus, authenticate and
+ * logout. Every operation answers a signed session token, errors included; jose builds and reads
+ * the tokens here only.
+ */
+import { jwtVerify, SignJWT } from 'jose';
+import { describe, expect, test } from 'vitest';
+import { SsoEnvelope, SsoSessionClaims } from '../../src/schemas/sign-on.js';
+import {
+  ADAPTERS,
+  DEMO_SITE_LANDING_URL,
+  DEMO_SSO_AUDIENCE,
+  demoIds,
+  demoSite,
+  demoSiteB,
+  demoUsers,
+  expectError,
+  expectOk,
+  expectUnchanged,
+  type Harness,
+  useAdapter,
+} from './harness.js';
+
+const encoder = new TextEncoder();
+const DEVICE = { ipa: '203.0.113.9', uas: 'Mozilla/5.0 sso-service-test' };
+type Client = { clientId: string; clientSecret: string; organisationId?: string };
+const SITE: Client = demoSite;
+const SITE_B: Client = { ...demoSiteB, organisationId: demoSite.organisationId };
+const COMPLEX: Client = { ...demoIds.clients.complex, organisationId: demoIds.organisations.complex };
+
+/** A request token as a site signs it. */
+async function sign(
+  h: Harness,
+  claims: Record<string, unknown>,
+  o: { client?: Client; lifetime?: number; secret?: string } = {},
+) {
+  const client = o.client ?? SITE;
+  const now = Math.floor(h.platform.clock.now().getTime() / 1000);
+  return new SignJWT({ cid: client.clientId, ...claims })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(now)
+    .setNotBefore(now)
+    .setExpirationTime(now + (o.lifetime ?? 10))
+    .setIssuer(client.organisationId ?? demoSite.organisationId)
+    .setAudience(DEMO_SSO_AUDIENCE)
+    .sign(encoder.encode(o.secret ?? client.clientSecret));
+}
+
+/** Verifies a session token for `client`; answers its claims. */
+async function read(h: Harness, t: string, client: Client = SITE): Promise<SsoSessionClaims> {
+  const { payload } = await jwtVerify(t, encoder.encode(client.clientSecret), {
+    algorithms: ['HS256'],
+    audience: client.clientId,
+    issuer: DEMO_SSO_AUDIENCE,
+    currentDate: h.platform.clock.now(),
+  });
+  return SsoSessionClaims.parse(payload);
+}
+
+describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
+  const h = useAdapter(kind, { now: '2030-03-01T09:00:00Z' });
+
+  /** Calls `POST {sso_url}/<operation>` with a token of `claims`; answers the verified claims of the answer. */
+  async function call(operation: string, claims: Record<string, unknown>, client: Client = SITE) {
+    const t = await sign(h, claims, { client });
+    const answer = await h.call(`/${operation}`, { method: 'POST', host: 'sso', json: { t } });
+    return read(h, expectOk(answer, SsoEnvelope).t, client);
+  }
+  const createSession = async (client: Client = SITE) =>
+    (await call('createsession', { ...DEVICE, apn: 'News', apv: '1.0', osn: 'Android', osv: '15' }, client)).sid;
+  const authenticate = (sid: string, usr: string, pwd: string, client: Client = SITE) =>
+    call('authenticate', { sid, ...DEVICE, usr, pwd }, client);
+  const status = (sid: string, lks = 'anon', client: Client = SITE) =>
+    call('sessionstatus', { sid, ...DEVICE, lks }, client);
+  const anna = demoUsers.anna;
+
+  describe('createsession', () => {
+    test('answers a new anonymous session', async () => {
+      const sid = await createSession();
+      expect(sid).toMatch(/^[\w-]{32}$/);
+      expect(h.platform.sso.session(sid)).toMatchObject({
+        state: 'anon',
+        account_id: null,
+        client_id: demoSite.clientId,
+      });
+      expect(await status(sid)).toMatchObject({ sts: 'anon', err: null, at: '' });
+    });
+
+    test('a claim missing (osv): invalid_request_token, signed; no session is made', async () => {
+      const before = h.platform.snapshot().sso_sessions.length;
+      const claims = await call('createsession', { ...DEVICE, apn: 'News', apv: '1.0', osn: 'Android' });
+      expect(claims).toMatchObject({ err: 'invalid_request_token', sts: 'anon' });
+      expect(h.platform.snapshot().sso_sessions).toHaveLength(before);
+    });
+  });
+
+  describe('authenticate', () => {
+    test('the right password logs the session in: sts loggedin, the account, a ticket for this client', async () => {
+      const sid = await createSession();
+      const claims = await authenticate(sid, 'ANNA@example.com', anna.password);
+      expect(claims).toMatchObject({ sts: 'loggedin', sid, aid: anna.id, err: null });
+      const ticket = h.platform.snapshot().tickets.find((t) => t.ticket === claims.at);
+      expect(ticket).toMatchObject({ client_id: demoSite.clientId, account_id: anna.id, used_at: null });
+      expect(h.platform.sso.session(sid)?.timeline.at(-1)).toMatchObject({
+        operation: 'authenticate',
+        outcome: 'loggedin',
+      });
+    });
+
+    test('an unknown e-mail and a wrong password answer alike: invalid_credentials with raa', async () => {
+      const sid = await createSession();
+      const unknown = await authenticate(sid, 'nobody@example.com', 'whatever-password');
+      const wrong = await authenticate(sid, anna.email, 'not-the-password');
+      for (const c of [unknown, wrong]) expect(c).toMatchObject({ err: 'invalid_credentials', sts: 'anon', raa: 4 });
+    });
+
+    test('5 wrong passwords freeze the account: the right one is refused (account_frozen, frf), and works after the thaw', async () => {
+      const sid = await createSession();
+      const remaining: number[] = [];
+      for (let i = 0; i < 5; i++) remaining.push((await authenticate(sid, anna.email, `wrong-${i}`)).raa);
+      expect(remaining).toEqual([4, 3, 2, 1, 0]);
+      const frozen = await authenticate(sid, anna.email, anna.password);
+      expect(frozen).toMatchObject({ err: 'account_frozen', sts: 'anon', frf: 300, at: '' });
+      h.platform.clock.advance(120);
+      expect((await authenticate(sid, anna.email, anna.password)).frf).toBe(180);
+      h.platform.clock.advance(180);
+      expect(await authenticate(sid, anna.email, anna.password)).toMatchObject({ sts: 'loggedin', err: null });
+      // The count starts again after a success.
+      const other = await createSession();
+      expect((await authenticate(other, anna.email, 'wrong')).raa).toBe(4);
+    });
+
+    test('an account that is not active: account_not_active, only with its right password', async () => {
+      const sid = await createSession();
+      expect((await authenticate(sid, demoUsers.carl.email, 'wrong')).err).toBe('invalid_credentials');
+      expect(await authenticate(sid, demoUsers.carl.email, demoUsers.carl.password)).toMatchObject({
+        err: 'account_not_active',
+        sts: 'anon',
+      });
+    });
+
+    test('session_limit_reached past the maximum (5 by default); the session stays anonymous', async () => {
+      for (let i = 0; i < 5; i++)
+        expect((await authenticate(await createSession(), anna.email, anna.password)).sts).toBe('loggedin');
+      const sixth = await createSession();
+      expect(await authenticate(sixth, anna.email, anna.password)).toMatchObject({
+        err: 'session_limit_reached',
+        sts: 'anon',
+      });
+      expect(h.platform.sso.session(sixth)?.state).toBe('anon');
+    });
+
+    test('a session logged in on another account, or terminated, is refused', async () => {
+      const sid = await createSession();
+      await authenticate(sid, anna.email, anna.password);
+      expect((await authenticate(sid, demoUsers.bo.email, demoUsers.bo.password)).err).toBe(
+        'session_already_logged_in_on_another_account',
+      );
+      await call('logout', { sid, ...DEVICE });
+      expect((await authenticate(sid, anna.email, anna.password)).err).toBe('session_terminated');
+    });
+
+    test('the password never reaches the journal, the state or an answer', async () => {
+      const sid = await createSession();
+      await authenticate(sid, anna.email, anna.password);
+      await authenticate(sid, anna.email, 'a-wrong-secret-password');
+      const everything = JSON.stringify([h.platform.requests.list(), h.platform.snapshot()]);
+      expect(everything).not.toContain(anna.password);
+      expect(everything).not.toContain('a-wrong-secret-password');
+      const state = (await h.call('/__admin/state')).text;
+      expect(state).not.toContain(anna.password);
+      expect(state).not.toMatch(/"password"/);
+      expect(state).toMatch(/"password_hash":"scrypt\$1024\$8\$1\$/);
+    });
+  });
+
+  describe('sessionstatus', () => {
+    test('a fresh ticket only when the site does not know yet that the session is logged in', async () => {
+      const sid = await createSession();
+      await authenticate(sid, anna.email, anna.password);
+      const unaware = await status(sid, 'anon');
+      expect(unaware).toMatchObject({ sts: 'loggedin', aid: anna.id, err: null });
+      expect(unaware.at).toMatch(/^[\w-]{43}$/);
+      const aware = await status(sid, 'loggedin');
+      expect(aware).toMatchObject({ sts: 'loggedin', aid: anna.id, at: '' });
+    });
+
+    test('an unknown session: session_not_found; a session of another organisation is unknown too', async () => {
+      expect(await status('no-such-session')).toMatchObject({ err: 'session_not_found', sid: 'no-such-session' });
+      const theirs = await createSession(COMPLEX);
+      expect((await status(theirs)).err).toBe('session_not_found');
+      expect((await status(theirs, 'anon', COMPLEX)).err).toBeNull();
+    });
+
+    test('a site of the same organisation sees the session (site B)', async () => {
+      const sid = await createSession();
+      await authenticate(sid, anna.email, anna.password);
+      const seen = await status(sid, 'anon', SITE_B);
+      expect(seen).toMatchObject({ sts: 'loggedin', aid: anna.id });
+      const ticket = h.platform.snapshot().tickets.find((t) => t.ticket === seen.at);
+      expect(ticket?.client_id).toBe(demoSiteB.clientId);
+    });
+  });
+
+  describe('logout', () => {
+    test('terminates the session and every other session of the account; another account is untouched', async () => {
+      const first = await createSession();
+      const second = await createSession(SITE_B);
+      const bos = await createSession();
+      await authenticate(first, anna.email, anna.password);
+      await authenticate(second, anna.email, anna.password, SITE_B);
+      await authenticate(bos, demoUsers.bo.email, demoUsers.bo.password);
+      expect(await call('logout', { sid: second, ...DEVICE }, SITE_B)).toMatchObject({ sts: 'terminated', err: null });
+      expect((await status(first, 'loggedin')).sts).toBe('terminated');
+      expect((await status(second, 'loggedin', SITE_B)).sts).toBe('terminated');
+      expect((await status(bos, 'loggedin')).sts).toBe('loggedin');
+    });
+
+    test('an unknown session: session_not_found', async () => {
+      expect((await call('logout', { sid: 'nope', ...DEVICE })).err).toBe('session_not_found');
+    });
+  });
+
+  describe('request tokens are verified strictly', () => {
+    test.each([
+      ['signed with another secret', { secret: `${demoSite.clientSecret}-other` }],
+      ['living longer than 10 s', { lifetime: 11 }],
+    ])('%s: invalid_request_token, the session not looked up (sid echoed), nothing changes', async (_, o) => {
+      const sid = await createSession();
+      await authenticate(sid, anna.email, anna.password);
+      const t = await sign(h, { sid, ...DEVICE, lks: 'anon' }, o);
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call('/sessionstatus', { method: 'POST', host: 'sso', json: { t } }),
+      );
+      const claims = await read(h, expectOk(answer, SsoEnvelope).t);
+      expect(claims).toMatchObject({ err: 'invalid_request_token', sts: 'anon', sid, aid: '', at: '' });
+    });
+
+    test('a token naming no known client: 400 invalid_request_token (no key to sign an answer with)', async () => {
+      const t = await sign(
+        h,
+        { ...DEVICE, apn: 'a', apv: '1', osn: 'o', osv: '1' },
+        { client: { clientId: 'nobody', clientSecret: demoSite.clientSecret } },
+      );
+      expectError(
+        await h.call('/createsession', { method: 'POST', host: 'sso', json: { t } }),
+        400,
+        'invalid_request_token',
+        't',
+      );
+    });
+  });
+
+  describe('identify (a browser redirect)', () => {
+    const identify = (t: string, r: string, cookie?: string) =>
+      h.call('/identify', { host: 'sso', query: { t, r }, headers: cookie ? { cookie } : {} });
+
+    test('a new browser: an anonymous session, a cookie on the SSO host, 302 to the landing page with t and r', async () => {
+      const r = 'http://localhost:3000/articles/1?x=1';
+      const answer = await identify(await sign(h, {}, { lifetime: 60 }), r);
+      expect(answer.status).toBe(302);
+      const location = new URL(answer.headers.get('location')!);
+      expect(`${location.origin}${location.pathname}`).toBe(DEMO_SITE_LANDING_URL);
+      expect(location.searchParams.get('r')).toBe(r);
+      const claims = await read(h, location.searchParams.get('t')!);
+      expect(claims).toMatchObject({ sts: 'anon', at: '', err: null });
+      const cookie = answer.headers.get('set-cookie')!;
+      expect(cookie).toMatch(new RegExp(`^sso_session=${claims.sid}; Path=/; HttpOnly; SameSite=Lax`));
+    });
+
+    test('a browser whose session is logged in: sts loggedin and a ticket for the identifying client (site B)', async () => {
+      const first = await identify(await sign(h, {}), 'http://localhost:3000/');
+      const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+      const sid = cookie.split('=')[1]!;
+      await authenticate(sid, anna.email, anna.password);
+      const viaB = await identify(await sign(h, {}, { client: SITE_B }), 'http://localhost:3001/', cookie);
+      const location = new URL(viaB.headers.get('location')!);
+      expect(location.origin).toBe('http://localhost:3001');
+      const claims = await read(h, location.searchParams.get('t')!, SITE_B);
+      expect(claims).toMatchObject({ sts: 'loggedin', sid, aid: anna.id });
+      expect(h.platform.snapshot().tickets.find((t) => t.ticket === claims.at)?.client_id).toBe(demoSiteB.clientId);
+    });
+
+    test.each([
+      ['signed with another secret', { secret: `${demoSite.clientSecret}-x` }],
+      ['living longer than 60 s', { lifetime: 61 }],
+      ['of an unknown client', { client: { clientId: 'nobody', clientSecret: demoSite.clientSecret } }],
+    ])('a token %s: an error page, never a redirect; nothing changes', async (_, o) => {
+      const t = await sign(h, {}, o);
+      const answer = await expectUnchanged(h.platform, () => identify(t, 'https://attacker.example/'));
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('location')).toBeNull();
+      expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(answer.text).not.toContain('attacker.example');
+    });
+
+    test('a client without a landing page: an error page', async () => {
+      const t = await sign(h, {}, { client: COMPLEX });
+      const answer = await identify(t, 'http://localhost/');
+      expect(answer.status).toBe(400);
+      expect(answer.text).toContain('no landing page');
+    });
+  });
+});
+
+describe.each(ADAPTERS)('the login limits are platform options, through %s', (kind) => {
+  const h = useAdapter(kind, { login: { maxFailedAttempts: 2, freezeSeconds: 10, maxSessionsPerAccount: 1 } });
+  const call = async (operation: string, claims: Record<string, unknown>) => {
+    const t = await sign(h, claims);
+    return read(
+      h,
+      expectOk(await h.call(`/${operation}`, { method: 'POST', host: 'sso', json: { t } }), SsoEnvelope).t,
+    );
+  };
+  const session = async () => (await call('createsession', { ...DEVICE, apn: 'a', apv: '1', osn: 'o', osv: '1' })).sid;
+
+  test('2 attempts, 10 s frozen, 1 session', async () => {
+    const sid = await session();
+    const auth = (pwd: string, s = sid) => call('authenticate', { sid: s, ...DEVICE, usr: demoUsers.bo.email, pwd });
+    expect((await auth('x')).raa).toBe(1);
+    expect((await auth('y')).raa).toBe(0);
+    expect(await auth(demoUsers.bo.password)).toMatchObject({ err: 'account_frozen', frf: 10 });
+    h.platform.clock.advance(10);
+    expect((await auth(demoUsers.bo.password)).sts).toBe('loggedin');
+    expect((await auth(demoUsers.bo.password, await session())).err).toBe('session_limit_reached');
+  });
+
+  test('a limit out of range is refused when the platform is created, naming it', async () => {
+    const { createPlatform } = await import('../../mock/index.js');
+    expect(() => createPlatform({ login: { maxFailedAttempts: 0 } })).toThrow(
+      expect.objectContaining({ field: 'login.maxFailedAttempts' }),
+    );
+  });
+});
