@@ -64,7 +64,20 @@ export type { PaymentPeriodsQuery, Products } from './resources/products.js';
 export type { APIResource } from './resources/resource.js';
 export type { Shop } from './resources/shop.js';
 export type { ReturnHandlerConfig, SignOn } from './resources/sign-on.js';
-export type { AuthenticateWithTicketParams, Sso } from './resources/sso.js';
+export type {
+  AuthenticateWithTicketParams,
+  CreateSsoSessionParams,
+  ReadLandingOptions,
+  Sso,
+  SsoAuthenticateParams,
+  SsoLanding,
+  SsoLogoutParams,
+  SsoRefusal,
+  SsoResult,
+  SsoSessionState,
+  SsoSessionStatusParams,
+  SsoVisitor,
+} from './resources/sso.js';
 export type {
   CustomerSyncResult,
   SubscriptionSystem,
@@ -136,7 +149,9 @@ export type {
 export type {
   SignedInUser,
   SsoErrorCode,
+  SsoServiceErrorCode,
   SsoSessionClaims,
+  SsoSessionStatus,
 } from './schemas/sign-on.js';
 export type {
   DistributionInformation,
@@ -151,6 +166,7 @@ export {
   type AuthenticateWithTicketResult,
   allowedReturnUrl,
   createReturnHandler,
+  createSsoOperationToken,
   createSsoRequestToken,
   DEFAULT_TICKET_REUSE_SECONDS,
   type MarketplaceUrlParams,
@@ -168,6 +184,7 @@ export {
   SignOnConfigurationError,
   SignOnError,
   SignOnValidationError,
+  type SsoOperationTokenInput,
   type SsoRequestTokenInput,
   SsoTokenError,
   type SsoTokenErrorReason,

@@ -1,10 +1,19 @@
 import { type APIPromise, mapData } from '../api-promise.js';
 import type { ClientCredentials, Requester, SsoOptions } from '../client.js';
-import { authenticateWithTicket } from '../endpoints.js';
-import type { SsoEnvelope } from '../schemas/sign-on.js';
+import {
+  authenticateWithTicket,
+  ssoAuthenticate,
+  ssoCreateSession,
+  ssoLogout,
+  ssoSessionStatus,
+} from '../endpoints.js';
+import type { SsoEnvelope, SsoServiceErrorCode, SsoSessionClaims, SsoSessionStatus } from '../schemas/sign-on.js';
+import { SignOnValidationError, SsoTokenError } from '../sign-on/errors.js';
 import { missingOption } from '../sign-on/internal.js';
+import { allowedReturnUrl, requestUrl } from '../sign-on/return.js';
 import {
   type AuthenticateWithTicketResult,
+  createSsoOperationToken,
   createSsoRequestToken,
   toAuthenticateResult,
   verifySsoSessionToken,
@@ -23,6 +32,98 @@ export interface AuthenticateWithTicketParams {
   /** The user's user-agent string (`uas`), recorded in the session timeline. */
   userAgent: string;
 }
+
+/** The visitor a site's server acts for: recorded in the session's timeline (`ipa`, `uas`). */
+export interface SsoVisitor {
+  /** The user's IP address (`ipa`). */
+  ipAddress: string;
+  /** The user's user-agent string (`uas`). */
+  userAgent: string;
+}
+
+/** Parameters of {@link Sso.createSession} (native apps, instead of identify). */
+export interface CreateSsoSessionParams extends SsoVisitor {
+  /** The app's name (`apn`). */
+  appName: string;
+  /** The app's version (`apv`). */
+  appVersion: string;
+  /** The operating system's name (`osn`). */
+  osName: string;
+  /** The operating system's version (`osv`). */
+  osVersion: string;
+}
+
+/** Parameters of {@link Sso.sessionStatus}. */
+export interface SsoSessionStatusParams extends SsoVisitor {
+  /** The SSO session id (`sid`). */
+  sessionId: string;
+  /** The status the site last saw (`lks`): a fresh ticket comes only when the session is logged in and this is not `loggedin`. */
+  lastKnownStatus: SsoSessionStatus;
+}
+
+/** Parameters of {@link Sso.authenticate}. */
+export interface SsoAuthenticateParams extends SsoVisitor {
+  /** The SSO session id (`sid`). */
+  sessionId: string;
+  /** The user's e-mail address (`usr`). */
+  email: string;
+  /** The user's password (`pwd`): signed into the request token, never logged. */
+  password: string;
+}
+
+/** Parameters of {@link Sso.logout}. */
+export interface SsoLogoutParams extends SsoVisitor {
+  /** The SSO session id (`sid`). */
+  sessionId: string;
+}
+
+/** A refusal of the SSO service, read from a verified session token. */
+export interface SsoRefusal {
+  status: 'error';
+  /** The `err` code. */
+  error: SsoServiceErrorCode | (string & {});
+  /** The `ems` message; may be empty. */
+  message: string;
+  /** The session id (`sid`). */
+  sessionId: string;
+  /** `invalid_credentials`: password attempts left before the account freezes (`raa`). */
+  remainingAttempts?: number;
+  /** `account_frozen`: seconds until the account thaws (`frf`). */
+  frozenForSeconds?: number;
+}
+
+/** A session's status, read from a verified session token. */
+export type SsoSessionState =
+  | { status: 'anon'; sessionId: string }
+  | {
+      status: 'loggedin';
+      sessionId: string;
+      /** The logged-in account (`aid`). */
+      accountId: string;
+      /** A fresh authorization ticket for this client (`at`), exchangeable once; absent when the site already knew. */
+      ticket?: string;
+    }
+  | { status: 'terminated'; sessionId: string };
+
+/** The outcome of an SSO operation: the session's state, or a refusal. Switch on `status`. */
+export type SsoResult = SsoSessionState | SsoRefusal;
+
+/** Options of {@link Sso.readLanding}. */
+export interface ReadLandingOptions {
+  /** The site's own origins: the return URL `r` is followed only to one of them (no open redirector). */
+  allowedOrigins: readonly string[];
+}
+
+/** What the landing page learns from identify: the browser's SSO session, and where to send the user. */
+export type SsoLanding = SsoSessionState & {
+  /** Where to send the user now: `r` when its origin is allowed, else the first allowed origin. */
+  redirectTo: string;
+  /** Whether `r` was refused (missing, malformed, or of another origin). */
+  returnUrlRefused: boolean;
+};
+
+/** The `{ t }` operations of the SSO service beyond endpoint 21: one shape, four paths. */
+type SsoOperation = typeof ssoCreateSession | typeof ssoSessionStatus | typeof ssoAuthenticate | typeof ssoLogout;
 
 /** What the SSO resource needs from the client's options. */
 interface SsoConfig {
@@ -64,13 +165,149 @@ export class Sso extends APIResource {
     );
   }
 
+  /**
+   * The identify URL (a browser redirect, beyond the spec): sends the visitor's browser to the SSO
+   * service, which finds or creates its SSO session and sends it to this client's registered
+   * landing page with `t` (a session token) and `r` (`returnUrl`, unchanged). The identify token
+   * lives 60 s. Read the landing with {@link Sso.readLanding}.
+   */
+  async identifyUrl(params: { returnUrl: string }): Promise<string> {
+    const { credentials, sso, host } = this.#settings('identifyUrl');
+    if (typeof params.returnUrl !== 'string' || params.returnUrl === '')
+      throw new SignOnValidationError('returnUrl', 'returnUrl: a non-empty URL is required');
+    const t = await createSsoOperationToken({
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      organisationId: sso.organisationId,
+      audience: sso.audience,
+      claims: {},
+      lifetimeSeconds: 60,
+    });
+    const url = new URL(`${host.replace(/\/$/, '')}/identify`);
+    url.searchParams.set('t', t);
+    url.searchParams.set('r', params.returnUrl);
+    return url.href;
+  }
+
+  /**
+   * Reads the landing page's request after identify: verifies `t` strictly (HS256 only, `aud` =
+   * this client, `iss` = the SSO audience, expiry with the clock tolerance) and checks `r` against
+   * `allowedOrigins` exactly, so the landing page cannot be turned into an open redirector.
+   *
+   * @throws {@link SsoTokenError} when `t` does not verify (nothing from it is trusted)
+   * @throws {@link SignOnValidationError} when `t` is missing or repeated
+   */
+  async readLanding(request: Request | URL | string, options: ReadLandingOptions): Promise<SsoLanding> {
+    const url = requestUrl(request);
+    const tokens = url.searchParams.getAll('t');
+    if (tokens.length !== 1 || tokens[0] === '')
+      throw new SignOnValidationError('t', 't: the landing URL must carry exactly one session token');
+    const claims = await this.#verifyClaims(tokens[0] as string, undefined, 'readLanding');
+    const returns = url.searchParams.getAll('r');
+    const allowed = returns.length === 1 ? allowedReturnUrl(returns[0] as string, options.allowedOrigins) : undefined;
+    const fallback = `${new URL(options.allowedOrigins[0] as string).origin}/`;
+    const state = toSessionState(claims);
+    if (state.status === 'error') throw new SsoTokenError('claims', 'The landing token reports an error', 'err');
+    return { ...state, redirectTo: allowed ?? fallback, returnUrlRefused: allowed === undefined };
+  }
+
+  /** SSO createsession (native apps, beyond the spec): a new anonymous session. */
+  createSession(params: CreateSsoSessionParams, options?: TokenRequestOptions): APIPromise<SsoResult> {
+    return this.#operation(ssoCreateSession, 'createSession', undefined, options, {
+      ipa: params.ipAddress,
+      uas: params.userAgent,
+      apn: params.appName,
+      apv: params.appVersion,
+      osn: params.osName,
+      osv: params.osVersion,
+    });
+  }
+
+  /**
+   * SSO sessionstatus (beyond the spec): the session's status. Logged in: the account, and a fresh
+   * ticket when `lastKnownStatus` is not `loggedin`. An unknown session: `{ status: 'error', error:
+   * 'session_not_found' }`; a site that sees that or `terminated` logs out locally and identifies again.
+   */
+  sessionStatus(params: SsoSessionStatusParams, options?: TokenRequestOptions): APIPromise<SsoResult> {
+    return this.#operation(ssoSessionStatus, 'sessionStatus', params.sessionId, options, {
+      sid: params.sessionId,
+      ipa: params.ipAddress,
+      uas: params.userAgent,
+      lks: params.lastKnownStatus,
+    });
+  }
+
+  /**
+   * SSO authenticate (beyond the spec): logs the session in with the user's e-mail address and
+   * password. Refusals: `invalid_credentials` (with `remainingAttempts`), `account_frozen` (with
+   * `frozenForSeconds`), `account_not_active`, `session_limit_reached`, `session_not_found`,
+   * `session_terminated`. Never retried: every wrong attempt counts.
+   */
+  authenticate(params: SsoAuthenticateParams, options?: TokenRequestOptions): APIPromise<SsoResult> {
+    return this.#operation(ssoAuthenticate, 'authenticate', params.sessionId, options, {
+      sid: params.sessionId,
+      ipa: params.ipAddress,
+      uas: params.userAgent,
+      usr: params.email,
+      pwd: params.password,
+    });
+  }
+
+  /** SSO logout (beyond the spec): terminates the session and every other session of its account. */
+  logout(params: SsoLogoutParams, options?: TokenRequestOptions): APIPromise<SsoResult> {
+    return this.#operation(ssoLogout, 'logout', params.sessionId, options, {
+      sid: params.sessionId,
+      ipa: params.ipAddress,
+      uas: params.userAgent,
+    });
+  }
+
+  /** Signs `claims`, posts `{ t }` to `endpoint`, verifies the answer and reads it. */
+  #operation(
+    endpoint: SsoOperation,
+    method: string,
+    sessionId: string | undefined,
+    options: TokenRequestOptions | undefined,
+    claims: Record<string, string>,
+  ): APIPromise<SsoResult> {
+    const body = (async (): Promise<SsoEnvelope> => {
+      const { credentials, sso } = this.#settings(method);
+      for (const [name, value] of Object.entries(claims))
+        if (typeof value !== 'string' || value === '' || value.length > 1024)
+          throw new SignOnValidationError(name, `${name}: a non-empty string of at most 1024 characters is required`);
+      const t = await createSsoOperationToken({
+        clientId: credentials.clientId,
+        clientSecret: credentials.clientSecret,
+        organisationId: sso.organisationId,
+        audience: sso.audience,
+        claims,
+      });
+      return { t };
+    })();
+    return mapData(
+      this._client.request(endpoint as typeof ssoAuthenticate, body, options),
+      async ({ t }: SsoEnvelope) => toSessionState(await this.#verifyClaims(t, sessionId, method)),
+    );
+  }
+
+  async #verifyClaims(token: string, sessionId: string | undefined, method: string): Promise<SsoSessionClaims> {
+    const { credentials, sso } = this.#settings(method);
+    return verifySsoSessionToken(token, {
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      audience: sso.audience,
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(sso.clockToleranceSeconds === undefined ? {} : { clockToleranceSeconds: sso.clockToleranceSeconds }),
+    });
+  }
+
   /** The client options SSO needs; a configuration error naming the first one missing. */
-  #settings(): { credentials: ClientCredentials; sso: SsoOptions } {
+  #settings(method = 'authenticateWithTicket'): { credentials: ClientCredentials; sso: SsoOptions; host: string } {
     const { credentials, sso, host } = this.#config;
-    if (!credentials) throw missingOption('authenticateWithTicket', 'credentials');
-    if (!sso) throw missingOption('authenticateWithTicket', 'sso');
-    if (!host) throw missingOption('authenticateWithTicket', 'hosts.sso');
-    return { credentials, sso };
+    if (!credentials) throw missingOption(method, 'credentials');
+    if (!sso) throw missingOption(method, 'sso');
+    if (!host) throw missingOption(method, 'hosts.sso');
+    return { credentials, sso, host };
   }
 
   async #requestToken(params: AuthenticateWithTicketParams): Promise<SsoEnvelope> {
@@ -98,5 +335,34 @@ export class Sso extends APIResource {
       ...(sso.clockToleranceSeconds === undefined ? {} : { clockToleranceSeconds: sso.clockToleranceSeconds }),
     });
     return toAuthenticateResult(claims);
+  }
+}
+
+/** Reads verified claims as a session state or a refusal. */
+function toSessionState(claims: SsoSessionClaims): SsoResult {
+  if (claims.err !== null) {
+    return {
+      status: 'error',
+      error: claims.err,
+      message: claims.ems,
+      sessionId: claims.sid,
+      ...(claims.err === 'invalid_credentials' && claims.raa >= 0 ? { remainingAttempts: claims.raa } : {}),
+      ...(claims.err === 'account_frozen' && claims.frf >= 0 ? { frozenForSeconds: claims.frf } : {}),
+    };
+  }
+  switch (claims.sts) {
+    case 'loggedin':
+      if (claims.aid === '') throw new SsoTokenError('claims', 'A logged-in session token names no account', 'aid');
+      return {
+        status: 'loggedin',
+        sessionId: claims.sid,
+        accountId: claims.aid,
+        ...(claims.at === '' ? {} : { ticket: claims.at }),
+      };
+    case 'anon':
+    case 'terminated':
+      return { status: claims.sts, sessionId: claims.sid };
+    default:
+      throw new SsoTokenError('claims', `Unknown session status "${claims.sts}"`, 'sts');
   }
 }

@@ -34,8 +34,10 @@ export {
 export { type MarketplaceUrlParams, marketplaceUrl } from './shop.js';
 export {
   type AuthenticateWithTicketResult,
+  createSsoOperationToken,
   createSsoRequestToken,
   SSO_TOKEN_LIFETIME_SECONDS,
+  type SsoOperationTokenInput,
   type SsoRequestTokenInput,
   toAuthenticateResult,
   type VerifySsoSessionTokenOptions,

@@ -248,7 +248,8 @@ function normaliseOrigins(allowedOrigins: readonly string[]): string[] {
   });
 }
 
-function requestUrl(request: Request | URL | string): URL {
+/** The absolute URL of an incoming request (a `Request`, `URL` or string). @internal */
+export function requestUrl(request: Request | URL | string): URL {
   const href = typeof request === 'string' ? request : request instanceof URL ? request.href : request.url;
   try {
     return new URL(href);
