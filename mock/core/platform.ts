@@ -115,7 +115,11 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     ticketLifetimeSeconds: options.ticketLifetimeSeconds ?? PLATFORM_DEFAULTS.ticketLifetimeSeconds,
     ssoAudience: options.ssoAudience,
     syncProcessingMs: options.syncProcessingMs ?? PLATFORM_DEFAULTS.syncProcessingMs,
-    login: { ...PLATFORM_DEFAULTS.login, ...options.login },
+    login: {
+      maxFailedAttempts: options.login?.maxFailedAttempts ?? PLATFORM_DEFAULTS.login.maxFailedAttempts,
+      freezeSeconds: options.login?.freezeSeconds ?? PLATFORM_DEFAULTS.login.freezeSeconds,
+      maxSessionsPerAccount: options.login?.maxSessionsPerAccount ?? PLATFORM_DEFAULTS.login.maxSessionsPerAccount,
+    },
   };
   for (const [name, max] of [
     ['maxFailedAttempts', 1000],

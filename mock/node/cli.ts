@@ -31,6 +31,9 @@ The platform:
   --ticket-lifetime <s>     lifetime of authorization tickets, in seconds (default ${D.ticketLifetimeSeconds})
   --token-lifetime <s>      lifetime of access tokens, in seconds (default ${D.accessTokenLifetimeSeconds})
   --sync-processing-ms <ms> how long a sync of customer subscriptions takes, 0-60000 (default ${D.syncProcessingMs})
+  --login-max-failures <n>  SSO: wrong passwords in a row before an account freezes (default ${D.login.maxFailedAttempts})
+  --login-freeze-seconds <s> SSO: how long a frozen account stays frozen (default ${D.login.freezeSeconds})
+  --max-sessions-per-account <n> SSO: logged-in sessions one account may hold (default ${D.login.maxSessionsPerAccount})
 
 Security (a test fixture: its state holds client secrets and passwords):
   --admin-token <token>     /__admin requires Authorization: Bearer <token>
@@ -59,6 +62,9 @@ const FLAGS: Readonly<Record<string, string>> = {
   ticketLifetimeSeconds: '--ticket-lifetime',
   accessTokenLifetimeSeconds: '--token-lifetime',
   syncProcessingMs: '--sync-processing-ms',
+  'login.maxFailedAttempts': '--login-max-failures',
+  'login.freezeSeconds': '--login-freeze-seconds',
+  'login.maxSessionsPerAccount': '--max-sessions-per-account',
   maxBodyBytes: '--max-body-bytes',
   adminToken: '--admin-token',
   requestTimeoutMs: '--request-timeout',
@@ -120,6 +126,9 @@ async function main(): Promise<void> {
         'ticket-lifetime': { type: 'string' },
         'token-lifetime': { type: 'string' },
         'sync-processing-ms': { type: 'string' },
+        'login-max-failures': { type: 'string' },
+        'login-freeze-seconds': { type: 'string' },
+        'max-sessions-per-account': { type: 'string' },
         'admin-token': { type: 'string' },
         'no-admin': { type: 'boolean' },
         'allowed-hosts': { type: 'string' },
@@ -176,6 +185,11 @@ async function main(): Promise<void> {
     ticketLifetimeSeconds: integer(text('ticket-lifetime'), '--ticket-lifetime', 1),
     accessTokenLifetimeSeconds: integer(text('token-lifetime'), '--token-lifetime', 1),
     syncProcessingMs: integer(text('sync-processing-ms'), '--sync-processing-ms', 0, 60_000),
+    login: {
+      maxFailedAttempts: integer(text('login-max-failures'), '--login-max-failures', 1, 1000),
+      freezeSeconds: integer(text('login-freeze-seconds'), '--login-freeze-seconds', 1),
+      maxSessionsPerAccount: integer(text('max-sessions-per-account'), '--max-sessions-per-account', 1, 1000),
+    },
     admin: !values['no-admin'],
     adminToken,
     returnInterstitial: values['return-interstitial'] === true,

@@ -58,6 +58,17 @@ describe('platform-mock CLI', () => {
     const help = await collect(run(['--help']));
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--seed');
+    for (const flag of [
+      '--environment',
+      '--sso-audience',
+      '--ticket-lifetime',
+      '--token-lifetime',
+      '--sync-processing-ms',
+      '--login-max-failures',
+      '--login-freeze-seconds',
+      '--max-sessions-per-account',
+    ])
+      expect(help.stdout, flag).toMatch(new RegExp(`${flag} .*default`));
     const bad = await collect(run(['--port', 'abc']));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('invalid port');
@@ -137,6 +148,9 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     for (const [args, message] of [
       [['--environment', 'qa'], 'invalid --environment: qa'],
       [['--ticket-lifetime', '0'], 'invalid --ticket-lifetime'],
+      [['--login-max-failures', '0'], 'invalid --login-max-failures'],
+      [['--login-freeze-seconds', '1.5'], 'invalid --login-freeze-seconds'],
+      [['--max-sessions-per-account', 'x'], 'invalid --max-sessions-per-account'],
       [['--token-lifetime', 'x'], 'invalid --token-lifetime'],
       [['--sync-processing-ms', '60001'], 'invalid --sync-processing-ms'],
       [['--sso-audience', ''], 'invalid --sso-audience'],
