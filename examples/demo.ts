@@ -51,6 +51,7 @@ const client = new PlatformClient({
       '/external/cancellation_reason/r',
       '/external/subscription_system/r',
       '/external/order/r',
+      '/external/title/r',
     ],
   },
 });
@@ -301,6 +302,41 @@ try {
     userAgent: 'demo',
   });
   console.log(`  ${sso.status === 'loggedin' ? `logged in as account ${sso.accountId}` : `refused: ${sso.error}`}`);
+
+  step('The documented me API with her token: her subscriptions, her active products, the titles');
+  const accessToken = signedIn.tokens.access_token;
+  const { item: me } = await site.me.getDocumented({ accessToken });
+  for (const u of me.user_products)
+    console.log(`  ${u.product_code.padEnd(16)} ${u.state.padEnd(11)} until ${u.valid_to}`);
+  const active = await site.me.activeProducts({ accessToken });
+  console.log(`  access to: ${active.item.active_products.join(', ')}`);
+  const titles = await client.titles.list();
+  console.log(`  titles: ${titles.items.map((t) => `${t.code} (${t.name})`).join(', ')}`);
+
+  step('SSO sessions: a second visit identified, logged in with a password, checked, logged out everywhere');
+  const visitor = { ipAddress: '203.0.113.7', userAgent: 'demo' };
+  const identify = await fetch(await site.sso.identifyUrl({ returnUrl: 'http://localhost:3000/' }), {
+    redirect: 'manual',
+  });
+  const landing = await site.sso.readLanding(identify.headers.get('location') ?? '', {
+    allowedOrigins: ['http://localhost:3000'],
+  });
+  console.log(`  identify: session ${landing.status}, then to ${landing.redirectTo}`);
+  const login = await site.sso.authenticate({
+    sessionId: landing.sessionId,
+    email: demoUsers.bo.email,
+    password: demoUsers.bo.password,
+    ...visitor,
+  });
+  console.log(`  authenticate: ${login.status === 'loggedin' ? `logged in as ${login.accountId}` : login.status}`);
+  const status = await site.sso.sessionStatus({
+    sessionId: landing.sessionId,
+    lastKnownStatus: 'loggedin',
+    ...visitor,
+  });
+  console.log(`  sessionstatus: ${status.status}`);
+  const out = await site.sso.logout({ sessionId: landing.sessionId, ...visitor });
+  console.log(`  logout: ${out.status}`);
 
   step('What the platform received (its request journal; secrets redacted)');
   for (const r of platform.requests.list()) console.log(`  ${r.status} ${r.method} ${r.path}`);

@@ -28,6 +28,7 @@ import {
 import { type Logger, redact } from './logger.js';
 import { checkOptions } from './options.js';
 import { AccountChangeLog } from './resources/account-change-log.js';
+import { Accounts } from './resources/accounts.js';
 import { Authorization } from './resources/authorization.js';
 import { CancellationReasons } from './resources/cancellation-reasons.js';
 import { Helpdesk } from './resources/helpdesk.js';
@@ -41,6 +42,7 @@ import { SignOn } from './resources/sign-on.js';
 import { Sso } from './resources/sso.js';
 import { SubscriptionSystem } from './resources/subscription-system.js';
 import { Subscriptions } from './resources/subscriptions.js';
+import { Titles } from './resources/titles.js';
 import { UserProducts } from './resources/user-products.js';
 import { platformErrorMap } from './schemas/common.js';
 import { canSendGetWithBody, GET_WITH_BODY, transport } from './transport.js';
@@ -655,9 +657,13 @@ export class PlatformClient {
   readonly orders: Orders;
   /** Tickets and user tokens on the authorization API: endpoints 22 and 23. */
   readonly authorization: Authorization;
-  /** The signed-in user, read with the user's token: endpoint 24. */
+  /** The signed-in user, read with the user's token: endpoint 24, and the documented me API (beyond the spec). */
   readonly me: Me;
-  /** The SSO session service: endpoint 21. Needs the `credentials` and `sso` options. */
+  /** Accounts' active products (beyond the spec: the account API). */
+  readonly accounts: Accounts;
+  /** The organisation's titles (beyond the spec: the titles API). */
+  readonly titles: Titles;
+  /** The SSO session service: endpoint 21, and identify, sessions, login and logout (beyond the spec). Needs the `credentials` and `sso` options. */
   readonly sso: Sso;
   /** The shop: endpoint 25. Needs `hosts.shop`. */
   readonly shop: Shop;
@@ -700,6 +706,8 @@ export class PlatformClient {
     this.orders = new Orders(pipeline);
     this.authorization = new Authorization(pipeline, credentials);
     this.me = new Me(pipeline);
+    this.accounts = new Accounts(pipeline);
+    this.titles = new Titles(pipeline);
     this.sso = new Sso(pipeline, { credentials, sso: options.sso, host: options.hosts.sso });
     this.shop = new Shop(options.hosts.shop);
     this.signOn = new SignOn(this.authorization, this.me, credentials !== undefined);

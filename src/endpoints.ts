@@ -29,7 +29,17 @@ import {
   GetPendingMessagesQuery,
   GetPendingMessagesResponse,
 } from './schemas/helpdesk.js';
-import { CancelProductRequest } from './schemas/me.js';
+import {
+  AccountActiveProductsQuery,
+  ActiveProductsResponse,
+  CancelProductRequest,
+  DocumentedMeV3Response,
+  FindTitleQuery,
+  FindTitleResponse,
+  ListTitlesQuery,
+  ListTitlesResponse,
+  MeActiveProductsQuery,
+} from './schemas/me.js';
 import { EligibleForCampaignResponse, RetentionRequest, SubscribeToCampaignResponse } from './schemas/me-retention.js';
 import {
   OrderValidationQuery,
@@ -515,6 +525,75 @@ export const cancelProduct = endpoint({
   status: 200,
 });
 
+const ME_API = 'the me API (public documentation)';
+
+export const getMeDocumented = endpoint({
+  ...api,
+  documented: ME_API,
+  title: 'Get me (v3)',
+  method: 'GET',
+  path: '/external/api/v3/me',
+  scopes: ['/external/me/w'],
+  identity: true,
+  query: undefined,
+  body: undefined,
+  response: DocumentedMeV3Response,
+  status: 200,
+});
+
+export const getMyActiveProducts = endpoint({
+  ...api,
+  documented: ME_API,
+  title: 'Get my active products',
+  method: 'GET',
+  path: `${V1}/me/active_products`,
+  scopes: ['/external/me/w'],
+  identity: true,
+  query: MeActiveProductsQuery,
+  body: undefined,
+  response: ActiveProductsResponse,
+  status: 200,
+});
+
+export const getAccountActiveProducts = endpoint({
+  ...api,
+  documented: 'the account API (public documentation)',
+  title: "Get an account's active products",
+  method: 'GET',
+  path: `${V1}/accounts/active_products`,
+  scopes: ['/external/account/r'],
+  query: AccountActiveProductsQuery,
+  body: undefined,
+  response: ActiveProductsResponse,
+  status: 200,
+});
+
+export const listTitles = endpoint({
+  ...api,
+  documented: 'the titles API (public documentation)',
+  title: 'List titles',
+  method: 'GET',
+  path: `${V1}/titles/`,
+  scopes: ['/external/title/r'],
+  query: ListTitlesQuery,
+  body: undefined,
+  response: ListTitlesResponse,
+  status: 200,
+});
+
+export const findTitle = endpoint({
+  ...api,
+  documented: 'the titles API (public documentation)',
+  title: 'Find one title',
+  method: 'GET',
+  path: `${V1}/titles/find_one`,
+  scopes: ['/external/title/r'],
+  query: FindTitleQuery,
+  body: undefined,
+  response: FindTitleResponse,
+  status: 200,
+});
+
 /** The SSO service's operations beyond endpoint 21: `{ t }` in and out, signed with the client's secret. */
 const ssoOperation = {
   host: 'sso',
@@ -579,6 +658,11 @@ export const endpoints: readonly Endpoint[] = [
   getSignedInUser,
   marketplace,
   cancelProduct,
+  getMeDocumented,
+  getMyActiveProducts,
+  getAccountActiveProducts,
+  listTitles,
+  findTitle,
   ssoIdentify,
   ssoCreateSession,
   ssoSessionStatus,

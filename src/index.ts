@@ -48,6 +48,7 @@ export type {
   LogInBatchesOptions,
   LogInBatchesResult,
 } from './resources/account-change-log.js';
+export type { Accounts } from './resources/accounts.js';
 export type {
   Authorization,
   ExchangeTicketParams,
@@ -86,6 +87,7 @@ export type {
   SyncProgress,
 } from './resources/subscription-system.js';
 export type { Subscriptions } from './resources/subscriptions.js';
+export type { Titles } from './resources/titles.js';
 export type { UserProducts } from './resources/user-products.js';
 export type {
   AvailableCategoriesResponse,
@@ -117,7 +119,21 @@ export type {
 } from './schemas/helpdesk.js';
 /** The zod schemas of every resource, request and response, and the shared error map. */
 export * as schemas from './schemas/index.js';
-export type { CancelProductRequest } from './schemas/me.js';
+export type {
+  AccountActiveProductsQuery,
+  ActiveProductsResponse,
+  CancelProductRequest,
+  DocumentedMeV3Response,
+  DocumentedUser,
+  DocumentedUserProduct,
+  DocumentedUserProductV3,
+  DocumentedUserV3,
+  FindTitleQuery,
+  FindTitleResponse,
+  ListTitlesResponse,
+  MeActiveProductsQuery,
+  Title,
+} from './schemas/me.js';
 export type {
   RetentionCampaignItem,
   RetentionRequest,

@@ -15,6 +15,12 @@ test('npm run demo drives every implemented endpoint on the embedded platform an
   expect(stdout).toContain('reason already_subscribed');
   expect(stdout).toContain('TicketReplayError');
   expect(stdout).toMatch(/logged in as account [a-f\d]{24}/);
+  expect(stdout).toContain('titles: DAILY (Demo Daily), EPAPER (Demo Daily e-paper)');
+  expect(stdout).toMatch(/access to: .*premium-digital/);
+  expect(stdout).toContain('identify: session anon, then to http://localhost:3000/');
+  expect(stdout).toMatch(
+    /authenticate: logged in as ac0000000000000000000002\n\s+sessionstatus: loggedin\n\s+logout: terminated/,
+  );
   // The journal lines the demo prints: every endpoint it drove answered.
   for (const path of [paths.ticket, paths.me, paths.sso]) {
     expect(stdout).toContain(`200 POST ${path}`.replace('POST /external', 'GET /external'));

@@ -253,6 +253,22 @@ const UserProduct = z.strictObject({
   subscription_number: z.string().nullable().default(null),
 });
 
+/** A title (a publication) of an organisation (the titles API; products name it in `title_code`). */
+const StoredTitle = z.strictObject({
+  organisation_id: id,
+  code: nonEmpty,
+  name: text,
+  image_url: z.url().nullable().default(null),
+  merchant_image_url: z.url().nullable().default(null),
+  url: z.url().nullable().default(null),
+  /** A colour, `#rrggbb`. */
+  rgb: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .nullable()
+    .default(null),
+});
+
 /**
  * An order: what a purchase (the shop) charged for a user-product. Provisioning (endpoint 13)
  * writes none: the external system that provisions bills its own customers.
@@ -523,6 +539,14 @@ export const COLLECTIONS = {
     (k) => ({ id: k.unique(['id', lower]), organisation: k.grouped(['organisation_id', lower]) }),
     { organisation_id: 'organisations' },
   ),
+  titles: collection(
+    StoredTitle,
+    (k) => ({
+      code: k.unique(['organisation_id', lower], 'code'),
+      organisation: k.grouped(['organisation_id', lower]),
+    }),
+    { organisation_id: 'organisations' },
+  ),
   subscription_systems: collection(
     SubscriptionSystem,
     (k) => ({ organisation: k.unique(['organisation_id', lower]) }),
@@ -612,6 +636,8 @@ export type TicketConfigurationRecord = z.output<typeof TicketConfiguration>;
 export type MarketplaceRecord = z.output<typeof Marketplace>;
 /** A user-product (subscription). */
 export type UserProductRecord = z.output<typeof UserProduct>;
+/** A title of an organisation. */
+export type TitleRecord = z.output<typeof StoredTitle>;
 /** An order of a user-product. */
 export type OrderRecord = z.output<typeof Order>;
 /** A payment profile of a user-product. */

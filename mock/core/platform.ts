@@ -100,6 +100,7 @@ export const PLATFORM_DEFAULTS = {
   ticketLifetimeSeconds: 60,
   syncProcessingMs: 50,
   login: { maxFailedAttempts: 5, freezeSeconds: 300, maxSessionsPerAccount: 5 },
+  meShape: 'spec',
 } as const;
 
 /**
@@ -120,7 +121,10 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       freezeSeconds: options.login?.freezeSeconds ?? PLATFORM_DEFAULTS.login.freezeSeconds,
       maxSessionsPerAccount: options.login?.maxSessionsPerAccount ?? PLATFORM_DEFAULTS.login.maxSessionsPerAccount,
     },
+    meShape: options.meShape ?? PLATFORM_DEFAULTS.meShape,
   };
+  if (settings.meShape !== 'spec' && settings.meShape !== 'documented')
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be spec or documented', 'meShape');
   for (const [name, max] of [
     ['maxFailedAttempts', 1000],
     ['freezeSeconds', MAX_LIFETIME_SECONDS],

@@ -28,6 +28,8 @@ export interface Settings {
   readonly syncProcessingMs: number;
   /** The SSO service's login limits. */
   readonly login: LoginLimits;
+  /** What `GET /external/api/v1/me` answers: the spec's user (endpoint 24) or the documented `{ item }`. */
+  readonly meShape: 'spec' | 'documented';
 }
 
 /** The SSO service's login limits (`createPlatform`'s `login` option). */

@@ -37,6 +37,13 @@ export interface PlatformOptions {
    * sessions one account may hold (default 5: two sites and a phone fit).
    */
   login?: { maxFailedAttempts?: number; freezeSeconds?: number; maxSessionsPerAccount?: number };
+  /**
+   * What `GET /external/api/v1/me` answers: `spec` (default) the spec's Signed-in user account
+   * (endpoint 24, flat camelCase), or `documented` the `{ item: { ... } }` of the platform's public
+   * documentation, so that a site written against that runs unchanged. `/external/api/v3/me`
+   * always answers the documented shape.
+   */
+  meShape?: 'spec' | 'documented';
   /** How many requests the journal keeps; the oldest go first. Default 1000. */
   journalLimit?: number;
   /** Called with an unexpected exception before it is answered as `500 internal_server_error`. */

@@ -31,6 +31,7 @@ The platform:
   --ticket-lifetime <s>     lifetime of authorization tickets, in seconds (default ${D.ticketLifetimeSeconds})
   --token-lifetime <s>      lifetime of access tokens, in seconds (default ${D.accessTokenLifetimeSeconds})
   --sync-processing-ms <ms> how long a sync of customer subscriptions takes, 0-60000 (default ${D.syncProcessingMs})
+  --me-shape <shape>        spec | documented: what GET /external/api/v1/me answers (default ${D.meShape})
   --login-max-failures <n>  SSO: wrong passwords in a row before an account freezes (default ${D.login.maxFailedAttempts})
   --login-freeze-seconds <s> SSO: how long a frozen account stays frozen (default ${D.login.freezeSeconds})
   --max-sessions-per-account <n> SSO: logged-in sessions one account may hold (default ${D.login.maxSessionsPerAccount})
@@ -62,6 +63,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   ticketLifetimeSeconds: '--ticket-lifetime',
   accessTokenLifetimeSeconds: '--token-lifetime',
   syncProcessingMs: '--sync-processing-ms',
+  meShape: '--me-shape',
   'login.maxFailedAttempts': '--login-max-failures',
   'login.freezeSeconds': '--login-freeze-seconds',
   'login.maxSessionsPerAccount': '--max-sessions-per-account',
@@ -126,6 +128,7 @@ async function main(): Promise<void> {
         'ticket-lifetime': { type: 'string' },
         'token-lifetime': { type: 'string' },
         'sync-processing-ms': { type: 'string' },
+        'me-shape': { type: 'string' },
         'login-max-failures': { type: 'string' },
         'login-freeze-seconds': { type: 'string' },
         'max-sessions-per-account': { type: 'string' },
@@ -176,6 +179,9 @@ async function main(): Promise<void> {
   const environment = text('environment');
   if (environment !== undefined && environment !== 'stage' && environment !== 'production')
     fail(`invalid --environment: ${environment} (stage or production)`);
+  const meShape = text('me-shape');
+  if (meShape !== undefined && meShape !== 'spec' && meShape !== 'documented')
+    fail(`invalid --me-shape: ${meShape} (spec or documented)`);
   const adminToken = text('admin-token') ?? (process.env.PLATFORM_MOCK_ADMIN_TOKEN || undefined);
   if (adminToken !== undefined && values['no-admin']) fail('--admin-token and --no-admin exclude each other');
   const platformOptions: PlatformOptions = {
@@ -185,6 +191,7 @@ async function main(): Promise<void> {
     ticketLifetimeSeconds: integer(text('ticket-lifetime'), '--ticket-lifetime', 1),
     accessTokenLifetimeSeconds: integer(text('token-lifetime'), '--token-lifetime', 1),
     syncProcessingMs: integer(text('sync-processing-ms'), '--sync-processing-ms', 0, 60_000),
+    meShape,
     login: {
       maxFailedAttempts: integer(text('login-max-failures'), '--login-max-failures', 1, 1000),
       freezeSeconds: integer(text('login-freeze-seconds'), '--login-freeze-seconds', 1),

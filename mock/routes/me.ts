@@ -1,12 +1,132 @@
 /** The signed-in user (endpoint 24) and what the platform's public documentation adds to the me API. */
-import { cancelProduct, getSignedInUser } from '../../src/endpoints.js';
+import {
+  cancelProduct,
+  findTitle,
+  getAccountActiveProducts,
+  getMeDocumented,
+  getMyActiveProducts,
+  getSignedInUser,
+  listTitles,
+} from '../../src/endpoints.js';
+import type { DocumentedUser, DocumentedUserV3, Title } from '../../src/schemas/me.js';
+import type { SignedInUser } from '../../src/schemas/sign-on.js';
+import type { AccountRecord, TitleRecord, UserProductRecord } from '../core/document.js';
 import { HttpError, notFound } from '../core/errors.js';
 import { apiRoute, type Route } from '../core/route.js';
+import type { Store } from '../core/store.js';
 
-/** Endpoint 24: the account the user token is tied to, spelled as the spec's Signed-in user account. */
-const me = apiRoute(getSignedInUser, ({ auth }) => {
+/** A user-product as the documented me API lists it (v1). */
+function documentedUserProduct(state: Store, u: UserProductRecord) {
+  return {
+    id: u.id,
+    order_id: u.order_id,
+    created: u.created,
+    updated: u.updated,
+    product_code: u.product_code,
+    title_code: u.title_code,
+    valid_from: u.valid_from,
+    valid_to: u.valid_to,
+    provision_service: u.provision_service,
+    subscription_type: u.subscription_type,
+    // v3's fields (left out of v1 by the caller).
+    state: u.state,
+    subscription_number: u.subscription_number,
+    has_pending_change_request: u.has_pending_change_request,
+    campaign_end_date: state.products.get(u.product_id)?.is_campaign ? u.valid_to : null,
+    subscription_end_date: u.subscription_type === 'limited' || u.state !== 'activated' ? u.valid_to : null,
+  };
+}
+
+/**
+ * The signed-in user as the platform's public documentation shows it: snake_case, every
+ * user-product of the account (oldest first). Fields the platform does not model are empty
+ * strings; `birth_date` is null when unknown.
+ */
+function documentedUser(state: Store, a: AccountRecord, v3: boolean): DocumentedUser | DocumentedUserV3 {
+  const address = a.address;
+  const userProducts = [...state.userProductsOf(a.id)]
+    .sort((x, y) => x.created.localeCompare(y.created))
+    .map((u) => {
+      const full = documentedUserProduct(state, u);
+      if (v3) return full;
+      const {
+        state: _s,
+        subscription_number: _n,
+        has_pending_change_request: _p,
+        campaign_end_date: _c,
+        subscription_end_date: _e,
+        ...v1
+      } = full;
+      return v1;
+    });
+  return {
+    id: a.id,
+    email: a.email,
+    status: a.status,
+    verified: a.verified,
+    customer_number: a.customer_number,
+    first_name: a.first_name,
+    last_name: a.last_name,
+    mobile_phone_number: a.mobile_number ?? '',
+    birth_date: a.date_of_birth ?? null,
+    gender: '',
+    company_registration_number: '',
+    alias: '',
+    account_origin: '',
+    address: {
+      first_name: a.first_name,
+      last_name: a.last_name,
+      street: address?.street ?? '',
+      street_number: '',
+      staircase: '',
+      floor: '',
+      apartment_number: '',
+      zip_code: address?.zip_code ?? '',
+      city: address?.city ?? '',
+      drop_box: '',
+    },
+    user_products: userProducts,
+  } as DocumentedUser | DocumentedUserV3;
+}
+
+/**
+ * The product codes an account has access to now: its `activated` user-products, and its
+ * `cancelled` ones still in term (`valid_from` <= now < `valid_to`), each package or campaign
+ * expanded to itself and its member products. Sorted, each code once.
+ */
+function activeProducts(state: Store, accountId: string, nowMs: number): string[] {
+  const codes = new Set<string>();
+  for (const u of state.userProductsOf(accountId)) {
+    if (u.state === 'deactivated') continue;
+    if (!(Date.parse(u.valid_from) <= nowMs && nowMs < Date.parse(u.valid_to))) continue;
+    codes.add(u.product_code);
+    for (const member of state.products.get(u.product_id)?.products ?? []) codes.add(member.product_code);
+  }
+  return [...codes].sort();
+}
+
+/** A title as the titles API answers it. */
+function titleOf(t: TitleRecord): Title {
+  return {
+    name: t.name,
+    code: t.code,
+    image_url: t.image_url,
+    merchant_image_url: t.merchant_image_url,
+    url: t.url,
+    rgb: t.rgb,
+  };
+}
+
+/**
+ * Endpoint 24: the account the user token is tied to, spelled as the spec's Signed-in user account
+ * (the default), or as the platform's public documentation shows it (`meShape: 'documented'`).
+ */
+const me = apiRoute(getSignedInUser, ({ auth, state, settings }) => {
   // The core refuses a token without a user (403 identity_required) before this runs.
   const a = auth.account!;
+  // The documented shape is not endpoint 24's schema: the table types the spec's answer only.
+  if (settings.meShape === 'documented')
+    return { body: { item: documentedUser(state, a, false) } as unknown as SignedInUser };
   const address = a.address ?? { street: '', zip_code: '', city: '', country_code: '' };
   return {
     body: {
@@ -67,5 +187,40 @@ const cancel = apiRoute(cancelProduct, ({ input, state, auth, clock }) => {
   return { body: { id: u.id } };
 });
 
+/** `GET /external/api/v3/me` (beyond the spec): always the documented shape, user-products with their state. */
+const meV3 = apiRoute(getMeDocumented, ({ auth, state }) => ({
+  body: { item: documentedUser(state, auth.account!, true) as DocumentedUserV3 },
+}));
+
+/** `GET /external/api/v1/me/active_products` (beyond the spec): the user's own active products. */
+const myActiveProducts = apiRoute(getMyActiveProducts, ({ auth, state, clock }) => {
+  const a = auth.account!;
+  return { body: { item: { id: a.id, active_products: activeProducts(state, a.id, clock.nowMs()) } } };
+});
+
+/** `GET /external/api/v1/accounts/active_products?account_id=` (beyond the spec): an account of the client's organisation. */
+const accountActiveProducts = apiRoute(getAccountActiveProducts, ({ auth, state, clock, input }) => {
+  const a = state.account(auth.client.organisation_id, input.account_id);
+  if (!a) throw notFound('account_id', 'Account not found');
+  return { body: { item: { id: a.id, active_products: activeProducts(state, a.id, clock.nowMs()) } } };
+});
+
+/** `GET /external/api/v1/titles/` (beyond the spec): the organisation's titles, by code. */
+const titles = apiRoute(listTitles, ({ auth, state }) => ({
+  body: {
+    items: state.titles
+      .list('organisation', auth.client.organisation_id)
+      .map(titleOf)
+      .sort((x, y) => x.code.localeCompare(y.code)),
+  },
+}));
+
+/** `GET /external/api/v1/titles/find_one?title_code=` (beyond the spec): one title of the organisation. */
+const title = apiRoute(findTitle, ({ auth, state, input }) => {
+  const t = state.titles.find('code', auth.client.organisation_id, input.title_code);
+  if (!t) throw notFound('title_code', 'Title not found');
+  return { body: { item: titleOf(t) } };
+});
+
 /** The routes of this file. */
-export const meRoutes: readonly Route[] = [me, cancel];
+export const meRoutes: readonly Route[] = [me, meV3, myActiveProducts, accountActiveProducts, titles, title, cancel];

@@ -20,6 +20,8 @@ export const ALL_SCOPES: readonly string[] = [
   '/external/subscription_system/w',
   '/external/subscription_system/r',
   '/external/order/r',
+  '/external/account/r',
+  '/external/title/r',
   '/api/authorization/ticket',
 ];
 
@@ -84,6 +86,7 @@ const SITE_SCOPES = [
   '/external/cancellation_reason/r',
   '/external/me/r',
   '/external/me/w',
+  '/external/title/r',
 ] as const;
 
 /** A demo user: account id, e-mail address and shop password. */
@@ -966,6 +969,27 @@ export const demoSeed: StateDocumentInput = {
       }),
       organisation_id: o.complex,
     },
+  ],
+  titles: [
+    {
+      organisation_id: o.demo,
+      code: 'DAILY',
+      name: 'Demo Daily',
+      image_url: 'https://media.example/titles/daily.png',
+      merchant_image_url: 'https://media.example/titles/daily-merchant.png',
+      url: 'https://daily.example',
+      rgb: '#1a4d8f',
+    },
+    {
+      organisation_id: o.demo,
+      code: 'EPAPER',
+      name: 'Demo Daily e-paper',
+      image_url: 'https://media.example/titles/epaper.png',
+      merchant_image_url: null,
+      url: 'https://epaper.daily.example',
+      rgb: '#333333',
+    },
+    { organisation_id: o.complex, code: 'COMPLEX', name: 'Complex Weekly', url: 'https://complex.example' },
   ],
   retention_offers: [
     {

@@ -14,3 +14,126 @@ export const CancelProductRequest = z.strictObject({
 });
 /** Request body of cancel product. */
 export type CancelProductRequest = z.input<typeof CancelProductRequest>;
+
+// ---------------------------------------------------------------- the me API as publicly documented (beyond the spec)
+
+/** A user-product as the documented me API lists it (v1). */
+export const DocumentedUserProduct = z.object({
+  id: z.string(),
+  order_id: z.string().nullable(),
+  created: z.string(),
+  updated: z.string(),
+  product_code: z.string(),
+  title_code: z.string(),
+  valid_from: z.string(),
+  valid_to: z.string(),
+  provision_service: z.string().nullable(),
+  subscription_type: z.string(),
+});
+/** A user-product of the documented me API (v1). */
+export type DocumentedUserProduct = z.infer<typeof DocumentedUserProduct>;
+
+/** A user-product as v3 of the me API lists it: v1's fields and its state and end dates. */
+export const DocumentedUserProductV3 = DocumentedUserProduct.extend({
+  state: z.string(),
+  subscription_number: z.string().nullable(),
+  has_pending_change_request: z.boolean(),
+  campaign_end_date: z.string().nullable(),
+  subscription_end_date: z.string().nullable(),
+});
+/** A user-product of the documented me API (v3). */
+export type DocumentedUserProductV3 = z.infer<typeof DocumentedUserProductV3>;
+
+const DocumentedAddress = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  street: z.string(),
+  street_number: z.string(),
+  staircase: z.string(),
+  floor: z.string(),
+  apartment_number: z.string(),
+  zip_code: z.string(),
+  city: z.string(),
+  drop_box: z.string(),
+});
+
+const documentedUser = {
+  id: z.string(),
+  email: z.string(),
+  status: z.string(),
+  verified: z.boolean(),
+  customer_number: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  mobile_phone_number: z.string(),
+  birth_date: z.string().nullable(),
+  gender: z.string(),
+  company_registration_number: z.string(),
+  alias: z.string(),
+  account_origin: z.string(),
+  address: DocumentedAddress,
+};
+
+/** The signed-in user as the platform's public documentation shows `GET /external/api/v1/me`. */
+export const DocumentedUser = z.object({ ...documentedUser, user_products: z.array(DocumentedUserProduct) });
+/** The signed-in user, documented shape (v1). */
+export type DocumentedUser = z.infer<typeof DocumentedUser>;
+/** The signed-in user as `GET /external/api/v3/me` shows it. */
+export const DocumentedUserV3 = z.object({ ...documentedUser, user_products: z.array(DocumentedUserProductV3) });
+/** The signed-in user, documented shape (v3). */
+export type DocumentedUserV3 = z.infer<typeof DocumentedUserV3>;
+
+/** `{ item }` of `GET /external/api/v1/me` when the platform answers the documented shape. */
+export const DocumentedMeResponse = z.object({ item: DocumentedUser });
+/** `{ item }` of `GET /external/api/v3/me`. */
+export const DocumentedMeV3Response = z.object({ item: DocumentedUserV3 });
+/** The answer of `GET /external/api/v3/me`. */
+export type DocumentedMeV3Response = z.infer<typeof DocumentedMeV3Response>;
+
+/** `include_articles`: articles are not modelled, so only `false` (or absence) is accepted. */
+const includeArticles = z
+  .enum(['false'], { error: 'include_articles is not supported: this platform models no articles' })
+  .optional();
+
+/** Query of `GET /external/api/v1/me/active_products`. */
+export const MeActiveProductsQuery = z.strictObject({ include_articles: includeArticles });
+/** Query of `GET /external/api/v1/me/active_products`. */
+export type MeActiveProductsQuery = z.input<typeof MeActiveProductsQuery>;
+/** Query of `GET /external/api/v1/accounts/active_products`. */
+export const AccountActiveProductsQuery = z.strictObject({ account_id: id, include_articles: includeArticles });
+/** Query of `GET /external/api/v1/accounts/active_products`. */
+export type AccountActiveProductsQuery = z.input<typeof AccountActiveProductsQuery>;
+/** `{ item: { id, active_products } }`: the account, and the product codes it has access to now. */
+export const ActiveProductsResponse = z.object({
+  item: z.object({ id: z.string(), active_products: z.array(z.string()) }),
+});
+/** The account's active products. */
+export type ActiveProductsResponse = z.infer<typeof ActiveProductsResponse>;
+
+// ---------------------------------------------------------------- titles (beyond the spec)
+
+/** A title (a publication) of the organisation. */
+export const Title = z.object({
+  name: z.string(),
+  code: z.string(),
+  image_url: z.string().nullable(),
+  merchant_image_url: z.string().nullable(),
+  url: z.string().nullable(),
+  rgb: z.string().nullable(),
+});
+/** A title of the organisation. */
+export type Title = z.infer<typeof Title>;
+/** Query of `GET /external/api/v1/titles/`: none. */
+export const ListTitlesQuery = z.strictObject({});
+/** `{ items }`: the organisation's titles. */
+export const ListTitlesResponse = z.object({ items: z.array(Title) });
+/** The organisation's titles. */
+export type ListTitlesResponse = z.infer<typeof ListTitlesResponse>;
+/** Query of `GET /external/api/v1/titles/find_one`. */
+export const FindTitleQuery = z.strictObject({ title_code: z.string().min(1).max(1024) });
+/** Query of `GET /external/api/v1/titles/find_one`. */
+export type FindTitleQuery = z.input<typeof FindTitleQuery>;
+/** `{ item }`: one title. */
+export const FindTitleResponse = z.object({ item: Title });
+/** One title. */
+export type FindTitleResponse = z.infer<typeof FindTitleResponse>;
