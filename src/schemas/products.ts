@@ -71,7 +71,10 @@ export const Product = z.object({
 /** A product, package or campaign. */
 export type Product = z.infer<typeof Product>;
 
-/** A payment period as read from endpoint 3; `details` only for `psp`. */
+/** `payment_option_details`: required when `payment_option` is `psp`. */
+export const PaymentOptionDetails = z.strictObject({ type: z.string(), name: z.string() });
+
+/** A payment period as read from endpoint 3; `details` (the `payment_option_details` it was set with) only for `psp`. */
 export const PaymentPeriod = z.object({
   id: z.string(),
   payment_method: z.string(),
@@ -80,7 +83,8 @@ export const PaymentPeriod = z.object({
   iteration_type: z.string(),
   iteration_length: z.number().int(),
   price: z.number(),
-  details: z.object({ name: z.string(), type: z.string() }).optional(),
+  // Read leniently, like every answer: the same fields as the request's, not its strictness.
+  details: z.object(PaymentOptionDetails.shape).optional(),
 });
 /** A payment period as read from endpoint 3. */
 export type PaymentPeriod = z.infer<typeof PaymentPeriod>;
@@ -98,9 +102,6 @@ export const ProductSharingOption = z.object({
 export type ProductSharingOption = z.infer<typeof ProductSharingOption>;
 
 // ---------------------------------------------------------------- 1. update prices
-
-/** `payment_option_details`: required when `payment_option` is `psp`. */
-export const PaymentOptionDetails = z.strictObject({ type: z.string(), name: z.string() });
 
 /** One period of an update-prices request (endpoint 1). */
 export const PricePeriodInput = z
