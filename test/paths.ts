@@ -9,6 +9,7 @@ export const paths = {
   products: stage(e.getProducts),
   paymentPeriods: stage(e.getPaymentPeriods),
   sharing: stage(e.getProductSharing),
+  eligibleForCampaign: stage(e.eligibleForCampaign),
   orderValidation: stage(e.validateOrder),
   sso: stage(e.authenticateWithTicket),
   ticket: stage(e.generateTicket),

@@ -365,7 +365,7 @@ describe.each(ADAPTERS)('faults through %s', (kind) => {
   });
 
   test('a 4xx status defaults to code injected_fault; a path ending in * matches a prefix; any path can fail', async () => {
-    h.platform.faults.add({ path: '/external/api/v1/products*', status: 409 });
+    h.platform.faults.add({ path: `${paths.products}*`, status: 409 });
     h.platform.faults.add({ path: '/not/a/route', status: 502 });
     expectError(await h.call(paths.sharing, { token: h.token([READ]) }), 409, 'injected_fault');
     expectError(await h.call('/not/a/route'), 502, 'internal_server_error');

@@ -230,7 +230,7 @@ describe('a GET with a JSON body (endpoint 6) over node:http', () => {
     expect(answer).toMatchObject({ eligible: true, item: { code: 'premium-summer' } });
     expect(platform.requests.list()[0]).toMatchObject({
       method: 'GET',
-      path: '/external/api/v1/me_retention/eligible_for_campaign',
+      path: paths.eligibleForCampaign,
       body: '{"order_id":"order-0008"}',
       status: 200,
     });

@@ -4,6 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ConflictError, NotFoundError, RequestValidationError } from '../../src/index.js';
+import { paths } from '../paths.js';
 import { client, demoIds, platform, received, usePlatform } from './helpers.js';
 
 usePlatform();
@@ -51,7 +52,7 @@ describe('in process (MSW)', () => {
   });
 
   test('6: a 503 is retried like any read', async () => {
-    platform.faults.add({ path: '/external/api/v1/me_retention/eligible_for_campaign', status: 503 });
+    platform.faults.add({ path: paths.eligibleForCampaign, status: 503 });
     const answer = await client().meRetention.eligibleForCampaign(
       { user_product_id: ups.gusPsp },
       { accessToken: userToken(gus) },
