@@ -72,8 +72,9 @@ export function judgeRetention(state: Store, u: UserProductRecord, nowMs: number
   const product = state.products.get(u.product_id);
   const offer = product && offerFor(state, product);
   const campaign = offer && state.products.get(offer.campaign_id);
-  if (!offer || !campaign || !isActive(campaign, nowMs))
-    return { code: 'not_eligible', message: 'No campaign is offered for this subscription' };
+  if (!offer || !campaign) return { code: 'not_eligible', message: 'No campaign is offered for this subscription' };
+  if (!isActive(campaign, nowMs))
+    return { code: 'not_eligible', message: 'The campaign on offer for this subscription is not on sale now' };
   if (campaign.id.toLowerCase() === u.product_id.toLowerCase())
     return { code: 'already_on_campaign', message: 'The subscription is already on the campaign on offer' };
   return { offer, campaign };

@@ -5,9 +5,11 @@
  */
 import { createRequire } from 'node:module';
 import { beforeEach, describe, expect, test } from 'vitest';
+import type { StateDocument } from '../../mock/index.js';
 import * as e from '../../src/endpoints.js';
 import { pathOf } from '../../src/endpoints.js';
 import { IdResponse } from '../../src/schemas/common.js';
+import { DocumentedMeV3Response } from '../../src/schemas/me.js';
 import { EligibleAnswer, NotEligibleAnswer, SubscribeToCampaignResponse } from '../../src/schemas/me-retention.js';
 import {
   ADAPTERS,
@@ -33,6 +35,7 @@ const paths = {
   eligible: pathOf(e.eligibleForCampaign, 'stage'),
   subscribe: pathOf(e.subscribeToCampaign, 'stage'),
   cancel: pathOf(e.cancelProduct, 'stage'),
+  meV3: pathOf(e.getMeDocumented, 'stage'),
 };
 
 /** A GET with a JSON body, over node:http(s): what endpoint 6 needs and fetch cannot do. */
@@ -78,6 +81,20 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
   const eligible = (json: unknown, token: string) => getWithBody(h, paths.eligible, json, token);
   const subscribe = (json: unknown, token: string) => h.call(paths.subscribe, { method: 'PUT', json, token });
   const userProduct = (id: string) => h.platform.snapshot().user_products.find((u) => u.id === id);
+  /** The state after a change to the campaign `premium-summer`, made through a state restore. */
+  const changeCampaign = (change: (campaign: StateDocument['products'][number]) => void) => {
+    const doc = h.platform.snapshot();
+    change(doc.products.find((p) => p.id === demoIds.products.premiumSummer)!);
+    h.platform.restore(doc);
+  };
+  const takeCampaignOffSale = () =>
+    changeCampaign((c) => {
+      c.valid_from = '1999-01-01T00:00:00Z';
+      c.valid_to = '2000-01-01T00:00:00Z';
+    });
+  /** A user-product as the user reads it through `GET /external/api/v3/me`. */
+  const readThroughMe = async (id: string, token: string) =>
+    expectOk(await h.call(paths.meV3, { token }), DocumentedMeV3Response).item.user_products.find((u) => u.id === id);
 
   describe('6. eligible for campaign (a GET with a JSON body)', () => {
     test('eligible: { item } with the campaign, by user_product_id', async () => {
@@ -112,10 +129,21 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
       expect(answer.body).not.toHaveProperty('item');
     });
 
+    test('not eligible, the campaign on offer not on sale: 200 { code: not_eligible, message }', async () => {
+      takeCampaignOffSale();
+      const answer = await expectUnchanged(h.platform, () => eligible({ user_product_id: ups.gusPsp }, tokens.gus!));
+      expect(expectOk(answer, NotEligibleAnswer)).toEqual({
+        code: 'not_eligible',
+        message: 'The campaign on offer for this subscription is not on sale now',
+      });
+      expect(answer.body).not.toHaveProperty('item');
+    });
+
     test.each([
       ["another user's subscription", 'gus', { user_product_id: ups.boBasic }, 404, 'not_found', 'user_product_id'],
       ['an absent subscription', 'gus', { user_product_id: 'nope' }, 404, 'not_found', 'user_product_id'],
       ["another user's order", 'gus', { order_id: 'order-0002' }, 404, 'not_found', 'order_id'],
+      ['an absent order', 'gus', { order_id: 'order-none' }, 404, 'not_found', 'order_id'],
       ['neither parameter', 'gus', {}, 400, 'invalid_parameter', 'user_product_id'],
       ['both parameters', 'gus', { user_product_id: ups.gusPsp, order_id: 'x' }, 400, 'invalid_parameter', 'order_id'],
       ['an order_id of 1025 characters', 'gus', { order_id: 'o'.repeat(1025) }, 400, 'invalid_parameter', 'order_id'],
@@ -174,6 +202,32 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
       expect(again.code).toBe('already_on_campaign');
     });
 
+    test('visible to every read: v3 me shows the campaign as product_code and title_code, the term unchanged', async () => {
+      // The campaign in a title of its own, so that the title's change can be seen.
+      changeCampaign((c) => {
+        c.title_code = 'EPAPER';
+      });
+      const before = await readThroughMe(ups.gusPsp, tokens.gus!);
+      expect(before).toMatchObject({
+        product_code: 'premium-digital',
+        title_code: 'DAILY',
+        state: 'activated',
+        valid_to: '2999-12-31T23:59:59Z',
+        campaign_end_date: null,
+      });
+      expectOk(await subscribe({ user_product_id: ups.gusPsp }, tokens.gus!), SubscribeToCampaignResponse);
+      const after = await readThroughMe(ups.gusPsp, tokens.gus!);
+      expect(after).toEqual({
+        ...before,
+        product_code: 'premium-summer',
+        title_code: 'EPAPER',
+        updated: expect.any(String),
+        // Its term does not change; a campaign's end is the end of its term.
+        valid_to: '2999-12-31T23:59:59Z',
+        campaign_end_date: '2999-12-31T23:59:59Z',
+      });
+    });
+
     test('twice: the second is 409 already_on_campaign and changes nothing', async () => {
       expectOk(await subscribe({ user_product_id: ups.gusPsp }, tokens.gus!), SubscribeToCampaignResponse);
       const answer = await expectUnchanged(h.platform, () => subscribe({ user_product_id: ups.gusPsp }, tokens.gus!));
@@ -192,9 +246,39 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
       ['not eligible (limited), by order', 'jon', { order_id: 'order-000a' }, 409, 'not_recurring', 'order_id'],
       ["another user's subscription", 'bo', { user_product_id: ups.gusPsp }, 404, 'not_found', 'user_product_id'],
       ['neither parameter', 'gus', {}, 400, 'invalid_parameter', 'user_product_id'],
+      ['both parameters', 'gus', { user_product_id: ups.gusPsp, order_id: 'x' }, 400, 'invalid_parameter', 'order_id'],
+      ['an order_id of 1025 characters', 'gus', { order_id: 'o'.repeat(1025) }, 400, 'invalid_parameter', 'order_id'],
+      ['an absent order', 'gus', { order_id: 'order-none' }, 404, 'not_found', 'order_id'],
+      ['an unknown parameter', 'gus', { user_product_id: ups.gusPsp, reason: 'x' }, 400, 'unknown_parameter', 'reason'],
     ])('refuses %s', async (_, name, json, status, code, field) => {
       const answer = await expectUnchanged(h.platform, () => subscribe(json, tokens[name]!));
       expectError(answer, status, code, field);
+    });
+
+    test('an order_id of 1024 characters passes the checks and is looked for: 404 not_found, not 400', async () => {
+      const answer = await expectUnchanged(h.platform, () => subscribe({ order_id: 'o'.repeat(1024) }, tokens.gus!));
+      expectError(answer, 404, 'not_found', 'order_id');
+    });
+
+    test('the campaign on offer not on sale: 409 not_eligible, nothing changes', async () => {
+      takeCampaignOffSale();
+      const answer = await expectUnchanged(h.platform, () => subscribe({ user_product_id: ups.gusPsp }, tokens.gus!));
+      expectError(answer, 409, 'not_eligible', 'user_product_id');
+    });
+
+    test('a token without a user: 403 identity_required, nothing changes', async () => {
+      const token = h.token(ME);
+      const answer = await expectUnchanged(h.platform, () => subscribe({ user_product_id: ups.gusPsp }, token));
+      expectError(answer, 403, 'identity_required');
+    });
+
+    test.each([
+      ['only /external/me/w', ['/external/me/w']],
+      ['only /external/me/r', ['/external/me/r']],
+    ])('a user token with %s: 403 insufficient_scope (both are needed), nothing changes', async (_, scopes) => {
+      const token = user(gus, scopes);
+      const answer = await expectUnchanged(h.platform, () => subscribe({ user_product_id: ups.gusPsp }, token));
+      expectError(answer, 403, 'insufficient_scope');
     });
   });
 
@@ -250,9 +334,23 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
       ['a limited subscription', 'jon', { id: ups.jonLimited }, 409, 'not_recurring', 'id'],
       ['a subscription already cancelled', 'eva', { id: ups.evaSummerCancelled }, 409, 'invalid_state', 'id'],
       ['a malformed id', 'gus', { id: 'x' }, 400, 'invalid_parameter', 'id'],
+      ['an absent subscription', 'gus', { id: 'd000000000000000000000ff' }, 404, 'not_found', 'id'],
+      ['an unknown parameter', 'gus', { id: ups.gusPsp, reason: 'x' }, 400, 'unknown_parameter', 'reason'],
     ])('refuses %s', async (_, name, json, status, code, field) => {
       const answer = await expectUnchanged(h.platform, () => cancel(json, tokens[name]!));
       expectError(answer, status, code, field);
+    });
+
+    test('a token without a user: 403 identity_required, nothing changes', async () => {
+      const token = h.token(['/external/me/w']);
+      const answer = await expectUnchanged(h.platform, () => cancel({ id: ups.gusPsp }, token));
+      expectError(answer, 403, 'identity_required');
+    });
+
+    test('a user token without /external/me/w (only /external/me/r): 403 insufficient_scope, nothing changes', async () => {
+      const token = user(gus, ['/external/me/r']);
+      const answer = await expectUnchanged(h.platform, () => cancel({ id: ups.gusPsp }, token));
+      expectError(answer, 403, 'insufficient_scope');
     });
   });
 });
