@@ -300,6 +300,10 @@ const PaymentProfile = z.strictObject({
   payment_option: nonEmpty,
   /** Only for `psp`: the payment method's type and name (a card scheme). */
   details: z.strictObject({ type: text, name: text }).nullable(),
+  /** The payment period paid for (null when not known, as in a document of an earlier version). */
+  period_id: id.nullable().default(null),
+  /** What each iteration of the period charges (null when not known). */
+  amount: z.number().nonnegative().nullable().default(null),
 });
 
 /** A category of change-log entries an organisation accepts (endpoint 4's available categories). */

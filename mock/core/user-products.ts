@@ -66,7 +66,7 @@ export interface Purchase {
 /**
  * A purchase (the shop): an `activated` user-product controlled by the platform, valid one period
  * from now, with its order (the amount charged) and, for every payment option but `free`, its
- * payment profile. Answers the new user-product.
+ * payment profile (the period and the amount each iteration charges). Answers the new user-product.
  */
 export function purchase(state: Store, clock: OffsetClock, what: Purchase): UserProductRecord {
   const now = clock.nowMs();
@@ -118,6 +118,8 @@ export function purchase(state: Store, clock: OffsetClock, what: Purchase): User
       created,
       payment_option: period.payment_option,
       details: period.payment_option === 'psp' ? (period.payment_option_details ?? null) : null,
+      period_id: period.id,
+      amount: priceOf(period),
     });
   return userProduct;
 }

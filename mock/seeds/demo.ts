@@ -139,12 +139,14 @@ export const demoIds = {
     frank: 'ac0000000000000000000006',
     /** Active, holds a `premium-digital` paid through `psp`, and a `basic-news` of another provision service. */
     gus: 'ac0000000000000000000007',
-    /** Active, holds user-products of the demo client's provision service `demo-provision`. */
+    /** Active, holds user-products of the demo client's provision service `demo-provision`, and a deactivated one of `other-provision`. */
     hedda: 'ac0000000000000000000008',
     /** A customer-service agent: the assignee of helpdesk messages. */
     ines: 'ac0000000000000000000009',
     /** Holds a limited `premium-digital`, and a `premium-summer` already on a retention campaign. */
     jon: 'ac000000000000000000000a',
+    /** Of "Complex Media", archived: change logs to it are refused. */
+    kai: 'ac000000000000000000000b',
   },
   products: {
     /** Plain product `digital-news`, integration code `DIGITAL-NEWS`. */
@@ -200,6 +202,8 @@ export const demoIds = {
     gusPaperlineEpaper: 'd0000000000000000000000c',
     /** Gus's `digital-news`, controlled by `paperline` (PL-1007-2), which the system no longer has. */
     gusPaperlineDigital: 'd0000000000000000000000d',
+    /** Hedda's `premium-digital`, deactivated (2021-2022), controlled by another provision service (`other-provision`). */
+    heddaOtherProvisionDeactivated: 'd0000000000000000000000e',
   },
   helpdeskMessages: {
     /** Anna's, pending, assigned to Ines. */
@@ -472,6 +476,16 @@ export const demoSeed: StateDocumentInput = {
       customer_number: 'C1010',
       status: 'active',
       date_of_birth: '1988-08-08',
+    },
+    {
+      id: demoIds.accounts.kai,
+      organisation_id: o.complex,
+      email: 'kai@example.com',
+      first_name: 'Kai',
+      last_name: 'Kask',
+      customer_number: 'C2002',
+      status: 'archived',
+      address: { street: 'Kirkegata 11', zip_code: '0153', city: 'Oslo', country_code: 'NO' },
     },
   ],
   products: [
@@ -811,6 +825,13 @@ export const demoSeed: StateDocumentInput = {
       }),
       retention_offer_id: demoIds.retentionOffers.premiumStay,
     },
+    provisioned(
+      demoIds.userProducts.heddaOtherProvisionDeactivated,
+      demoIds.accounts.hedda,
+      'premium-digital',
+      'other-provision',
+      { state: 'deactivated', valid_from: '2021-01-01T00:00:00Z', valid_to: '2022-01-01T00:00:00Z' },
+    ),
   ],
   orders: [
     order(demoIds.userProducts.jonLimited, demoIds.accounts.jon, 'premium-digital', pp.premiumInvoice, 'invoice', 990),
@@ -842,20 +863,46 @@ export const demoSeed: StateDocumentInput = {
     order(demoIds.userProducts.evaBasicEnded, demoIds.accounts.eva, 'basic-news', pp.basicCreditcard, 'creditcard', 19),
     order(demoIds.userProducts.gusPsp, demoIds.accounts.gus, 'premium-digital', pp.premiumPsp, 'psp', 99),
   ],
+  // Every platform-controlled user-product paid with anything but `free` has one, as a purchase writes.
   payment_profiles: [
-    profile(
-      'e00000000000000000000001',
-      demoIds.userProducts.annaPremiumDeactivated,
-      demoIds.accounts.anna,
-      'creditcard',
-    ),
-    profile('e00000000000000000000002', demoIds.userProducts.boBasic, demoIds.accounts.bo, 'creditcard'),
-    profile('e00000000000000000000003', demoIds.userProducts.evaSummerCancelled, demoIds.accounts.eva, 'creditcard'),
-    profile('e00000000000000000000004', demoIds.userProducts.evaBasicEnded, demoIds.accounts.eva, 'creditcard'),
+    profile('e00000000000000000000001', demoIds.userProducts.annaPremiumDeactivated, demoIds.accounts.anna, {
+      payment_option: 'creditcard',
+      period_id: pp.premiumCreditcard,
+      amount: 99,
+    }),
+    profile('e00000000000000000000002', demoIds.userProducts.boBasic, demoIds.accounts.bo, {
+      payment_option: 'creditcard',
+      period_id: pp.basicCreditcard,
+      amount: 19,
+    }),
+    profile('e00000000000000000000003', demoIds.userProducts.evaSummerCancelled, demoIds.accounts.eva, {
+      payment_option: 'creditcard',
+      period_id: pp.summerCreditcard,
+      amount: 49,
+    }),
+    profile('e00000000000000000000004', demoIds.userProducts.evaBasicEnded, demoIds.accounts.eva, {
+      payment_option: 'creditcard',
+      period_id: pp.basicCreditcard,
+      amount: 19,
+    }),
     {
-      ...profile('e00000000000000000000005', demoIds.userProducts.gusPsp, demoIds.accounts.gus, 'psp'),
+      ...profile('e00000000000000000000005', demoIds.userProducts.gusPsp, demoIds.accounts.gus, {
+        payment_option: 'psp',
+        period_id: pp.premiumPsp,
+        amount: 99,
+      }),
       details: { type: 'visa', name: 'Visa' },
     },
+    profile('e00000000000000000000006', demoIds.userProducts.jonLimited, demoIds.accounts.jon, {
+      payment_option: 'invoice',
+      period_id: pp.premiumInvoice,
+      amount: 990,
+    }),
+    profile('e00000000000000000000007', demoIds.userProducts.jonRetained, demoIds.accounts.jon, {
+      payment_option: 'creditcard',
+      period_id: pp.premiumCreditcard,
+      amount: 99,
+    }),
   ],
   helpdesk_messages: [
     message(demoIds.helpdeskMessages.annaPendingAssigned, demoIds.accounts.anna, {
@@ -1205,15 +1252,20 @@ function order(
   };
 }
 
-/** The payment profile of a platform-controlled demo user-product. */
-function profile(id: string, userProductId: string, accountId: string, paymentOption: string) {
+/** The payment profile of a platform-controlled demo user-product: its payment option, period and amount. */
+function profile(
+  id: string,
+  userProductId: string,
+  accountId: string,
+  paid: { payment_option: string; period_id: string; amount: number },
+) {
   return {
     id,
     account_id: accountId,
     user_product_id: userProductId,
     created: '2020-01-01T00:00:00Z',
-    payment_option: paymentOption,
     details: null,
+    ...paid,
   };
 }
 
