@@ -3,6 +3,8 @@
  * adapters with plain fetch.
  */
 import { beforeEach, describe, expect, test } from 'vitest';
+import { HELPDESK_STATES, HELPDESK_TYPES } from '../../mock/core/document.js';
+import { createPlatform, type StateDocument } from '../../mock/index.js';
 import * as e from '../../src/endpoints.js';
 import { pathOf } from '../../src/endpoints.js';
 import { CancellationReasonResponse, CancellationReasonsResponse } from '../../src/schemas/cancellation-reasons.js';
@@ -28,6 +30,12 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
     token = h.token(['/external/helpdesk/r', '/external/cancellation_reason/r']);
   });
   const get = (path: string, query: Record<string, string>) => h.call(path, { query, token });
+  /** Changes the state through a restore of the platform's document. */
+  const restoreWith = (change: (doc: StateDocument) => void) => {
+    const doc = h.platform.snapshot();
+    change(doc);
+    h.platform.restore(doc);
+  };
 
   describe('8. pending messages of an account', () => {
     test("only the account's pending messages, oldest first, each with its account and assignee", async () => {
@@ -50,8 +58,16 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
         },
         assignee_id: ines,
         assignee: { id: ines, first_name: 'Ines', contact_email: 'ines@demo-media.example', verified: true },
-        comments: [{ author_id: ines, message: 'We are looking into it.' }],
       });
+      // The comment's whole shape (docs/assumptions.md): its id, its author (an agent here), its text and time.
+      expect(assigned?.comments).toEqual([
+        {
+          id: 'f20000000000000000000001',
+          author_id: ines,
+          message: 'We are looking into it.',
+          created_at: '2024-03-01T10:00:00Z',
+        },
+      ]);
       // occurrences is on single reads only; an assignee has no has_products.
       expect(assigned).not.toHaveProperty('occurrences');
       expect(assigned?.assignee).not.toHaveProperty('has_products');
@@ -64,6 +80,39 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
       token = h.token(['/external/helpdesk/r']);
       const { items } = expectOk(await get(paths.pending, { account_id: bo }), GetPendingMessagesResponse);
       expect(items[0]?.account).toMatchObject({ first_name: 'Bosse', has_products: true, mobile_number: '' });
+    });
+
+    test("the assignee is read from the accounts: renaming the agent's account shows in the next read", async () => {
+      const before = expectOk(await get(paths.pending, { account_id: anna }), GetPendingMessagesResponse);
+      expect(before.items[1]?.assignee).toMatchObject({ id: ines, first_name: 'Ines' });
+      restoreWith((doc) => {
+        doc.accounts.find((a) => a.id === ines)!.first_name = 'Inez';
+      });
+      const after = expectOk(await get(paths.pending, { account_id: anna }), GetPendingMessagesResponse);
+      expect(after.items[1]?.assignee).toEqual({ ...before.items[1]?.assignee, first_name: 'Inez' });
+      const single = expectOk(
+        await get(paths.message, { id: messages.annaPendingAssigned }),
+        GetHelpdeskRecordResponse,
+      );
+      expect(single.item.assignee?.first_name).toBe('Inez');
+    });
+
+    test('has_products follows the user-products: true once one is activated, false when none is', async () => {
+      const hasProducts = async (account: string) =>
+        expectOk(await get(paths.pending, { account_id: account }), GetPendingMessagesResponse).items[0]?.account
+          .has_products;
+      // Anna holds only a deactivated user-product; Bo an activated one.
+      expect(await hasProducts(anna)).toBe(false);
+      expect(await hasProducts(bo)).toBe(true);
+      restoreWith((doc) => {
+        doc.user_products.find((u) => u.id === demoIds.userProducts.annaPremiumDeactivated)!.state = 'activated';
+        const boBasic = doc.user_products.find((u) => u.id === demoIds.userProducts.boBasic)!;
+        boBasic.state = 'cancelled';
+        boBasic.cancelled_at = '2024-01-01T00:00:00Z';
+      });
+      expect(await hasProducts(anna)).toBe(true);
+      // A cancelled user-product, even one still in its term, is not an activated one.
+      expect(await hasProducts(bo)).toBe(false);
     });
 
     test.each([
@@ -194,6 +243,50 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
     ])('refuses %s', async (_, query, status, code, field) => {
       expectError(await expectUnchanged(h.platform, () => get(paths.reasons, query)), status, code, field);
     });
+  });
+});
+
+describe('the state document: helpdesk types and states outside the documented sets', () => {
+  const platform = createPlatform({ seed: 'demo' });
+  test.each<[string, (doc: StateDocument) => void, string]>([
+    [
+      "a message's type",
+      (d) => Object.assign(d.helpdesk_messages[0]!, { type: 'praise' }),
+      'helpdesk_messages[0].type',
+    ],
+    [
+      "a message's state",
+      (d) => Object.assign(d.helpdesk_messages[0]!, { state: 'closed' }),
+      'helpdesk_messages[0].state',
+    ],
+    [
+      "a template's type",
+      (d) => Object.assign(d.helpdesk_message_templates[0]!, { type: 'praise' }),
+      'helpdesk_message_templates[0].type',
+    ],
+    [
+      "a template's state",
+      (d) => Object.assign(d.helpdesk_message_templates[0]!, { state: 'closed' }),
+      'helpdesk_message_templates[0].state',
+    ],
+  ])('restore refuses %s, naming the field, and changes nothing', (_, spoil, field) => {
+    const before = platform.snapshot();
+    const doc = platform.snapshot();
+    spoil(doc);
+    expect(() => platform.restore(doc)).toThrow(
+      expect.objectContaining({ status: 400, code: 'invalid_parameter', field }),
+    );
+    expect(platform.snapshot()).toEqual(before);
+  });
+
+  test('every documented type and state is accepted', () => {
+    const doc = platform.snapshot();
+    for (const type of HELPDESK_TYPES)
+      for (const state of HELPDESK_STATES) {
+        Object.assign(doc.helpdesk_messages[0]!, { type, state });
+        expect(() => platform.restore(doc)).not.toThrow();
+      }
+    platform.reset();
   });
 });
 
