@@ -56,20 +56,28 @@ export interface LogInBatchesResult {
   aborted: boolean;
 }
 
+/** Account ids are hex: a platform may answer them in another letter case than they were sent. */
+function sameId(a: string | undefined, b: string): boolean {
+  return a !== undefined && a.toLowerCase() === b.toLowerCase();
+}
+
 function sameEntry(payload: ChangeLogPayload, entry: ChangeLogEntry): boolean {
   return (
-    payload.account_id === entry.account_id &&
+    sameId(payload.account_id, entry.account_id) &&
     payload.cateogory === entry.category_type &&
     payload.message === entry.message &&
     payload.requested_by === entry.requested_by
   );
 }
 
-/** The index, within its request, of the entry a whole-request refusal names (`change_logs[3].category_type`). */
-function refusedIndex(error: unknown): number | undefined {
+/**
+ * The entry a whole-request refusal names (`change_logs[3].category_type`): its index within the
+ * request, and whether the rule broken is the category's.
+ */
+function refusedEntry(error: unknown): { at: number; category: boolean } | undefined {
   if (!(error instanceof APIError) || error.status !== 400 || !error.field) return undefined;
-  const m = /^change_logs\[(\d+)\]/.exec(error.field);
-  return m ? Number(m[1]) : undefined;
+  const m = /^change_logs\[(\d+)\](?:\.(\w+))?/.exec(error.field);
+  return m ? { at: Number(m[1]), category: m[2] === 'category_type' } : undefined;
 }
 
 /** Change-log entries written to accounts (spec endpoint 4). */
@@ -100,11 +108,16 @@ export class AccountChangeLog extends APIResource {
    * happened to each by its index in `entries`, so failed entries can be resubmitted alone.
    *
    * - An entry that breaks a rule of the spec is failed here, before anything is sent.
-   * - A request refused whole because of one entry (a category that is not available) fails that
-   *   entry, and the rest of its request is sent again without it (a refused request changed nothing).
+   * - A request refused whole for a category that is not available changed nothing: the run reads
+   *   the available categories once, fails every entry of the run whose category is not among them,
+   *   and sends the request again without those (a few requests, however many entries are bad).
+   *   A request refused whole for another entry's rule fails that entry and is sent again without it.
    * - A request that fails otherwise (connection, 5xx, 401) fails its entries, with the error.
    * - `signal` is honoured between requests: the entries not sent yet are listed in `notSent`.
-   * - A request is a write: never retried automatically.
+   * - A request is a write: never retried, whatever the options say.
+   * - `onProgress` is called after each request, and once when no request was needed; `done`
+   *   counts the entries handled so far in input order (sent, or failed here), so it only grows and
+   *   ends at `total` unless the run is aborted.
    *
    * ```ts
    * const run = await client.accountChangeLog.logInBatches(entries, {
@@ -117,7 +130,7 @@ export class AccountChangeLog extends APIResource {
     entries: readonly ChangeLogEntry[],
     options: LogInBatchesOptions = {},
   ): Promise<LogInBatchesResult> {
-    const { batchSize = MAX_CHANGE_LOGS_PER_REQUEST, onProgress, ...requestOptions } = options;
+    const { batchSize = MAX_CHANGE_LOGS_PER_REQUEST, onProgress, ...rest } = options;
     if (!(Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= MAX_CHANGE_LOGS_PER_REQUEST))
       throw new RequestValidationError([
         {
@@ -127,44 +140,90 @@ export class AccountChangeLog extends APIResource {
           input: batchSize,
         },
       ]);
+    // A chunk is a write: never retried, even when a caller's options (typed or not) ask for it.
+    const requestOptions: RequestOptions = { ...rest, retryWrite: false };
     const result: LogInBatchesResult = { logged: [], failed: [], notSent: [], aborted: false };
-    const valid: number[] = [];
+    const fail = (index: number, reason: string, error?: unknown) =>
+      result.failed.push(
+        error === undefined
+          ? { index, entry: entries[index]!, reason }
+          : { index, entry: entries[index]!, reason, error },
+      );
+    /** The indexes still to send, in input order. */
+    let queue: number[] = [];
     entries.forEach((entry, index) => {
       const checked = ChangeLogEntry.safeParse(entry, { error: platformErrorMap });
-      if (checked.success) valid.push(index);
+      if (checked.success) queue.push(index);
       else {
         const issue = primaryIssue(checked.error.issues);
         const field = issue?.path.join('.') || 'entry';
-        result.failed.push({ index, entry, reason: `${field}: ${issue?.message ?? 'invalid entry'}` });
+        fail(index, `${field}: ${issue?.message ?? 'invalid entry'}`);
       }
     });
-    let done = result.failed.length;
     const total = entries.length;
     const signal = requestOptions.signal;
-    for (let start = 0; start < valid.length; start += batchSize) {
+    /** Read once, at the first refusal for a category: the categories the platform accepts (null: unreadable). */
+    let available: Set<string> | null | undefined;
+    /**
+     * Fails the entries still to send (the request's `pending`, and the later ones in `queue`)
+     * whose category `keep` refuses, in one go; answers the request's pending entries kept.
+     */
+    const dropCategories = (pending: number[], keep: (category: string) => boolean, reason: (c: string) => string) => {
+      const kept = (i: number) => {
+        const category = entries[i]!.category_type;
+        if (keep(category)) return true;
+        fail(i, reason(category));
+        return false;
+      };
+      queue = queue.filter(kept);
+      return pending.filter(kept);
+    };
+    let sent = 0;
+    while (queue.length > 0) {
       if (signal?.aborted) {
         result.aborted = true;
-        result.notSent.push(...valid.slice(start));
         break;
       }
-      let pending = valid.slice(start, start + batchSize);
+      let pending = queue.slice(0, batchSize);
+      queue = queue.slice(batchSize);
       while (pending.length > 0) {
         const batch = pending.map((i) => entries[i]!);
         let answer: LogToAccountsResponse;
         try {
+          sent += 1;
           answer = await this.logToAccounts({ change_logs: batch }, requestOptions);
         } catch (error) {
-          const at = refusedIndex(error);
-          if (at !== undefined && at < pending.length) {
-            // One entry refused the whole request, which changed nothing: fail it, send the rest.
-            result.failed.push({ index: pending[at]!, entry: batch[at]!, reason: (error as Error).message, error });
-            pending = pending.filter((_, i) => i !== at);
-            done += 1;
+          const refused = refusedEntry(error);
+          if (refused && refused.at < pending.length) {
+            // The request was refused whole and changed nothing: fail what it names, send the rest.
+            const named = pending[refused.at]!;
+            const message = (error as Error).message;
+            pending = pending.filter((i) => i !== named);
+            if (!refused.category) {
+              fail(named, message, error);
+              continue;
+            }
+            const category = entries[named]!.category_type;
+            if (available === undefined) {
+              try {
+                const { items } = await this.availableCategories(requestOptions);
+                available = new Set(items.map((c) => c.category_type));
+              } catch {
+                available = null;
+              }
+            }
+            const list = available;
+            const known = list?.has(category) === false;
+            const reason = (c: string) =>
+              known ? `category_type: "${c}" is not one of the available categories` : message;
+            fail(named, reason(category), error);
+            // Every entry whose category is not available goes at once; when the categories cannot be
+            // read (or the list disagrees with the refusal), at least every entry of the refused one.
+            pending = dropCategories(pending, known ? (c) => list!.has(c) : (c) => c !== category, reason);
             continue;
           }
           const reason = error instanceof Error ? error.message : String(error);
-          for (const index of pending) result.failed.push({ index, entry: entries[index]!, reason, error });
-          done += pending.length;
+          for (const index of pending) fail(index, reason, error);
           if (signal?.aborted) result.aborted = true;
           break;
         }
@@ -174,24 +233,23 @@ export class AccountChangeLog extends APIResource {
           const entry = batch[i]!;
           const error = answer.errors[refused];
           if (error && sameEntry(error.payload, entry)) {
-            result.failed.push({ index, entry, reason: error.error_message });
+            fail(index, error.error_message);
             refused += 1;
-          } else if (answer.ok[ok] === entry.account_id) {
+          } else if (sameId(answer.ok[ok], entry.account_id)) {
             result.logged.push(index);
             ok += 1;
           } else {
-            result.failed.push({ index, entry, reason: 'The platform did not report this entry' });
+            fail(index, 'The platform did not report this entry');
           }
         });
-        done += pending.length;
         break;
       }
-      onProgress?.({ done, total });
-      if (result.aborted) {
-        result.notSent.push(...valid.slice(start + batchSize));
-        break;
-      }
+      // Every entry before the next one to send is handled: sent, or failed here.
+      onProgress?.({ done: queue[0] ?? total, total });
+      if (result.aborted) break;
     }
+    if (sent === 0 && !result.aborted) onProgress?.({ done: total, total });
+    result.notSent.push(...queue);
     result.failed.sort((a, b) => a.index - b.index);
     return result;
   }

@@ -2,21 +2,30 @@
  * Endpoints 13, 12, 5, 16 and 4 through the SDK, against the reference platform in process: the
  * happy paths, typed errors, checks before sending, and the batch helper of endpoint 4.
  */
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import {
+  type APIError,
   BadRequestError,
+  type BatchProgress,
   type ChangeLogEntry,
   ConflictError,
+  InternalServerError,
+  type LogInBatchesOptions,
+  type LogToAccountsRequest,
   NotFoundError,
   PermissionDeniedError,
+  type PlatformClient,
   RequestValidationError,
 } from '../../src/index.js';
 import { paths } from '../paths.js';
-import { client, demoIds, platform, received, usePlatform } from './helpers.js';
+import { client, defaultHosts, demoIds, platform, received, server, usePlatform } from './helpers.js';
 
 usePlatform();
 
-const { anna, bo, eva, frank, hedda } = demoIds.accounts;
+const { anna, bo, eva, frank, gus, hedda } = demoIds.accounts;
+const ABSENT_ACCOUNT = 'ac00000000000000000000ff';
+const ABSENT_USER_PRODUCT = 'd000000000000000000000ff';
 const ups = demoIds.userProducts;
 const all = [
   '/external/userproduct/w',
@@ -128,6 +137,154 @@ describe('16. reactivate platform-provisioned subscription', () => {
   });
 });
 
+describe("the spec's errors through the SDK: the error class, the spec's code and field", () => {
+  const provisionBody = {
+    account_id: anna,
+    package_code: 'premium-digital',
+    subscription_type: 'recurring' as const,
+    valid_from: '2030-01-01T00:00:00Z',
+    valid_to: '2031-01-01T00:00:00Z',
+  };
+  const transferBody = {
+    source_account_id: bo,
+    subscription_id: ups.boBasic,
+    target_account_email: 'anna@example.com',
+  };
+  type ErrorClass = new (...args: never[]) => APIError;
+  const rows: [string, (c: PlatformClient) => Promise<unknown>, ErrorClass, string, string][] = [
+    [
+      '13: the account is absent',
+      (c) => c.userProducts.provision({ ...provisionBody, account_id: ABSENT_ACCOUNT }),
+      NotFoundError,
+      'not_found',
+      'account_id',
+    ],
+    [
+      '13: the package is absent',
+      (c) => c.userProducts.provision({ ...provisionBody, package_code: 'no-such-package' }),
+      NotFoundError,
+      'not_found',
+      'package_code',
+    ],
+    [
+      '13: the package provisioned twice for the same time',
+      async (c) => {
+        await c.userProducts.provision(provisionBody);
+        return c.userProducts.provision(provisionBody);
+      },
+      ConflictError,
+      'already_provisioned',
+      'package_code',
+    ],
+    [
+      '12: the account is absent',
+      (c) =>
+        c.userProducts.update({ account_id: ABSENT_ACCOUNT, product_id: ups.heddaProvisioned, state: 'activated' }),
+      NotFoundError,
+      'not_found',
+      'account_id',
+    ],
+    [
+      '12: the user-product is absent',
+      (c) => c.userProducts.update({ account_id: hedda, product_id: ABSENT_USER_PRODUCT, state: 'activated' }),
+      NotFoundError,
+      'not_found',
+      'product_id',
+    ],
+    [
+      '12: the user-product is not controlled by this provision service',
+      (c) => c.userProducts.update({ account_id: gus, product_id: ups.gusOtherProvision, state: 'deactivated' }),
+      PermissionDeniedError,
+      'not_product_owner',
+      'product_id',
+    ],
+    [
+      '16: the account is absent',
+      (c) => c.subscriptionSystem.reactivate({ account_id: ABSENT_ACCOUNT, user_product_id: ups.evaSummerCancelled }),
+      NotFoundError,
+      'not_found',
+      'account_id',
+    ],
+    [
+      '16: the user-product is absent',
+      (c) => c.subscriptionSystem.reactivate({ account_id: eva, user_product_id: ABSENT_USER_PRODUCT }),
+      NotFoundError,
+      'not_found',
+      'user_product_id',
+    ],
+    [
+      "16: another account's user-product",
+      (c) => c.subscriptionSystem.reactivate({ account_id: anna, user_product_id: ups.evaSummerCancelled }),
+      ConflictError,
+      'user_product_not_belong_to_account',
+      'user_product_id',
+    ],
+    [
+      '16: a user-product of a provision service',
+      (c) => c.subscriptionSystem.reactivate({ account_id: hedda, user_product_id: ups.heddaProvisioned }),
+      ConflictError,
+      'user_product_not_platform_provisioned',
+      'user_product_id',
+    ],
+    [
+      '16: a user-product that is not cancelled',
+      (c) => c.subscriptionSystem.reactivate({ account_id: bo, user_product_id: ups.boBasic }),
+      ConflictError,
+      'invalid_state',
+      'user_product_id',
+    ],
+    [
+      '5: the source account is absent',
+      (c) => c.subscriptions.transfer({ ...transferBody, source_account_id: ABSENT_ACCOUNT }),
+      NotFoundError,
+      'does_not_exist',
+      'unspecified_field',
+    ],
+    [
+      '5: the subscription is not on the source account',
+      (c) => c.subscriptions.transfer({ ...transferBody, subscription_id: ups.evaSummerCancelled }),
+      NotFoundError,
+      'does_not_exist',
+      'unspecified_field',
+    ],
+    [
+      '5: no account has the target e-mail',
+      (c) => c.subscriptions.transfer({ ...transferBody, target_account_email: 'nobody@example.com' }),
+      NotFoundError,
+      'account_not_found',
+      'target_account_email',
+    ],
+    [
+      '5: the target is the source account (the platform refuses it; a malformed address never leaves the SDK)',
+      (c) => c.subscriptions.transfer({ ...transferBody, target_account_email: 'bo@example.com' }),
+      BadRequestError,
+      'invalid_parameter',
+      'target_account_email',
+    ],
+    [
+      '4: a category that is not available refuses the whole request',
+      (c) =>
+        c.accountChangeLog.logToAccounts({
+          change_logs: [{ account_id: anna, category_type: 'gossip', message: 'm', requested_by: 'r' }],
+        }),
+      BadRequestError,
+      'invalid_parameter',
+      'change_logs[0].category_type',
+    ],
+  ];
+
+  test.each(rows)('%s', async (_, call, errorClass, code, field) => {
+    const error = await call(sdk()).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(errorClass);
+    expect(error).toMatchObject({ code, field });
+    // The platform answered it: the SDK did not refuse it before sending.
+    expect(received().at(-1)).toMatch(new RegExp(` ${(error as APIError).status}$`));
+  });
+});
+
 describe('4. log to accounts', () => {
   const entry = (account_id: string, message: string): ChangeLogEntry => ({
     account_id,
@@ -225,6 +382,126 @@ describe('4. log to accounts', () => {
       expect(run.notSent).toHaveLength(2500 - 1000 - refusedHere.length);
       expect(Math.min(...run.notSent)).toBeGreaterThan(Math.max(...sent));
       expect(new Set([...run.logged, ...run.failed.map((f) => f.index), ...run.notSent]).size).toBe(2500);
+    });
+
+    test('a request is never retried, even when the options ask: a 503 on the second fails its entries after one attempt', async () => {
+      const list = Array.from({ length: 25 }, (_, i) => entry(i % 2 ? anna : bo, `entry ${i}`));
+      const smuggled = { retryWrite: true } as LogInBatchesOptions;
+      const run = await client({ maxRetries: 3 }, all).accountChangeLog.logInBatches(list, {
+        ...smuggled,
+        batchSize: 10,
+        onProgress: ({ done }) => {
+          if (done === 10) platform.faults.add({ path: paths.logToAccounts, status: 503 });
+        },
+      });
+      const put = `PUT ${paths.logToAccounts}`;
+      expect(received()).toEqual([`${put} 207`, `${put} 503`, `${put} 207`]);
+      const second = Array.from({ length: 10 }, (_, i) => 10 + i);
+      expect(run.failed.map((f) => f.index)).toEqual(second);
+      for (const f of run.failed) {
+        expect(f.error).toBeInstanceOf(InternalServerError);
+        expect(f.error).toMatchObject({ status: 503 });
+        expect(f.reason).toBe((f.error as Error).message);
+      }
+      expect(run.logged).toEqual(list.map((_, i) => i).filter((i) => !second.includes(i)));
+      expect(platform.snapshot().account_change_logs).toHaveLength(15);
+    });
+
+    test('ok is matched to the entries whatever the letter case of the account ids', async () => {
+      // A platform that answers account ids in lower case, whatever case they were sent in.
+      server.use(
+        http.put(`${defaultHosts.api}${paths.logToAccounts}`, async ({ request }) => {
+          const { change_logs } = (await request.json()) as LogToAccountsRequest;
+          const [first, second] = change_logs;
+          return HttpResponse.json(
+            {
+              ok: [first!.account_id.toLowerCase()],
+              errors: [
+                {
+                  payload: {
+                    account_id: second!.account_id.toLowerCase(),
+                    created_at: '2030-01-01T00:00:00Z',
+                    message: second!.message,
+                    cateogory: second!.category_type,
+                    requested_by: second!.requested_by,
+                  },
+                  error_message: 'The account is archived',
+                },
+              ],
+            },
+            { status: 207 },
+          );
+        }),
+      );
+      const run = await sdk().accountChangeLog.logInBatches([
+        entry(anna.toUpperCase(), 'a'),
+        entry(frank.toUpperCase(), 'f'),
+      ]);
+      expect(run.logged).toEqual([0]);
+      expect(run.failed).toEqual([
+        { index: 1, entry: entry(frank.toUpperCase(), 'f'), reason: 'The account is archived' },
+      ]);
+    });
+
+    test('progress is reported even when every entry fails the checks before sending, and nothing is sent', async () => {
+      const progress: BatchProgress[] = [];
+      const run = await sdk().accountChangeLog.logInBatches([entry(anna, ''), entry(bo, '')], {
+        onProgress: (p) => progress.push(p),
+      });
+      expect(progress).toEqual([{ done: 2, total: 2 }]);
+      expect(run.failed.map((f) => f.index)).toEqual([0, 1]);
+      expect(received()).toEqual([]);
+    });
+
+    test('progress counts the entries handled so far, in input order: not the invalid entries of later requests', async () => {
+      // Entries 2, 7 and 8 break a rule; requests of 5: entries 0-1, 3-6, then 9.
+      const list = Array.from({ length: 10 }, (_, i) => entry(anna, [2, 7, 8].includes(i) ? '' : `entry ${i}`));
+      const progress: BatchProgress[] = [];
+      const run = await sdk().accountChangeLog.logInBatches(list, {
+        batchSize: 5,
+        onProgress: (p) => progress.push(p),
+      });
+      expect(progress).toEqual([
+        { done: 6, total: 10 },
+        { done: 10, total: 10 },
+      ]);
+      expect(run.logged).toEqual([0, 1, 3, 4, 5, 6, 9]);
+      expect(platform.requests.list().map((r) => (r.path === paths.logToAccounts ? r.status : 0))).toEqual([207, 207]);
+    });
+
+    test('100 entries of unavailable categories among 1000: the categories are read once, not one request per bad entry', async () => {
+      const bad = (i: number) => i % 10 === 3;
+      const list = Array.from({ length: 1000 }, (_, i) =>
+        bad(i) ? { ...entry(anna, `entry ${i}`), category_type: `gone-${i}` } : entry(bo, `entry ${i}`),
+      );
+      const run = await sdk().accountChangeLog.logInBatches(list, { batchSize: 500 });
+      // The first request is refused whole; the categories are read; both requests then go without the bad entries.
+      const put = `PUT ${paths.logToAccounts}`;
+      expect(received()).toEqual([`${put} 400`, `GET ${paths.availableCategories} 200`, `${put} 207`, `${put} 207`]);
+      expect(run.failed.map((f) => f.index)).toEqual(list.flatMap((_, i) => (bad(i) ? [i] : [])));
+      expect(run.failed.every((f) => /is not one of the available categories/.test(f.reason))).toBe(true);
+      expect(run.logged).toHaveLength(900);
+      expect(platform.snapshot().account_change_logs).toHaveLength(900);
+    });
+
+    test('when the categories cannot be read, every entry of a refused category goes at once, and they are not read again', async () => {
+      platform.faults.add({ method: 'GET', path: paths.availableCategories, status: 503 });
+      const list = Array.from({ length: 10 }, (_, i) => ({
+        ...entry(anna, `entry ${i}`),
+        category_type: [1, 4, 6].includes(i) ? 'gossip' : [2, 8].includes(i) ? 'rumour' : 'address_change',
+      }));
+      const run = await client({ maxRetries: 0 }, all).accountChangeLog.logInBatches(list);
+      const put = `PUT ${paths.logToAccounts}`;
+      expect(received()).toEqual([`${put} 400`, `GET ${paths.availableCategories} 503`, `${put} 400`, `${put} 207`]);
+      expect(run.failed.map((f) => [f.index, f.entry.category_type])).toEqual([
+        [1, 'gossip'],
+        [2, 'rumour'],
+        [4, 'gossip'],
+        [6, 'gossip'],
+        [8, 'rumour'],
+      ]);
+      expect(run.failed.every((f) => /available categories/.test(f.reason))).toBe(true);
+      expect(run.logged).toEqual([0, 3, 5, 7, 9]);
     });
 
     test('a batchSize out of 1..1000 is refused before anything is sent', async () => {
