@@ -139,7 +139,15 @@ export interface PlatformClientOptions {
   validateResponses?: boolean;
   /** Where to log requests, answers and retries (secrets redacted). Default: no logging. */
   logger?: Logger;
-  /** The `fetch` to use. Default: the global `fetch`. */
+  /**
+   * The `fetch` to use. Default: the global `fetch`.
+   *
+   * Not used by endpoint 6 (`meRetention.eligibleForCampaign`) nor by a `client.request` GET with a
+   * `body`: Fetch cannot send a body on a GET, so in Node those go over node:http(s) with its global
+   * agent (still through this client's timeout, abort, retries, logging and errors). A custom `fetch`
+   * that adds a proxy, a CA or other TLS settings does not apply to them: configure
+   * `https.globalAgent` (or `NODE_EXTRA_CA_CERTS`) for those instead.
+   */
   fetch?: typeof fetch;
   /** Headers sent with every request. */
   headers?: Record<string, string>;
@@ -384,7 +392,7 @@ class Pipeline implements Requester {
     const getWithBody = method === 'GET' && endpoint.body !== undefined;
     if (getWithBody && !canSendGetWithBody()) {
       throw new UnsupportedRequestError(
-        `${endpoint.title} sends its parameters in the body of a GET, which this runtime's fetch cannot send (a browser): call it from a server (Node)`,
+        `${endpoint.title} sends its parameters in the JSON body of a GET, which this runtime's fetch cannot send (a browser): call it from a server (Node)`,
       );
     }
     if (params instanceof Promise) params = await params;
@@ -571,12 +579,18 @@ class Pipeline implements Requester {
 
   #logRequest(request: KyRequest, options: NormalizedOptions): void {
     const call = callOf(options);
+    let headers = request.headers;
+    // The marker of a GET with a body is the transport's business; it never reaches the wire, nor the log.
+    if (headers.has(GET_WITH_BODY)) {
+      headers = new Headers(headers);
+      headers.delete(GET_WITH_BODY);
+    }
     this.#log('debug', `${call?.method ?? request.method} ${request.url}`, {
       method: call?.method ?? request.method,
       url: request.url,
       endpoint: call?.title,
       attempt: call?.attempts,
-      headers: request.headers,
+      headers,
       body: call?.body,
     });
   }

@@ -101,7 +101,11 @@ async function sendGetWithBody(request: Request): Promise<Response> {
   });
 }
 
-/** The `fetch` the pipeline gives ky: `fetchImpl`, and node:http(s) for a marked GET with a body. */
+/**
+ * The `fetch` the pipeline gives ky: `fetchImpl`, and node:http(s) for a marked GET with a body.
+ * `fetchImpl` never sees a GET with a body (it could not send one): such a request goes over
+ * node:http(s)'s global agent, whatever `fetchImpl` would have done about proxies or TLS.
+ */
 export function transport(fetchImpl: typeof fetch | undefined): typeof fetch {
   const plain = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   return (input, init) =>

@@ -1,8 +1,10 @@
-/** Pieces of the pipeline that need no platform: URLs per environment, query text, redaction. */
-import { describe, expect, test } from 'vitest';
+/** Pieces of the pipeline that need no platform: URLs per environment, query text, redaction, the runtime check. */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { retryAfterMs, toSearchParams, urlOf } from '../../src/client.js';
-import { type Endpoint, getProducts } from '../../src/endpoints.js';
-import { makeAPIError, RequestValidationError } from '../../src/errors.js';
+import { type Endpoint, eligibleForCampaign, getProducts, pathOf } from '../../src/endpoints.js';
+import { makeAPIError, RequestValidationError, UnsupportedRequestError } from '../../src/errors.js';
 import {
   AuthenticationError,
   BadRequestError,
@@ -146,5 +148,74 @@ describe('redact', () => {
       text: '{"access_token":"[REDACTED]","refresh_token":"[REDACTED]","ticket":"[REDACTED]","ok":1}',
       message: 'sent Bearer [REDACTED]',
     });
+  });
+});
+
+describe('endpoint 6 where no transport can send a GET with a body (a browser)', () => {
+  // Whatever reaches this server: a request the SDK should not have sent.
+  const received: { method: string; url: string; body: string }[] = [];
+  const server = createServer((req: IncomingMessage, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString('utf8');
+    });
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', body });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ code: 'not_eligible', message: 'No campaign is offered for this subscription' }));
+    });
+  });
+  let origin = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  let fetched = 0;
+  const sdk = () =>
+    new PlatformClient({
+      environment: 'stage',
+      hosts: { api: origin, auth: origin },
+      auth: { accessToken: 'client-token' },
+      maxRetries: 0,
+      fetch: (input, init) => {
+        fetched += 1;
+        return fetch(input, init);
+      },
+    });
+  const ask = (client: PlatformClient) =>
+    client.meRetention.eligibleForCampaign({ order_id: 'order-1' }, { accessToken: 'user-token' });
+
+  test('UnsupportedRequestError at once, saying a GET with a JSON body cannot be sent from this runtime; nothing sent', async () => {
+    const client = sdk();
+    // What the SDK checks: a Node `process`. Without one (a browser) it has no way to send the body.
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'process')!;
+    let pending: Promise<unknown>;
+    Object.defineProperty(globalThis, 'process', { value: undefined, configurable: true, writable: true });
+    try {
+      pending = ask(client).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    } finally {
+      Object.defineProperty(globalThis, 'process', descriptor);
+    }
+    const error = await pending;
+    expect(error).toBeInstanceOf(UnsupportedRequestError);
+    expect((error as Error).message).toBe(
+      "Eligible for campaign sends its parameters in the JSON body of a GET, which this runtime's fetch cannot send (a browser): call it from a server (Node)",
+    );
+    expect((error as Error).message).not.toContain('user-token');
+    expect(received).toEqual([]);
+    expect(fetched).toBe(0);
+  });
+
+  test('the same call in Node reaches the server as a GET with its body (so the test above can fail)', async () => {
+    const answer = await ask(sdk());
+    expect(answer).toEqual({ eligible: false, code: 'not_eligible', message: expect.any(String) });
+    expect(received).toEqual([
+      { method: 'GET', url: pathOf(eligibleForCampaign, 'stage'), body: '{"order_id":"order-1"}' },
+    ]);
   });
 });
