@@ -3,9 +3,15 @@
  * connection error says, `attempts` on every error, the constructor's checks, the escape hatch
  * `client.request`, and a GET whose parameters travel in a JSON body (endpoint 6's way).
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import https from 'node:https';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import * as z from 'zod';
 import { createPlatformWith } from '../../mock/core/platform.js';
 import { apiRoute } from '../../mock/core/route.js';
@@ -15,8 +21,10 @@ import { demoIds } from '../../mock/seeds/demo.js';
 import type { Endpoint } from '../../src/endpoints.js';
 import {
   APIConnectionError,
+  APITimeoutError,
   ClientConfigurationError,
   InternalServerError,
+  type Logger,
   NotFoundError,
   PlatformClient,
   type PlatformClientOptions,
@@ -245,5 +253,168 @@ describe('a GET with a JSON body (endpoint 6) over node:http', () => {
     );
     setTimeout(() => controller.abort(new Error('stopped by the caller')), 20);
     await expect(pending).rejects.toThrow('stopped by the caller');
+  });
+});
+
+describe('endpoint 6 shares the pipeline: timeout, logging, https', () => {
+  const ME = ['/external/me/w', '/external/me/r'];
+  const userToken = () => platform.mintToken({ scopes: ME, accountId: demoIds.accounts.gus }).access_token;
+  const url = () => `${server.url}${paths.eligibleForCampaign}`;
+
+  test('a timeout (the per-call option): APITimeoutError after every attempt, each a GET with its body', async () => {
+    platform.faults.add({ path: paths.eligibleForCampaign, latencyMs: 400, times: 2 });
+    const error = await client()
+      .meRetention.eligibleForCampaign(
+        { order_id: 'order-0008' },
+        { accessToken: userToken(), timeout: 60, maxRetries: 1 },
+      )
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect(error).toMatchObject({ attempts: 2 });
+    expect((error as Error).message).toBe(`GET ${url()} got no answer within 60 ms (2 attempts)`);
+    // Both attempts reached the platform as GETs with the body (each answered after the client gave up).
+    await vi.waitFor(() => expect(platform.requests.list()).toHaveLength(2));
+    for (const entry of platform.requests.list())
+      expect(entry).toMatchObject({
+        method: 'GET',
+        path: paths.eligibleForCampaign,
+        body: '{"order_id":"order-0008"}',
+      });
+  });
+
+  test('logged like any other call: the request and the answer, secrets redacted, no internal marker', async () => {
+    const lines: { level: string; message: string; meta: Record<string, unknown> }[] = [];
+    const at = (level: string) => (message: string, meta?: Record<string, unknown>) => {
+      lines.push({ level, message, meta: meta ?? {} });
+    };
+    const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+    const token = userToken();
+    await client({ logger }).meRetention.eligibleForCampaign({ order_id: 'order-0008' }, { accessToken: token });
+    expect(lines.map((l) => `${l.level} ${l.message}`)).toEqual([`debug GET ${url()}`, `debug GET ${url()} 200`]);
+    const [request, answer] = lines;
+    expect(request?.meta).toEqual({
+      method: 'GET',
+      url: url(),
+      endpoint: 'Eligible for campaign',
+      attempt: 1,
+      headers: {
+        accept: 'application/json',
+        authorization: '[REDACTED]',
+        'content-type': 'application/json',
+      },
+      body: { order_id: 'order-0008' },
+    });
+    expect(answer?.meta).toEqual({
+      method: 'GET',
+      url: url(),
+      endpoint: 'Eligible for campaign',
+      status: 200,
+      durationMs: expect.any(Number),
+      attempt: 1,
+      correlationId: platform.requests.list()[0]?.correlation_id,
+    });
+    expect(JSON.stringify(lines)).not.toContain(token);
+    expect(JSON.stringify(lines)).not.toContain('get-with-body');
+
+    // The same details as a read through fetch, and a refusal logged as a warning.
+    lines.length = 0;
+    await client({ logger }).products.list({ product_type: 'packages' });
+    const [plainRequest, plainAnswer] = lines;
+    expect(Object.keys(request?.meta ?? {})).toEqual(Object.keys(plainRequest?.meta ?? {}));
+    expect(Object.keys(answer?.meta ?? {})).toEqual(Object.keys(plainAnswer?.meta ?? {}));
+    lines.length = 0;
+    await client({ logger })
+      .meRetention.eligibleForCampaign({ order_id: 'order-0002' }, { accessToken: token })
+      .catch(() => undefined);
+    expect(lines.map((l) => `${l.level} ${l.message}`)).toEqual([`debug GET ${url()}`, `warn GET ${url()} 404`]);
+  });
+
+  // A TLS front for the platform, with a self-signed certificate made by openssl.
+  const openssl = spawnSync('openssl', ['version']).status === 0;
+  describe.skipIf(!openssl)('over https, with a self-signed certificate', () => {
+    let dir = '';
+    let cert = '';
+    let tls: TlsServer;
+    let origin = '';
+    let secureConnections = 0;
+    const sockets = new Set<Socket>();
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'sdk-tls-'));
+      const made = spawnSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:prime256v1',
+          '-nodes',
+          '-keyout',
+          join(dir, 'key.pem'),
+          '-out',
+          join(dir, 'cert.pem'),
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        { encoding: 'utf8' },
+      );
+      if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`);
+      cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+      const { port } = new URL(server.url);
+      tls = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (socket) => {
+        secureConnections += 1;
+        const upstream = connect(Number(port), '127.0.0.1');
+        for (const s of [socket, upstream]) {
+          sockets.add(s);
+          s.on('error', () => s.destroy());
+          s.on('close', () => sockets.delete(s));
+        }
+        socket.pipe(upstream).pipe(socket);
+      });
+      await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+      origin = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const overTls = () => client({ hosts: { api: origin, auth: origin }, maxRetries: 0 });
+
+    test('a certificate the runtime does not trust: APIConnectionError saying so; nothing reaches the platform', async () => {
+      const error = await overTls()
+        .meRetention.eligibleForCampaign({ order_id: 'order-0008' }, { accessToken: userToken() })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect((error as Error).message).toBe(
+        `GET ${origin}${paths.eligibleForCampaign} failed after 1 attempt: self-signed certificate`,
+      );
+      expect(platform.requests.list()).toEqual([]);
+    });
+
+    test("trusted through node:https's global agent (docs/assumptions.md): the GET with its body goes over TLS", async () => {
+      const before = secureConnections;
+      https.globalAgent.options.ca = cert;
+      try {
+        const answer = await overTls().meRetention.eligibleForCampaign(
+          { order_id: 'order-0008' },
+          { accessToken: userToken() },
+        );
+        expect(answer).toMatchObject({ eligible: true, item: { code: 'premium-summer' } });
+      } finally {
+        delete https.globalAgent.options.ca;
+      }
+      expect(secureConnections).toBe(before + 1);
+      expect(platform.requests.list()).toMatchObject([
+        { method: 'GET', path: paths.eligibleForCampaign, body: '{"order_id":"order-0008"}', status: 200 },
+      ]);
+    });
   });
 });
