@@ -7,7 +7,7 @@ import { AvailableCategoriesResponse, LogToAccountsResponse } from '../../src/sc
 import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
 const SCOPE = '/external/account_change_log/w';
-const { anna, bo, dora, frank } = demoIds.accounts;
+const { anna, bo, dora, frank, kai } = demoIds.accounts;
 
 const entry = (account_id: string, message = 'Moved to a new address') => ({
   account_id,
@@ -96,8 +96,59 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
     });
 
     test('every entry refused is still a 207, and logs nothing', async () => {
-      const answer = await expectUnchanged(h.platform, () => log({ change_logs: [entry(frank)] }));
-      expect(expectOk(answer, LogToAccountsResponse, 207)).toMatchObject({ ok: [], errors: [{}] });
+      h.platform.clock.freeze();
+      const now = h.platform.clock.now().toISOString();
+      const answer = await expectUnchanged(h.platform, () => log({ change_logs: [entry(frank), entry(kai)] }));
+      const body = expectOk(answer, LogToAccountsResponse, 207);
+      expect(body.ok).toEqual([]);
+      // The platform's keys exactly: the category under `cateogory` (sic), no `category_type`.
+      for (const error of body.errors)
+        expect(Object.keys(error.payload).sort()).toEqual([
+          'account_id',
+          'cateogory',
+          'created_at',
+          'message',
+          'requested_by',
+        ]);
+      expect(body.errors).toEqual([
+        {
+          payload: {
+            account_id: frank,
+            created_at: now,
+            message: 'Moved to a new address',
+            cateogory: 'address_change',
+            requested_by: 'customer service',
+          },
+          error_message: 'The account is archived',
+        },
+        {
+          payload: {
+            account_id: kai,
+            created_at: now,
+            message: 'Moved to a new address',
+            cateogory: 'address_change',
+            requested_by: 'customer service',
+          },
+          // Kai is archived, but of another organisation: that is what the caller may know.
+          error_message: 'The account does not belong to the organisation',
+        },
+      ]);
+    });
+
+    test("another organisation's client: its archived account refused as archived, ours as not of its organisation", async () => {
+      token = h.token([SCOPE], demoIds.clients.complex.clientId);
+      const note = (account_id: string) => ({ ...entry(account_id), category_type: 'note' });
+      const body = expectOk(
+        await log({ change_logs: [note(kai), note(dora), note(anna)] }),
+        LogToAccountsResponse,
+        207,
+      );
+      expect(body.ok).toEqual([dora]);
+      expect(body.errors.map((e) => [e.payload.account_id, e.error_message])).toEqual([
+        [kai, 'The account is archived'],
+        [anna, 'The account does not belong to the organisation'],
+      ]);
+      expect(logs().map((l) => [l.account_id, l.category_type])).toEqual([[dora, 'note']]);
     });
 
     test('1000 entries are accepted', async () => {

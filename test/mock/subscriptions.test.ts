@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { IdResponse } from '../../src/schemas/common.js';
 import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
-const { anna, bo, dora, eva, gus, hedda } = demoIds.accounts;
+const { anna, bo, dora, eva, gus, hedda, jon } = demoIds.accounts;
 const ups = demoIds.userProducts;
 
 describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
@@ -54,6 +54,29 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
       expect(strip(after)).toEqual(strip(before));
     });
 
+    test("an invoice subscription's payment profile moves with it, keeping its period and amount", async () => {
+      const profileOf = () => snapshot().payment_profiles.filter((p) => p.user_product_id === ups.jonLimited);
+      expect(profileOf()).toEqual([
+        expect.objectContaining({
+          account_id: jon,
+          payment_option: 'invoice',
+          period_id: demoIds.periods.premiumInvoice,
+          amount: 990,
+        }),
+      ]);
+      expectOk(
+        await transfer({
+          source_account_id: jon,
+          subscription_id: ups.jonLimited,
+          target_account_email: 'anna@example.com',
+        }),
+        IdResponse,
+      );
+      expect(profileOf()).toEqual([
+        expect.objectContaining({ account_id: anna, period_id: demoIds.periods.premiumInvoice, amount: 990 }),
+      ]);
+    });
+
     test('the target e-mail address is matched whatever its letter case', async () => {
       expectOk(await transfer({ ...body, target_account_email: 'ANNA@Example.com' }), IdResponse);
       expect(owner(ups.boBasic)).toBe(anna);
@@ -87,6 +110,13 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
       [
         'the subscription is missing',
         { subscription_id: 'd000000000000000000000ff' },
+        404,
+        'does_not_exist',
+        'unspecified_field',
+      ],
+      [
+        "the subscription is another organisation's",
+        { subscription_id: ups.doraComplex },
         404,
         'does_not_exist',
         'unspecified_field',
@@ -148,12 +178,28 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
     });
 
     test('the source account is checked before the subscription, and both before the target', async () => {
-      const answer = await transfer({
-        source_account_id: 'ac00000000000000000000ff',
-        subscription_id: 'd000000000000000000000ff',
-        target_account_email: 'nobody@example.com',
-      });
-      expectError(answer, 404, 'does_not_exist', 'unspecified_field');
+      const answer = await expectUnchanged(h.platform, () =>
+        transfer({
+          source_account_id: 'ac00000000000000000000ff',
+          subscription_id: 'd000000000000000000000ff',
+          target_account_email: 'nobody@example.com',
+        }),
+      );
+      const error = expectError(answer, 404, 'does_not_exist', 'unspecified_field');
+      expect(error.message).toBe('The source account does not exist');
+    });
+
+    test("another organisation's client cannot move ours: our source account is absent to it", async () => {
+      const complex = h.token(['/external/subscription/w'], demoIds.clients.complex.clientId);
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call(paths.transferSubscription, {
+          method: 'PUT',
+          json: { source_account_id: dora, subscription_id: ups.boBasic, target_account_email: 'dora@example.com' },
+          token: complex,
+        }),
+      );
+      const error = expectError(answer, 404, 'does_not_exist', 'unspecified_field');
+      expect(error.message).toBe('The subscription does not exist on the source account');
     });
   });
 
@@ -198,6 +244,13 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
         'user_product_id',
       ],
       [
+        'a deactivated user-product of another provision service',
+        { account_id: hedda, user_product_id: ups.heddaOtherProvisionDeactivated },
+        409,
+        'user_product_not_platform_provisioned',
+        'user_product_id',
+      ],
+      [
         'an activated user-product',
         { account_id: bo, user_product_id: ups.boBasic },
         409,
@@ -227,21 +280,37 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
       expectError(answer, status, code, field);
     });
 
+    test('the account is checked before the user-product: both absent is 404 on account_id', async () => {
+      const answer = await expectUnchanged(h.platform, () =>
+        reactivate({ account_id: 'ac00000000000000000000ff', user_product_id: 'd000000000000000000000ff' }),
+      );
+      expectError(answer, 404, 'not_found', 'account_id');
+    });
+
     test('when several hold, belonging comes first, then the provision service, then the state', async () => {
       // Hedda's user-product, asked for on Eva: it is another account's (and of a provision service, and activated).
-      const answer = await reactivate({ account_id: eva, user_product_id: ups.heddaProvisioned });
+      const answer = await expectUnchanged(h.platform, () =>
+        reactivate({ account_id: eva, user_product_id: ups.heddaProvisioned }),
+      );
       expectError(answer, 409, 'user_product_not_belong_to_account', 'user_product_id');
+      // Hedda's own: of a provision service, and activated.
+      expectError(
+        await expectUnchanged(h.platform, () =>
+          reactivate({ account_id: hedda, user_product_id: ups.heddaProvisioned }),
+        ),
+        409,
+        'user_product_not_platform_provisioned',
+        'user_product_id',
+      );
     });
 
     test('a cancelled term that ends on the platform clock is refused at its end: 409 invalid_state', async () => {
       h.platform.clock.set('2999-12-31T23:59:59Z');
       token = h.token(['/external/subscription_system/w']);
-      expectError(
-        await reactivate({ account_id: eva, user_product_id: ups.evaSummerCancelled }),
-        409,
-        'invalid_state',
-        'user_product_id',
+      const answer = await expectUnchanged(h.platform, () =>
+        reactivate({ account_id: eva, user_product_id: ups.evaSummerCancelled }),
       );
+      expectError(answer, 409, 'invalid_state', 'user_product_id');
     });
   });
 });

@@ -9,6 +9,7 @@ import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAd
 const SCOPE = '/external/userproduct/w';
 const { anna, dora, hedda, gus } = demoIds.accounts;
 const ups = demoIds.userProducts;
+const ABSENT_ACCOUNT = 'ac00000000000000000000ff';
 const FROM = '2030-01-01T00:00:00Z';
 const TO = '2031-01-01T00:00:00Z';
 
@@ -23,6 +24,17 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
   const provision = (json: unknown, t = demo) => h.call(paths.userProducts, { method: 'POST', json, token: t });
   const update = (json: unknown, t = demo) => h.call(paths.userProducts, { method: 'PUT', json, token: t });
   const userProduct = (id: string) => h.platform.snapshot().user_products.find((u) => u.id === id);
+  /** Bodies no route could read: garbage JSON, and JSON sent as text/plain. */
+  const unreadable = (method: string, t: string) => [
+    () =>
+      h.call(paths.userProducts, {
+        method,
+        body: '{"account_id":',
+        headers: { 'content-type': 'application/json' },
+        token: t,
+      }),
+    () => h.call(paths.userProducts, { method, body: '{}', headers: { 'content-type': 'text/plain' }, token: t }),
+  ];
   const body = {
     account_id: anna,
     package_code: 'premium-digital',
@@ -56,12 +68,12 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
 
     test('a client without a provision service: 400 configuration_error, whatever the body', async () => {
       const t = token(demoIds.clients.unprovisioned.clientId);
-      for (const json of [body, { nonsense: true }]) {
+      for (const json of [body, { nonsense: true }, { ...body, account_id: ABSENT_ACCOUNT }]) {
         const answer = await expectUnchanged(h.platform, () => provision(json, t));
         expectError(answer, 400, 'configuration_error');
       }
-      const notJson = await h.call(paths.userProducts, { method: 'POST', body: 'x', token: t });
-      expectError(notJson, 400, 'configuration_error');
+      for (const send of unreadable('POST', t))
+        expectError(await expectUnchanged(h.platform, send), 400, 'configuration_error');
     });
 
     test.each([
@@ -137,10 +149,16 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
 
     test('a client without a provision service: 400 configuration_error, whatever the body', async () => {
       const t = token(demoIds.clients.unprovisioned.clientId);
-      const answer = await expectUnchanged(h.platform, () =>
-        update({ account_id: hedda, product_id: ups.heddaProvisioned, state: 'deactivated' }, t),
-      );
-      expectError(answer, 400, 'configuration_error');
+      for (const json of [
+        { account_id: hedda, product_id: ups.heddaProvisioned, state: 'deactivated' },
+        { account_id: ABSENT_ACCOUNT, product_id: ups.heddaProvisioned, state: 'deactivated' },
+        { nonsense: true },
+      ]) {
+        const answer = await expectUnchanged(h.platform, () => update(json, t));
+        expectError(answer, 400, 'configuration_error');
+      }
+      for (const send of unreadable('PUT', t))
+        expectError(await expectUnchanged(h.platform, send), 400, 'configuration_error');
     });
 
     test.each([
@@ -153,6 +171,20 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
         { account_id: gus, product_id: ups.gusOtherProvision },
         403,
         'not_product_owner',
+        'product_id',
+      ],
+      [
+        'a deactivated user-product of another provision service',
+        { account_id: hedda, product_id: ups.heddaOtherProvisionDeactivated, state: 'activated' },
+        403,
+        'not_product_owner',
+        'product_id',
+      ],
+      [
+        "another organisation's user-product, named on an account of ours",
+        { product_id: ups.doraComplex },
+        404,
+        'not_found',
         'product_id',
       ],
       [
@@ -186,12 +218,29 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
     });
 
     test('the account is checked before the user-product, and both before the owner', async () => {
-      const answer = await update({
-        account_id: 'ac00000000000000000000ff',
-        product_id: ups.gusOtherProvision,
-        state: 'deactivated',
-      });
+      const answer = await expectUnchanged(h.platform, () =>
+        update({ account_id: ABSENT_ACCOUNT, product_id: ups.gusOtherProvision, state: 'deactivated' }),
+      );
       expectError(answer, 404, 'not_found', 'account_id');
+    });
+
+    test.each([
+      ["another provision service's user-product on another account", ups.gusOtherProvision],
+      ['an absent user-product', 'd000000000000000000000ff'],
+    ])('404 product_id comes before 403 not_product_owner: %s', async (_, productId) => {
+      const answer = await expectUnchanged(h.platform, () =>
+        update({ account_id: hedda, product_id: productId, state: 'deactivated' }),
+      );
+      expectError(answer, 404, 'not_found', 'product_id');
+    });
+
+    test("another organisation's client finds none of ours: its user-product named on its own account is absent", async () => {
+      // Complex Media's client has a provision service of its own; Hedda's user-product is not of its organisation.
+      const complex = token(demoIds.clients.complex.clientId);
+      const answer = await expectUnchanged(h.platform, () =>
+        update({ account_id: dora, product_id: ups.heddaProvisioned, state: 'deactivated' }, complex),
+      );
+      expectError(answer, 404, 'not_found', 'product_id');
     });
 
     test('an update is visible to endpoint 9: a deactivated user-product no longer blocks a purchase', async () => {
