@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { createHandlers, createPlatform, defaultHosts } from '../../mock/index.js';
 import { NotFoundError, PlatformClient } from '../../src/index.js';
-import { client, demoIds, server, usePlatform } from './helpers.js';
+import { client, demoIds, platform, server, usePlatform } from './helpers.js';
 
 usePlatform();
 
@@ -23,6 +23,20 @@ describe('helpdesk', () => {
     const template = await sdk().helpdesk.template({ id: demoIds.helpdeskTemplates.invoice });
     expect(template.item.occurrences).toBe(12);
     await expect(sdk().helpdesk.message({ id: 'f000000000000000000000ff' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test("the embedded accounts are read at answer time: an agent's new name, an account's first activated product", async () => {
+    const assigned = demoIds.helpdeskMessages.annaPendingAssigned;
+    const before = (await sdk().helpdesk.message({ id: assigned })).item;
+    expect(before.assignee?.first_name).toBe('Ines');
+    expect(before.account.has_products).toBe(false);
+    const doc = platform.snapshot();
+    doc.accounts.find((a) => a.id === ines)!.first_name = 'Inez';
+    doc.user_products.find((u) => u.id === demoIds.userProducts.annaPremiumDeactivated)!.state = 'activated';
+    platform.restore(doc);
+    const after = (await sdk().helpdesk.message({ id: assigned })).item;
+    expect(after.assignee?.first_name).toBe('Inez');
+    expect(after.account.has_products).toBe(true);
   });
 
   test("10 on production: the client's environment picks the production spelling of the path", async () => {

@@ -24,6 +24,33 @@ describe('me', () => {
     expect(item.active_products).toEqual(['basic-news', 'digital-news', 'e-paper', 'premium-digital']);
   });
 
+  test("getDocumented after subscribeToCampaign and cancelProduct: the user-product's product, title and state as changed", async () => {
+    const token = platform.mintToken({ scopes: ['/external/me/w', '/external/me/r'], accountId: gus }).access_token;
+    const mine = async () =>
+      (await client().me.getDocumented({ accessToken: token })).item.user_products.find(
+        (u) => u.id === demoIds.userProducts.gusPsp,
+      );
+    expect(await mine()).toMatchObject({
+      product_code: 'premium-digital',
+      state: 'activated',
+      campaign_end_date: null,
+    });
+    await client().me.cancelProduct({ id: demoIds.userProducts.gusPsp }, { accessToken: token });
+    expect(await mine()).toMatchObject({ state: 'cancelled', subscription_end_date: '2999-12-31T23:59:59Z' });
+    await client().meRetention.subscribeToCampaign(
+      { user_product_id: demoIds.userProducts.gusPsp },
+      { accessToken: token },
+    );
+    expect(await mine()).toMatchObject({
+      product_code: 'premium-summer',
+      title_code: 'DAILY',
+      state: 'activated',
+      valid_to: '2999-12-31T23:59:59Z',
+      campaign_end_date: '2999-12-31T23:59:59Z',
+      subscription_end_date: null,
+    });
+  });
+
   test('include_articles=true is refused before sending', async () => {
     const before = platform.requests.list().length;
     await expect(
