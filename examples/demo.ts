@@ -118,6 +118,7 @@ try {
   // ------------------------------------------------------------------ subscriptions (endpoints 13, 12, 5, 16, 4)
   const { accounts, userProducts } = demoIds;
   const owner = (id: string) => platform.snapshot().user_products.find((u) => u.id === id)?.account_id;
+  const stateOf = (id: string) => platform.snapshot().user_products.find((u) => u.id === id)?.state;
   const nameOf = (accountId: string | undefined) =>
     platform.snapshot().accounts.find((a) => a.id === accountId)?.first_name ?? '?';
 
@@ -131,7 +132,7 @@ try {
   });
   console.log(`  user-product ${provisioned.id}, controlled by this client's provision service`);
   await client.userProducts.update({ account_id: accounts.anna, product_id: provisioned.id, state: 'deactivated' });
-  console.log(`  now ${platform.snapshot().user_products.find((u) => u.id === provisioned.id)?.state}`);
+  console.log(`  after the update: ${stateOf(provisioned.id)}`);
 
   step("Transfer Bo's basic-news to Anna, and back (endpoint 5)");
   const moved = { source_account_id: accounts.bo, subscription_id: userProducts.boBasic };
@@ -144,14 +145,13 @@ try {
   });
   console.log(`  owner: ${nameOf(owner(userProducts.boBasic))} again`);
 
-  step("Reactivate Eva's cancelled premium-summer, still in its term (endpoint 16)");
-  await client.subscriptionSystem.reactivate({
-    account_id: accounts.eva,
-    user_product_id: userProducts.evaSummerCancelled,
-  });
-  console.log(
-    `  now ${platform.snapshot().user_products.find((u) => u.id === userProducts.evaSummerCancelled)?.state}`,
-  );
+  step('Jon cancels his premium-summer in the me API; it is reactivated for him (cancel product, endpoint 16)');
+  // Jon's own token, as a site gets it from the shop's return (here: the platform's test tool).
+  const jonToken = platform.mintToken({ scopes: ['/external/me/w'], accountId: accounts.jon });
+  await client.me.cancelProduct({ id: userProducts.jonRetained }, { accessToken: jonToken.access_token });
+  console.log(`  cancelled by Jon: ${stateOf(userProducts.jonRetained)}, running to the end of its term`);
+  await client.subscriptionSystem.reactivate({ account_id: accounts.jon, user_product_id: userProducts.jonRetained });
+  console.log(`  reactivated: ${stateOf(userProducts.jonRetained)}`);
 
   step('Log change-log entries to accounts in batch; Frank is archived (endpoint 4)');
   const { items: categories } = await client.accountChangeLog.availableCategories();
