@@ -14,6 +14,10 @@ import { demoCredentials, demoShop, demoSite, demoUsers } from '../seeds/index.j
 import { type RequestLogLine, SERVER_DEFAULTS, type StartServerOptions, startServer } from './server.js';
 
 const D = PLATFORM_DEFAULTS;
+/** `createPlatform`'s default `journalLimit`. */
+const JOURNAL_LIMIT = 1000;
+/** An ISO 8601 date-time with a zone (`Z` or an offset), so that it means the same instant everywhere. */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
 const HELP = `platform-mock: the subscription platform's reference implementation, in memory.
 
@@ -27,6 +31,7 @@ Usage: platform-mock [options]
 
 The platform:
   --environment <env>       stage | production: which paths to serve (default ${D.environment})
+  --now <date-time>         where the platform clock starts, e.g. 2030-01-01T00:00:00Z; it flows on (default: the real time)
   --sso-audience <aud>      the SSO audience constant (default: the state document's sso_audience)
   --ticket-lifetime <s>     lifetime of authorization tickets, in seconds (default ${D.ticketLifetimeSeconds})
   --token-lifetime <s>      lifetime of access tokens, in seconds (default ${D.accessTokenLifetimeSeconds})
@@ -35,6 +40,7 @@ The platform:
   --login-max-failures <n>  SSO: wrong passwords in a row before an account freezes (default ${D.login.maxFailedAttempts})
   --login-freeze-seconds <s> SSO: how long a frozen account stays frozen (default ${D.login.freezeSeconds})
   --max-sessions-per-account <n> SSO: logged-in sessions one account may hold (default ${D.login.maxSessionsPerAccount})
+  --journal-limit <n>       requests the journal (/__admin/requests) keeps; the oldest go first (default ${JOURNAL_LIMIT})
 
 Security (a test fixture: its state holds client secrets and passwords):
   --admin-token <token>     /__admin requires Authorization: Bearer <token>
@@ -59,6 +65,8 @@ Test tools are under /__admin: reset, state, tokens, tickets, sso/sessions, cloc
 /** The command-line flag of each option a HttpError may name. */
 const FLAGS: Readonly<Record<string, string>> = {
   environment: '--environment',
+  now: '--now',
+  journalLimit: '--journal-limit',
   ssoAudience: '--sso-audience',
   ticketLifetimeSeconds: '--ticket-lifetime',
   accessTokenLifetimeSeconds: '--token-lifetime',
@@ -108,6 +116,16 @@ function version(): string {
   return 'unknown';
 }
 
+/**
+ * The line printed for an unexpected exception (answered `500 internal_server_error`): its class and
+ * where it was thrown, not its message, which may quote what the request carried (a secret).
+ */
+function unexpected(error: unknown): string {
+  const name = error instanceof Error ? error.name : typeof error;
+  const frame = error instanceof Error ? error.stack?.split('\n').find((l) => /^\s+at /.test(l)) : undefined;
+  return `platform-mock: an unexpected ${name} was answered 500 internal_server_error${frame ? ` (${frame.trim()})` : ''}\n`;
+}
+
 /** The line printed per request. */
 function logLine(l: RequestLogLine): string {
   return `${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}\n`;
@@ -124,6 +142,8 @@ async function main(): Promise<void> {
         quiet: { type: 'boolean' },
         log: { type: 'boolean' },
         environment: { type: 'string' },
+        now: { type: 'string' },
+        'journal-limit': { type: 'string' },
         'sso-audience': { type: 'string' },
         'ticket-lifetime': { type: 'string' },
         'token-lifetime': { type: 'string' },
@@ -182,11 +202,16 @@ async function main(): Promise<void> {
   const meShape = text('me-shape');
   if (meShape !== undefined && meShape !== 'spec' && meShape !== 'documented')
     fail(`invalid --me-shape: ${meShape} (spec or documented)`);
+  const now = text('now');
+  if (now !== undefined && !(DATE_TIME.test(now) && Number.isFinite(Date.parse(now))))
+    fail(`invalid --now: ${now} (an ISO 8601 date-time with a zone, e.g. 2030-01-01T00:00:00Z)`);
   const adminToken = text('admin-token') ?? (process.env.PLATFORM_MOCK_ADMIN_TOKEN || undefined);
   if (adminToken !== undefined && values['no-admin']) fail('--admin-token and --no-admin exclude each other');
   const platformOptions: PlatformOptions = {
     seed,
     environment,
+    now,
+    journalLimit: integer(text('journal-limit'), '--journal-limit', 0),
     ssoAudience: text('sso-audience'),
     ticketLifetimeSeconds: integer(text('ticket-lifetime'), '--ticket-lifetime', 1),
     accessTokenLifetimeSeconds: integer(text('token-lifetime'), '--token-lifetime', 1),
@@ -201,6 +226,7 @@ async function main(): Promise<void> {
     adminToken,
     returnInterstitial: values['return-interstitial'] === true,
     maxBodyBytes: integer(text('max-body-bytes'), '--max-body-bytes', 1),
+    onError: (error) => process.stderr.write(unexpected(error)),
   };
   let platform: Platform;
   try {
@@ -266,6 +292,7 @@ async function main(): Promise<void> {
     `environment:        ${platform.environment}`,
     `sso audience:       ${platformOptions.ssoAudience ?? platform.snapshot().sso_audience}`,
   ];
+  if (now !== undefined) lines.push(`clock started at:   ${new Date(now).toISOString()} (--now)`);
   if (seed === 'demo') {
     lines.push(
       `demo client_id:     ${demoCredentials.clientId}`,

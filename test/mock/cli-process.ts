@@ -3,13 +3,40 @@ import { type ChildProcess, spawn } from 'node:child_process';
 
 const ROOT = new URL('../../', import.meta.url);
 
+/** Makes the CLI believe its standard output is a terminal (where a line per request is the default). */
+const FAKE_TERMINAL = 'process.stdout.isTTY = true;';
+
+/** Every child started and not yet exited, so that {@link stopAll} can end them. */
+const running = new Set<ChildProcess>();
+
+/** Options of {@link run}. */
+export interface RunOptions {
+  /** Run as if standard output were a terminal. */
+  terminal?: boolean;
+  /** JavaScript run in the CLI's process before the CLI (to plant a fault). */
+  preload?: string;
+}
+
 /**
- * Runs the CLI under tsx. Not through `npx`: npm exec answers a signal by dying of it (exit code
- * null) whatever the CLI's own exit code, which the CLI tests check.
+ * Runs the CLI in a node process of its own, with tsx as a loader (`node --import tsx`): the CLI's
+ * process gets a signal itself. Not through `npx` nor the `tsx` wrapper: both answer a signal by
+ * relaying it and ending the CLI on their own terms, whatever the CLI's own exit code, which the
+ * CLI tests check.
  */
-export function run(args: string[]): ChildProcess {
-  const tsx = new URL('node_modules/.bin/tsx', ROOT);
-  return spawn(tsx.pathname, ['mock/node/cli.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export function run(args: string[], options: RunOptions = {}): ChildProcess {
+  const preloads = [options.terminal ? FAKE_TERMINAL : undefined, options.preload].filter((p) => p !== undefined);
+  const loaders = [
+    '--import',
+    'tsx',
+    ...preloads.flatMap((p) => ['--import', `data:text/javascript,${encodeURIComponent(p)}`]),
+  ];
+  const child = spawn(process.execPath, [...loaders, 'mock/node/cli.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  return child;
 }
 
 /** Waits for the URL line; answers the URL and everything printed so far (stdout and stderr). */
@@ -28,8 +55,9 @@ export function started(child: ChildProcess): Promise<{ url: string; output: str
   });
 }
 
-/** Resolves with the exit code when the child exits. */
+/** Resolves with the exit code when the child exits (at once when it has). */
 export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 }
 
@@ -43,19 +71,41 @@ export async function collect(child: ChildProcess): Promise<{ code: number | nul
   return { code, stdout, stderr };
 }
 
-/** Runs `body` against a CLI started with `args`, then stops it (SIGTERM, SIGKILL if still there). */
-export async function withCli<T>(args: string[], body: (url: string, output: string) => Promise<T>): Promise<T> {
-  const child = run(args);
+/**
+ * Stops a child with `signal` and answers its exit code; SIGKILL after 5 s if it is still there
+ * (then the code is null, which a test checking for 0 reports).
+ */
+export async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  const exit = exited(child);
+  if (child.exitCode !== null || child.signalCode !== null) return exit;
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  try {
+    return await exit;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Stops every child still running (a test that failed half-way leaves no server behind). */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...running].map((child) => stop(child)));
+}
+
+/**
+ * Runs `body` against a CLI started with `args` (and `options`), then stops it with SIGTERM and
+ * waits for it to exit. `child` lets the body read what the CLI prints meanwhile.
+ */
+export async function withCli<T>(
+  args: string[],
+  body: (url: string, output: string, child: ChildProcess) => Promise<T>,
+  options: RunOptions = {},
+): Promise<T> {
+  const child = run(args, options);
   try {
     const { url, output } = await started(child);
-    return await body(url, output);
+    return await body(url, output, child);
   } finally {
-    if (child.exitCode === null) {
-      const exit = exited(child);
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exit;
-      clearTimeout(timer);
-    }
+    await stop(child);
   }
 }

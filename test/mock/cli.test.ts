@@ -4,12 +4,19 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { createPlatform } from '../../mock/index.js';
+import pkg from '../../package.json' with { type: 'json' };
 import * as e from '../../src/endpoints.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
-import { collect, exited, run, started, withCli } from './cli-process.js';
+import { collect, run, started, stop, stopAll, withCli } from './cli-process.js';
 import { demoCredentials, demoIds, demoUsers, paths } from './harness.js';
+
+// A test that fails half-way leaves no server running.
+afterEach(stopAll);
+
+/** The admin API takes JSON bodies only. */
+const JSON_TYPE = { 'content-type': 'application/json' };
 
 describe('platform-mock CLI', () => {
   test('--port 0: prints the URL and demo credentials, serves the API and /__admin, exits 0 on SIGTERM', async () => {
@@ -21,6 +28,7 @@ describe('platform-mock CLI', () => {
       const token = (await (
         await fetch(`${url}/__admin/tokens`, {
           method: 'POST',
+          headers: JSON_TYPE,
           body: JSON.stringify({ scopes: ['/external/product/r'] }),
         })
       ).json()) as { access_token: string };
@@ -28,11 +36,9 @@ describe('platform-mock CLI', () => {
         headers: { authorization: `Bearer ${token.access_token}` },
       });
       expect(GetProductsResponse.parse(await res.json()).items.length).toBeGreaterThan(0);
-      const exit = exited(child);
-      child.kill('SIGTERM');
-      expect(await exit).toBe(0);
+      expect(await stop(child, 'SIGTERM')).toBe(0);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await stop(child);
     }
   });
 
@@ -46,11 +52,9 @@ describe('platform-mock CLI', () => {
       const { url } = await started(child);
       const state = (await (await fetch(`${url}/__admin/state`)).json()) as { products: unknown[] };
       expect(state.products).toEqual([]);
-      const exit = exited(child);
-      child.kill('SIGINT');
-      expect(await exit).toBe(0);
+      expect(await stop(child, 'SIGINT')).toBe(0);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await stop(child);
     }
   });
 
@@ -68,6 +72,8 @@ describe('platform-mock CLI', () => {
       '--login-max-failures',
       '--login-freeze-seconds',
       '--max-sessions-per-account',
+      '--now',
+      '--journal-limit',
     ])
       expect(help.stdout, flag).toMatch(new RegExp(`${flag} .*default`));
     const bad = await collect(run(['--port', 'abc']));
@@ -89,6 +95,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
         const token = (await (
           await fetch(`${url}/__admin/tokens`, {
             method: 'POST',
+            headers: JSON_TYPE,
             body: JSON.stringify({ scopes: ['/external/helpdesk/r'] }),
           })
         ).json()) as { access_token: string; expires_in: number };
@@ -100,6 +107,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
         expect([prod.status, stage.status]).toEqual([200, 404]);
         await fetch(`${url}/__admin/tickets`, {
           method: 'POST',
+          headers: JSON_TYPE,
           body: JSON.stringify({ account_id: demoUsers.anna.id, client_id: 'demo-site' }),
         });
         const state = (await (await fetch(`${url}/__admin/state`)).json()) as {
@@ -120,9 +128,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
   });
 
   test('--log prints one line per request: method, path with secrets redacted, status, time, correlation id', async () => {
-    const child = run(['--port', '0', '--log']);
-    try {
-      const { url } = await started(child);
+    await withCli(['--port', '0', '--log'], async (url, _, child) => {
       let out = '';
       child.stdout?.on('data', (c: Buffer) => {
         out += c.toString();
@@ -137,31 +143,107 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
         ),
       );
       expect(out).not.toContain('hush');
+    });
+  });
+
+  test('in a terminal a line per request is the default; --quiet alone prints none', async () => {
+    /** Everything the CLI prints until it exits, with one request made while it runs. */
+    const printed = async (args: string[]) => {
+      const child = run(['--port', '0', ...args], { terminal: true });
+      let out = '';
+      child.stdout?.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      const { url } = await started(child);
+      const answer = await fetch(`${url}${paths.products}?product_type=packages`);
+      expect(answer.status).toBe(401);
+      // Standard output is a pipe, written synchronously: every line is in before the exit.
+      expect(await stop(child)).toBe(0);
+      return { out, id: answer.headers.get('x-correlation-id')! };
+    };
+    const loud = await printed([]);
+    expect(loud.out).toMatch(new RegExp(`^GET ${paths.products}\\?product_type=packages 401 .*${loud.id}$`, 'm'));
+    const quiet = await printed(['--quiet']);
+    expect(quiet.out).toContain('listening on');
+    expect(quiet.out).not.toContain(quiet.id);
+    expect(quiet.out).not.toMatch(/^GET /m);
+  });
+
+  test('--now starts the platform clock there, flowing on; the start-up lines show it', async () => {
+    const start = '2030-01-02T03:04:05Z';
+    await withCli(['--port', '0', '--now', start], async (url, output) => {
+      expect(output).toContain('clock started at:   2030-01-02T03:04:05.000Z (--now)');
+      const clock = (await (await fetch(`${url}/__admin/clock`)).json()) as { now: string; frozen: boolean };
+      const since = Date.parse(clock.now) - Date.parse(start);
+      expect(since).toBeGreaterThanOrEqual(0);
+      expect(since).toBeLessThan(60_000);
+      expect(clock.frozen).toBe(false);
+    });
+  });
+
+  test('--journal-limit <n>: the journal keeps the last n requests', async () => {
+    await withCli(['--port', '0', '--journal-limit', '2'], async (url) => {
+      for (const n of ['1', '2', '3']) await fetch(`${url}${paths.products}?n=${n}`);
+      const { items } = (await (await fetch(`${url}/__admin/requests`)).json()) as {
+        items: { query: Record<string, string> }[];
+      };
+      expect(items.map((i) => i.query.n)).toEqual(['2', '3']);
+    });
+  });
+
+  test('an unexpected exception: answered 500, and one line on standard error naming its class, not its message', async () => {
+    // Makes the platform's own reading of this Content-Type throw, as a bug would.
+    const bug = `const lower = String.prototype.toLowerCase;
+      String.prototype.toLowerCase = function () {
+        const s = String(this);
+        if (s === 'application/x-bug') throw new TypeError('quoting the request: ' + [...'hsuh'].reverse().join(''));
+        return lower.call(s);
+      };`;
+    const withBug = run(['--port', '0'], { preload: bug });
+    let err = '';
+    withBug.stderr?.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
+    try {
+      const { url } = await started(withBug);
+      const answer = await fetch(`${url}/openapi.json`, { headers: { 'content-type': 'application/x-bug' } });
+      expect(answer.status).toBe(500);
+      expect(((await answer.json()) as { code: string }).code).toBe('internal_server_error');
+      await expect
+        .poll(() => err)
+        .toContain('platform-mock: an unexpected TypeError was answered 500 internal_server_error');
+      expect(err).not.toContain('hush');
     } finally {
-      child.kill('SIGKILL');
+      expect(await stop(withBug)).toBe(0);
     }
   });
 
-  test('--version prints the package version; bad platform options exit 2 naming the flag', async () => {
+  test('--version prints the version of package.json', async () => {
     const v = await collect(run(['--version']));
     expect(v.code).toBe(0);
-    expect(v.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    for (const [args, message] of [
-      [['--environment', 'qa'], 'invalid --environment: qa'],
-      [['--ticket-lifetime', '0'], 'invalid --ticket-lifetime'],
-      [['--login-max-failures', '0'], 'invalid --login-max-failures'],
-      [['--me-shape', 'camel'], 'invalid --me-shape: camel'],
-      [['--login-freeze-seconds', '1.5'], 'invalid --login-freeze-seconds'],
-      [['--max-sessions-per-account', 'x'], 'invalid --max-sessions-per-account'],
-      [['--token-lifetime', 'x'], 'invalid --token-lifetime'],
-      [['--sync-processing-ms', '60001'], 'invalid --sync-processing-ms'],
-      [['--sso-audience', ''], 'invalid --sso-audience'],
-      [['--quiet', '--log'], 'exclude each other'],
-    ] as const) {
-      const bad = await collect(run([...args]));
-      expect(bad.code, args.join(' ')).toBe(2);
-      expect(bad.stderr).toContain(message);
-    }
+    expect(v.stdout).toBe(`${pkg.version}\n`);
+  });
+
+  test.each([
+    [['--environment', 'qa'], 'invalid --environment: qa'],
+    [['--ticket-lifetime', '0'], 'invalid --ticket-lifetime'],
+    [['--login-max-failures', '0'], 'invalid --login-max-failures'],
+    [['--me-shape', 'camel'], 'invalid --me-shape: camel'],
+    [['--login-freeze-seconds', '1.5'], 'invalid --login-freeze-seconds'],
+    [['--max-sessions-per-account', 'x'], 'invalid --max-sessions-per-account'],
+    [['--token-lifetime', 'x'], 'invalid --token-lifetime'],
+    [['--sync-processing-ms', '60001'], 'invalid --sync-processing-ms'],
+    [['--sso-audience', ''], 'invalid --sso-audience'],
+    [['--now', '2030-01-01'], 'invalid --now: 2030-01-01'],
+    [['--now', '2030-01-01T00:00:00'], 'invalid --now: 2030-01-01T00:00:00'],
+    [['--now', '0000-06-01T00:00:00Z'], 'invalid --now'],
+    [['--journal-limit', 'x'], 'invalid --journal-limit: x'],
+    [['--journal-limit', '1.5'], 'invalid --journal-limit: 1.5'],
+    [['--quiet', '--log'], 'exclude each other'],
+  ] as const)('%j: exits 2 naming the flag (%s)', async (args, message) => {
+    const bad = await collect(run([...args]));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(message);
   });
 
   test('a port in use: one line that says so and which option to change, exit 1, no usage', async () => {
