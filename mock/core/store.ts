@@ -78,8 +78,16 @@ export function createStore(doc: StateDocument) {
     shopSessions: new Map<string, ShopSession>(),
     /** Wrong passwords in a row, by organisation and lower-case e-mail (not part of the document). */
     loginFailures: new Map<string, LoginFailures>(),
-    /** Organisations with a sync of customer subscriptions (endpoint 19) under way (not part of the document). */
+    /**
+     * Organisations with a sync of customer subscriptions (endpoint 19) under way (not part of the
+     * document); `load` empties it.
+     */
     syncsInFlight: new Set<string>(),
+    /**
+     * How many times a state has been loaded: a sync under way when `load` (so `reset`, `restore`)
+     * replaces the state sees it change, and writes nothing into the new state.
+     */
+    generation: 0,
 
     /** Takes `next` (already validated, owned from now on) as the state and rebuilds every index. */
     load(next: StateDocument): void {
@@ -87,6 +95,8 @@ export function createStore(doc: StateDocument) {
       for (const [key, collection] of byKey) collection.load(next[key] as object[]);
       store.shopSessions.clear();
       store.loginFailures.clear();
+      store.syncsInFlight.clear();
+      store.generation++;
     },
 
     /** Every index of every collection, for a test that compares them after `reset()`. */

@@ -11,7 +11,7 @@ import type {
   SubscriptionSystemRecord,
   UserProductRecord,
 } from './document.js';
-import { ExternalCustomer, type ExternalCustomerInput } from './document.js';
+import { COLLECTIONS, ExternalCustomer, type ExternalCustomerInput } from './document.js';
 import { HttpError, notFound } from './errors.js';
 import { newId } from './ids.js';
 import type { Store } from './store.js';
@@ -177,6 +177,15 @@ export function applySync(
   }
 }
 
+/**
+ * What `platform.subscriptionSystems.setDistribution` and `PATCH /__admin/subscription-systems/{organisation_id}`
+ * change: whether the integration supports distribution information, and its distribution data
+ * (zones and prices, replaced whole). A key left out stays as it is.
+ */
+export const DistributionSettings = COLLECTIONS.subscription_systems.schema
+  .pick({ supports_distribution_information: true, distribution: true })
+  .partial();
+
 /** The in-process tools over the simulated systems (`platform.subscriptionSystems`). */
 export function createSubscriptionSystems(state: Store): SubscriptionSystems {
   const systemOrThrow = (organisationId: string) => {
@@ -195,6 +204,16 @@ export function createSubscriptionSystems(state: Store): SubscriptionSystems {
       const at = system.customers.findIndex((c) => c.customer_number === checked.customer_number);
       if (at >= 0) system.customers[at] = checked;
       else system.customers.push(checked);
+    },
+    setDistribution(organisationId, settings) {
+      const system = systemOrThrow(organisationId);
+      const checked = validate(DistributionSettings, settings);
+      if (checked.supports_distribution_information !== undefined)
+        system.supports_distribution_information = checked.supports_distribution_information;
+      if (checked.distribution !== undefined) system.distribution = checked.distribution;
+    },
+    syncInFlight(organisationId) {
+      return state.syncsInFlight.has(organisationId.toLowerCase());
     },
     removeCustomer(organisationId, customerNumber) {
       const system = systemOrThrow(organisationId);

@@ -136,6 +136,20 @@ export interface SubscriptionSystems {
   setCustomer(organisationId: string, customer: ExternalCustomerInput): void;
   /** Removes a customer. Throws an `HttpError` (404) when there is no such customer. */
   removeCustomer(organisationId: string, customerNumber: string): void;
+  /**
+   * Changes whether the organisation's integration supports distribution information (endpoint 20)
+   * and its distribution data (replaced whole); a key left out stays. Throws an `HttpError` (404)
+   * when the organisation has no integration, (400) when the settings are malformed.
+   */
+  setDistribution(
+    organisationId: string,
+    settings: {
+      supports_distribution_information?: boolean;
+      distribution?: SubscriptionSystemRecord['distribution'];
+    },
+  ): void;
+  /** Whether a sync of customer subscriptions (endpoint 19) of the organisation is under way now. */
+  syncInFlight(organisationId: string): boolean;
 }
 
 /** The reference platform: a pure core from a Fetch `Request` to a `Response`, with test-suite tools. */

@@ -11,6 +11,7 @@ import { notFound } from '../core/errors.js';
 import type { Fault } from '../core/faults.js';
 import { type Route, route } from '../core/route.js';
 import { ssoSessionOrThrow } from '../core/sso.js';
+import { DistributionSettings } from '../core/subscription-system.js';
 
 const TokenRequest = z.strictObject({
   scopes: z.array(z.string().min(1)),
@@ -137,6 +138,13 @@ export const adminRoutes: readonly Route[] = [
     if (!system) throw notFound('organisation_id', 'The organisation has no external subscription system');
     return { body: system };
   }),
+  route(
+    { ...admin('PATCH', 'subscription-systems/{organisationId}'), body: DistributionSettings },
+    ({ platform, params, input }) => {
+      platform.subscriptionSystems.setDistribution(params.organisationId ?? '', input);
+      return { status: 204 };
+    },
+  ),
   route(
     { ...admin('PUT', 'subscription-systems/{organisationId}/customers/{customerNumber}'), body: CustomerBody },
     ({ platform, params, input }) => {

@@ -89,7 +89,8 @@ function sleep(ms: number): Promise<void> {
  * change). The sync itself is judged and applied whole when its processing time is over: the
  * integration, the account, the external customer, then every product code (a code the
  * organisation does not have refuses the whole sync, 404). Running it twice changes nothing the
- * second time.
+ * second time. A sync under way when the state is reset or replaced writes nothing into the new
+ * state and answers `409 invalid_state`.
  */
 const subscriptions = apiRoute(syncCustomerSubscriptions, async ({ input, state, auth, clock, settings }) => {
   const org = auth.client.organisation_id.toLowerCase();
@@ -99,9 +100,17 @@ const subscriptions = apiRoute(syncCustomerSubscriptions, async ({ input, state,
       'sync_in_progress',
       'Another sync of customer subscriptions of the organisation is under way: bulk runs must be made in sequence',
     );
+  const generation = state.generation;
   state.syncsInFlight.add(org);
   try {
     if (settings.syncProcessingMs > 0) await sleep(settings.syncProcessingMs);
+    // The state was reset or replaced meanwhile: this sync belongs to the old one.
+    if (state.generation !== generation)
+      throw new HttpError(
+        409,
+        'invalid_state',
+        "The platform's state was reset or replaced while the sync was under way: nothing was applied",
+      );
     const system = systemOf(state, org);
     const account = accountByCustomerNumber(state, org, input.customer_number);
     const customer = externalCustomer(system, input.customer_number);
@@ -109,7 +118,8 @@ const subscriptions = apiRoute(syncCustomerSubscriptions, async ({ input, state,
     applySync(state, system, account, changes, clock.now().toISOString());
     return { body: { id: account.id } };
   } finally {
-    state.syncsInFlight.delete(org);
+    // After a reset the set is the new state's: a sync started since then is not this one.
+    if (state.generation === generation) state.syncsInFlight.delete(org);
   }
 });
 
