@@ -1,13 +1,21 @@
 /**
  * The external subscription system through the SDK (endpoints 17 to 20), and the sequential bulk
- * sync: 200 customers, a few failures, progress, abort, stop-at-first-error and go-on, and proof
- * from the platform's journal that no two syncs overlapped.
+ * sync: 200 customers, a few failures, progress, abort (between calls, never in one), a client
+ * timeout shorter than the sync, stop-at-first-error and go-on, and proof from the platform's
+ * journal that no two syncs overlapped.
  */
-import { beforeEach, describe, expect, test } from 'vitest';
-import { createHandlers, createPlatform, defaultHosts } from '../../mock/index.js';
-import { ConflictError, NotFoundError, PlatformClient } from '../../src/index.js';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { createHandlers, createPlatform, defaultHosts, type Platform } from '../../mock/index.js';
+import {
+  APITimeoutError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  PlatformClient,
+  RequestValidationError,
+} from '../../src/index.js';
 import { paths } from '../paths.js';
-import { client, demoIds, server, usePlatform } from './helpers.js';
+import { client, demoIds, platform, server, usePlatform } from './helpers.js';
 
 usePlatform();
 
@@ -47,6 +55,105 @@ describe('17, 18, 19, 20 one call each', () => {
     await expect(sdk.subscriptionSystem.syncAddress({ customer_number: 'C9999' })).rejects.toBeInstanceOf(
       NotFoundError,
     );
+  });
+});
+
+describe('typed errors, and requests refused before they are sent', () => {
+  const address = {
+    first_name: 'K',
+    last_name: 'K',
+    street: 'Storgatan',
+    street_number: '1',
+    zip_code: '111 22',
+    city: 'Stockholm',
+    country_code: 'SE',
+  };
+  const q = { product_code: 'premium-digital', period_id: demoIds.periods.premiumCreditcard, zip_code: '111 22' };
+
+  test('17: an absent giver is a NotFoundError naming giver_account_id', async () => {
+    await expect(
+      client({}, SCOPES).orders.validateGiftReceiver({
+        giver_account_id: 'ac00000000000000000000ff',
+        campaign_code: 'premium-summer',
+        delivery_address: address,
+      }),
+    ).rejects.toMatchObject({ constructor: NotFoundError, status: 404, code: 'not_found', field: 'giver_account_id' });
+  });
+
+  test('19, one call: an unknown customer number is a NotFoundError, and nothing changes', async () => {
+    const sdk = client({}, SCOPES);
+    const before = platform.snapshot();
+    await expect(sdk.subscriptionSystem.syncCustomerSubscriptions({ customer_number: 'C9999' })).rejects.toMatchObject({
+      constructor: NotFoundError,
+      code: 'not_found',
+      field: 'customer_number',
+      attempts: 1,
+    });
+    expect(platform.snapshot()).toEqual(before);
+  });
+
+  test.each([
+    ['an absent product', 'product_code', { product_code: 'nothing' }],
+    ['a period of another product', 'period_id', { period_id: demoIds.periods.basicCreditcard }],
+  ])('20: %s is a NotFoundError naming %s', async (_, field, patch) => {
+    await expect(
+      client({}, SCOPES).subscriptionSystem.distributionInformation({ ...q, ...patch }),
+    ).rejects.toMatchObject({ constructor: NotFoundError, code: 'not_found', field });
+  });
+
+  test('20: an integration without distribution information is a BadRequestError configuration_error', async () => {
+    const complex = new PlatformClient({
+      environment: 'stage',
+      hosts: defaultHosts,
+      auth: {
+        accessToken: platform.mintToken({ scopes: SCOPES, clientId: demoIds.clients.complex.clientId }).access_token,
+      },
+    });
+    await expect(
+      complex.subscriptionSystem.distributionInformation({
+        product_code: 'complex-bundle',
+        period_id: demoIds.periods.complexCreditcard,
+        zip_code: '0150',
+      }),
+    ).rejects.toMatchObject({ constructor: BadRequestError, status: 400, code: 'configuration_error' });
+  });
+
+  test.each([
+    [
+      '17 without a city',
+      (sdk: PlatformClient) =>
+        sdk.orders.validateGiftReceiver({
+          giver_account_id: demoIds.accounts.anna,
+          campaign_code: 'premium-summer',
+          // @ts-expect-error: every field of the address is required
+          delivery_address: { ...address, city: undefined },
+        }),
+      'invalid_parameter',
+      'delivery_address.city',
+    ],
+    [
+      '18 with a customer number that breaks the rule',
+      (sdk: PlatformClient) => sdk.subscriptionSystem.syncAddress({ customer_number: 'C 1001' }),
+      'invalid_parameter',
+      'customer_number',
+    ],
+    [
+      '19 with an unknown key',
+      (sdk: PlatformClient) =>
+        // @ts-expect-error: not a parameter of the endpoint
+        sdk.subscriptionSystem.syncCustomerSubscriptions({ customer_number: 'C1001', force: true }),
+      'unknown_parameter',
+      'force',
+    ],
+    [
+      '20 with a zip code of 101 characters',
+      (sdk: PlatformClient) => sdk.subscriptionSystem.distributionInformation({ ...q, zip_code: '1'.repeat(101) }),
+      'invalid_parameter',
+      'zip_code',
+    ],
+  ])('%s: a RequestValidationError, nothing sent', async (_, call, code, field) => {
+    await expect(call(client({}, SCOPES))).rejects.toMatchObject({ constructor: RequestValidationError, code, field });
+    expect(platform.requests.list()).toEqual([]);
   });
 });
 
@@ -109,9 +216,25 @@ describe('syncInSequence: many customers, strictly one after another', () => {
 
   test('go on after a failure: a result per customer, progress before each, the failures named', async () => {
     const progress: string[] = [];
-    const run = await sdk().subscriptionSystem.syncInSequence(numbers, {
-      onProgress: ({ done, total, current }) => progress.push(`${done}/${total} ${current}`),
-    });
+    // What the client sent and what it got, as they happened: a call starts only after the one before is answered.
+    const timeline: string[] = [];
+    const isSync = (request: Request) => new URL(request.url).pathname === paths.syncSubscriptions;
+    const onStart = ({ request }: { request: Request }) => {
+      if (isSync(request)) timeline.push('sent');
+    };
+    const onAnswer = ({ request }: { request: Request }) => {
+      if (isSync(request)) timeline.push('answered');
+    };
+    server.events.on('request:start', onStart);
+    server.events.on('response:mocked', onAnswer);
+    const run = await sdk()
+      .subscriptionSystem.syncInSequence(numbers, {
+        onProgress: ({ done, total, current }) => progress.push(`${done}/${total} ${current}`),
+      })
+      .finally(() => {
+        server.events.removeListener('request:start', onStart);
+        server.events.removeListener('response:mocked', onAnswer);
+      });
     expect(run.results.map((r) => r.customer_number)).toEqual(numbers);
     const failed = run.results.filter((r) => r.status === 'failed').map((r) => r.customer_number);
     expect(failed).toEqual(['K013', 'K077', 'K099', 'K150']);
@@ -122,9 +245,11 @@ describe('syncInSequence: many customers, strictly one after another', () => {
     expect(progress[0]).toBe('0/200 K000');
     expect(progress[13]).toBe('13/200 K013');
     expect(progress.at(-1)).toBe('200/200 K199');
-    // The journal: 200 calls, one at a time (none refused as overlapping), in the order given.
-    expect(syncs()).toHaveLength(200);
+    // The journal: 200 calls in the order given, one at a time: none refused as overlapping, and
+    // each one sent only once the one before was answered.
+    expect(syncs().map((r) => JSON.parse(r.body ?? '{}').customer_number)).toEqual(numbers);
     expect(syncs().some((r) => r.status === 409)).toBe(false);
+    expect(timeline).toEqual(numbers.flatMap(() => ['sent', 'answered']));
     const synced = bulk.snapshot().user_products.filter((u) => u.provision_service === 'paperline');
     expect(synced.filter((u) => u.subscription_number?.startsWith('PL-K'))).toHaveLength(196);
   });
@@ -162,17 +287,166 @@ describe('syncInSequence: many customers, strictly one after another', () => {
     expect(syncs().some((r) => r.status === 409)).toBe(false);
   });
 
-  test('why a sync is not retried: two clients in parallel get 409 sync_in_progress, and the SDK does not retry it', async () => {
-    const slow = createPlatform({ seed: 'demo', syncProcessingMs: 200 });
-    server.use(...createHandlers(slow, defaultHosts));
-    const t = slow.mintToken({ scopes: SCOPES }).access_token;
-    const make = () => new PlatformClient({ environment: 'stage', hosts: defaultHosts, auth: { accessToken: t } });
-    const results = await Promise.allSettled([
-      make().subscriptionSystem.syncCustomerSubscriptions({ customer_number: 'C1001' }),
-      make().subscriptionSystem.syncCustomerSubscriptions({ customer_number: 'C1007' }),
+  test('a queued run of the same client waits for the run before, however it ended', async () => {
+    const one = sdk();
+    const first = one.subscriptionSystem.syncInSequence(numbers.slice(0, 20), { stopOnError: true });
+    const second = one.subscriptionSystem.syncInSequence(numbers.slice(20, 25));
+    expect((await first).results.at(-1)).toMatchObject({ customer_number: 'K013', status: 'failed' });
+    expect((await second).results.map((r) => r.status)).toEqual(['synced', 'synced', 'synced', 'synced', 'synced']);
+    expect(syncs().map((r) => JSON.parse(r.body ?? '{}').customer_number)).toEqual([
+      ...numbers.slice(0, 14),
+      ...numbers.slice(20, 25),
     ]);
-    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(refused.reason).toMatchObject({ constructor: ConflictError, code: 'sync_in_progress', attempts: 1 });
+  });
+});
+
+describe('syncs slower than the client: abort and timeout', () => {
+  /** A platform whose syncs take 300 ms; a fresh one for each test. */
+  let slow: Platform;
+  const slowClient = (options: Partial<ConstructorParameters<typeof PlatformClient>[0]> = {}) =>
+    new PlatformClient({
+      environment: 'stage',
+      hosts: defaultHosts,
+      auth: { accessToken: slow.mintToken({ scopes: SCOPES }).access_token },
+      retryDelay: { initial: 1 },
+      ...options,
+    });
+  const syncs = () =>
+    slow.requests
+      .list()
+      .filter((r) => r.path === paths.syncSubscriptions)
+      .map((r) => ({ customer: JSON.parse(r.body ?? '{}').customer_number as string, status: r.status }));
+  const inFlight = () =>
+    vi.waitFor(() => expect(slow.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(true), {
+      interval: 2,
+    });
+  const idle = () =>
+    vi.waitFor(() => expect(slow.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(false), {
+      timeout: 5_000,
+      interval: 5,
+    });
+  /** Whether the platform has Anna's e-paper from the external system (what syncing C1001 creates). */
+  const annaSynced = () =>
+    slow
+      .snapshot()
+      .user_products.some((u) => u.account_id === demoIds.accounts.anna && u.subscription_number === 'PL-1001-1');
+
+  beforeEach(() => {
+    slow = createPlatform({ seed: 'demo', syncProcessingMs: 300 });
+    server.use(...createHandlers(slow, defaultHosts));
+  });
+
+  test('an abort in the middle of a call: the call completes and is reported synced, nothing else is sent', async () => {
+    const controller = new AbortController();
+    const running = slowClient().subscriptionSystem.syncInSequence(['C1001', 'C1007', 'C1005'], {
+      signal: controller.signal,
+    });
+    await inFlight();
+    controller.abort();
+    const run = await running;
+    expect(run).toEqual({
+      results: [{ customer_number: 'C1001', status: 'synced', id: demoIds.accounts.anna }],
+      notSent: ['C1007', 'C1005'],
+      aborted: true,
+    });
+    expect(annaSynced()).toBe(true);
+    expect(syncs().map((r) => [r.customer, r.status])).toEqual([['C1001', 200]]);
+  });
+
+  test('why a sync is not retried: the client gives up before the platform is done, and the platform still applies it', async () => {
+    // Default: one attempt. The client reports a timeout; the sync lands anyway.
+    await expect(
+      slowClient().subscriptionSystem.syncCustomerSubscriptions({ customer_number: 'C1001' }, { timeout: 60 }),
+    ).rejects.toMatchObject({ constructor: APITimeoutError, attempts: 1 });
+    await idle();
+    expect(annaSynced()).toBe(true);
+    expect(syncs().map((r) => r.status)).toEqual([200]);
+  });
+
+  test('why a sync is not retried: with retryWrite the retry meets the first still under way, 409 sync_in_progress', async () => {
+    await expect(
+      slowClient().subscriptionSystem.syncCustomerSubscriptions(
+        { customer_number: 'C1001' },
+        { timeout: 60, retryWrite: true, maxRetries: 1 },
+      ),
+    ).rejects.toMatchObject({ constructor: ConflictError, code: 'sync_in_progress', attempts: 2 });
+    await idle();
+    // The journal, in the order the calls arrived: the first attempt landed; the retry, refused, changed nothing.
+    expect(syncs().map((r) => [r.customer, r.status])).toEqual([
+      ['C1001', 200],
+      ['C1001', 409],
+    ]);
+    expect(annaSynced()).toBe(true);
+  });
+
+  test('a client timeout shorter than the sync: unknown, not failed; the next call waits until the platform is done', async () => {
+    const run = await slowClient().subscriptionSystem.syncInSequence(['C1001', 'C1007'], {
+      timeout: 60,
+      waitWhileBusy: { initialMs: 20 },
+    });
+    expect(run.results).toEqual([
+      { customer_number: 'C1001', status: 'unknown', error: expect.any(APITimeoutError) },
+      { customer_number: 'C1007', status: 'unknown', error: expect.any(APITimeoutError) },
+    ]);
+    await idle();
+    // Both landed, one after the other. The journal, in the order the calls arrived: C1001 applied;
+    // C1007 refused (409 sync_in_progress, no change) as long as C1001 was under way, then applied once.
+    const log = syncs().map((r) => `${r.customer} ${r.status}`);
+    expect(log[0]).toBe('C1001 200');
+    expect(log.at(-1)).toBe('C1007 200');
+    expect(log.slice(1, -1).every((r) => r === 'C1007 409')).toBe(true);
+    expect(annaSynced()).toBe(true);
+    expect(slow.snapshot().user_products.find((u) => u.id === demoIds.userProducts.gusPaperlineDigital)?.state).toBe(
+      'deactivated',
+    );
+  });
+
+  test('a run queued behind one whose last call timed out waits for the platform: synced, not refused', async () => {
+    const one = slowClient();
+    const first = one.subscriptionSystem.syncInSequence(['C1001'], { timeout: 60 });
+    const second = one.subscriptionSystem.syncInSequence(['C1007']);
+    expect((await first).results).toEqual([
+      { customer_number: 'C1001', status: 'unknown', error: expect.any(APITimeoutError) },
+    ]);
+    expect((await second).results).toEqual([{ customer_number: 'C1007', status: 'synced', id: demoIds.accounts.gus }]);
+    expect(annaSynced()).toBe(true);
+  });
+
+  test("another client's sync under way: the run waits and sends again; past maxMs the 409 is the result", async () => {
+    const other = slowClient().subscriptionSystem.syncCustomerSubscriptions({ customer_number: 'C1001' });
+    await inFlight();
+    const impatient = await slowClient().subscriptionSystem.syncInSequence(['C1007'], {
+      waitWhileBusy: { initialMs: 10, maxMs: 30 },
+    });
+    expect(impatient.results).toEqual([
+      {
+        customer_number: 'C1007',
+        status: 'failed',
+        error: expect.objectContaining({ constructor: ConflictError, code: 'sync_in_progress' }),
+      },
+    ]);
+    const patient = await slowClient().subscriptionSystem.syncInSequence(['C1005'], {
+      waitWhileBusy: { initialMs: 10 },
+    });
+    expect(patient.results).toEqual([{ customer_number: 'C1005', status: 'synced', id: demoIds.accounts.eva }]);
+    await other;
+  });
+
+  test('an abort while waiting for the platform: the customer is not sent again, and reported not sent', async () => {
+    const other = slowClient().subscriptionSystem.syncCustomerSubscriptions({ customer_number: 'C1001' });
+    await inFlight();
+    const controller = new AbortController();
+    const running = slowClient().subscriptionSystem.syncInSequence(['C1007', 'C1005'], {
+      signal: controller.signal,
+      waitWhileBusy: { initialMs: 1_000 },
+    });
+    await vi.waitFor(() => expect(syncs().some((r) => r.status === 409)).toBe(true), { interval: 2 });
+    controller.abort();
+    expect(await running).toEqual({ results: [], notSent: ['C1007', 'C1005'], aborted: true });
+    await other;
+    expect(syncs().map((r) => [r.customer, r.status])).toEqual([
+      ['C1001', 200],
+      ['C1007', 409],
+    ]);
   });
 });
