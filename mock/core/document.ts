@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { dateTime, id } from '../../src/schemas/common.js';
 import { PeriodType, PriceDetailInput, SubscriptionType } from '../../src/schemas/products.js';
 import { checkCollections, collection, lower } from './collection.js';
-import { hashPassword, PASSWORD_HASH } from './passwords.js';
+import { hashPassword, PASSWORD_HASH, passwordHashProblem } from './passwords.js';
 
 const text = z.string();
 const nonEmpty = z.string().min(1);
@@ -58,8 +58,17 @@ const Account = z.strictObject({
    * hashed on load and never kept. None and no `password_hash`: no password login.
    */
   password: nonEmpty.optional(),
-  /** The salted scrypt hash of the password (`scrypt$N$r$p$salt$hash`): all the state keeps. */
-  password_hash: z.string().regex(PASSWORD_HASH, 'Expected scrypt$N$r$p$salt$hash').optional(),
+  /**
+   * The salted scrypt hash of the password (`scrypt$N$r$p$salt$hash`): all the state keeps. Its
+   * parameters are checked on load (N a power of two, r and p bounded): a bad one never reaches a login.
+   */
+  password_hash: z
+    .string()
+    .regex(PASSWORD_HASH, 'Expected scrypt$N$r$p$salt$hash')
+    .refine((hash) => !PASSWORD_HASH.test(hash) || passwordHashProblem(hash) === undefined, {
+      error: (issue) => passwordHashProblem(String(issue.input)),
+    })
+    .optional(),
   /** Social security number: endpoint 9 finds the account by it. */
   ssn: nonEmpty.optional(),
   /** Endpoint 9's age check reads it. */

@@ -20,7 +20,7 @@ interface NodeCrypto {
     password: string,
     salt: Uint8Array,
     keylen: number,
-    options: { N: number; r: number; p: number },
+    options: { N: number; r: number; p: number; maxmem: number },
   ): Uint8Array;
   timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }
@@ -29,9 +29,48 @@ const nodeCrypto = (
   globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
 ).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
 
-function derive(password: string, salt: Uint8Array, n: number, r: number, p: number): Uint8Array {
-  if (nodeCrypto) return nodeCrypto.scryptSync(password, salt, KEY_BYTES, { N: n, r, p });
-  return nobleScrypt(password, salt, { N: n, r, p, dkLen: KEY_BYTES });
+/** The scrypt parameters a stored hash may name: enough for any real hash, never a cost that stalls the platform. */
+export const SCRYPT_LIMITS = {
+  /** N, the CPU/memory cost: a power of two from 2^4 to 2^20. */
+  minLog2N: 4,
+  maxLog2N: 20,
+  /** r, the block size: 1 to 16. */
+  maxR: 16,
+  /** p, the parallelism: 1 to 16. */
+  maxP: 16,
+  /** The memory one check needs, 128 * N * r bytes: at most 256 MiB. */
+  maxMemoryBytes: 256 * 1024 * 1024,
+} as const;
+
+interface ScryptParameters {
+  n: number;
+  r: number;
+  p: number;
+}
+
+/** Why N, r and p cannot be used (a sentence naming the rule), or undefined when they can. */
+function parameterProblem({ n, r, p }: ScryptParameters): string | undefined {
+  const L = SCRYPT_LIMITS;
+  if (!Number.isSafeInteger(n) || n < 2 ** L.minLog2N || n > 2 ** L.maxLog2N || (n & (n - 1)) !== 0)
+    return `N must be a power of two from 2^${L.minLog2N} (${2 ** L.minLog2N}) to 2^${L.maxLog2N} (${2 ** L.maxLog2N})`;
+  if (!Number.isSafeInteger(r) || r < 1 || r > L.maxR) return `r must be an integer from 1 to ${L.maxR}`;
+  if (!Number.isSafeInteger(p) || p < 1 || p > L.maxP) return `p must be an integer from 1 to ${L.maxP}`;
+  if (128 * n * r > L.maxMemoryBytes)
+    return `128 * N * r (the memory one check needs) must be at most ${L.maxMemoryBytes / 1024 / 1024} MiB`;
+  return undefined;
+}
+
+/** N, r and p of a stored hash, as numbers (not checked). */
+function parametersOf(hash: string): ScryptParameters {
+  const [, n, r, p] = hash.split('$');
+  return { n: Number(n), r: Number(r), p: Number(p) };
+}
+
+function derive(password: string, salt: Uint8Array, { n, r, p }: ScryptParameters): Uint8Array {
+  // Node refuses more than 32 MiB by default; the limits above bound what a check may take.
+  const maxmem = 128 * n * r + 128 * r * p + 1024 * 1024;
+  if (nodeCrypto) return nodeCrypto.scryptSync(password, salt, KEY_BYTES, { N: n, r, p, maxmem });
+  return nobleScrypt(password, salt, { N: n, r, p, dkLen: KEY_BYTES, maxmem });
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -47,21 +86,38 @@ function fromBase64url(text: string): Uint8Array {
   return out;
 }
 
-/** What a stored hash looks like. */
+/** What a stored hash looks like (its parameters are checked by {@link passwordHashProblem}). */
 export const PASSWORD_HASH = /^scrypt\$\d{1,7}\$\d{1,3}\$\d{1,3}\$[A-Za-z0-9_-]{16,64}\$[A-Za-z0-9_-]{32,128}$/;
+
+/**
+ * Why a stored hash cannot be used, as a message for the state document's error; undefined when it
+ * can. A hash of the right shape may still name scrypt parameters no check can run with (N = 1) or
+ * that would stall the platform on every login: it is refused when the document is loaded, not at
+ * the first login.
+ */
+export function passwordHashProblem(hash: string): string | undefined {
+  if (!PASSWORD_HASH.test(hash)) return 'Expected scrypt$N$r$p$salt$hash';
+  const problem = parameterProblem(parametersOf(hash));
+  return problem && `Unusable scrypt parameters: ${problem}`;
+}
 
 /** A new salted hash of `password`. */
 export function hashPassword(password: string): string {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
-  return `scrypt$${N}$${R}$${P}$${base64url(salt)}$${base64url(derive(password, salt, N, R, P))}`;
+  return `scrypt$${N}$${R}$${P}$${base64url(salt)}$${base64url(derive(password, salt, { n: N, r: R, p: P }))}`;
 }
 
-/** Whether `password` is the one `hash` was made from (compared in constant time). */
+/**
+ * Whether `password` is the one `hash` was made from (compared in constant time). A hash whose
+ * parameters {@link passwordHashProblem} refuses matches no password (a loaded document holds none).
+ */
 export function verifyPassword(password: string, hash: string): boolean {
-  const [scheme, n, r, p, salt, key] = hash.split('$');
-  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) return false;
+  const [scheme, , , , salt, key] = hash.split('$');
+  if (scheme !== 'scrypt' || !salt || !key) return false;
+  const parameters = parametersOf(hash);
+  if (parameterProblem(parameters) !== undefined) return false;
   const expected = fromBase64url(key);
-  const actual = derive(password, fromBase64url(salt), Number(n), Number(r), Number(p));
+  const actual = derive(password, fromBase64url(salt), parameters);
   if (nodeCrypto) return expected.length === actual.length && nodeCrypto.timingSafeEqual(expected, actual);
   let diff = expected.length ^ actual.length;
   for (let i = 0; i < expected.length; i++) diff |= (expected[i] ?? 0) ^ (actual[i] ?? 0);
