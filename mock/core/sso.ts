@@ -1,10 +1,13 @@
 /**
  * The SSO service's sessions (spec: States and transitions, SSO session), in one place: every
  * operation (identify, createsession, sessionstatus, authenticate, authenticatewithticket, logout,
- * the admin tools) goes through these functions.
+ * the admin tools) creates, finds and moves sessions only through these functions, and no other
+ * module writes a session's `state` or `account_id`.
  *
- *   anon --(authenticate, authenticatewithticket)--> loggedin --(logout)--> terminated
- *   anon --(logout)--> terminated
+ *   anon --(authenticate, authenticatewithticket: logInSsoSession)--> loggedin
+ *   loggedin --(the same, same account: a verification)--> loggedin
+ *   anon, loggedin --(logout: logOutSsoSession, every session of the account)--> terminated
+ *   anon, loggedin --(the admin tools: terminateSsoSession, this session)--> terminated
  *
  * A terminated session stays terminated. Sessions belong to an organisation (the one of the client
  * they were created for): a client of another organisation never finds them.
@@ -75,11 +78,95 @@ export function loggedInSessions(store: Store, accountId: string): SsoSessionRec
   return store.ssoSessions.rows.filter((s) => s.state === 'loggedin' && s.account_id?.toLowerCase() === id);
 }
 
-/** `anon` or `loggedin` (the same account again) to `loggedin`. The caller has checked the transition is allowed. */
-export function logInSsoSession(session: SsoSessionRecord, accountId: string): void {
-  if (session.state === 'terminated') throw new Error('a terminated SSO session cannot log in');
+/** Why a session may not log in, as the SSO service's `err` says it. */
+export type SsoLogInRefusalCode =
+  | 'session_terminated'
+  | 'session_already_logged_in_on_another_account'
+  | 'session_limit_reached';
+
+/** A refused log-in: the `err` code and the `ems` message to answer. */
+export interface SsoLogInRefusal {
+  readonly err: SsoLogInRefusalCode;
+  readonly ems: string;
+}
+
+/** The limits a log-in is held to (the platform's `login` option). */
+export interface SsoSessionLimits {
+  /** Logged-in sessions one account may hold at once, across its organisation's sites and apps. */
+  readonly maxSessionsPerAccount: number;
+}
+
+/**
+ * The most logged-in sessions one account may hold (`slm` of every session token): the platform's
+ * `login.maxSessionsPerAccount`, the organisation's maximum for every organisation of the platform
+ * (docs/assumptions.md).
+ */
+export function sessionLimit(limits: SsoSessionLimits): number {
+  return limits.maxSessionsPerAccount;
+}
+
+/**
+ * The guards of `anon`/`loggedin` --> `loggedin`, in the order the SSO service answers them: a
+ * terminated session never logs in again; a session logged in on another account must log out
+ * first; an account at its limit of logged-in sessions gets no new one (logging the same session
+ * in again does not count). Without `accountId` (before the credentials are checked) only the first
+ * guard applies. Undefined when the log-in may go ahead.
+ */
+export function logInRefusal(
+  store: Store,
+  session: SsoSessionRecord,
+  accountId: string | undefined,
+  limits: SsoSessionLimits,
+): SsoLogInRefusal | undefined {
+  if (session.state === 'terminated') return { err: 'session_terminated', ems: 'The session is terminated' };
+  if (accountId === undefined) return undefined;
+  if (session.state === 'loggedin') {
+    if (session.account_id?.toLowerCase() === accountId.toLowerCase()) return undefined;
+    return {
+      err: 'session_already_logged_in_on_another_account',
+      ems: 'The session is logged in on another account: log out first',
+    };
+  }
+  if (loggedInSessions(store, accountId).length >= sessionLimit(limits))
+    return { err: 'session_limit_reached', ems: 'The account has its maximum of logged-in sessions' };
+  return undefined;
+}
+
+/** The outcome of {@link logInSsoSession}. */
+export type SsoLogInOutcome =
+  | {
+      readonly ok: true /** The session was logged in on this account already (a verification). */;
+      readonly verification: boolean;
+    }
+  | ({ readonly ok: false } & SsoLogInRefusal);
+
+/**
+ * `anon` --> `loggedin`, or `loggedin` --> `loggedin` on the same account (a verification): the
+ * only way a session logs in. Checks every guard ({@link logInRefusal}) and changes nothing when
+ * one refuses.
+ */
+export function logInSsoSession(
+  store: Store,
+  session: SsoSessionRecord,
+  accountId: string,
+  limits: SsoSessionLimits,
+): SsoLogInOutcome {
+  const refusal = logInRefusal(store, session, accountId, limits);
+  if (refusal) return { ok: false, ...refusal };
+  const verification = session.state === 'loggedin';
   session.state = 'loggedin';
   session.account_id = accountId;
+  return { ok: true, verification };
+}
+
+/**
+ * `anon` or `loggedin` --> `terminated` for this one session (the account, if any, is kept for the
+ * record). Answers whether it changed: a terminated session stays as it is.
+ */
+export function terminateSsoSession(session: SsoSessionRecord): boolean {
+  if (session.state === 'terminated') return false;
+  session.state = 'terminated';
+  return true;
 }
 
 /** Terminates `session` and, when it is logged in, every other session of the same account. Answers how many ended. */
@@ -87,11 +174,7 @@ export function logOutSsoSession(store: Store, session: SsoSessionRecord): numbe
   const others =
     session.account_id === null || session.state !== 'loggedin' ? [] : loggedInSessions(store, session.account_id);
   let ended = 0;
-  for (const s of new Set([session, ...others])) {
-    if (s.state === 'terminated') continue;
-    s.state = 'terminated';
-    ended++;
-  }
+  for (const s of new Set([session, ...others])) if (terminateSsoSession(s)) ended++;
   return ended;
 }
 
@@ -109,7 +192,7 @@ export function createSsoSessions(store: Store, clock: OffsetClock): SsoSessions
       return createSsoSession(store, clock, options.clientId).sid;
     },
     terminate(sid: string): void {
-      ssoSessionOrThrow(store, sid).state = 'terminated';
+      terminateSsoSession(ssoSessionOrThrow(store, sid));
     },
     session(sid: string): SsoSessionRecord | undefined {
       const session = store.ssoSessions.get(sid);

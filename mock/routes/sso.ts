@@ -28,7 +28,7 @@ import {
   SsoRequestClaims,
   SsoSessionStatusClaims,
 } from '../../src/schemas/sign-on.js';
-import { SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
+import { SSO_IDENTIFY_LIFETIME_SECONDS, SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
 import type { AccountRecord, ClientRecord, SsoSessionRecord } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
 import { html } from '../core/html.js';
@@ -37,19 +37,17 @@ import { apiRoute, type Route, type RouteContext, type RouteResult } from '../co
 import {
   createSsoSession,
   findSsoSession,
-  loggedInSessions,
+  logInRefusal,
   logInSsoSession,
   logOutSsoSession,
   recordSsoEvent,
+  sessionLimit,
 } from '../core/sso.js';
 import type { Store } from '../core/store.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 
 /** Clock skew allowed on a request token's `exp`, `nbf` and `iat`, in seconds. */
 export const SSO_CLOCK_TOLERANCE_SECONDS = 5;
-
-/** The longest life of an identify token (a browser redirect), in seconds. */
-export const SSO_IDENTIFY_LIFETIME_SECONDS = 60;
 
 /** The browser's SSO session cookie, on the SSO host. */
 export const SSO_SESSION_COOKIE = 'sso_session';
@@ -81,7 +79,9 @@ function audienceOf(ctx: RouteContext): string {
 }
 
 /** Signs a session token for `client` (HS256, its secret): `iss` = the audience constant, `aud` = the client. */
-async function sessionToken(client: ClientRecord, audience: string, nowSeconds: number, o: Outcome) {
+async function sessionToken(ctx: RouteContext, client: ClientRecord, o: Outcome) {
+  const audience = audienceOf(ctx);
+  const nowSeconds = Math.floor(ctx.clock.nowMs() / 1000);
   const claims = {
     sts: o.sts,
     sid: o.sid,
@@ -91,7 +91,7 @@ async function sessionToken(client: ClientRecord, audience: string, nowSeconds: 
     ems: o.ems ?? '',
     frf: o.frf ?? -1,
     raa: o.raa ?? -1,
-    slm: 0,
+    slm: sessionLimit(ctx.settings.login),
     otp: '',
     ses: null,
   };
@@ -158,12 +158,10 @@ async function operation<S extends z.ZodType<{ cid: string; iat: number; nbf: nu
   ctx: RouteContext<{ t: string }>,
   schema: S,
 ) {
-  const audience = audienceOf(ctx);
   const { client, unverified } = clientOf(ctx.state, ctx.input.t);
-  const claims = await verifyRequest(ctx.input.t, client, audience, ctx.clock.now(), schema);
-  const nowSeconds = Math.floor(ctx.clock.nowMs() / 1000);
+  const claims = await verifyRequest(ctx.input.t, client, audienceOf(ctx), ctx.clock.now(), schema);
   const reply = async (o: Outcome): Promise<RouteResult<{ t: string }>> => ({
-    body: { t: await sessionToken(client, audience, nowSeconds, o) },
+    body: { t: await sessionToken(ctx, client, o) },
   });
   /** A request token that does not verify: nothing is looked up, the `sid` is echoed as sent. */
   const unverifiable = () =>
@@ -200,19 +198,16 @@ const authenticateWithTicketRoute = apiRoute(authenticateWithTicket, async (ctx)
     recordSsoEvent(session, clock, 'authenticatewithticket', err, claims);
     return reply({ sts: session.state, sid: session.sid, err, ems });
   };
-  if (session.state === 'terminated') return refuse('session_terminated', 'The session is terminated');
+  const early = logInRefusal(state, session, undefined, ctx.settings.login);
+  if (early) return refuse(early.err, early.ems);
   const judged = judgeTicket(state, clock, claims.at, client.client_id);
   if (!judged.ok) return refuse('invalid_ticket', 'The ticket is invalid or expired');
   const accountId = judged.account.id;
-  if (session.state === 'loggedin' && session.account_id?.toLowerCase() !== accountId.toLowerCase())
-    return refuse(
-      'session_already_logged_in_on_another_account',
-      'The session is logged in on another account than the ticket',
-    );
-  const verification = session.state === 'loggedin';
+  // A refused log-in (another account, the session limit) leaves the ticket unused.
+  const outcome = logInSsoSession(state, session, accountId, ctx.settings.login);
+  if (!outcome.ok) return refuse(outcome.err, outcome.ems);
   useTicket(judged.ticket, clock);
-  logInSsoSession(session, accountId);
-  recordSsoEvent(session, clock, 'authenticatewithticket', verification ? 'verified' : 'loggedin', claims);
+  recordSsoEvent(session, clock, 'authenticatewithticket', outcome.verification ? 'verified' : 'loggedin', claims);
   return reply({ sts: 'loggedin', sid: session.sid, aid: accountId, at: ticketFor(ctx, accountId, client) });
 });
 
@@ -270,8 +265,7 @@ const identify = apiRoute(ssoIdentify, async (ctx) => {
   let session = sid === undefined ? undefined : findSsoSession(state, sid, client);
   if (!session || session.state === 'terminated') session = createSsoSession(state, clock, client.client_id);
   recordSsoEvent(session, clock, 'identify', session.state, { uas: ctx.headers['user-agent'] ?? '' });
-  const nowSeconds = Math.floor(clock.nowMs() / 1000);
-  const token = await sessionToken(client, audienceOf(ctx), nowSeconds, {
+  const token = await sessionToken(ctx, client, {
     sts: session.state,
     sid: session.sid,
     ...(session.state === 'loggedin' && session.account_id !== null
@@ -346,7 +340,8 @@ const authenticate = apiRoute(ssoAuthenticate, async (ctx) => {
     recordSsoEvent(session, clock, 'authenticate', err, claims);
     return reply({ sts: session.state, sid: session.sid, err, ems, ...extra });
   };
-  if (session.state === 'terminated') return refuse('session_terminated', 'The session is terminated');
+  const early = logInRefusal(state, session, undefined, settings.login);
+  if (early) return refuse(early.err, early.ems);
 
   const key = failuresKey(client, claims.usr);
   // Frozen: refused before the password is looked at, so a frozen account is no password oracle.
@@ -368,17 +363,8 @@ const authenticate = apiRoute(ssoAuthenticate, async (ctx) => {
   }
   state.loginFailures.delete(key);
   if (!isActiveAccount(account)) return refuse('account_not_active', 'This account cannot log in');
-  if (session.state === 'loggedin' && session.account_id?.toLowerCase() !== account.id.toLowerCase())
-    return refuse(
-      'session_already_logged_in_on_another_account',
-      'The session is logged in on another account: log out first',
-    );
-  if (session.state !== 'loggedin') {
-    const held = loggedInSessions(state, account.id).length;
-    if (held >= settings.login.maxSessionsPerAccount)
-      return refuse('session_limit_reached', 'The account has its maximum of logged-in sessions');
-  }
-  logInSsoSession(session, account.id);
+  const outcome = logInSsoSession(state, session, account.id, settings.login);
+  if (!outcome.ok) return refuse(outcome.err, outcome.ems);
   recordSsoEvent(session, clock, 'authenticate', 'loggedin', claims);
   return reply({ sts: 'loggedin', sid: session.sid, aid: account.id, at: ticketFor(ctx, account.id, client) });
 });

@@ -15,6 +15,12 @@ import { parseOrThrow } from './parse.js';
 /** Lifetime of both SSO tokens (spec: Authentication point 5, Limits): `exp` = creation time + 10 s. */
 export const SSO_TOKEN_LIFETIME_SECONDS = 10;
 
+/**
+ * The longest life of an identify token (the SSO service's browser redirect, beyond the spec): a
+ * browser may take longer than a server to arrive, so `exp` = creation time + 60 s.
+ */
+export const SSO_IDENTIFY_LIFETIME_SECONDS = 60;
+
 /** Claims a session token must carry before its content is even looked at. */
 const REQUIRED_SESSION_CLAIMS = ['sts', 'sid', 'aid', 'at', 'err', 'exp', 'iat', 'iss', 'aud'];
 
@@ -250,7 +256,7 @@ export interface SsoOperationTokenInput {
   audience: string;
   /** The operation's own claims (`sid`, `ipa`, `uas`, `usr`, `pwd`, `lks`, ...). */
   claims: Readonly<Record<string, string>>;
-  /** Lifetime in seconds: 10 for every operation, up to 60 for identify. */
+  /** Lifetime in seconds: {@link SSO_TOKEN_LIFETIME_SECONDS} (the default) for every operation, {@link SSO_IDENTIFY_LIFETIME_SECONDS} for identify. */
   lifetimeSeconds?: number;
   /** Creation time; defaults to the current time. */
   now?: Date;

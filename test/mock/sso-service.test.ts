@@ -4,8 +4,10 @@
  * logout. Every operation answers a signed session token, errors included; jose builds and reads
  * the tokens here only.
  */
+import { randomBytes, scryptSync } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import { describe, expect, test } from 'vitest';
+import type { StateDocument } from '../../mock/index.js';
 import { SsoEnvelope, SsoSessionClaims } from '../../src/schemas/sign-on.js';
 import {
   ADAPTERS,
@@ -29,22 +31,53 @@ const SITE: Client = demoSite;
 const SITE_B: Client = { ...demoSiteB, organisationId: demoSite.organisationId };
 const COMPLEX: Client = { ...demoIds.clients.complex, organisationId: demoIds.organisations.complex };
 
-/** A request token as a site signs it. */
-async function sign(
-  h: Harness,
-  claims: Record<string, unknown>,
-  o: { client?: Client; lifetime?: number; secret?: string } = {},
-) {
+interface SignOptions {
+  client?: Client;
+  lifetime?: number;
+  secret?: string;
+  alg?: 'HS256' | 'HS512' | 'none';
+  /** Registered claims to set instead of the right ones (`iss`, `aud`, `iat`, `nbf`, `exp`). */
+  registered?: Record<string, unknown>;
+  /** Claims to leave out. */
+  omit?: readonly string[];
+}
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A request token as a site signs it, with whatever fault a test asks for. */
+async function sign(h: Harness, claims: Record<string, unknown>, o: SignOptions = {}) {
   const client = o.client ?? SITE;
   const now = Math.floor(h.platform.clock.now().getTime() / 1000);
-  return new SignJWT({ cid: client.clientId, ...claims })
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(now)
-    .setNotBefore(now)
-    .setExpirationTime(now + (o.lifetime ?? 10))
-    .setIssuer(client.organisationId ?? demoSite.organisationId)
-    .setAudience(DEMO_SSO_AUDIENCE)
+  const payload: Record<string, unknown> = {
+    cid: client.clientId,
+    ...claims,
+    iat: now,
+    nbf: now,
+    exp: now + (o.lifetime ?? 10),
+    iss: client.organisationId ?? demoSite.organisationId,
+    aud: DEMO_SSO_AUDIENCE,
+    ...o.registered,
+  };
+  for (const name of o.omit ?? []) delete payload[name];
+  const alg = o.alg ?? 'HS256';
+  if (alg === 'none') return `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(payload)}.`;
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg, typ: 'JWT' })
     .sign(encoder.encode(o.secret ?? client.clientSecret));
+}
+
+/**
+ * Expects `after` to be `before` but for one more entry in the timeline of session `sid`: a refused
+ * operation records the attempt and changes nothing else (no ticket, no state, no account).
+ */
+function expectOnlyRecorded(before: StateDocument, after: StateDocument, sid: string, outcome: string) {
+  const session = after.sso_sessions.find((s) => s.sid === sid);
+  expect(session?.timeline.at(-1)).toMatchObject({ operation: 'authenticate', outcome });
+  const withoutLast = {
+    ...after,
+    sso_sessions: after.sso_sessions.map((s) => (s.sid === sid ? { ...s, timeline: s.timeline.slice(0, -1) } : s)),
+  };
+  expect(withoutLast).toEqual(before);
 }
 
 /** Verifies a session token for `client`; answers its claims. */
@@ -74,6 +107,19 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
   const status = (sid: string, lks = 'anon', client: Client = SITE) =>
     call('sessionstatus', { sid, ...DEVICE, lks }, client);
   const anna = demoUsers.anna;
+
+  /**
+   * Authenticates and expects the refusal `err`: no ticket, the session's state and account as they
+   * were (`sts` says so), only the attempt recorded in its timeline.
+   */
+  async function refused(sid: string, usr: string, pwd: string, err: string, client: Client = SITE) {
+    const before = h.platform.snapshot();
+    const claims = await authenticate(sid, usr, pwd, client);
+    expect(claims).toMatchObject({ err, sid, aid: '', at: '' });
+    expect(claims.sts).toBe(before.sso_sessions.find((s) => s.sid === sid)?.state);
+    expectOnlyRecorded(before, h.platform.snapshot(), sid, err);
+    return claims;
+  }
 
   describe('createsession', () => {
     test('answers a new anonymous session', async () => {
@@ -108,10 +154,10 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       });
     });
 
-    test('an unknown e-mail and a wrong password answer alike: invalid_credentials with raa', async () => {
+    test('an unknown e-mail and a wrong password answer alike: invalid_credentials with raa; no ticket, still anonymous', async () => {
       const sid = await createSession();
-      const unknown = await authenticate(sid, 'nobody@example.com', 'whatever-password');
-      const wrong = await authenticate(sid, anna.email, 'not-the-password');
+      const unknown = await refused(sid, 'nobody@example.com', 'whatever-password', 'invalid_credentials');
+      const wrong = await refused(sid, anna.email, 'not-the-password', 'invalid_credentials');
       for (const c of [unknown, wrong]) expect(c).toMatchObject({ err: 'invalid_credentials', sts: 'anon', raa: 4 });
     });
 
@@ -120,7 +166,7 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       const remaining: number[] = [];
       for (let i = 0; i < 5; i++) remaining.push((await authenticate(sid, anna.email, `wrong-${i}`)).raa);
       expect(remaining).toEqual([4, 3, 2, 1, 0]);
-      const frozen = await authenticate(sid, anna.email, anna.password);
+      const frozen = await refused(sid, anna.email, anna.password, 'account_frozen');
       expect(frozen).toMatchObject({ err: 'account_frozen', sts: 'anon', frf: 300, at: '' });
       h.platform.clock.advance(120);
       expect((await authenticate(sid, anna.email, anna.password)).frf).toBe(180);
@@ -134,7 +180,7 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
     test('an account that is not active: account_not_active, only with its right password', async () => {
       const sid = await createSession();
       expect((await authenticate(sid, demoUsers.carl.email, 'wrong')).err).toBe('invalid_credentials');
-      expect(await authenticate(sid, demoUsers.carl.email, demoUsers.carl.password)).toMatchObject({
+      expect(await refused(sid, demoUsers.carl.email, demoUsers.carl.password, 'account_not_active')).toMatchObject({
         err: 'account_not_active',
         sts: 'anon',
       });
@@ -144,28 +190,43 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       for (let i = 0; i < 5; i++)
         expect((await authenticate(await createSession(), anna.email, anna.password)).sts).toBe('loggedin');
       const sixth = await createSession();
-      expect(await authenticate(sixth, anna.email, anna.password)).toMatchObject({
+      expect(await refused(sixth, anna.email, anna.password, 'session_limit_reached')).toMatchObject({
         err: 'session_limit_reached',
         sts: 'anon',
+        slm: 5,
       });
-      expect(h.platform.sso.session(sixth)?.state).toBe('anon');
+      expect(h.platform.sso.session(sixth)).toMatchObject({ state: 'anon', account_id: null });
     });
 
-    test('a session logged in on another account, or terminated, is refused', async () => {
+    test('a session logged in on another account, or terminated, is refused; it stays as it was', async () => {
       const sid = await createSession();
       await authenticate(sid, anna.email, anna.password);
-      expect((await authenticate(sid, demoUsers.bo.email, demoUsers.bo.password)).err).toBe(
-        'session_already_logged_in_on_another_account',
-      );
+      await refused(sid, demoUsers.bo.email, demoUsers.bo.password, 'session_already_logged_in_on_another_account');
+      expect(h.platform.sso.session(sid)).toMatchObject({ state: 'loggedin', account_id: anna.id });
       await call('logout', { sid, ...DEVICE });
-      expect((await authenticate(sid, anna.email, anna.password)).err).toBe('session_terminated');
+      await refused(sid, anna.email, anna.password, 'session_terminated');
+      expect(h.platform.sso.session(sid)).toMatchObject({ state: 'terminated', account_id: anna.id });
+    });
+
+    test("an unknown session, or another organisation's: session_not_found, and nothing changes", async () => {
+      const theirs = await createSession(COMPLEX);
+      for (const sid of ['no-such-session', theirs]) {
+        const claims = await expectUnchanged(h.platform, () => authenticate(sid, anna.email, anna.password));
+        expect(claims).toMatchObject({ err: 'session_not_found', sts: 'anon', sid, aid: '', at: '' });
+      }
     });
 
     test('the password never reaches the journal, the state or an answer', async () => {
       const sid = await createSession();
-      await authenticate(sid, anna.email, anna.password);
       await authenticate(sid, anna.email, 'a-wrong-secret-password');
-      const everything = JSON.stringify([h.platform.requests.list(), h.platform.snapshot()]);
+      await authenticate(sid, anna.email, anna.password);
+      // The password travels inside the signed t (base64url): the journal keeps none of it.
+      const journal = h.platform.requests.list();
+      const logins = journal.filter((e) => e.path === '/authenticate');
+      expect(logins).toHaveLength(2);
+      for (const entry of logins) expect(entry.body).toBe('{"t":"[redacted]"}');
+      expect(JSON.stringify(journal)).not.toContain('eyJ');
+      const everything = JSON.stringify([journal, h.platform.snapshot()]);
       expect(everything).not.toContain(anna.password);
       expect(everything).not.toContain('a-wrong-secret-password');
       const state = (await h.call('/__admin/state')).text;
@@ -223,18 +284,73 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
   });
 
   describe('request tokens are verified strictly', () => {
-    test.each([
-      ['signed with another secret', { secret: `${demoSite.clientSecret}-other` }],
-      ['living longer than 10 s', { lifetime: 11 }],
-    ])('%s: invalid_request_token, the session not looked up (sid echoed), nothing changes', async (_, o) => {
+    const now = () => Math.floor(h.platform.clock.now().getTime() / 1000);
+    const faults: [string, () => SignOptions][] = [
+      ['signed with another secret', () => ({ secret: `${demoSite.clientSecret}-other` })],
+      ['living longer than 10 s', () => ({ lifetime: 11 })],
+      ['of another issuer (iss)', () => ({ registered: { iss: demoIds.organisations.complex } })],
+      ['for another audience (aud)', () => ({ registered: { aud: 'sso.elsewhere.test' } })],
+      ['signed with HS512', () => ({ alg: 'HS512' })],
+      ['with alg none', () => ({ alg: 'none' })],
+      ['issued (iat) beyond the leeway in the future', () => ({ registered: { iat: now() + 6, exp: now() + 16 } })],
+      ['not valid (nbf) until beyond the leeway', () => ({ registered: { nbf: now() + 6 } })],
+      ['expired beyond the leeway', () => ({ registered: { iat: now() - 16, nbf: now() - 16, exp: now() - 6 } })],
+      ...['exp', 'iat', 'nbf', 'iss', 'aud', 'sid', 'uas'].map((claim): [string, () => SignOptions] => [
+        `without ${claim}`,
+        () => ({ omit: [claim] }),
+      ]),
+    ];
+
+    test.each(faults)(
+      'sessionstatus with a token %s: the signed invalid_request_token answer, nothing of the session revealed, nothing changes',
+      async (_, fault) => {
+        const sid = await createSession();
+        await authenticate(sid, anna.email, anna.password);
+        const o = fault();
+        const t = await sign(h, { sid, ...DEVICE, lks: 'anon' }, o);
+        const answer = await expectUnchanged(h.platform, () =>
+          h.call('/sessionstatus', { method: 'POST', host: 'sso', json: { t } }),
+        );
+        const claims = await read(h, expectOk(answer, SsoEnvelope).t);
+        // The sid as sent (none sent: empty), never read from the session.
+        const echoed = o.omit?.includes('sid') ? '' : sid;
+        expect(claims).toMatchObject({ err: 'invalid_request_token', sts: 'anon', sid: echoed, aid: '', at: '' });
+      },
+    );
+
+    test.each(faults)('logout with a token %s: refused, the session stays logged in', async (_, fault) => {
       const sid = await createSession();
       await authenticate(sid, anna.email, anna.password);
-      const t = await sign(h, { sid, ...DEVICE, lks: 'anon' }, o);
+      const o = fault();
+      const t = await sign(h, { sid, ...DEVICE }, o);
       const answer = await expectUnchanged(h.platform, () =>
-        h.call('/sessionstatus', { method: 'POST', host: 'sso', json: { t } }),
+        h.call('/logout', { method: 'POST', host: 'sso', json: { t } }),
       );
-      const claims = await read(h, expectOk(answer, SsoEnvelope).t);
-      expect(claims).toMatchObject({ err: 'invalid_request_token', sts: 'anon', sid, aid: '', at: '' });
+      expect(await read(h, expectOk(answer, SsoEnvelope).t)).toMatchObject({
+        err: 'invalid_request_token',
+        sts: 'anon',
+        sid: o.omit?.includes('sid') ? '' : sid,
+        aid: '',
+      });
+      expect(h.platform.sso.session(sid)?.state).toBe('loggedin');
+    });
+
+    test('dated inside the leeway (iat and nbf 4 s ahead, or expired 4 s ago): accepted', async () => {
+      const sid = await createSession();
+      const ahead = await sign(
+        h,
+        { sid, ...DEVICE, lks: 'anon' },
+        { registered: { iat: now() + 4, nbf: now() + 4, exp: now() + 14 } },
+      );
+      const late = await sign(
+        h,
+        { sid, ...DEVICE, lks: 'anon' },
+        { registered: { iat: now() - 14, nbf: now() - 14, exp: now() - 4 } },
+      );
+      for (const t of [ahead, late]) {
+        const answer = await h.call('/sessionstatus', { method: 'POST', host: 'sso', json: { t } });
+        expect(await read(h, expectOk(answer, SsoEnvelope).t)).toMatchObject({ err: null, sts: 'anon', sid });
+      }
     });
 
     test('a token naming no known client: 400 invalid_request_token (no key to sign an answer with)', async () => {
@@ -295,6 +411,21 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       expect(answer.text).not.toContain('attacker.example');
     });
 
+    test("a cookie of another organisation's session is not reused: a new anonymous session; theirs is untouched", async () => {
+      const COMPLEX_DORA = demoUsers.dora;
+      const theirs = await createSession(COMPLEX);
+      expect((await authenticate(theirs, COMPLEX_DORA.email, COMPLEX_DORA.password, COMPLEX)).sts).toBe('loggedin');
+      const before = h.platform.sso.session(theirs);
+      const answer = await identify(await sign(h, {}), 'http://localhost:3000/', `sso_session=${theirs}`);
+      expect(answer.status).toBe(302);
+      const claims = await read(h, new URL(answer.headers.get('location')!).searchParams.get('t')!);
+      expect(claims).toMatchObject({ sts: 'anon', aid: '', at: '', err: null });
+      expect(claims.sid).not.toBe(theirs);
+      expect(answer.headers.get('set-cookie')).toMatch(new RegExp(`^sso_session=${claims.sid};`));
+      expect(h.platform.sso.session(claims.sid)).toMatchObject({ state: 'anon', client_id: demoSite.clientId });
+      expect(h.platform.sso.session(theirs)).toEqual(before);
+    });
+
     test('a client without a landing page: an error page', async () => {
       const t = await sign(h, {}, { client: COMPLEX });
       const answer = await identify(t, 'http://localhost/');
@@ -322,8 +453,12 @@ describe.each(ADAPTERS)('the login limits are platform options, through %s', (ki
     expect((await auth('y')).raa).toBe(0);
     expect(await auth(demoUsers.bo.password)).toMatchObject({ err: 'account_frozen', frf: 10 });
     h.platform.clock.advance(10);
-    expect((await auth(demoUsers.bo.password)).sts).toBe('loggedin');
-    expect((await auth(demoUsers.bo.password, await session())).err).toBe('session_limit_reached');
+    expect(await auth(demoUsers.bo.password)).toMatchObject({ sts: 'loggedin', slm: 1 });
+    expect(await auth(demoUsers.bo.password, await session())).toMatchObject({
+      err: 'session_limit_reached',
+      sts: 'anon',
+      slm: 1,
+    });
   });
 
   test('a limit out of range is refused when the platform is created, naming it', async () => {
@@ -331,5 +466,60 @@ describe.each(ADAPTERS)('the login limits are platform options, through %s', (ki
     expect(() => createPlatform({ login: { maxFailedAttempts: 0 } })).toThrow(
       expect.objectContaining({ field: 'login.maxFailedAttempts' }),
     );
+  });
+});
+
+describe.each(ADAPTERS)('stored password hashes are checked when the state is loaded, through %s', (kind) => {
+  const h = useAdapter(kind, { now: '2030-03-01T09:00:00Z' });
+  const call = async (operation: string, claims: Record<string, unknown>) => {
+    const t = await sign(h, claims);
+    return read(
+      h,
+      expectOk(await h.call(`/${operation}`, { method: 'POST', host: 'sso', json: { t } }), SsoEnvelope).t,
+    );
+  };
+  /** The state with anna's password stored as `hash`. */
+  const withAnnaHash = (hash: string) => {
+    const state = h.platform.snapshot();
+    const index = state.accounts.findIndex((a) => a.id === demoUsers.anna.id);
+    return {
+      index,
+      doc: { ...state, accounts: state.accounts.with(index, { ...state.accounts[index]!, password_hash: hash }) },
+    };
+  };
+  /** A hash of `password` with these parameters, made with node:crypto as any tool would. */
+  const scryptHash = (password: string, n: number, r: number, p: number) => {
+    const salt = randomBytes(16);
+    const key = scryptSync(password, salt, 32, { N: n, r, p });
+    return `scrypt$${n}$${r}$${p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  };
+
+  test.each([
+    ['N = 1', 1, 8, 1, /N must be a power of two/],
+    ['N not a power of two', 1000, 8, 1, /N must be a power of two/],
+    ['N over 2^20', 2 ** 21, 1, 1, /N must be a power of two/],
+    ['r = 0', 1024, 0, 1, /r must be an integer from 1 to 16/],
+    ['p over 16', 1024, 8, 17, /p must be an integer from 1 to 16/],
+    ['128 * N * r over 256 MiB', 2 ** 20, 4, 1, /at most 256 MiB/],
+  ])('%s: PUT /__admin/state is refused naming the field, nothing changes', async (_, n, r, p, message) => {
+    const { index, doc } = withAnnaHash(`scrypt$${n}$${r}$${p}$${'A'.repeat(22)}$${'A'.repeat(43)}`);
+    const answer = await expectUnchanged(h.platform, () => h.call('/__admin/state', { method: 'PUT', json: doc }));
+    const body = expectError(answer, 400, 'invalid_parameter', `accounts[${index}].password_hash`);
+    expect(body.message).toMatch(message);
+  });
+
+  test('a seed with such a hash is refused when the platform is created', async () => {
+    const { createPlatform } = await import('../../mock/index.js');
+    const { doc } = withAnnaHash(`scrypt$1$8$1$${'A'.repeat(22)}$${'A'.repeat(43)}`);
+    expect(() => createPlatform({ seed: doc })).toThrow(/N must be a power of two/);
+  });
+
+  test('a hash made elsewhere with other parameters in range (N = 2^4, r = 2, p = 2) logs in', async () => {
+    const { doc } = withAnnaHash(scryptHash('made-elsewhere', 16, 2, 2));
+    expect((await h.call('/__admin/state', { method: 'PUT', json: doc })).status).toBe(204);
+    const sid = (await call('createsession', { ...DEVICE, apn: 'a', apv: '1', osn: 'o', osv: '1' })).sid;
+    const login = (pwd: string) => call('authenticate', { sid, ...DEVICE, usr: demoUsers.anna.email, pwd });
+    expect((await login('wrong')).err).toBe('invalid_credentials');
+    expect(await login('made-elsewhere')).toMatchObject({ sts: 'loggedin', err: null, aid: demoUsers.anna.id });
   });
 });

@@ -269,7 +269,8 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
         ems: '',
         frf: -1,
         raa: -1,
-        slm: 0,
+        // The platform's limit of logged-in sessions per account (5 by default).
+        slm: 5,
         otp: '',
         ses: null,
         nbf: expect.any(Number),
@@ -408,6 +409,44 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
         'extra',
       );
     });
+  });
+});
+
+describe.each(ADAPTERS)('endpoint 21 keeps the session limit (login.maxSessionsPerAccount 1) through %s', (kind) => {
+  const h = useAdapter(kind, { login: { maxSessionsPerAccount: 1 } });
+  const authenticate = async (sid: string, ticket: string) => {
+    const answer = await h.call(paths.sso, {
+      method: 'POST',
+      host: 'sso',
+      json: { t: await requestToken(h, { sid, ticket }) },
+    });
+    return verifySession(h, expectOk(answer, SsoEnvelope).t);
+  };
+  const ticketFor = (accountId: string = anna) => h.platform.issueTicket({ accountId, clientId: demoSite.clientId });
+  const unused = (ticket: string) => h.platform.snapshot().tickets.find((t) => t.ticket === ticket)?.used_at === null;
+
+  test('a second session of the account is refused: session_limit_reached, it stays anonymous, the ticket unused', async () => {
+    const first = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    expect(await authenticate(first, ticketFor())).toMatchObject({ sts: 'loggedin', err: null, slm: 1 });
+    const second = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    const ticket = ticketFor();
+    const claims = await authenticate(second, ticket);
+    expect(claims).toMatchObject({ sts: 'anon', sid: second, aid: '', at: '', err: 'session_limit_reached', slm: 1 });
+    expect(h.platform.sso.session(second)).toMatchObject({ state: 'anon', account_id: null });
+    expect(h.platform.sso.session(second)?.timeline.map((e) => e.outcome)).toEqual(['session_limit_reached']);
+    expect(unused(ticket)).toBe(true);
+  });
+
+  test('the session that holds the place verifies again; after logout another one logs in', async () => {
+    const first = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    await authenticate(first, ticketFor());
+    expect((await authenticate(first, ticketFor())).err).toBeNull();
+    h.platform.sso.terminate(first);
+    const second = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    expect(await authenticate(second, ticketFor())).toMatchObject({ sts: 'loggedin', err: null });
+    // Another account has places of its own.
+    const bos = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    expect((await authenticate(bos, ticketFor(bo))).err).toBeNull();
   });
 });
 
