@@ -70,13 +70,18 @@ export type {
   CreateSsoSessionParams,
   ReadLandingOptions,
   Sso,
+  SsoAccountFrozen,
   SsoAuthenticateParams,
+  SsoInvalidCredentials,
   SsoLanding,
   SsoLogoutParams,
+  SsoPlainRefusal,
   SsoRefusal,
+  SsoRefusalBase,
   SsoResult,
   SsoSessionState,
   SsoSessionStatusParams,
+  SsoUnrecognisedRefusal,
   SsoVisitor,
 } from './resources/sso.js';
 export type {

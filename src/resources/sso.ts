@@ -7,14 +7,20 @@ import {
   ssoLogout,
   ssoSessionStatus,
 } from '../endpoints.js';
-import type { SsoEnvelope, SsoServiceErrorCode, SsoSessionClaims, SsoSessionStatus } from '../schemas/sign-on.js';
-import { SignOnValidationError, SsoTokenError } from '../sign-on/errors.js';
+import {
+  type SsoEnvelope,
+  SsoServiceErrorCode,
+  type SsoSessionClaims,
+  type SsoSessionStatus,
+} from '../schemas/sign-on.js';
+import { SignOnConfigurationError, SignOnValidationError, SsoTokenError } from '../sign-on/errors.js';
 import { missingOption } from '../sign-on/internal.js';
 import { allowedReturnUrl, requestUrl } from '../sign-on/return.js';
 import {
   type AuthenticateWithTicketResult,
   createSsoOperationToken,
   createSsoRequestToken,
+  SSO_IDENTIFY_LIFETIME_SECONDS,
   toAuthenticateResult,
   verifySsoSessionToken,
 } from '../sign-on/sso-token.js';
@@ -77,20 +83,56 @@ export interface SsoLogoutParams extends SsoVisitor {
   sessionId: string;
 }
 
-/** A refusal of the SSO service, read from a verified session token. */
-export interface SsoRefusal {
+/** What every refusal of the SSO service carries, read from a verified session token. */
+export interface SsoRefusalBase {
   status: 'error';
-  /** The `err` code. */
-  error: SsoServiceErrorCode | (string & {});
   /** The `ems` message; may be empty. */
   message: string;
   /** The session id (`sid`). */
   sessionId: string;
-  /** `invalid_credentials`: password attempts left before the account freezes (`raa`). */
-  remainingAttempts?: number;
-  /** `account_frozen`: seconds until the account thaws (`frf`). */
-  frozenForSeconds?: number;
 }
+
+/** `invalid_credentials`: a wrong e-mail address or password (the answer does not tell which). */
+export interface SsoInvalidCredentials extends SsoRefusalBase {
+  /** The `err` code. */
+  error: 'invalid_credentials';
+  /** Password attempts left before the account freezes (`raa`); -1 when the service does not say. */
+  remainingAttempts: number;
+}
+
+/** `account_frozen`: too many wrong passwords; the account thaws after a while. */
+export interface SsoAccountFrozen extends SsoRefusalBase {
+  /** The `err` code. */
+  error: 'account_frozen';
+  /** Seconds until the account thaws, on the service's clock (`frf`); -1 when the service does not say. */
+  frozenForSeconds: number;
+}
+
+/** A known refusal without details: the session or account cannot log in, or the request was refused. */
+export interface SsoPlainRefusal extends SsoRefusalBase {
+  /** The `err` code. */
+  error: Exclude<SsoServiceErrorCode, 'invalid_credentials' | 'account_frozen'>;
+}
+
+/**
+ * An `err` code this SDK does not know (one the SSO service added later). It is kept apart under
+ * one `error` value so that a `switch (result.error)` still narrows every known code; `code` is the
+ * code as the service sent it.
+ */
+export interface SsoUnrecognisedRefusal extends SsoRefusalBase {
+  /** Marks an `err` code this SDK does not know. */
+  error: 'unrecognised_error';
+  /** The `err` code as the service sent it. */
+  code: string;
+}
+
+/**
+ * A refusal of the SSO service, read from a verified session token: a union discriminated on
+ * `error`, so `switch (result.error)` narrows (`invalid_credentials` has `remainingAttempts`,
+ * `account_frozen` has `frozenForSeconds`). A code this SDK does not know arrives as
+ * `error: 'unrecognised_error'` with the code in `code`.
+ */
+export type SsoRefusal = SsoInvalidCredentials | SsoAccountFrozen | SsoPlainRefusal | SsoUnrecognisedRefusal;
 
 /** A session's status, read from a verified session token. */
 export type SsoSessionState =
@@ -181,7 +223,7 @@ export class Sso extends APIResource {
       organisationId: sso.organisationId,
       audience: sso.audience,
       claims: {},
-      lifetimeSeconds: 60,
+      lifetimeSeconds: SSO_IDENTIFY_LIFETIME_SECONDS,
     });
     const url = new URL(`${host.replace(/\/$/, '')}/identify`);
     url.searchParams.set('t', t);
@@ -194,18 +236,29 @@ export class Sso extends APIResource {
    * this client, `iss` = the SSO audience, expiry with the clock tolerance) and checks `r` against
    * `allowedOrigins` exactly, so the landing page cannot be turned into an open redirector.
    *
+   * @throws {@link SignOnConfigurationError} when `allowedOrigins` is empty or holds something that
+   * is not an origin (checked first, whatever the request)
    * @throws {@link SsoTokenError} when `t` does not verify (nothing from it is trusted)
    * @throws {@link SignOnValidationError} when `t` is missing or repeated
    */
   async readLanding(request: Request | URL | string, options: ReadLandingOptions): Promise<SsoLanding> {
+    const origins = options?.allowedOrigins;
+    if (!Array.isArray(origins) || origins.length === 0)
+      throw new SignOnConfigurationError(
+        'allowedOrigins',
+        'readLanding: allowedOrigins must list at least one origin of this site (e.g. https://www.example.com)',
+      );
+    // The first allowed origin is where a refused `r` goes; checking it checks every entry is an origin.
+    const fallback = allowedReturnUrl(`${origins[0]}/`, origins);
+    if (fallback === undefined)
+      throw new SignOnConfigurationError('allowedOrigins', 'readLanding: allowedOrigins[0] must be an http(s) origin');
     const url = requestUrl(request);
     const tokens = url.searchParams.getAll('t');
     if (tokens.length !== 1 || tokens[0] === '')
       throw new SignOnValidationError('t', 't: the landing URL must carry exactly one session token');
     const claims = await this.#verifyClaims(tokens[0] as string, undefined, 'readLanding');
     const returns = url.searchParams.getAll('r');
-    const allowed = returns.length === 1 ? allowedReturnUrl(returns[0] as string, options.allowedOrigins) : undefined;
-    const fallback = `${new URL(options.allowedOrigins[0] as string).origin}/`;
+    const allowed = returns.length === 1 ? allowedReturnUrl(returns[0] as string, origins) : undefined;
     const state = toSessionState(claims);
     if (state.status === 'error') throw new SsoTokenError('claims', 'The landing token reports an error', 'err');
     return { ...state, redirectTo: allowed ?? fallback, returnUrlRefused: allowed === undefined };
@@ -338,18 +391,24 @@ export class Sso extends APIResource {
   }
 }
 
+/** Reads a verified `err` as a refusal of the union, by its code. */
+function toRefusal(claims: SsoSessionClaims, err: string): SsoRefusal {
+  const base = { status: 'error', message: claims.ems, sessionId: claims.sid } as const;
+  const known = SsoServiceErrorCode.safeParse(err);
+  if (!known.success) return { ...base, error: 'unrecognised_error', code: err };
+  switch (known.data) {
+    case 'invalid_credentials':
+      return { ...base, error: known.data, remainingAttempts: claims.raa };
+    case 'account_frozen':
+      return { ...base, error: known.data, frozenForSeconds: claims.frf };
+    default:
+      return { ...base, error: known.data };
+  }
+}
+
 /** Reads verified claims as a session state or a refusal. */
 function toSessionState(claims: SsoSessionClaims): SsoResult {
-  if (claims.err !== null) {
-    return {
-      status: 'error',
-      error: claims.err,
-      message: claims.ems,
-      sessionId: claims.sid,
-      ...(claims.err === 'invalid_credentials' && claims.raa >= 0 ? { remainingAttempts: claims.raa } : {}),
-      ...(claims.err === 'account_frozen' && claims.frf >= 0 ? { frozenForSeconds: claims.frf } : {}),
-    };
-  }
+  if (claims.err !== null) return toRefusal(claims, claims.err);
   switch (claims.sts) {
     case 'loggedin':
       if (claims.aid === '') throw new SsoTokenError('claims', 'A logged-in session token names no account', 'aid');

@@ -3,11 +3,28 @@
  * (strict verification, allowed origins), createSession, sessionStatus, authenticate and logout as
  * discriminated unions, and no password, ticket or token in a log line.
  */
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { DEMO_SITE_LANDING_URL, demoSiteB } from '../../mock/index.js';
-import { SignOnValidationError, type SsoResult, SsoTokenError } from '../../src/index.js';
-import { defaultHosts, demoSite, demoUsers, platform, recordingLogger, siteClient, usePlatform } from './helpers.js';
+import {
+  SignOnConfigurationError,
+  SignOnValidationError,
+  type SsoRefusal,
+  type SsoResult,
+  SsoTokenError,
+} from '../../src/index.js';
+import { SSO_IDENTIFY_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
+import {
+  defaultHosts,
+  demoSite,
+  demoUsers,
+  platform,
+  recordingLogger,
+  server,
+  siteClient,
+  usePlatform,
+} from './helpers.js';
 
 usePlatform();
 
@@ -26,8 +43,51 @@ function describeResult(result: SsoResult): string {
     case 'terminated':
       return 'terminated';
     case 'error':
-      return `refused: ${result.error}`;
+      return `refused: ${describeRefusal(result)}`;
   }
+}
+
+/** A site that switches on the refusal's code: each known code narrows to its own fields. */
+function describeRefusal(refusal: SsoRefusal): string {
+  switch (refusal.error) {
+    case 'invalid_credentials':
+      return `invalid_credentials, ${refusal.remainingAttempts satisfies number} attempts left`;
+    case 'account_frozen':
+      return `account_frozen for ${refusal.frozenForSeconds satisfies number} s`;
+    case 'unrecognised_error':
+      return `unrecognised code ${refusal.code}`;
+    default:
+      return refusal.error;
+  }
+}
+
+/** A session token for the demo site, signed with its secret, with these claims over the defaults. */
+async function sessionToken(
+  claims: Record<string, unknown>,
+  o: { iat?: number; exp?: number; iss?: string; aud?: string } = {},
+) {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({
+    sts: 'anon',
+    sid: 's',
+    aid: '',
+    at: '',
+    err: null,
+    ems: '',
+    frf: -1,
+    raa: -1,
+    slm: 5,
+    otp: '',
+    ses: null,
+    ...claims,
+  })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(o.iat ?? now)
+    .setNotBefore(o.iat ?? now)
+    .setExpirationTime(o.exp ?? (o.iat ?? now) + 10)
+    .setIssuer(o.iss ?? demoSite.ssoAudience)
+    .setAudience(o.aud ?? demoSite.clientId)
+    .sign(new TextEncoder().encode(demoSite.clientSecret));
 }
 
 async function newSession(site = siteClient()) {
@@ -62,21 +122,44 @@ describe('createSession, authenticate, sessionStatus, logout', () => {
     const sessionId = await newSession(site);
     const attempt = (password: string) =>
       site.sso.authenticate({ sessionId, email: demoUsers.bo.email, password, ...VISITOR });
-    expect(await attempt('wrong')).toMatchObject({
+    const first = await attempt('wrong');
+    expect(first).toEqual({
       status: 'error',
       error: 'invalid_credentials',
       remainingAttempts: 4,
+      message: expect.any(String),
+      sessionId,
     });
+    expect(describeResult(first)).toBe('refused: invalid_credentials, 4 attempts left');
     for (let i = 0; i < 4; i++) await attempt('wrong');
     const frozen = await attempt(demoUsers.bo.password);
     expect(frozen).toMatchObject({ status: 'error', error: 'account_frozen' });
-    expect(frozen.status === 'error' && frozen.frozenForSeconds).toBeGreaterThan(290);
+    expect(describeResult(frozen)).toMatch(/^refused: account_frozen for (29\d|300) s$/);
     // (The thaw on the platform clock is tested on the platform's side: both ends here use the real clock.)
   });
 
-  test('an unknown session: session_not_found', async () => {
+  test('an unknown session: session_not_found, a plain refusal', async () => {
     const result = await siteClient().sso.sessionStatus({ sessionId: 'gone', lastKnownStatus: 'anon', ...VISITOR });
-    expect(result).toMatchObject({ status: 'error', error: 'session_not_found' });
+    expect(result).toEqual({
+      status: 'error',
+      error: 'session_not_found',
+      message: expect.any(String),
+      sessionId: 'gone',
+    });
+  });
+
+  test('an err code this SDK does not know: error unrecognised_error, the code as sent in code', async () => {
+    const t = await sessionToken({ sid: 'abc', err: 'brand_new_code', ems: 'Something new' });
+    server.use(http.post(`${defaultHosts.sso}/sessionstatus`, () => HttpResponse.json({ t })));
+    const result = await siteClient().sso.sessionStatus({ sessionId: 'abc', lastKnownStatus: 'anon', ...VISITOR });
+    expect(result).toEqual({
+      status: 'error',
+      error: 'unrecognised_error',
+      code: 'brand_new_code',
+      message: 'Something new',
+      sessionId: 'abc',
+    });
+    expect(describeResult(result)).toBe('refused: unrecognised code brand_new_code');
   });
 
   test('bad input is refused before anything is sent', async () => {
@@ -96,10 +179,12 @@ describe('createSession, authenticate, sessionStatus, logout', () => {
     const site = siteClient({ logger });
     const sessionId = await newSession(site);
     const login = await site.sso.authenticate({ sessionId, email: anna.email, password: anna.password, ...VISITOR });
+    expect(login).toMatchObject({ status: 'loggedin', ticket: expect.stringMatching(/^[\w-]{43}$/) });
+    const ticket = login.status === 'loggedin' ? login.ticket : undefined;
     const logged = JSON.stringify(logger.lines);
     expect(logger.lines.length).toBeGreaterThan(0);
     expect(logged).not.toContain(anna.password);
-    if (login.status === 'loggedin' && login.ticket) expect(logged).not.toContain(login.ticket);
+    expect(logged).not.toContain(ticket);
     expect(logged).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
   });
 });
@@ -179,6 +264,55 @@ describe('identifyUrl and readLanding', () => {
     const url = `${DEMO_SITE_LANDING_URL}?t=${forged}&r=${encodeURIComponent('http://localhost:3000/')}`;
     await expect(siteClient().sso.readLanding(url, ORIGINS)).rejects.toMatchObject({ name: 'SsoTokenError', reason });
     await expect(siteClient().sso.readLanding(url, ORIGINS)).rejects.toBeInstanceOf(SsoTokenError);
+  });
+
+  const landingUrl = (t: string) => `${DEMO_SITE_LANDING_URL}?t=${t}&r=${encodeURIComponent('http://localhost:3000/')}`;
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+  test.each([
+    ['for another client (aud)', () => sessionToken({}, { aud: demoSiteB.clientId }), 'audience'],
+    ['of another issuer (iss)', () => sessionToken({}, { iss: 'sso.elsewhere.test' }), 'issuer'],
+    ['expired beyond the leeway', () => sessionToken({}, { iat: nowSeconds() - 12, exp: nowSeconds() - 6 }), 'expired'],
+    ['dated beyond the leeway in the future', () => sessionToken({}, { iat: nowSeconds() + 30 }), 'not_yet_valid'],
+  ])('a landing token %s is refused (SsoTokenError %s)', async (_, make, reason) => {
+    const url = landingUrl(await make());
+    await expect(siteClient().sso.readLanding(url, ORIGINS)).rejects.toMatchObject({ name: 'SsoTokenError', reason });
+  });
+
+  test('a landing token expired inside the leeway (5 s) is accepted', async () => {
+    const t = await sessionToken({ sid: 'late' }, { iat: nowSeconds() - 13, exp: nowSeconds() - 3 });
+    expect(await siteClient().sso.readLanding(landingUrl(t), ORIGINS)).toEqual({
+      status: 'anon',
+      sessionId: 'late',
+      redirectTo: 'http://localhost:3000/',
+      returnUrlRefused: false,
+    });
+  });
+
+  test.each([
+    ['empty', []],
+    ['holding a URL with a path', ['http://localhost:3000/landing']],
+  ])(
+    'readLanding with allowedOrigins %s: SignOnConfigurationError naming allowedOrigins, whatever the request',
+    async (_, allowedOrigins) => {
+      const t = await sessionToken({});
+      for (const url of [landingUrl(t), `${DEMO_SITE_LANDING_URL}?t=${t}`]) {
+        const refused = siteClient().sso.readLanding(url, { allowedOrigins });
+        await expect(refused).rejects.toBeInstanceOf(SignOnConfigurationError);
+        await expect(refused).rejects.toMatchObject({
+          option: 'allowedOrigins',
+          message: expect.stringMatching(/origin/),
+        });
+      }
+    },
+  );
+
+  test('the identify token lives SSO_IDENTIFY_LIFETIME_SECONDS (60 s), the constant the platform holds it to', async () => {
+    const url = new URL(await siteClient().sso.identifyUrl({ returnUrl: 'http://localhost:3000/' }));
+    const claims = decodeJwt(url.searchParams.get('t')!);
+    expect(SSO_IDENTIFY_LIFETIME_SECONDS).toBe(60);
+    expect(claims.exp! - claims.iat!).toBe(SSO_IDENTIFY_LIFETIME_SECONDS);
+    expect(url.searchParams.get('r')).toBe('http://localhost:3000/');
   });
 
   test('identifyUrl needs the sso host and options: a configuration error before anything is signed', async () => {
