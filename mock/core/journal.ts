@@ -1,6 +1,7 @@
 /**
  * The request journal: what the platform received, with every secret redacted. The secret names
- * are the SDK logger's too (`src/secrets.ts`).
+ * are the SDK logger's too (`src/secrets.ts`). Bounded: at most {@link JOURNAL_BODY_LIMIT}
+ * characters of each body, and {@link JOURNAL_TEXT_BUDGET} characters in all.
  */
 import { isSecretName, redactJsonText, redactParams } from '../../src/secrets.js';
 
@@ -16,7 +17,11 @@ export interface JournalEntry {
   query: Record<string, string>;
   /** The request headers, names in lower case; `authorization` reads `Bearer [redacted]`, cookies are redacted. */
   headers: Record<string, string>;
-  /** The body text with secret fields redacted, or null when there was none. */
+  /**
+   * The body text with secret fields redacted, or null when there was none (or it was refused).
+   * A body longer than {@link JOURNAL_BODY_LIMIT} characters keeps its first ones, then the
+   * {@link truncationMarker}.
+   */
   body: string | null;
   /** The status answered; 0 when the connection was dropped by a fault. */
   status: number;
@@ -40,6 +45,33 @@ export interface RequestJournal {
 export const REDACTED = '[redacted]';
 /** Headers whose values are URLs: their secret parameters are redacted (a ticket in a `Referer`). */
 const URL_HEADERS = new Set(['referer', 'origin']);
+
+/** How much of a body an entry keeps: 64 Ki characters (after redaction). */
+export const JOURNAL_BODY_LIMIT = 64 * 1024;
+/**
+ * How much text the journal keeps in all (URLs, header values and bodies, in characters): 16 Mi.
+ * Over it, the oldest entries go first, as they do over the entry limit.
+ */
+export const JOURNAL_TEXT_BUDGET = 16 * 1024 * 1024;
+
+/** What ends a body the journal cut short: how much of how much it kept. */
+export function truncationMarker(kept: number, length: number): string {
+  return `…[truncated by the journal: ${kept} of ${length} characters kept]`;
+}
+
+/**
+ * A redacted body, cut to {@link JOURNAL_BODY_LIMIT} characters. Always after redaction, so a cut
+ * never leaves part of a secret in a form the redaction would not have recognised; never within a
+ * surrogate pair. The kept text is copied, so the whole body is not kept alive behind it.
+ */
+export function truncateBody(redacted: string): string {
+  if (redacted.length <= JOURNAL_BODY_LIMIT) return redacted;
+  let end = JOURNAL_BODY_LIMIT;
+  const last = redacted.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  const kept = JSON.parse(JSON.stringify(redacted.slice(0, end))) as string;
+  return kept + truncationMarker(end, redacted.length);
+}
 
 function startsLikeJson(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
@@ -66,11 +98,23 @@ function setOwn(target: Record<string, string>, key: string, value: string): voi
   else target[key] = value;
 }
 
-/** The journal's store, bounded: the oldest entries go first. */
+/** About how much text an entry holds, in characters. */
+function sizeOf(entry: JournalEntry): number {
+  let size = 2 * entry.url.length + (entry.body?.length ?? 0);
+  for (const k in entry.headers) size += k.length + entry.headers[k]!.length;
+  return size;
+}
+
+/** The journal's store, bounded by a count of entries and by {@link JOURNAL_TEXT_BUDGET}: the oldest entries go first. */
 export class Journal implements RequestJournal {
   private entries: JournalEntry[] = [];
+  private sizes: number[] = [];
+  private size = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly budget: number = JOURNAL_TEXT_BUDGET,
+  ) {}
 
   /** Records a request; the caller fills `status` when the answer is known. */
   open(
@@ -111,14 +155,24 @@ export class Journal implements RequestJournal {
       path: url.pathname,
       query,
       headers,
-      body: body === null ? null : redactBody(body),
+      body: body === null ? null : truncateBody(redactBody(body)),
       status: 0,
       received_at: receivedAt,
       correlation_id: correlationId,
       ip: ip ?? null,
     };
+    const size = sizeOf(entry);
     this.entries.push(entry);
-    if (this.entries.length > this.limit) this.entries.splice(0, this.entries.length - this.limit);
+    this.sizes.push(size);
+    this.size += size;
+    // The newest entry always stays.
+    let drop = Math.max(0, this.entries.length - this.limit);
+    for (let i = 0; i < drop; i++) this.size -= this.sizes[i]!;
+    while (this.size > this.budget && drop < this.entries.length - 1) this.size -= this.sizes[drop++]!;
+    if (drop > 0) {
+      this.entries.splice(0, drop);
+      this.sizes.splice(0, drop);
+    }
     return entry;
   }
 
@@ -128,5 +182,7 @@ export class Journal implements RequestJournal {
 
   clear(): void {
     this.entries = [];
+    this.sizes = [];
+    this.size = 0;
   }
 }

@@ -5,6 +5,7 @@
  * `Referer`. One list of secret names with the SDK's logger (`src/secrets.ts`).
  */
 import { describe, expect, test } from 'vitest';
+import { JOURNAL_BODY_LIMIT, JOURNAL_TEXT_BUDGET, Journal, truncationMarker } from '../../mock/core/journal.js';
 import { REDACTED as LOGGED_REDACTED, redact } from '../../src/logger.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { SECRET_NAMES } from '../../src/secrets.js';
@@ -94,6 +95,81 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
     expect(h.platform.requests.list()[0]?.body).toBe(
       '{"grant_type":"none","password":"[redacted]","ticket":"[redacted]"}',
     );
+  });
+});
+
+describe.each(ADAPTERS)('the journal keeps at most 64 Ki characters of a body, through %s', (kind) => {
+  const h = useAdapter(kind);
+  const body = () => h.platform.requests.list().at(-1)?.body ?? '';
+
+  test('a 1 MiB body: the first 65,536 characters, then a marker saying how much was kept', async () => {
+    const head = `{"grant_type":"none","client_secret":"${SECRET}","pad":"`;
+    const text = `${head}${'x'.repeat(1024 * 1024 - head.length - 2)}"}`;
+    expect(new TextEncoder().encode(text).length).toBe(1024 * 1024);
+    await h.call(paths.token, { host: 'auth', body: text, headers: { 'content-type': 'application/json' } });
+    const kept = body();
+    const redacted = text.replace(SECRET, '[redacted]');
+    expect(kept).toBe(
+      `${redacted.slice(0, JOURNAL_BODY_LIMIT)}${truncationMarker(JOURNAL_BODY_LIMIT, redacted.length)}`,
+    );
+    expect(kept.startsWith('{"grant_type":"none","client_secret":"[redacted]","pad":"xxx')).toBe(true);
+    expect(kept).toMatch(/…\[truncated by the journal: 65536 of \d+ characters kept\]$/);
+    expect(JSON.stringify(h.platform.requests.list())).not.toContain(SECRET);
+  });
+
+  test('redaction comes first: a secret value longer than the cap is redacted whole, in JSON and in a form', async () => {
+    const secret = `S${'s'.repeat(200_000)}`;
+    await h.call(paths.token, { host: 'auth', json: { grant_type: 'none', client_secret: secret } });
+    expect(body()).toBe('{"grant_type":"none","client_secret":"[redacted]"}');
+    await h.call(paths.token, { host: 'auth', form: { grant_type: 'none', password: secret } });
+    expect(body()).toBe('grant_type=none&password=[redacted]');
+    expect(JSON.stringify(h.platform.requests.list())).not.toContain('Ssss');
+  });
+
+  test('a secret that the cut would split is not kept in part', async () => {
+    // In the text as sent, the secret starts 10 characters before the cut.
+    const secret = `TOPSECRET-${'q'.repeat(40)}`;
+    const lead = '{"grant_type":"none","pad":"';
+    const member = '","client_secret":"';
+    const pad = 'x'.repeat(JOURNAL_BODY_LIMIT - 10 - lead.length - member.length);
+    const text = `${lead}${pad}${member}${secret}"}`;
+    expect(text.indexOf(secret)).toBe(JOURNAL_BODY_LIMIT - 10);
+    await h.call(paths.token, { host: 'auth', body: text, headers: { 'content-type': 'application/json' } });
+    // Redacted, then cut: the first 10 characters of the secret would have been kept, had the cut come first.
+    const redacted = `${lead}${pad}${member}[redacted]"}`;
+    expect(body()).toBe(
+      `${redacted.slice(0, JOURNAL_BODY_LIMIT)}${truncationMarker(JOURNAL_BODY_LIMIT, redacted.length)}`,
+    );
+    expect(JSON.stringify(h.platform.requests.list())).not.toContain('TOPSECRET');
+  });
+});
+
+describe('the journal keeps a bounded amount of text in all', () => {
+  const open = (journal: Journal, i: number, body: string) =>
+    journal.open('POST', new URL(`https://api.platform.test/x${i}`), {}, body, '2030-01-01T00:00:00.000Z', `c${i}`);
+
+  test('over its budget, the oldest entries go first; the newest always stays', () => {
+    const journal = new Journal(1000, 10_000);
+    for (let i = 0; i < 10; i++) open(journal, i, 'b'.repeat(3_000));
+    const paths = journal.list().map((e) => e.path);
+    expect(paths).toEqual(['/x7', '/x8', '/x9']);
+    open(journal, 10, 'c'.repeat(50_000));
+    expect(journal.list().map((e) => e.path)).toEqual(['/x10']);
+    journal.clear();
+    open(journal, 11, 'd');
+    expect(journal.list().map((e) => e.path)).toEqual(['/x11']);
+  });
+
+  test('the default budget is 16 Mi characters: 300 full-size bodies keep about 250 entries', () => {
+    expect(JOURNAL_TEXT_BUDGET).toBe(16 * 1024 * 1024);
+    const journal = new Journal(1000);
+    const big = 'e'.repeat(JOURNAL_BODY_LIMIT + 100);
+    for (let i = 0; i < 300; i++) open(journal, i, big);
+    const list = journal.list();
+    expect(list.length).toBeLessThan(256);
+    expect(list.length).toBeGreaterThan(240);
+    expect(list.at(-1)?.path).toBe('/x299');
+    expect(list.every((e) => (e.body ?? '').length < JOURNAL_BODY_LIMIT + 100)).toBe(true);
   });
 });
 
