@@ -13,7 +13,15 @@ import { HttpError } from './errors.js';
 import { type CoreRequest, type CoreResponse, registerCore } from './exchange.js';
 import { Faults } from './faults.js';
 import { Journal, type JournalEntry } from './journal.js';
-import { bodyTooLarge, type Refusal, readBodyText, refusalOf } from './limits.js';
+import {
+  bodyTooLarge,
+  jsonDepthExceeds,
+  MAX_JSON_DEPTH,
+  type Refusal,
+  readBodyText,
+  refusalOf,
+  tooDeep,
+} from './limits.js';
 import type { Auth, Route, RouteContext, Settings } from './route.js';
 import { Router } from './router.js';
 import { guardAdmin, registerSecurity, securitySettings, withoutCors } from './security.js';
@@ -23,7 +31,15 @@ import { createSubscriptionSystems } from './subscription-system.js';
 import { issueTicket } from './tickets.js';
 import { issueToken } from './tokens.js';
 import type { HandleInfo, IssueTicketOptions, MintTokenOptions, Platform, PlatformOptions } from './types.js';
-import { invalidContentType, mediaTypeOf, pairsToRecord, parseJson, requireObject, validate } from './validate.js';
+import {
+  invalidContentType,
+  isJsonMediaType,
+  mediaTypeOf,
+  pairsToRecord,
+  parseJson,
+  requireObject,
+  validate,
+} from './validate.js';
 
 const REALM = 'Bearer realm="platform"';
 /** Lets a browser page call the standalone platform from another origin. */
@@ -61,6 +77,16 @@ function errorResponse(e: HttpError, correlationId: string): CoreResponse {
   body.message = e.message;
   body.api_correlation_id = correlationId;
   return respond(e.status, body, correlationId, e.headers);
+}
+
+/**
+ * The answer to a request an adapter refuses before any platform sees it (a `Host` not served, a
+ * body over the limit): the platform's JSON error, without CORS headers on `/__admin`.
+ * @internal
+ */
+export function refusalResponse(error: HttpError, path: string): CoreResponse {
+  const response = errorResponse(error, crypto.randomUUID());
+  return isAdminPath(path) ? withoutCors(response) : response;
 }
 
 function unauthorized(message: string, missing = false): HttpError {
@@ -269,7 +295,15 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       // A UTF-8 body is at least as many bytes as its text has UTF-16 units.
       if (!refusal && request.body !== null && request.body.length > security.maxBodyBytes)
         refusal = bodyTooLarge(security.maxBodyBytes);
-      if (!refusal && admin) refusal = guardAdmin(security, method, path, request.headers);
+      if (!refusal && admin) refusal = guardAdmin(security, request);
+      // Deep JSON is refused on every path, token or none, before the journal or a parser walks it.
+      if (
+        !refusal &&
+        request.body !== null &&
+        isJsonMediaType(mediaTypeOf(request.headers['content-type'])) &&
+        jsonDepthExceeds(request.body, MAX_JSON_DEPTH)
+      )
+        refusal = tooDeep();
       if (!admin && method !== 'OPTIONS') {
         // A refused body is not kept: it may be over the size limit.
         const body = refusal || request.body === '' ? null : request.body;
@@ -328,8 +362,11 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
         // Read chunk by chunk, and no further than the size limit.
         body = info.body ?? (await readBodyText(request, security.maxBodyBytes));
       } catch (error) {
-        if (!(error instanceof HttpError)) return new Response(null, { status: 400 });
-        refusal = error;
+        // A body stream that fails (the client went away, a broken stream): the JSON error, journaled.
+        refusal =
+          error instanceof HttpError
+            ? error
+            : new HttpError(400, 'malformed_request', 'The request body could not be read', 'body');
         url = new URL(request.url);
       }
       const method = request.method.toUpperCase();

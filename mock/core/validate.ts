@@ -11,6 +11,12 @@ export function mediaTypeOf(contentType: string | undefined): string | undefined
   return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
 }
 
+/** Whether a media type is JSON: `application/json`, or a structured `application/...+json` type. */
+export function isJsonMediaType(media: string | undefined): boolean {
+  if (media === undefined) return false;
+  return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
+}
+
 /** 400 `invalid_content_type_error`. */
 export function invalidContentType(expected: string): HttpError {
   return new HttpError(400, 'invalid_content_type_error', `Content-Type must be ${expected}`, 'content-type');

@@ -2,14 +2,16 @@
 import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { redactParams } from '../../src/secrets.js';
+import { isSecretName, redactParams } from '../../src/secrets.js';
 import { HttpError } from '../core/errors.js';
 import { type Core, type CoreRequest, type CoreResponse, coreOf } from '../core/exchange.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
-import { bodyLimitOf, bodyTooLarge, declaredLength, type Refusal } from '../core/limits.js';
-import { createPlatform } from '../core/platform.js';
+import { REDACTED } from '../core/journal.js';
+import { bodyLimitOf, bodyTooLarge, declaredLength, type Refusal, refusalOf } from '../core/limits.js';
+import { createPlatform, refusalResponse } from '../core/platform.js';
 import { securityOf } from '../core/security.js';
 import type { Platform, PlatformOptions } from '../core/types.js';
+import { allRoutes } from '../routes/index.js';
 
 /** Defaults of the connection limits (milliseconds, and a count of sockets). */
 export const SERVER_DEFAULTS = {
@@ -64,14 +66,14 @@ export interface StartServerOptions {
   maxConnections?: number;
   /** Where warnings go (listening beyond loopback without an admin token). Default: standard error. */
   warn?: (message: string) => void;
-  /** Called once per answered request (the CLI prints a line each); secrets in the path are redacted. */
+  /** Called once per answered request (the CLI prints a line each); secrets in the path and query are redacted. */
   onRequest?: (line: RequestLogLine) => void;
 }
 
 /** One answered request, as `startServer`'s `onRequest` sees it. */
 export interface RequestLogLine {
   readonly method: string;
-  /** The path and query, secret parameters redacted. */
+  /** The path and query, secret parameters (in the query, and a secret path parameter such as a `sid`) redacted. */
   readonly path: string;
   readonly status: number;
   /** From the first byte read to the last byte written, in ms. */
@@ -149,9 +151,53 @@ function firstForwarded(value: string | string[] | undefined): string | undefine
   return first ? first : undefined;
 }
 
-/** A platform that is not from `createPlatform`: through its Fetch `handle`. */
+/** The path templates (as segments) of routes with a secret parameter in the path: `/__admin/sso/sessions/{sid}`. */
+const SECRET_PATHS: readonly (readonly string[])[] = allRoutes.flatMap((route) =>
+  (typeof route.path === 'string' ? [route.path] : Object.values(route.path))
+    .map((path) => path.split('/'))
+    .filter((segments) => segments.some((s) => secretParam(s))),
+);
+
+/** Whether a template segment is a parameter with a secret name (`{sid}`). */
+function secretParam(segment: string): boolean {
+  return segment.startsWith('{') && segment.endsWith('}') && isSecretName(segment.slice(1, -1));
+}
+
+/**
+ * A request target as the request log prints it: the path as the platform resolves it (dot
+ * segments removed; an absolute URL loses its origin), a secret path parameter (an SSO session's `sid`) and secret query parameters
+ * redacted.
+ */
+function loggedTarget(target: string): string {
+  let url: URL;
+  try {
+    // As the server reads it: a path (`//x` stays a path), or an absolute URL, of which the path is kept.
+    url = new URL(target.startsWith('/') ? `http://platform.invalid${target}` : target);
+  } catch {
+    return redactParams(target, REDACTED, 'url');
+  }
+  const segments = url.pathname.split('/');
+  // A trailing slash finds the same route.
+  const n = segments.length > 2 && segments.at(-1) === '' ? segments.length - 1 : segments.length;
+  for (const template of SECRET_PATHS) {
+    if (template.length !== n) continue;
+    if (!template.every((t, i) => (t.startsWith('{') && segments[i] !== '') || t === segments[i])) continue;
+    template.forEach((t, i) => {
+      if (secretParam(t)) segments[i] = REDACTED;
+    });
+  }
+  return redactParams(`${segments.join('/')}${url.search}`, REDACTED, 'url');
+}
+
+/**
+ * A platform that is not from `createPlatform`: through its Fetch `handle`. A request this server
+ * refuses (a `Host` it does not serve, a body over the limit) is answered here, with the
+ * platform's JSON error, and never reaches the platform: its body was not read whole.
+ */
 function viaFetch(platform: Platform): Core {
   return async (r: CoreRequest): Promise<CoreResponse> => {
+    const refusal = refusalOf(r);
+    if (refusal) return refusalResponse(refusal, r.url.pathname);
     const response = await platform.handle(new Request(r.url, { method: r.method, headers: r.headers }), {
       ip: r.ip,
       body: r.body ?? undefined,
@@ -319,7 +365,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         const id = correlationIds.get(res);
         onRequest({
           method: req.method ?? 'GET',
-          path: redactParams(req.url ?? '/', '[redacted]', 'url'),
+          path: loggedTarget(req.url ?? '/'),
           status: res.statusCode,
           durationMs: performance.now() - started,
           correlationId: id,

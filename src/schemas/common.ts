@@ -62,6 +62,7 @@ export const ERROR_CODES = [
   'method_not_allowed',
   'payload_too_large',
   'host_not_allowed',
+  'cross_site_request',
   'headers_too_large',
   'request_timeout',
   'malformed_request',

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { StateDocument } from '../../mock/index.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
-import { ADAPTERS, demoIds, expectError, expectOk, paths, READ, useAdapter } from './harness.js';
+import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
 
 describe.each(ADAPTERS)('/__admin through %s', (kind) => {
   const h = useAdapter(kind);
@@ -49,11 +49,18 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     expectOk(await h.call(paths.products, { token: token.access_token }), GetProductsResponse);
   });
 
-  test('POST /__admin/tokens takes a JSON body whatever its Content-Type (curl -d sends a form type)', async () => {
+  test('POST /__admin/tokens takes its JSON body only as application/json (curl -d sends a form type: add -H)', async () => {
+    const body = JSON.stringify({ scopes: [READ], client_id: demoIds.clients.reader.clientId });
+    for (const contentType of ['application/x-www-form-urlencoded', 'text/plain;charset=UTF-8']) {
+      const refused = await expectUnchanged(h.platform, () =>
+        h.call('/__admin/tokens', { method: 'POST', body, headers: { 'content-type': contentType } }),
+      );
+      expectError(refused, 400, 'invalid_content_type_error', 'content-type');
+    }
     const answer = await h.call('/__admin/tokens', {
       method: 'POST',
-      body: JSON.stringify({ scopes: [READ], client_id: demoIds.clients.reader.clientId }),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
     });
     expectOk(answer, AccessTokenResponse);
     expect(h.platform.snapshot().access_tokens[0]?.client_id).toBe(demoIds.clients.reader.clientId);

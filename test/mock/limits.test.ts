@@ -48,12 +48,14 @@ describe.each(ADAPTERS)('the body size limit through %s', (kind) => {
     expectError(answer, 400, 'unknown_parameter', 'pad');
   });
 
-  test('the limit counts bytes, not characters: 2048 two-byte characters are over 4096 bytes', async () => {
-    const answer = await h.call(paths.token, {
-      host: 'auth',
-      body: `{"pad":"${'é'.repeat(2048)}"}`,
-      headers: { 'content-type': 'application/json' },
-    });
+  test('the limit counts bytes, not characters: 2048 two-byte characters are over 4096 bytes; nothing changes', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.token, {
+        host: 'auth',
+        body: `{"pad":"${'é'.repeat(2048)}"}`,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
     expectError(answer, 413, 'payload_too_large', 'body');
   });
 
@@ -68,8 +70,10 @@ describe.each(ADAPTERS)('the body size limit through %s', (kind) => {
 describe.each(ADAPTERS)('the default body size limit (1 MiB) through %s', (kind) => {
   const h = useAdapter(kind);
 
-  test('1 MiB + 1 byte: 413; exactly 1 MiB: read', async () => {
-    const over = await h.call('/nope', { body: bodyOfSize(MiB + 1), headers: { 'content-type': 'application/json' } });
+  test('1 MiB + 1 byte: 413, nothing changes; exactly 1 MiB: read', async () => {
+    const over = await expectUnchanged(h.platform, () =>
+      h.call('/nope', { body: bodyOfSize(MiB + 1), headers: { 'content-type': 'application/json' } }),
+    );
     expectError(over, 413, 'payload_too_large', 'body');
     const at = await h.call('/nope', { body: bodyOfSize(MiB), headers: { 'content-type': 'application/json' } });
     expectError(at, 404, 'not_found');
@@ -117,6 +121,25 @@ describe('the in-process platform (platform.handle, behind MSW) reads a body chu
     expect(seen.bytes).toBeLessThanOrEqual(1024 * 2);
   });
 
+  test('a body stream that fails while read: 400 malformed_request as JSON, journaled; nothing changes', async () => {
+    const platform = createPlatform();
+    const failing = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error('the client went away'));
+      },
+    });
+    const answer = await expectUnchanged(platform, () => platform.handle(post(failing)));
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toBe('application/json');
+    expect(await answer.json()).toMatchObject({
+      code: 'malformed_request',
+      field: 'body',
+      message: 'The request body could not be read',
+      api_correlation_id: answer.headers.get('x-correlation-id'),
+    });
+    expect(platform.requests.list()).toMatchObject([{ method: 'POST', path: paths.token, status: 400, body: null }]);
+  });
+
   test('maxBodyBytes must be a positive integer', () => {
     for (const maxBodyBytes of [0, -1, 1.5, Number.NaN]) {
       expect(() => createPlatform({ maxBodyBytes })).toThrowError(expect.objectContaining({ field: 'maxBodyBytes' }));
@@ -127,34 +150,44 @@ describe('the in-process platform (platform.handle, behind MSW) reads a body chu
 describe('the node:http adapter and large bodies', () => {
   const h = useAdapter('http', { maxBodyBytes: 64 * 1024 });
 
-  test('Content-Length over the limit: 413 at once, before the body is sent', async () => {
-    const answer = await rawRequest(h.origin(), paths.token, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': String(10 * MiB) },
-      body: '{"grant_type":',
-      keepOpen: true,
-    });
+  test('Content-Length over the limit: 413 at once, before the body is sent; nothing changes', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      rawRequest(h.origin(), paths.token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(10 * MiB) },
+        body: '{"grant_type":',
+        keepOpen: true,
+      }),
+    );
     expect(answer.status).toBe(413);
     expect(answer.json).toMatchObject({ code: 'payload_too_large', field: 'body' });
   });
 
-  test('Expect: 100-continue with a length over the limit: 413 instead of 100 Continue', async () => {
-    const answer = await rawRequest(h.origin(), paths.token, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': String(10 * MiB), expect: '100-continue' },
-      keepOpen: true,
-    });
+  test('Expect: 100-continue with a length over the limit: 413 instead of 100 Continue; nothing changes', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      rawRequest(h.origin(), paths.token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(10 * MiB), expect: '100-continue' },
+        keepOpen: true,
+      }),
+    );
     expect(answer.status).toBe(413);
+    expect(answer.json).toMatchObject({ code: 'payload_too_large', field: 'body' });
   });
 
-  test('a chunked upload that goes over the limit (8 MiB): 413, and the platform answers the next request', async () => {
-    const answer = await streamedRequest(h.origin(), paths.token, 8 * MiB, { 'content-type': 'application/json' });
+  test('a chunked upload that goes over the limit (8 MiB): 413, nothing changes, and the platform answers the next request', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      streamedRequest(h.origin(), paths.token, 8 * MiB, { 'content-type': 'application/json' }),
+    );
     expect(answer.status).toBe(413);
+    expect(answer.json).toMatchObject({ code: 'payload_too_large', field: 'body' });
     expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
   });
 
   test("node:http's own refusals answer the platform's JSON error: headers over 16 KiB are 431 headers_too_large", async () => {
-    const answer = await rawRequest(h.origin(), `${paths.products}?id=${'x'.repeat(20_000)}`);
+    const answer = await expectUnchanged(h.platform, () =>
+      rawRequest(h.origin(), `${paths.products}?id=${'x'.repeat(20_000)}`),
+    );
     expect(answer.status).toBe(431);
     expect(answer.json).toMatchObject({ code: 'headers_too_large', field: 'headers', message: expect.any(String) });
     expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
@@ -201,6 +234,37 @@ describe.each(ADAPTERS)('JSON nesting depth through %s', (kind) => {
     expectError(answer, 400, 'invalid_parameter', 'body');
     expect(JSON.stringify(h.platform.requests.list())).not.toContain(secret);
     expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+  });
+
+  test.each([
+    ['an unknown path', '/nope', {}],
+    ['a bearer route, with no token', paths.products, {}],
+    ['a bearer route, with a wrong token', paths.products, { authorization: 'Bearer not-a-token' }],
+    ['a JSON type with a suffix', '/nope', { 'content-type': 'application/merge-patch+json' }],
+  ])(
+    'on %s: 400 invalid_parameter, field body, before any route, token or journal; nothing changes',
+    async (_, path, headers) => {
+      const secret = 'deep-secret-on-any-path-0123456789';
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call(path, {
+          method: 'POST',
+          body: nested(100, `"client_secret":"${secret}",`),
+          headers: { 'content-type': 'application/json', ...headers },
+        }),
+      );
+      expectError(answer, 400, 'invalid_parameter', 'body');
+      expect(h.platform.requests.list().at(-1)).toMatchObject({ path, status: 400, body: null });
+      expect(JSON.stringify(h.platform.requests.list())).not.toContain(secret);
+    },
+  );
+
+  test('a body that is not declared JSON is not scanned: an unknown path is still 404', async () => {
+    const answer = await h.call('/nope', {
+      method: 'POST',
+      body: nested(100),
+      headers: { 'content-type': 'text/plain' },
+    });
+    expectError(answer, 404, 'not_found');
   });
 
   test('the admin API refuses a deep body the same way', async () => {
@@ -251,8 +315,13 @@ describe('slow clients: the node:http adapter times them out', () => {
     expect(received === '' || received.startsWith('HTTP/1.1 408')).toBe(true);
   });
 
-  test('a connection that says nothing at all is closed', async () => {
-    await closedByServer(await openSocket(server.url));
+  test('a connection that says nothing at all is closed, after a 408 request_timeout as JSON', async () => {
+    const received = await closedByServer(await openSocket(server.url));
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      code: 'request_timeout',
+      message: expect.any(String),
+    });
   });
 
   test('an idle kept-alive connection is closed after its answer', async () => {

@@ -1,12 +1,30 @@
 /**
- * The admin API's exposure (hardening): no CORS on `/__admin`, an optional admin bearer token, no
- * admin API at all; the node:http adapter's Host check (DNS rebinding), `trustProxy`, and the
- * warning when it listens beyond loopback with an open admin API.
+ * The admin API's exposure (hardening): no CORS on `/__admin`, no request from another site's page
+ * (Origin, Sec-Fetch-Site, a JSON Content-Type), an optional admin bearer token, no admin API at
+ * all; a cross-site login on the shop; the node:http adapter's Host check (DNS rebinding), its own
+ * refusals for a platform it reaches through `handle`, `trustProxy`, the request log's redaction,
+ * and the warning when it listens beyond loopback with an open admin API.
  */
-import { afterEach, describe, expect, test } from 'vitest';
-import { type RunningServer, type StartServerOptions, startServer } from '../../mock/node/index.js';
-import { ADAPTERS, demoShop, expectError, expectUnchanged, paths, useAdapter } from './harness.js';
-import { rawRequest } from './raw-http.js';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { storeOf } from '../../mock/core/platform.js';
+import { createPlatform, type Platform } from '../../mock/index.js';
+import {
+  type RequestLogLine,
+  type RunningServer,
+  type StartServerOptions,
+  startServer,
+} from '../../mock/node/index.js';
+import {
+  ADAPTERS,
+  type Answer,
+  demoShop,
+  demoUsers,
+  expectError,
+  expectUnchanged,
+  paths,
+  useAdapter,
+} from './harness.js';
+import { closedByServer, openSocket, rawRequest } from './raw-http.js';
 
 const corsHeaders = (headers: Headers) => [...headers.keys()].filter((name) => name.startsWith('access-control-'));
 
@@ -14,17 +32,20 @@ describe.each(ADAPTERS)('the admin API through %s', (kind) => {
   describe('by default', () => {
     const h = useAdapter(kind);
 
-    test('answers carry no CORS header (answers, errors and preflights): no web page can read them', async () => {
-      const origin = { origin: 'https://any-page.example' };
-      const state = await h.call('/__admin/state', { headers: origin });
+    test('answers carry no CORS header (answers, errors, refusals and preflights): no web page can read them', async () => {
+      const page = { origin: 'http://localhost:5173' };
+      const state = await h.call('/__admin/state', { headers: page });
       expect(state.status).toBe(200);
       expect(corsHeaders(state.headers)).toEqual([]);
-      const error = await h.call('/__admin/clock', { method: 'POST', json: { advance_seconds: 'x' }, headers: origin });
+      const error = await h.call('/__admin/clock', { method: 'POST', json: { advance_seconds: 'x' }, headers: page });
       expect(error.status).toBe(400);
       expect(corsHeaders(error.headers)).toEqual([]);
+      const refused = await h.call('/__admin/state', { headers: { origin: 'https://any-page.example' } });
+      expect(refused.status).toBe(403);
+      expect(corsHeaders(refused.headers)).toEqual([]);
       const preflight = await h.call('/__admin/reset', {
         method: 'OPTIONS',
-        headers: { ...origin, 'access-control-request-method': 'POST' },
+        headers: { ...page, 'access-control-request-method': 'POST' },
       });
       expect(corsHeaders(preflight.headers)).toEqual([]);
     });
@@ -32,6 +53,108 @@ describe.each(ADAPTERS)('the admin API through %s', (kind) => {
     test('the API itself keeps its CORS headers', async () => {
       const answer = await h.call(paths.products, { token: h.token(), headers: { origin: 'https://site.example' } });
       expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    });
+  });
+
+  describe("refuses another site's web page, which can send a simple request without reading the answer", () => {
+    const h = useAdapter(kind);
+    /** What a page's form post or `text/plain` fetch would do to each kind of admin route. */
+    const routes = [
+      ['a write: POST /__admin/clock', 'POST', '/__admin/clock', '{"advance_seconds":86400}'],
+      ['a write: POST /__admin/faults', 'POST', '/__admin/faults', '{"path":"/external/*","status":500}'],
+      ['a write without a body: POST /__admin/reset', 'POST', '/__admin/reset', undefined],
+      ['a write: POST /__admin/tokens', 'POST', '/__admin/tokens', '{"scopes":["/external/product/r"]}'],
+      ['a read: GET /__admin/state', 'GET', '/__admin/state', undefined],
+      ['a read: GET /__admin/requests', 'GET', '/__admin/requests', undefined],
+    ] as const;
+    const browsers = [
+      [
+        'Origin of another site and Sec-Fetch-Site: cross-site',
+        { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+        'sec-fetch-site',
+      ],
+      ['Sec-Fetch-Site: same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }, 'sec-fetch-site'],
+      ['an Origin of another site, without Sec-Fetch-Site', { origin: 'https://evil.example' }, 'origin'],
+      ['Origin: null (a sandboxed page)', { origin: 'null' }, 'origin'],
+    ] as const;
+
+    /** Everything a refused admin request could have changed: the state, the clock, the faults, the journal. */
+    async function expectNothingChanged(act: () => Promise<Answer>): Promise<Answer> {
+      const clock = h.platform.clock.now().getTime();
+      const faults = h.platform.faults.list();
+      const journal = h.platform.requests.list().length;
+      const answer = await expectUnchanged(h.platform, act);
+      expect(h.platform.clock.now().getTime() - clock).toBeLessThan(3_600_000);
+      expect(h.platform.faults.list()).toEqual(faults);
+      expect(h.platform.requests.list()).toHaveLength(journal);
+      return answer;
+    }
+
+    describe.each(browsers)('%s', (_, headers, field) => {
+      test.each(routes)('%s: 403 cross_site_request; nothing changes', async (_, method, path, body) => {
+        // State a reset would drop: a token and a journal entry.
+        h.token();
+        await h.call('/nope');
+        const answer = await expectNothingChanged(() =>
+          h.call(path, { method, body, headers: { ...headers, ...(body ? { 'content-type': 'text/plain' } : {}) } }),
+        );
+        expectError(answer, 403, 'cross_site_request', field);
+        expect(corsHeaders(answer.headers)).toEqual([]);
+      });
+    });
+
+    test.each(routes.filter(([, method]) => method === 'POST'))(
+      '%s from a browser that sends no Origin: a body or a Content-Type other than application/json is 400 invalid_content_type_error; nothing changes',
+      async (_, method, path, body) => {
+        h.token();
+        await h.call('/nope');
+        for (const contentType of [
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+        ]) {
+          const answer = await expectNothingChanged(() =>
+            h.call(path, { method, body: body ?? '', headers: { 'content-type': contentType } }),
+          );
+          expectError(answer, 400, 'invalid_content_type_error', 'content-type');
+        }
+        if (body !== undefined) {
+          // A body with no Content-Type at all (a Blob without a type) is refused too.
+          const raw = await expectNothingChanged(async () => {
+            const res = await fetch(`${h.origin()}${path}`, { method, body: new Blob([body]) });
+            const text = await res.text();
+            return { status: res.status, headers: res.headers, body: JSON.parse(text), text };
+          });
+          expectError(raw, 400, 'invalid_content_type_error', 'content-type');
+        }
+      },
+    );
+
+    test.each([
+      [
+        'its own origin, Sec-Fetch-Site: same-origin',
+        (origin: string) => ({ origin, 'sec-fetch-site': 'same-origin' }),
+      ],
+      ['a loopback origin (a local dev server)', () => ({ origin: 'http://localhost:5173' })],
+      ['Sec-Fetch-Site: none (typed in the address bar)', () => ({ 'sec-fetch-site': 'none' })],
+      ['no Origin and no Sec-Fetch-Site (curl, Node, the SDK-less helpers)', () => ({})],
+    ])('%s: answered', async (_, headers) => {
+      const sent = headers(h.origin());
+      expect((await h.call('/__admin/state', { headers: sent })).status).toBe(200);
+      const answer = await h.call('/__admin/clock', { method: 'POST', json: { advance_seconds: 60 }, headers: sent });
+      expect(answer.status).toBe(200);
+      expect((await h.call('/__admin/reset', { method: 'POST', headers: sent })).status).toBe(204);
+    });
+
+    test('in process, platform.handle answers a request with neither header', async () => {
+      const answer = await h.platform.handle(
+        new Request('https://api.platform.test/__admin/clock', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"advance_seconds":60}',
+        }),
+      );
+      expect(answer.status).toBe(200);
     });
   });
 
@@ -75,6 +198,36 @@ describe.each(ADAPTERS)('the admin API through %s', (kind) => {
         expectError(await h.call(path), 404, 'not_found');
       },
     );
+  });
+});
+
+describe.each(ADAPTERS)('the shop through %s', (kind) => {
+  const h = useAdapter(kind);
+  const market = `/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`;
+  /** Shop sessions live beside the state document, which snapshot() leaves out: counted in process. */
+  const sessions = () => storeOf(h.platform)?.shopSessions.size;
+
+  test('a cross-site login post is refused with a 403 page and creates no shop session; the same post from the page logs in', async () => {
+    const page = await h.call(market, { host: 'shop' });
+    const cookie = page.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    const form = {
+      group_id: demoShop.groupId,
+      marketplace_id: demoShop.marketplaceId,
+      email: demoUsers.anna.email,
+      password: demoUsers.anna.password,
+      csrf_token: /name="csrf_token" value="([^"]*)"/.exec(page.text)?.[1] ?? '',
+    };
+    const post = (headers: Record<string, string>) =>
+      h.call('/shop/login', { method: 'POST', host: 'shop', form, headers: { cookie, ...headers } });
+    expect(sessions()).toBe(0);
+    const refused = await expectUnchanged(h.platform, () =>
+      post({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith('shop_session='))).toBe(false);
+    expect(sessions()).toBe(0);
+    expect((await post({ 'sec-fetch-site': 'same-origin' })).status).toBe(303);
+    expect(sessions()).toBe(1);
   });
 });
 
@@ -129,18 +282,131 @@ describe('the node:http adapter', () => {
     const loginPage = `/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`;
     const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.7, 10.0.0.1' };
 
-    test('behind a TLS proxy the shop cookie is Secure, and the journal records the client IP', async () => {
+    /** Logs Anna in through the shop's login form, as a browser behind the proxy would; answers both Set-Cookie lines. */
+    async function logIn(url: string): Promise<{ csrf: string; session: string }> {
+      const page = await rawRequest(url, loginPage, { headers: forwarded });
+      const csrf = String(page.headers['set-cookie']);
+      const token = /name="csrf_token" value="([^"]*)"/.exec(page.text)?.[1] ?? '';
+      const form = new URLSearchParams({
+        group_id: demoShop.groupId,
+        marketplace_id: demoShop.marketplaceId,
+        email: demoUsers.anna.email,
+        password: demoUsers.anna.password,
+        csrf_token: token,
+      });
+      const login = await rawRequest(url, '/shop/login', {
+        method: 'POST',
+        headers: {
+          ...forwarded,
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: csrf.slice(0, csrf.indexOf(';')),
+        },
+        body: form.toString(),
+      });
+      expect(login.status, login.text).toBe(303);
+      const session = [login.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('shop_session='));
+      return { csrf, session: session ?? '' };
+    }
+
+    test('behind a TLS proxy the shop cookies (shop_csrf, shop_session) are Secure, and the journal records the client IP', async () => {
       const { url, platform } = await start({ trustProxy: true });
-      const answer = await rawRequest(url, loginPage, { headers: forwarded });
-      expect(String(answer.headers['set-cookie'])).toMatch(/^shop_csrf=[^;]+;.*; Secure$/);
+      const { csrf, session } = await logIn(url);
+      expect(csrf).toMatch(/^shop_csrf=[^;]+;.*; Secure$/);
+      expect(session).toMatch(/^shop_session=[^;]+;.*; Secure$/);
       expect(platform.requests.list().at(-1)?.ip).toBe('203.0.113.7');
     });
 
     test('without it, both headers are ignored', async () => {
       const { url, platform } = await start();
-      const answer = await rawRequest(url, loginPage, { headers: forwarded });
-      expect(String(answer.headers['set-cookie'])).not.toMatch(/Secure/);
+      const { csrf, session } = await logIn(url);
+      expect(csrf).toMatch(/^shop_csrf=/);
+      expect(csrf).not.toMatch(/Secure/);
+      expect(session).toMatch(/^shop_session=/);
+      expect(session).not.toMatch(/Secure/);
       expect(platform.requests.list().at(-1)?.ip).toBe('127.0.0.1');
+    });
+  });
+
+  describe('serving a platform not made by createPlatform (through its handle)', () => {
+    /** A platform that wraps another and counts what reaches its handle. */
+    function wrapped() {
+      const inner = createPlatform({ seed: 'demo' });
+      const seen: string[] = [];
+      const outer: Platform = {
+        ...inner,
+        handle: (request, info) => {
+          seen.push(`${request.method} ${new URL(request.url).pathname}`);
+          return inner.handle(request, info);
+        },
+      };
+      return { inner, outer, seen };
+    }
+
+    test('a Host it does not serve: the server answers 403 host_not_allowed as JSON; the platform never sees it', async () => {
+      const { inner, outer, seen } = wrapped();
+      const { url } = await start({ platform: outer });
+      inner.mintToken({ scopes: ['/external/product/r'] });
+      const answer = await expectUnchanged(inner, () =>
+        rawRequest(url, '/__admin/reset', { method: 'POST', headers: { host: 'evil.example' } }),
+      );
+      expect(answer.status).toBe(403);
+      expect(answer.json).toMatchObject({ code: 'host_not_allowed', field: 'host', message: expect.any(String) });
+      expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+      expect(seen).toEqual([]);
+      expect((await rawRequest(url, '/__admin/state')).status).toBe(200);
+      expect(seen).toEqual(['GET /__admin/state']);
+    });
+
+    test('a body over the limit: the server answers 413 payload_too_large as JSON; the platform never sees it (the reset does not run without its body)', async () => {
+      const { inner, outer, seen } = wrapped();
+      const { url } = await start({ platform: outer, maxBodyBytes: 1024 });
+      inner.mintToken({ scopes: ['/external/product/r'] });
+      const body = JSON.stringify({ pad: 'x'.repeat(2048) });
+      for (const headers of [{}, { 'transfer-encoding': 'chunked' }] as Record<string, string>[]) {
+        const answer = await expectUnchanged(inner, () =>
+          rawRequest(url, '/__admin/reset', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...headers },
+            body,
+          }),
+        );
+        expect(answer.status).toBe(413);
+        expect(answer.json).toMatchObject({ code: 'payload_too_large', field: 'body', message: expect.any(String) });
+      }
+      const api = await rawRequest(url, paths.token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(api.status).toBe(413);
+      expect(api.headers['access-control-allow-origin']).toBe('*');
+      expect(seen).toEqual([]);
+    });
+  });
+
+  describe('the request log (onRequest)', () => {
+    test("an SSO session's sid in an admin path is redacted, as are secret query parameters", async () => {
+      const lines: RequestLogLine[] = [];
+      const { url } = await start({ onRequest: (line) => lines.push(line) });
+      const sid = 'sid-in-the-path-0123456789abcdef';
+      const targets = [
+        [`/__admin/sso/sessions/${sid}`, 'GET', '/__admin/sso/sessions/[redacted]'],
+        [`/__admin/sso/sessions/${sid}/`, 'GET', '/__admin/sso/sessions/[redacted]/'],
+        [`/__admin/sso/sessions/${sid}?at=${sid}&x=1`, 'DELETE', '/__admin/sso/sessions/[redacted]?at=[redacted]&x=1'],
+        [`/__admin/sso/sessions/${sid}/terminate`, 'POST', '/__admin/sso/sessions/[redacted]/terminate'],
+        [`/__admin/sso/../sso/sessions/${sid}`, 'GET', '/__admin/sso/sessions/[redacted]'],
+        [`/__admin/state?ticket=${sid}`, 'GET', '/__admin/state?ticket=[redacted]'],
+      ] as const;
+      for (const [target, method] of targets) {
+        // Written as is on the socket: a client library would resolve the dot segment itself.
+        const socket = await openSocket(url);
+        const closed = closedByServer(socket);
+        socket.write(`${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+        expect(await closed).toMatch(/^HTTP\/1\.1 \d{3} /);
+      }
+      await vi.waitFor(() => expect(lines).toHaveLength(targets.length));
+      expect(lines.map((l) => l.path)).toEqual(targets.map(([, , logged]) => logged));
+      expect(JSON.stringify(lines)).not.toContain(sid);
     });
   });
 

@@ -50,7 +50,11 @@ describe.each(ADAPTERS)('tags that almost match, through %s', (kind) => {
 describe('the standalone platform in its own process', () => {
   test("tags='a' x 99 + '!' is answered (400) within a generous bound, and the server goes on", async () => {
     await withCli(['--port', '0'], async (url) => {
-      const admin = await fetch(`${url}/__admin/tokens`, { method: 'POST', body: JSON.stringify({ scopes: [READ] }) });
+      const admin = await fetch(`${url}/__admin/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scopes: [READ] }),
+      });
       const { access_token } = (await admin.json()) as { access_token: string };
       const headers = { authorization: `Bearer ${access_token}` };
       // The bound only turns a hang into a failure; the rule takes microseconds.
