@@ -47,6 +47,8 @@ export interface FuzzRequest {
   readonly token: 'scoped' | 'none' | 'unscoped';
   /** What was done to the valid input (for the campaign's counts and a failure's message). */
   readonly mutation: string;
+  /** The refusal this request must get, when one is certain (a body over the limit). */
+  readonly expected?: { readonly status: number; readonly code: string };
 }
 
 /** Ids the demo seed knows, so that some requests reach real records. */
@@ -250,6 +252,44 @@ export function requestsOf(e: Endpoint): fc.Arbitrary<FuzzRequest> {
         contentType,
         token: tok,
         mutation,
+        [fc.toStringMethod]: show,
+      };
+    });
+}
+
+/** The platform's default body limit (1 MiB), which the fuzzed platforms keep. */
+const BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Requests over the body limit, on any endpoint of `from` (a GET of the table too, with a body):
+ * a valid body with one huge value beyond 1 MiB, of one-byte or two-byte characters, through
+ * every content type. Each must get `413 payload_too_large` and change nothing.
+ */
+export function oversizedRequestsOf(from: readonly Endpoint[]): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .tuple(
+      fc.constantFrom(...from),
+      fc.integer({ min: 1, max: BODY_LIMIT }),
+      fc.constantFrom('x', 'é', '€'),
+      fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain'),
+      fc.constantFrom<FuzzRequest['token']>('scoped', 'none'),
+    )
+    .map(([endpoint, over, char, contentType, token]) => {
+      const bytes = new TextEncoder().encode(char).length;
+      const value = char.repeat(Math.ceil((BODY_LIMIT + over) / bytes));
+      const body =
+        contentType === 'application/x-www-form-urlencoded'
+          ? `grant_type=none&huge=${value}`
+          : JSON.stringify({ grant_type: 'none', huge: value });
+      return {
+        endpoint,
+        method: endpoint.method,
+        target: pathOf(endpoint, 'stage').replace(/\{\w+\}/g, 'x'),
+        body,
+        contentType,
+        token,
+        mutation: `body over the limit by at least ${over} bytes ('${char}')`,
+        expected: { status: 413, code: 'payload_too_large' },
         [fc.toStringMethod]: show,
       };
     });

@@ -115,6 +115,8 @@ export async function check(t: Target, r: FuzzRequest): Promise<number> {
     throw new PropertyBroken(`${r.method} ${r.target.slice(0, 200)}: the connection failed: ${String(error)}`);
   }
   if (answer.status === 0 || answer.status >= 500) throw new PropertyBroken(`no 5xx: ${describe(r, answer)}`);
+  if (r.expected && answer.status !== r.expected.status)
+    throw new PropertyBroken(`the answer is ${r.expected.status}: ${describe(r, answer)}`);
   if (answer.status < 400) return answer.status;
   if (JSON.stringify(t.platform.snapshot()) !== before)
     throw new PropertyBroken(`a refused request changed the state: ${describe(r, answer)}`);
@@ -127,6 +129,8 @@ export async function check(t: Target, r: FuzzRequest): Promise<number> {
   }
   if (typeof body.code !== 'string' || typeof body.message !== 'string')
     throw new PropertyBroken(`a refusal has code and message: ${describe(r, answer)}`);
+  if (r.expected && body.code !== r.expected.code)
+    throw new PropertyBroken(`the code is ${r.expected.code}: ${describe(r, answer)}`);
   if (FIELD_CODES.has(body.code) && typeof body.field !== 'string')
     throw new PropertyBroken(`a refused parameter is named in field: ${describe(r, answer)}`);
   return answer.status;
