@@ -121,6 +121,24 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
     return claims;
   }
 
+  /** Faults of a request token, each refused by every operation. */
+  const now = () => Math.floor(h.platform.clock.now().getTime() / 1000);
+  const faults: [string, () => SignOptions][] = [
+    ['signed with another secret', () => ({ secret: `${demoSite.clientSecret}-other` })],
+    ['living longer than 10 s', () => ({ lifetime: 11 })],
+    ['of another issuer (iss)', () => ({ registered: { iss: demoIds.organisations.complex } })],
+    ['for another audience (aud)', () => ({ registered: { aud: 'sso.elsewhere.test' } })],
+    ['signed with HS512', () => ({ alg: 'HS512' })],
+    ['with alg none', () => ({ alg: 'none' })],
+    ['issued (iat) beyond the leeway in the future', () => ({ registered: { iat: now() + 6, exp: now() + 16 } })],
+    ['not valid (nbf) until beyond the leeway', () => ({ registered: { nbf: now() + 6 } })],
+    ['expired beyond the leeway', () => ({ registered: { iat: now() - 16, nbf: now() - 16, exp: now() - 6 } })],
+    ...['exp', 'iat', 'nbf', 'iss', 'aud', 'sid', 'uas'].map((claim): [string, () => SignOptions] => [
+      `without ${claim}`,
+      () => ({ omit: [claim] }),
+    ]),
+  ];
+
   describe('createsession', () => {
     test('answers a new anonymous session', async () => {
       const sid = await createSession();
@@ -284,23 +302,6 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
   });
 
   describe('request tokens are verified strictly', () => {
-    const now = () => Math.floor(h.platform.clock.now().getTime() / 1000);
-    const faults: [string, () => SignOptions][] = [
-      ['signed with another secret', () => ({ secret: `${demoSite.clientSecret}-other` })],
-      ['living longer than 10 s', () => ({ lifetime: 11 })],
-      ['of another issuer (iss)', () => ({ registered: { iss: demoIds.organisations.complex } })],
-      ['for another audience (aud)', () => ({ registered: { aud: 'sso.elsewhere.test' } })],
-      ['signed with HS512', () => ({ alg: 'HS512' })],
-      ['with alg none', () => ({ alg: 'none' })],
-      ['issued (iat) beyond the leeway in the future', () => ({ registered: { iat: now() + 6, exp: now() + 16 } })],
-      ['not valid (nbf) until beyond the leeway', () => ({ registered: { nbf: now() + 6 } })],
-      ['expired beyond the leeway', () => ({ registered: { iat: now() - 16, nbf: now() - 16, exp: now() - 6 } })],
-      ...['exp', 'iat', 'nbf', 'iss', 'aud', 'sid', 'uas'].map((claim): [string, () => SignOptions] => [
-        `without ${claim}`,
-        () => ({ omit: [claim] }),
-      ]),
-    ];
-
     test.each(faults)(
       'sessionstatus with a token %s: the signed invalid_request_token answer, nothing of the session revealed, nothing changes',
       async (_, fault) => {
@@ -425,6 +426,17 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       expect(h.platform.sso.session(claims.sid)).toMatchObject({ state: 'anon', client_id: demoSite.clientId });
       expect(h.platform.sso.session(theirs)).toEqual(before);
     });
+
+    test.each(faults.filter(([name]) => !name.includes('10 s') && name !== 'without sid' && name !== 'without uas'))(
+      'a token %s: an error page, never a redirect, nothing changes',
+      async (_, fault) => {
+        const t = await sign(h, {}, fault());
+        const answer = await expectUnchanged(h.platform, () => identify(t, 'https://attacker.example/'));
+        expect(answer.status).toBe(400);
+        expect(answer.headers.get('location')).toBeNull();
+        expect(answer.headers.get('set-cookie')).toBeNull();
+      },
+    );
 
     test('a client without a landing page: an error page', async () => {
       const t = await sign(h, {}, { client: COMPLEX });
