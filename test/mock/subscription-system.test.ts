@@ -1,8 +1,9 @@
 /**
  * The external subscription system (endpoints 17, 18, 19, 20), through both adapters with plain
- * fetch, and the admin routes that change it between calls.
+ * fetch: every error with its status, code and field, the state unchanged after a refusal, and
+ * one sync of an organisation at a time.
  */
-import { beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { IdResponse } from '../../src/schemas/common.js';
 import { ValidateGiftReceiverResponse } from '../../src/schemas/orders.js';
 import { SignedInUser } from '../../src/schemas/sign-on.js';
@@ -24,6 +25,26 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
   const put = (path: string, json: unknown) => h.call(path, { method: 'PUT', json, token });
   const doc = () => h.platform.snapshot();
   const accountOf = (id: string) => doc().accounts.find((a) => a.id === id);
+  /** A delivery address where the external system has a household with the daily paper (X9001). */
+  const address = {
+    first_name: 'Karin',
+    last_name: 'Kvist',
+    street: 'Storgatan',
+    street_number: '1',
+    zip_code: '111 22',
+    city: 'Stockholm',
+    country_code: 'SE',
+  };
+  /** An external subscription of the demo organisation's system, active until 2999 unless `patch` says otherwise. */
+  const subscription = (subscription_number: string, product_code: string, patch: object = {}) => ({
+    subscription_number,
+    product_code,
+    subscription_type: 'recurring' as const,
+    valid_from: '2024-01-01T00:00:00Z',
+    valid_to: '2999-12-31T23:59:59Z',
+    state: 'active' as const,
+    ...patch,
+  });
   /** The state without the organisation's integration. */
   const withoutIntegration = () => {
     const d = h.platform.snapshot();
@@ -88,10 +109,23 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     });
 
     test('updates what changed and deactivates what the system no longer has; others are untouched', async () => {
+      // Gus's PL-1007-1 changed product there too: the e-paper became the digital news.
+      h.platform.subscriptionSystems.setCustomer(demoOrg, {
+        customer_number: 'C1007',
+        address: null,
+        subscriptions: [
+          subscription('PL-1007-1', 'digital-news'),
+          subscription('PL-1007-2', 'digital-news', { state: 'ended' }),
+        ],
+      });
       const before = ofGus();
+      expect(before.find((u) => u.id === ups.gusPaperlineEpaper)?.product_code).toBe('e-paper');
       expectOk(await put(paths.syncSubscriptions, { customer_number: 'C1007' }), IdResponse);
       const after = ofGus();
       expect(after.find((u) => u.id === ups.gusPaperlineEpaper)).toMatchObject({
+        product_code: 'digital-news',
+        title_code: 'DAILY',
+        subscription_number: 'PL-1007-1',
         state: 'activated',
         valid_to: '2999-12-31T23:59:59Z',
       });
@@ -114,6 +148,37 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       );
       const error = expectError(answer, 404, 'not_found');
       expect(error.message).toContain('weekend-paper');
+    });
+
+    test('the whole sync is refused even when other changes come before the unknown product: none is made', async () => {
+      // Alone, these would create PL-1007-9 and deactivate Gus's PL-1007-1 and PL-1007-2.
+      h.platform.subscriptionSystems.setCustomer(demoOrg, {
+        customer_number: 'C1007',
+        address: null,
+        subscriptions: [subscription('PL-1007-9', 'e-paper'), subscription('PL-1007-8', 'weekend-paper')],
+      });
+      const answer = await expectUnchanged(h.platform, () =>
+        put(paths.syncSubscriptions, { customer_number: 'C1007' }),
+      );
+      expect(expectError(answer, 404, 'not_found').message).toContain('weekend-paper');
+    });
+
+    test('an organisation without an integration: 400 configuration_error, nothing changed', async () => {
+      withoutIntegration();
+      const answer = await expectUnchanged(h.platform, () =>
+        put(paths.syncSubscriptions, { customer_number: 'C1001' }),
+      );
+      expectError(answer, 400, 'configuration_error');
+    });
+
+    test.each([
+      ['a customer number that breaks the rule', { customer_number: 'C 1001' }, 'customer_number'],
+      ['a customer number of 51 characters', { customer_number: 'C'.repeat(51) }, 'customer_number'],
+      ['no customer number', {}, 'customer_number'],
+      ['a customer number that is not a string', { customer_number: 1001 }, 'customer_number'],
+    ])('refuses %s: 400 invalid_parameter %s', async (_, json, field) => {
+      const answer = await expectUnchanged(h.platform, () => put(paths.syncSubscriptions, json));
+      expectError(answer, 400, 'invalid_parameter', field);
     });
 
     test.each([
@@ -139,15 +204,6 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
   });
 
   describe('17. validate gift receiver', () => {
-    const address = {
-      first_name: 'Karin',
-      last_name: 'Kvist',
-      street: 'Storgatan',
-      street_number: '1',
-      zip_code: '111 22',
-      city: 'Stockholm',
-      country_code: 'SE',
-    };
     const gift = (patch: object = {}, to: object = address) =>
       h.call(paths.giftReceiver, {
         method: 'POST',
@@ -173,23 +229,64 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       expect(item.receiver_eligible).toBe(true);
     });
 
+    describe('what counts at the address: an active subscription, still running, of the campaign title', () => {
+      const lund = { ...address, street: 'Lillgatan', street_number: '5', zip_code: '222 33', city: 'Lund' };
+      test.each([
+        [
+          'an ended subscription of the same title: eligible',
+          subscription('PL-9100-1', 'premium-digital', { state: 'ended' }),
+          true,
+        ],
+        [
+          'an active one whose valid_to has passed: eligible',
+          subscription('PL-9100-1', 'premium-digital', { valid_to: '2020-12-31T23:59:59Z' }),
+          true,
+        ],
+        ['an active one of another title (EPAPER): eligible', subscription('PL-9100-1', 'e-paper'), true],
+        ['an active one of the same title (DAILY): not eligible', subscription('PL-9100-1', 'basic-news'), false],
+      ])('%s', async (_, held, eligible) => {
+        h.platform.subscriptionSystems.setCustomer(demoOrg, {
+          customer_number: 'X9100',
+          address: { ...lund, first_name: 'Lisa', last_name: 'Lind' },
+          subscriptions: [held],
+        });
+        const { item } = expectOk(await gift({}, lund), ValidateGiftReceiverResponse);
+        expect(item.receiver_eligible).toBe(eligible);
+      });
+    });
+
     test('an organisation without an integration has nothing to conflict with: eligible', async () => {
       withoutIntegration();
       expect(expectOk(await gift(), ValidateGiftReceiverResponse).item.receiver_eligible).toBe(true);
     });
 
-    test.each([
+    test.each<readonly [string, object, number, string, string]>([
       ['an absent giver', { giver_account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'giver_account_id'],
       ["another organisation's giver", { giver_account_id: dora }, 404, 'not_found', 'giver_account_id'],
       ['an unknown campaign', { campaign_code: 'no-such-campaign' }, 404, 'not_found', 'campaign_code'],
       ['a package, not a campaign', { campaign_code: 'premium-digital' }, 404, 'not_found', 'campaign_code'],
+      ['no giver', { giver_account_id: undefined }, 400, 'invalid_parameter', 'giver_account_id'],
+      ['a malformed giver id', { giver_account_id: 'x' }, 400, 'invalid_parameter', 'giver_account_id'],
+      ['no campaign code', { campaign_code: undefined }, 400, 'invalid_parameter', 'campaign_code'],
       [
-        'a missing address field',
-        { delivery_address: { ...address, city: undefined } },
+        'a campaign code that breaks the rule',
+        { campaign_code: 'premium summer' },
         400,
         'invalid_parameter',
-        'delivery_address.city',
+        'campaign_code',
       ],
+      ['no delivery address', { delivery_address: undefined }, 400, 'invalid_parameter', 'delivery_address'],
+      ['an unknown parameter', { message: 'Happy birthday' }, 400, 'unknown_parameter', 'message'],
+      ...Object.keys(address).map(
+        (key) =>
+          [
+            `a delivery address without ${key}`,
+            { delivery_address: { ...address, [key]: undefined } },
+            400,
+            'invalid_parameter',
+            `delivery_address.${key}`,
+          ] as const,
+      ),
       [
         'an empty address field',
         { delivery_address: { ...address, street: '' } },
@@ -213,6 +310,50 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       ],
     ])('refuses %s', async (_, patch, status, code, field) => {
       expectError(await expectUnchanged(h.platform, () => gift(patch)), status, code, field);
+    });
+  });
+
+  describe('17, 18 and 19 refuse a body they cannot read, with nothing changed', () => {
+    const endpoints = [
+      [
+        '17',
+        paths.giftReceiver,
+        'POST',
+        { giver_account_id: anna, campaign_code: 'premium-summer', delivery_address: address },
+      ],
+      ['18', paths.syncAddress, 'PUT', { customer_number: 'C1001' }],
+      ['19', paths.syncSubscriptions, 'PUT', { customer_number: 'C1001' }],
+    ] as const;
+
+    test.each(endpoints)('%s: a body that is not JSON is 400 json_parser_error body', async (_, path, method) => {
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call(path, {
+          method,
+          body: '{"customer_number": ',
+          headers: { 'content-type': 'application/json' },
+          token,
+        }),
+      );
+      expectError(answer, 400, 'json_parser_error', 'body');
+    });
+
+    test.each(endpoints)(
+      '%s: a body that is not application/json is 400 invalid_content_type_error content-type',
+      async (_, path, method, json) => {
+        for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+          const answer = await expectUnchanged(h.platform, () =>
+            h.call(path, { method, body: JSON.stringify(json), headers: { 'content-type': type }, token }),
+          );
+          expectError(answer, 400, 'invalid_content_type_error', 'content-type');
+        }
+      },
+    );
+
+    test.each(endpoints)('%s: a key the spec does not know is 400 unknown_parameter', async (_, path, method, json) => {
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call(path, { method, json: { ...json, dry_run: true }, token }),
+      );
+      expectError(answer, 400, 'unknown_parameter', 'dry_run');
     });
   });
 
@@ -255,7 +396,18 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       ['an absent product', { product_code: 'nothing' }, 404, 'not_found', 'product_code'],
       ['a period of another product', { period_id: demoIds.periods.basicCreditcard }, 404, 'not_found', 'period_id'],
       ['an absent period', { period_id: 'c000000000000000000000ff' }, 404, 'not_found', 'period_id'],
+      ['a missing product code', { product_code: undefined }, 400, 'invalid_parameter', 'product_code'],
+      [
+        'a product code that breaks the rule',
+        { product_code: 'premium digital' },
+        400,
+        'invalid_parameter',
+        'product_code',
+      ],
+      ['a product code of 51 characters', { product_code: 'p'.repeat(51) }, 400, 'invalid_parameter', 'product_code'],
+      ['a missing period id', { period_id: undefined }, 400, 'invalid_parameter', 'period_id'],
       ['a missing zip code', { zip_code: undefined }, 400, 'invalid_parameter', 'zip_code'],
+      ['an empty zip code', { zip_code: '' }, 400, 'invalid_parameter', 'zip_code'],
       ['a zip code of 101 characters', { zip_code: '1'.repeat(101) }, 400, 'invalid_parameter', 'zip_code'],
       ['a malformed period id', { period_id: 'x' }, 400, 'invalid_parameter', 'period_id'],
       ['an unknown parameter', { days: '7' }, 400, 'unknown_parameter', 'days'],
@@ -264,7 +416,12 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
         string,
         string
       >;
-      expectError(await get(query), status, code, field);
+      expectError(await expectUnchanged(h.platform, () => get(query)), status, code, field);
+    });
+
+    test('an organisation without an integration: 400 configuration_error', async () => {
+      withoutIntegration();
+      expectError(await get(q), 400, 'configuration_error');
     });
 
     test("an integration that does not support it (Complex Media's): 400 configuration_error", async () => {
@@ -280,20 +437,25 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
 
 describe('19 in sequence: a second sync of the organisation while one is under way is refused', () => {
   const h = useAdapter('http', { syncProcessingMs: 300 });
+  const sync = (customer_number: string, token: string) =>
+    h.call(paths.syncSubscriptions, { method: 'PUT', json: { customer_number }, token });
+  /** Resolves once the platform has a sync of the demo organisation under way. */
+  const underWay = () =>
+    vi.waitFor(() => expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(true), { interval: 2 });
+  const annaSynced = () =>
+    h.platform.snapshot().user_products.some((u) => u.account_id === anna && u.subscription_number === 'PL-1001-1');
 
   test('two overlapping calls over the HTTP server: one 200, one 409 sync_in_progress that changes nothing', async () => {
     const token = h.token([W]);
-    const sync = (customer_number: string) =>
-      h.call(paths.syncSubscriptions, { method: 'PUT', json: { customer_number }, token });
-    const first = sync('C1001');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const before = h.platform.snapshot();
-    const second = await sync('C1007');
+    const first = sync('C1001', token);
+    await underWay();
+    const second = await expectUnchanged(h.platform, () => sync('C1007', token));
     expectError(second, 409, 'sync_in_progress');
-    expect(h.platform.snapshot().user_products).toEqual(before.user_products);
+    expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(true);
     expectOk(await first, IdResponse);
+    expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(false);
     // Once the first is over, the next one is accepted.
-    expectOk(await sync('C1007'), IdResponse);
+    expectOk(await sync('C1007', token), IdResponse);
   });
 
   test("another organisation's sync is not held up", async () => {
@@ -304,5 +466,34 @@ describe('19 in sequence: a second sync of the organisation while one is under w
       h.call(paths.syncSubscriptions, { method: 'PUT', json: { customer_number: 'C2001' }, token: complex }),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
+  });
+
+  test('a reset ends the sync under way: the next is accepted at once, and the old one writes nothing into the new state', async () => {
+    const old = sync('C1001', h.token([W]));
+    await underWay();
+    h.platform.reset();
+    expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(false);
+    const token = h.token([W]);
+    // Half-way through the old sync's processing time, so that the new one outlasts it well.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const next = sync('C1007', token);
+    await underWay();
+    const answer = await old;
+    expectError(answer, 409, 'invalid_state');
+    expect(annaSynced()).toBe(false);
+    // The old sync's end did not end the new one's: a third is still refused while it runs.
+    expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(true);
+    expectError(await sync('C1005', token), 409, 'sync_in_progress');
+    expectOk(await next, IdResponse);
+  });
+
+  test('a restore does the same', async () => {
+    const doc = h.platform.snapshot();
+    const old = sync('C1001', h.token([W]));
+    await underWay();
+    h.platform.restore(doc);
+    expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(false);
+    expectError(await old, 409, 'invalid_state');
+    expect(annaSynced()).toBe(false);
   });
 });

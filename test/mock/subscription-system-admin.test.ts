@@ -1,0 +1,217 @@
+/**
+ * The test tools over the simulated external subscription systems: `/__admin/subscription-systems`
+ * through both adapters, and `platform.subscriptionSystems` in process.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Platform } from '../../mock/index.js';
+import { DistributionInformationResponse } from '../../src/schemas/subscription-system.js';
+import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
+
+const demoOrg = demoIds.organisations.demo;
+const complexOrg = demoIds.organisations.complex;
+/** An organisation of the demo seed without an integration: none of the state's ids. */
+const noSuchOrg = 'a000000000000000000000ff';
+
+const customer = {
+  address: null,
+  subscriptions: [
+    {
+      subscription_number: 'PL-7-1',
+      product_code: 'e-paper',
+      subscription_type: 'recurring' as const,
+      valid_from: '2024-01-01T00:00:00Z',
+      valid_to: '2999-12-31T23:59:59Z',
+      state: 'active' as const,
+    },
+  ],
+};
+const distribution = {
+  zones: [{ zip_codes: ['222 33'], distribution_days: [7, 5] }],
+  prices: [
+    {
+      product_code: 'premium-digital',
+      period_id: demoIds.periods.premiumCreditcard,
+      distribution_price: '10.00',
+      distribution_price_with_tax: '12.50',
+    },
+  ],
+};
+const customersOf = (platform: Platform, org: string) =>
+  platform.subscriptionSystems.get(org)?.customers.map((c) => c.customer_number);
+
+describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
+  const h = useAdapter(kind, { syncProcessingMs: 0 });
+  const base = `/__admin/subscription-systems/${demoOrg}`;
+
+  test('GET answers the whole system of the organisation', async () => {
+    const answer = await h.call(base);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual(h.platform.snapshot().subscription_systems.find((s) => s.organisation_id === demoOrg));
+  });
+
+  test('GET of an organisation without an integration: 404 not_found organisation_id', async () => {
+    expectError(await h.call(`/__admin/subscription-systems/${noSuchOrg}`), 404, 'not_found', 'organisation_id');
+  });
+
+  test('PUT adds a customer, and replaces one; endpoint 19 then reads it', async () => {
+    expect((await h.call(`${base}/customers/C1005`, { method: 'PUT', json: customer })).status).toBe(204);
+    expect(h.platform.subscriptionSystems.get(demoOrg)?.customers.find((c) => c.customer_number === 'C1005')).toEqual({
+      customer_number: 'C1005',
+      ...customer,
+    });
+    expect((await h.call(`${base}/customers/X7`, { method: 'PUT', json: customer })).status).toBe(204);
+    expect(customersOf(h.platform, demoOrg)).toContain('X7');
+    const token = h.token(['/external/subscription_system/w']);
+    const sync = await h.call(paths.syncSubscriptions, { method: 'PUT', json: { customer_number: 'C1005' }, token });
+    expect(sync.status).toBe(200);
+    expect(
+      h.platform
+        .snapshot()
+        .user_products.some((u) => u.account_id === demoIds.accounts.eva && u.subscription_number === 'PL-7-1'),
+    ).toBe(true);
+  });
+
+  test.each([
+    [
+      'a subscription in an unknown state',
+      { ...customer, subscriptions: [{ ...customer.subscriptions[0], state: 'paused' }] },
+      'invalid_parameter',
+      'subscriptions[0].state',
+    ],
+    ['no subscriptions', { address: null }, 'invalid_parameter', 'subscriptions'],
+    ['an unknown key', { ...customer, vip: true }, 'unknown_parameter', 'vip'],
+  ])('PUT refuses %s: 400, nothing changed', async (_, json, code, field) => {
+    const answer = await expectUnchanged(h.platform, () => h.call(`${base}/customers/C1005`, { method: 'PUT', json }));
+    expectError(answer, 400, code, field);
+  });
+
+  test('PUT for an organisation without an integration: 404, nothing changed', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(`/__admin/subscription-systems/${noSuchOrg}/customers/C1`, { method: 'PUT', json: customer }),
+    );
+    expectError(answer, 404, 'not_found', 'organisation_id');
+  });
+
+  test('DELETE removes a customer; an unknown one is 404 not_found customer_number', async () => {
+    expect((await h.call(`${base}/customers/C1001`, { method: 'DELETE' })).status).toBe(204);
+    expect(customersOf(h.platform, demoOrg)).not.toContain('C1001');
+    const answer = await expectUnchanged(h.platform, () => h.call(`${base}/customers/C1001`, { method: 'DELETE' }));
+    expectError(answer, 404, 'not_found', 'customer_number');
+  });
+
+  test('PATCH changes the distribution data and its support; endpoint 20 answers accordingly', async () => {
+    const token = h.token(['/external/subscription_system/r']);
+    const query = { product_code: 'premium-digital', period_id: demoIds.periods.premiumCreditcard, zip_code: '22233' };
+    expect((await h.call(base, { method: 'PATCH', json: { distribution } })).status).toBe(204);
+    expect(expectOk(await h.call(paths.distribution, { query, token }), DistributionInformationResponse).item).toEqual({
+      distribution_days: [5, 7],
+      distribution_price: '10.00',
+      distribution_price_with_tax: '12.50',
+    });
+    expect((await h.call(base, { method: 'PATCH', json: { supports_distribution_information: false } })).status).toBe(
+      204,
+    );
+    // A key left out stays.
+    expect(h.platform.subscriptionSystems.get(demoOrg)?.distribution).toEqual(distribution);
+    expectError(await h.call(paths.distribution, { query, token }), 400, 'configuration_error');
+  });
+
+  test.each([
+    [
+      'a distribution day 8',
+      { distribution: { ...distribution, zones: [{ zip_codes: ['1'], distribution_days: [8] }] } },
+      'invalid_parameter',
+      'distribution.zones[0].distribution_days[0]',
+    ],
+    [
+      'a price without two decimals',
+      { distribution: { ...distribution, prices: [{ ...distribution.prices[0], distribution_price: '10' }] } },
+      'invalid_parameter',
+      'distribution.prices[0].distribution_price',
+    ],
+    [
+      'a flag that is not a boolean',
+      { supports_distribution_information: 'yes' },
+      'invalid_parameter',
+      'supports_distribution_information',
+    ],
+    ['an unknown key', { vendor: 'Other' }, 'unknown_parameter', 'vendor'],
+  ])('PATCH refuses %s: 400, nothing changed', async (_, json, code, field) => {
+    const answer = await expectUnchanged(h.platform, () => h.call(base, { method: 'PATCH', json }));
+    expectError(answer, 400, code, field);
+  });
+});
+
+describe('platform.subscriptionSystems in process', () => {
+  const h = useAdapter('msw', { syncProcessingMs: 0 });
+  const tools = () => h.platform.subscriptionSystems;
+
+  test('get answers a copy: changing it changes nothing; undefined without an integration', () => {
+    const copy = tools().get(demoOrg);
+    expect(copy?.vendor).toBe('Paperline');
+    copy?.customers.splice(0);
+    expect(customersOf(h.platform, demoOrg)).toContain('C1001');
+    expect(tools().get(noSuchOrg)).toBeUndefined();
+    expect(tools().get(complexOrg)?.supports_distribution_information).toBe(false);
+  });
+
+  test('setCustomer adds or replaces, removeCustomer removes', () => {
+    tools().setCustomer(complexOrg, { customer_number: 'C2002', ...customer });
+    expect(customersOf(h.platform, complexOrg)).toEqual(['C2001', 'C2002']);
+    tools().setCustomer(complexOrg, { customer_number: 'C2002', address: null, subscriptions: [] });
+    expect(tools().get(complexOrg)?.customers[1]).toEqual({
+      customer_number: 'C2002',
+      address: null,
+      subscriptions: [],
+    });
+    tools().removeCustomer(complexOrg, 'C2002');
+    expect(customersOf(h.platform, complexOrg)).toEqual(['C2001']);
+  });
+
+  test('setDistribution changes the data and the flag; a key left out stays', () => {
+    tools().setDistribution(complexOrg, { supports_distribution_information: true });
+    tools().setDistribution(complexOrg, { distribution });
+    expect(tools().get(complexOrg)).toMatchObject({ supports_distribution_information: true, distribution });
+  });
+
+  test.each([
+    [
+      'setCustomer without an integration',
+      () => tools().setCustomer(noSuchOrg, { customer_number: 'C1', ...customer }),
+      404,
+      'organisation_id',
+    ],
+    [
+      'setCustomer of a malformed customer',
+      () =>
+        tools().setCustomer(demoOrg, {
+          customer_number: 'C1',
+          address: null,
+          // @ts-expect-error: a subscription's state is active or ended
+          subscriptions: [{ ...customer.subscriptions[0], state: 'paused' }],
+        }),
+      400,
+      'subscriptions[0].state',
+    ],
+    ['removeCustomer of an unknown customer', () => tools().removeCustomer(demoOrg, 'C404'), 404, 'customer_number'],
+    [
+      'setDistribution without an integration',
+      () => tools().setDistribution(noSuchOrg, { distribution }),
+      404,
+      'organisation_id',
+    ],
+    [
+      'setDistribution of a day 0',
+      () =>
+        tools().setDistribution(demoOrg, {
+          distribution: { zones: [{ zip_codes: ['1'], distribution_days: [0] }], prices: [] },
+        }),
+      400,
+      'distribution.zones[0].distribution_days[0]',
+    ],
+  ])('%s throws a HttpError naming the field, nothing changed', async (_, act, status, field) => {
+    await expectUnchanged(h.platform, async () => {
+      expect(act).toThrow(expect.objectContaining({ status, field }));
+    });
+  });
+});
