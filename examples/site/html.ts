@@ -64,19 +64,22 @@ const STYLE = html`<style>
   a.button, button { display: inline-block; font: inherit; padding: .45rem 1rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; text-decoration: none; cursor: pointer; }
   button.link { background: none; border: none; color: var(--accent); padding: 0; text-decoration: underline; }
   label { display: block; margin: .75rem 0 .25rem; font-weight: 600; }
-  input[type=email], input[type=password] { width: 100%; padding: .45rem .6rem; font: inherit; border: 1px solid var(--line); border-radius: 6px; }
-  form.login button { margin-top: 1rem; }
+  input[type=email], input[type=password], select { width: 100%; padding: .45rem .6rem; font: inherit; border: 1px solid var(--line); border-radius: 6px; }
+  form.login button, form.cancel button { margin-top: 1rem; }
+  button.secondary { background: #fff; color: var(--accent); }
+  ul.subscriptions { list-style: none; padding: 0; margin: 0; }
+  ul.subscriptions li { display: flex; justify-content: space-between; gap: 1rem; padding: .5rem 0; border-top: 1px solid var(--line); }
   code { background: #eef1f5; padding: 0 .25rem; border-radius: 4px; }
 </style>`;
 
-/** A whole page: the site's header (who is signed in, sign out) and the content. */
+/** A whole page: the site's header (who is signed in, log out everywhere) and the content. */
 export function layout(options: { title: string; siteName: string; who?: string | undefined; body: SafeHtml }): string {
   const { title, siteName, who, body } = options;
   const account =
     who === undefined
       ? html`<a href="/login" data-testid="header-login">Sign in</a>`
       : html`<span class="muted" data-testid="header-user">${who}</span>
-<form method="post" action="/logout"><button class="link" type="submit" data-testid="logout">Sign out</button></form>`;
+<form method="post" action="/logout"><button class="link" type="submit" data-testid="logout">Log out everywhere</button></form>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} - ${siteName}</title>${STYLE}</head>
