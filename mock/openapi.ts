@@ -1,12 +1,15 @@
 /**
  * The OpenAPI 3.1 document of the platform, generated from the endpoint table (`src/endpoints.ts`)
  * and its zod schemas (`z.toJSONSchema`): every entry, its scopes as security requirements, every
- * error status with the common error body, both spellings of endpoint 10's path, and endpoint 6's
+ * status it can answer (the entry's own `errors`, and those any request may get) with the common
+ * error body (a page's own errors as pages), both spellings of endpoint 10's path, and endpoint 6's
  * GET body as it is. The build writes it to `openapi.json` (shipped in the package) and
  * `platform-mock` serves it at `/openapi.json`, so the document and the platform cannot drift.
  */
 import * as z from 'zod';
-import { type Endpoint, type Environment, endpoints, type Host, pathOf } from '../src/endpoints.js';
+// Only `version` is read; the build keeps only that of package.json (tsup.config.ts).
+import pkg from '../package.json' with { type: 'json' };
+import { accessToken, type Endpoint, type Environment, endpoints, type Host, pathOf } from '../src/endpoints.js';
 import { ErrorBody } from '../src/schemas/common.js';
 
 /** A JSON value of the document. */
@@ -22,7 +25,7 @@ const HOST_VARIABLES: Readonly<Record<Host, { name: string; description: string 
 
 /** Options of {@link openApiDocument}. */
 export interface OpenApiOptions {
-  /** The document's `info.version`: the package's version. Default `0.0.0`. */
+  /** The document's `info.version`. Default: this package's version. */
   version?: string;
   /** The default URL of each host (server variables); the reference platform's `.test` hosts by default. */
   hosts?: Partial<Record<Host, string>>;
@@ -35,23 +38,26 @@ const DEFAULT_HOSTS: Readonly<Record<Host, string>> = {
   shop: 'https://shop.platform.test',
 };
 
-/** The statuses every error answer may have, by what the endpoint is (spec: "Errors"). */
-function errorStatuses(e: Endpoint): number[] {
-  const statuses = [400];
-  if (e.bearer) statuses.push(401, 403);
-  if (e.host === 'api' || e.host === 'shop') statuses.push(404);
-  if (e.host === 'auth' && !e.bearer) statuses.push(401);
-  if (e.number === 16) statuses.push(409);
-  statuses.push(500);
-  return [...new Set(statuses)].sort((a, b) => a - b);
+/**
+ * The error statuses any request to an endpoint may get from the platform's core, whatever its own
+ * rules: a refused parameter, content type or JSON (400), a body over the size limit (413), an
+ * unexpected failure (500), and with a bearer token a refused token (401) or a missing scope or
+ * user (403). Always answered with the common error body, also for a page.
+ */
+export function commonErrorStatuses(e: Endpoint): number[] {
+  const statuses = [400, 413, 500];
+  if (e.bearer) statuses.push(401);
+  if (e.bearer && (e.scopes.length > 0 || e.identity)) statuses.push(403);
+  return statuses.sort((a, b) => a - b);
 }
 
 const ERROR_TEXT: Readonly<Record<number, string>> = {
   400: 'A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ...',
-  401: 'The access token (or the client credentials, or the ticket) was refused',
+  401: 'The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant)',
   403: 'The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller\u2019s',
-  404: 'The record is absent (not_found, does_not_exist, account_not_found)',
-  409: 'The record is not in a state that allows it (endpoint 16)',
+  404: 'A record the request names is absent (not_found, does_not_exist, account_not_found)',
+  409: 'The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...)',
+  413: 'The request body is over the platform\u2019s size limit (payload_too_large)',
   500: 'An unexpected failure (internal_server_error)',
 };
 
@@ -122,20 +128,29 @@ function operation(e: Endpoint, path: string, hosts: Record<Host, string>, envir
     if (e.form) content['application/x-www-form-urlencoded'] = { schema };
     op.requestBody = { required: true, content };
   }
-  const success = e.page
-    ? { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
-    : { description: 'Success', content: { 'application/json': { schema: jsonSchema(e.response, 'output') } } };
+  const location = { location: { schema: { type: 'string' } } };
+  const success =
+    e.page && e.status >= 300
+      ? { description: 'A redirect', headers: location }
+      : e.page
+        ? { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
+        : { description: 'Success', content: { 'application/json': { schema: jsonSchema(e.response, 'output') } } };
   const responses: Json = { [String(e.status)]: success };
-  if (e.page)
+  if (e.page && e.status === 200)
     responses['303'] = {
       description: 'A redirect to the same page without the ticket (`at`), so it leaves the address bar',
-      headers: { location: { schema: { type: 'string' } } },
+      headers: location,
     };
-  for (const status of errorStatuses(e))
-    responses[String(status)] = {
-      description: ERROR_TEXT[status] ?? 'An error',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-    };
+  const common = commonErrorStatuses(e);
+  const own = e.errors ?? [];
+  for (const status of [...new Set([...common, ...own])].sort((a, b) => a - b)) {
+    const content: Json = {};
+    if (common.includes(status) || !e.page)
+      content['application/json'] = { schema: { $ref: '#/components/schemas/ErrorBody' } };
+    // A page's own refusals are pages that say why.
+    if (e.page && own.includes(status)) content['text/html'] = { schema: { type: 'string' } };
+    responses[String(status)] = { description: ERROR_TEXT[status] ?? 'An error', content };
+  }
   op.responses = responses;
   return op;
 }
@@ -171,9 +186,9 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     openapi: '3.1.0',
     info: {
       title: 'Subscription platform: external API, authorization API, SSO and shop',
-      version: options.version ?? '0.0.0',
+      version: options.version ?? pkg.version,
       description:
-        'Generated from the endpoint table of subscription-platform-sdk. Each operation names its host as a server variable.',
+        'Generated from the endpoint table of subscription-platform-sdk. Each operation names its host as a server variable. The standalone server (platform-mock) may also refuse any request before it reaches an operation: 403 host_not_allowed (a Host it does not answer), 408, 431 and 400 malformed_request (at the HTTP level).',
     },
     servers: [{ url: `{${HOST_VARIABLES.api.name}}`, variables }],
     paths,
@@ -185,7 +200,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
           description: 'A bearer access token from the authorization API (endpoint 23).',
           flows: {
             clientCredentials: {
-              tokenUrl: `${hosts.auth}/api/authorization/access_token`,
+              tokenUrl: `${hosts.auth}${pathOf(accessToken, 'stage')}`,
               scopes: allScopes(),
             },
           },

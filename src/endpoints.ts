@@ -115,6 +115,13 @@ export interface Endpoint<
   readonly page?: boolean;
   /** The status of a successful answer. */
   readonly status: number;
+  /**
+   * The error statuses its own rules answer (a record absent, a state that does not allow it), besides
+   * those any request may get: 400 (a refused parameter), 413 (a body over the limit), 500, and with a
+   * bearer token 401 and 403. For a page (`page`), the statuses of its error pages. The OpenAPI
+   * document lists them; a test checks them against what the platform's routes can answer.
+   */
+  readonly errors?: readonly number[];
 }
 
 /** An entry, its literal types kept (`bearer: false`, `method: 'GET'`), checked against {@link Endpoint}. */
@@ -155,6 +162,7 @@ export const updatePrices = endpoint({
   body: UpdatePricesRequest,
   response: IdResponse,
   status: 200,
+  errors: [404],
 });
 
 export const getProducts = endpoint({
@@ -168,6 +176,7 @@ export const getProducts = endpoint({
   body: undefined,
   response: GetProductsResponse,
   status: 200,
+  errors: [404],
 });
 
 export const getPaymentPeriods = endpoint({
@@ -181,6 +190,7 @@ export const getPaymentPeriods = endpoint({
   body: undefined,
   response: GetPaymentPeriodsResponse,
   status: 200,
+  errors: [404],
 });
 
 export const logToAccounts = endpoint({
@@ -221,6 +231,7 @@ export const transferSubscription = endpoint({
   body: TransferSubscriptionRequest,
   response: IdResponse,
   status: 200,
+  errors: [404, 409],
 });
 
 export const eligibleForCampaign = endpoint({
@@ -235,6 +246,7 @@ export const eligibleForCampaign = endpoint({
   body: RetentionRequest,
   response: EligibleForCampaignResponse,
   status: 200,
+  errors: [404],
 });
 
 export const subscribeToCampaign = endpoint({
@@ -249,6 +261,7 @@ export const subscribeToCampaign = endpoint({
   body: RetentionRequest,
   response: SubscribeToCampaignResponse,
   status: 200,
+  errors: [404, 409],
 });
 
 export const getPendingMessages = endpoint({
@@ -262,6 +275,7 @@ export const getPendingMessages = endpoint({
   body: undefined,
   response: GetPendingMessagesResponse,
   status: 200,
+  errors: [404],
 });
 
 export const validateOrder = endpoint({
@@ -275,6 +289,7 @@ export const validateOrder = endpoint({
   body: undefined,
   response: OrderValidationResponse,
   status: 200,
+  errors: [404],
 });
 
 export const getHelpdeskMessageTemplate = endpoint({
@@ -289,6 +304,7 @@ export const getHelpdeskMessageTemplate = endpoint({
   body: undefined,
   response: GetHelpdeskRecordResponse,
   status: 200,
+  errors: [404],
 });
 
 export const getHelpdeskMessage = endpoint({
@@ -302,6 +318,7 @@ export const getHelpdeskMessage = endpoint({
   body: undefined,
   response: GetHelpdeskRecordResponse,
   status: 200,
+  errors: [404],
 });
 
 export const updateUserProduct = endpoint({
@@ -315,6 +332,7 @@ export const updateUserProduct = endpoint({
   body: UpdateUserProductRequest,
   response: IdResponse,
   status: 200,
+  errors: [404],
 });
 
 export const provisionUserProduct = endpoint({
@@ -328,6 +346,7 @@ export const provisionUserProduct = endpoint({
   body: ProvisionUserProductRequest,
   response: IdResponse,
   status: 201,
+  errors: [404, 409],
 });
 
 export const getCancellationReason = endpoint({
@@ -343,6 +362,7 @@ export const getCancellationReason = endpoint({
   responseFor: (query: z.output<typeof GetCancellationReasonQuery>) =>
     query.id === undefined ? CancellationReasonsResponse : CancellationReasonResponse,
   status: 200,
+  errors: [404],
 });
 
 export const getProductSharing = endpoint({
@@ -356,6 +376,7 @@ export const getProductSharing = endpoint({
   body: undefined,
   response: GetProductSharingResponse,
   status: 200,
+  errors: [404],
 });
 
 export const reactivateSubscription = endpoint({
@@ -369,6 +390,7 @@ export const reactivateSubscription = endpoint({
   body: ReactivateSubscriptionRequest,
   response: IdResponse,
   status: 200,
+  errors: [404, 409],
 });
 
 export const validateGiftReceiver = endpoint({
@@ -382,6 +404,7 @@ export const validateGiftReceiver = endpoint({
   body: ValidateGiftReceiverRequest,
   response: ValidateGiftReceiverResponse,
   status: 200,
+  errors: [404],
 });
 
 export const syncAddress = endpoint({
@@ -395,6 +418,7 @@ export const syncAddress = endpoint({
   body: SyncCustomerRequest,
   response: IdResponse,
   status: 200,
+  errors: [404],
 });
 
 export const syncCustomerSubscriptions = endpoint({
@@ -408,6 +432,7 @@ export const syncCustomerSubscriptions = endpoint({
   body: SyncCustomerRequest,
   response: IdResponse,
   status: 200,
+  errors: [404, 409],
 });
 
 export const getDistributionInformation = endpoint({
@@ -421,6 +446,7 @@ export const getDistributionInformation = endpoint({
   body: undefined,
   response: DistributionInformationResponse,
   status: 200,
+  errors: [404],
 });
 
 export const authenticateWithTicket = endpoint({
@@ -472,6 +498,7 @@ export const accessToken = endpoint({
   form: true,
   response: AccessTokenResponse,
   status: 200,
+  errors: [401],
 });
 
 export const getSignedInUser = endpoint({
@@ -503,6 +530,7 @@ export const marketplace = endpoint({
   response: z.string(),
   page: true,
   status: 200,
+  errors: [404],
 });
 
 // ------------------------------------------------------------------ beyond the spec
@@ -523,6 +551,7 @@ export const cancelProduct = endpoint({
   body: CancelProductRequest,
   response: IdResponse,
   status: 200,
+  errors: [404, 409],
 });
 
 const ME_API = 'the me API (public documentation)';
@@ -566,6 +595,7 @@ export const getAccountActiveProducts = endpoint({
   body: undefined,
   response: ActiveProductsResponse,
   status: 200,
+  errors: [404],
 });
 
 export const listTitles = endpoint({
@@ -592,6 +622,7 @@ export const findTitle = endpoint({
   body: undefined,
   response: FindTitleResponse,
   status: 200,
+  errors: [404],
 });
 
 /** The SSO service's operations beyond endpoint 21: `{ t }` in and out, signed with the client's secret. */
@@ -622,6 +653,7 @@ export const ssoIdentify = endpoint({
   response: z.string(),
   page: true,
   status: 302,
+  errors: [400],
 });
 
 export const ssoCreateSession = endpoint({ ...ssoOperation, title: 'SSO createsession', path: '/createsession' });
