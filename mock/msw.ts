@@ -2,10 +2,11 @@
  * The MSW adapter: one catch-all handler per origin, each passing the request to the platform's
  * core (which routes in one Map lookup). Works with `setupServer` (Node) and `setupWorker` (browser).
  */
-import { type HttpHandler, http } from 'msw';
+import type { HttpHandler } from 'msw';
 import type { Host } from '../src/endpoints.js';
 import { securityOf } from './core/security.js';
 import type { HandleInfo, Platform } from './core/types.js';
+import { http } from './msw-import.js';
 
 /** Hosts for the four services of the spec, on a reserved top-level domain that never resolves. */
 export const defaultHosts: Readonly<Record<Host, string>> = {

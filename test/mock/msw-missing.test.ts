@@ -1,0 +1,67 @@
+/**
+ * `msw` is an optional peer dependency. Without it, `subscription-platform-sdk/mock` fails with a
+ * message that says to install it and names `subscription-platform-sdk/mock/node`, which works
+ * without it. Run in a node process of its own where a resolve hook makes `msw` unresolvable, as
+ * in a project that never installed it.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { expect, test } from 'vitest';
+
+/** Module hooks: `msw` (and `msw/...`) cannot be found, with the error Node gives for a missing package. */
+const HOOKS = `export async function resolve(specifier, context, next) {
+  if (specifier === 'msw' || specifier.startsWith('msw/')) {
+    const error = new Error("Cannot find package '" + specifier + "' imported from " + context.parentURL);
+    error.code = 'ERR_MODULE_NOT_FOUND';
+    throw error;
+  }
+  return next(specifier, context);
+}`;
+const WITHOUT_MSW = `import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}));`;
+
+/** Runs `source` (an ES module) in node with tsx and without msw; answers what it printed as JSON. */
+async function withoutMsw(source: string): Promise<Record<string, unknown>> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--import',
+      `data:text/javascript,${encodeURIComponent(WITHOUT_MSW)}`,
+      '--input-type=module',
+      '--eval',
+      source,
+    ],
+    { cwd: new URL('../../', import.meta.url), timeout: 30_000 },
+  );
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+test('without msw, /mock fails with a message that says to install it and names /mock/node', async () => {
+  const out = await withoutMsw(`
+    const outcome = (p) => p.then(() => ({ ok: true }), (e) => ({ ok: false, code: e.code, message: e.message }));
+    const msw = await outcome(import('msw'));
+    const mock = await outcome(import('./mock/index.ts'));
+    console.log(JSON.stringify({ msw, mock }));
+  `);
+  // msw is really out of reach in that process.
+  expect(out.msw).toMatchObject({ ok: false, code: 'ERR_MODULE_NOT_FOUND' });
+  expect(out.mock).toMatchObject({ ok: false });
+  const { message } = out.mock as { message: string };
+  expect(message).toContain('npm i -D msw');
+  expect(message).toContain('subscription-platform-sdk/mock/node');
+  expect(message).toContain('startServer');
+  expect(message).not.toMatch(/^Cannot find package/);
+});
+
+test('without msw, /mock/node starts the platform and serves it', async () => {
+  const out = await withoutMsw(`
+    const { startServer } = await import('./mock/node/index.ts');
+    const server = await startServer({ port: 0 });
+    const answer = await fetch(server.url + '/openapi.json');
+    await server.close();
+    console.log(JSON.stringify({ status: answer.status }));
+  `);
+  expect(out).toEqual({ status: 200 });
+});
