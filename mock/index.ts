@@ -1,6 +1,8 @@
 /**
  * The reference platform: an in-memory, stateful subscription platform that behaves as the spec
- * says, for tests. Platform-neutral: runs in Node and in a browser.
+ * says, for tests. Platform-neutral: runs in Node and in a browser. Needs the optional peer
+ * dependency `msw` (`npm i -D msw`), and says so when it is missing; without it,
+ * `subscription-platform-sdk/mock/node` serves the same platform over HTTP (`startServer`).
  *
  * @packageDocumentation
  * @module subscription-platform-sdk/mock
