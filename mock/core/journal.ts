@@ -19,8 +19,8 @@ export interface JournalEntry {
   headers: Record<string, string>;
   /**
    * The body text with secret fields redacted, or null when there was none (or it was refused).
-   * A body longer than {@link JOURNAL_BODY_LIMIT} characters keeps its first ones, then the
-   * {@link truncationMarker}.
+   * A body longer than 65,536 characters keeps its first ones, then a marker that says how many
+   * of how many it kept (`…[truncated by the journal: 65536 of 1048576 characters kept]`).
    */
   body: string | null;
   /** The status answered; 0 when the connection was dropped by a fault. */
