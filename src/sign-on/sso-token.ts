@@ -6,11 +6,17 @@
  * `iss` = organisation id and `aud` = the SSO audience constant; a session token has `iss` = the
  * constant and `aud` = the client id. Verification checks both, so one can never pass as the other.
  */
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { errors as JoseErrors } from 'jose';
 import { type SsoErrorCode, SsoRequestClaims, SsoSessionClaims } from '../schemas/sign-on.js';
 import { SignOnConfigurationError, SsoTokenError } from './errors.js';
 import { hs256Key, requireOption } from './internal.js';
 import { parseOrThrow } from './parse.js';
+
+/**
+ * jose, loaded on first use: a site that never signs or reads an SSO token (most use the SDK for the
+ * API alone) does not download it; a bundler puts it in a chunk of its own.
+ */
+const loadJose = () => import('./jose.js');
 
 /** Lifetime of both SSO tokens (spec: Authentication point 5, Limits): `exp` = creation time + 10 s. */
 export const SSO_TOKEN_LIFETIME_SECONDS = 10;
@@ -77,6 +83,7 @@ export async function createSsoRequestToken(input: SsoRequestTokenInput): Promis
     { sid: 'sessionId', at: 'ticket', ipa: 'ipAddress', uas: 'userAgent' },
   );
   const { iss, aud, nbf, exp, ...custom } = claims;
+  const { SignJWT } = await loadJose();
   return new SignJWT(custom)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt(claims.iat)
@@ -129,9 +136,10 @@ export async function verifySsoSessionToken(
   if (typeof token !== 'string' || token.length === 0) {
     throw new SsoTokenError('malformed', 'The SSO session token is not a compact JWT');
   }
+  const jose = await loadJose();
   let payload: unknown;
   try {
-    ({ payload } = await jwtVerify(token, key, {
+    ({ payload } = await jose.jwtVerify(token, key, {
       algorithms: ['HS256'],
       audience: clientId,
       issuer: audience,
@@ -142,7 +150,7 @@ export async function verifySsoSessionToken(
       currentDate: options.now ?? new Date(),
     }));
   } catch (error) {
-    throw toSsoTokenError(error);
+    throw toSsoTokenError(error, jose.errors);
   }
   const parsed = SsoSessionClaims.safeParse(payload);
   if (!parsed.success) {
@@ -218,7 +226,7 @@ function epochSeconds(now: Date | undefined): number {
 }
 
 /** Maps every jose failure to one {@link SsoTokenError}; jose's error (which holds the claims) is dropped. */
-function toSsoTokenError(error: unknown): SsoTokenError {
+function toSsoTokenError(error: unknown, joseErrors: typeof JoseErrors): SsoTokenError {
   if (error instanceof joseErrors.JOSEAlgNotAllowed || error instanceof joseErrors.JOSENotSupported) {
     return new SsoTokenError('algorithm', 'The SSO session token is not signed with HS256');
   }
@@ -256,7 +264,7 @@ export interface SsoOperationTokenInput {
   audience: string;
   /** The operation's own claims (`sid`, `ipa`, `uas`, `usr`, `pwd`, `lks`, ...). */
   claims: Readonly<Record<string, string>>;
-  /** Lifetime in seconds: {@link SSO_TOKEN_LIFETIME_SECONDS} (the default) for every operation, {@link SSO_IDENTIFY_LIFETIME_SECONDS} for identify. */
+  /** Lifetime in seconds: 10 (the default) for every operation, 60 for identify. */
   lifetimeSeconds?: number;
   /** Creation time; defaults to the current time. */
   now?: Date;
@@ -275,6 +283,7 @@ export async function createSsoOperationToken(input: SsoOperationTokenInput): Pr
   const organisationId = requireOption('organisationId', input.organisationId);
   const audience = requireOption('audience', input.audience);
   const iat = epochSeconds(input.now);
+  const { SignJWT } = await loadJose();
   return new SignJWT({ cid: clientId, ...input.claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt(iat)
