@@ -1,7 +1,8 @@
 /**
  * The request journal: what the platform received, with every secret redacted. The secret names
- * are the SDK logger's too (`src/secrets.ts`). Bounded: at most {@link JOURNAL_BODY_LIMIT}
- * characters of each body, and {@link JOURNAL_TEXT_BUDGET} characters in all.
+ * are the SDK logger's too (`src/secrets.ts`). URLs and headers are redacted as a request arrives,
+ * a body when the journal is first read. Bounded: at most {@link JOURNAL_BODY_LIMIT} characters of
+ * each body shown, and {@link JOURNAL_TEXT_BUDGET} characters in all.
  */
 import { isSecretName, redactJsonText, redactParams } from '../../src/secrets.js';
 
@@ -109,6 +110,12 @@ function sizeOf(entry: JournalEntry): number {
 export class Journal implements RequestJournal {
   private entries: JournalEntry[] = [];
   private sizes: number[] = [];
+  /**
+   * Bodies not yet redacted, beside their entries: a body is redacted and cut when the journal is
+   * first read, not on the request's path (a 1000-entry batch would pay for it on every call).
+   * Nothing reads an entry's body but {@link Journal.list}, which redacts first.
+   */
+  private pending: (string | undefined)[] = [];
   private size = 0;
 
   constructor(
@@ -155,14 +162,15 @@ export class Journal implements RequestJournal {
       path: url.pathname,
       query,
       headers,
-      body: body === null ? null : truncateBody(redactBody(body)),
+      body: null,
       status: 0,
       received_at: receivedAt,
       correlation_id: correlationId,
       ip: ip ?? null,
     };
-    const size = sizeOf(entry);
+    const size = sizeOf(entry) + (body?.length ?? 0);
     this.entries.push(entry);
+    this.pending.push(body ?? undefined);
     this.sizes.push(size);
     this.size += size;
     // The newest entry always stays.
@@ -171,17 +179,29 @@ export class Journal implements RequestJournal {
     while (this.size > this.budget && drop < this.entries.length - 1) this.size -= this.sizes[drop++]!;
     if (drop > 0) {
       this.entries.splice(0, drop);
+      this.pending.splice(0, drop);
       this.sizes.splice(0, drop);
     }
     return entry;
   }
 
   list(): JournalEntry[] {
+    for (let i = 0; i < this.entries.length; i++) {
+      const raw = this.pending[i];
+      if (raw === undefined) continue;
+      const entry = this.entries[i]!;
+      entry.body = truncateBody(redactBody(raw));
+      this.pending[i] = undefined;
+      const size = sizeOf(entry);
+      this.size += size - this.sizes[i]!;
+      this.sizes[i] = size;
+    }
     return this.entries.map((e) => ({ ...e, query: { ...e.query }, headers: { ...e.headers } }));
   }
 
   clear(): void {
     this.entries = [];
+    this.pending = [];
     this.sizes = [];
     this.size = 0;
   }

@@ -45,11 +45,15 @@ export function jsonDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      // Skip the string literal; an escape skips the character after the backslash.
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 92 /* \ */) i++;
-        else if (d === 34) break;
+      // Skip the string literal with the engine's own search: most of a body is strings. A quote
+      // ends it unless an odd number of backslashes stands right before it.
+      for (;;) {
+        const end = text.indexOf('"', i + 1);
+        if (end < 0) return false;
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === 92 /* \ */) slashes++;
+        i = end;
+        if (slashes % 2 === 0) break;
       }
     } else if (c === 123 /* { */ || c === 91 /* [ */) {
       if (++depth > max) return true;

@@ -2,7 +2,6 @@
 import type * as z from 'zod';
 import { fieldOf, platformErrorMap, primaryIssue, refusalCodeOf } from '../../src/schemas/common.js';
 import { HttpError } from './errors.js';
-import { jsonDepthExceeds, MAX_JSON_DEPTH, tooDeep } from './limits.js';
 
 /** `application/json`, from a Content-Type such as `application/json; charset=utf-8`. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
@@ -23,13 +22,11 @@ export function invalidContentType(expected: string): HttpError {
 }
 
 /**
- * Parses a JSON body; refuses broken JSON (400 `json_parser_error`), and first, in one linear
- * scan, a body that nests deeper than {@link MAX_JSON_DEPTH} (400 `invalid_parameter`, `body`), so
- * that nothing parses or walks it. A `__proto__` member stays an own key, which validation then
- * refuses as unknown like any other.
+ * Parses a JSON body; refuses broken JSON (400 `json_parser_error`). The core has already refused
+ * a JSON body that nests too deep (`jsonDepthExceeds`, before the journal), so nothing here walks
+ * one. A `__proto__` member stays an own key, which validation then refuses as unknown like any other.
  */
 export function parseJson(text: string): unknown {
-  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) throw tooDeep();
   try {
     return JSON.parse(text);
   } catch {

@@ -5,7 +5,9 @@
  * adapter's timeouts and connection cap against slow clients. Tested by behaviour: the status, that
  * the platform goes on answering, that nothing changed; never by how long anything took.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { jsonDepthExceeds } from '../../mock/core/limits.js';
 import { createPlatform } from '../../mock/index.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
@@ -368,5 +370,43 @@ describe('server options are checked', () => {
     [{ maxBodyBytes: 0 }, 'maxBodyBytes'],
   ])('%j is refused, naming %s', async (options, field) => {
     await expect(startServer({ port: 0, ...options })).rejects.toMatchObject({ field });
+  });
+});
+
+describe('the JSON depth scan', () => {
+  /** The scan as first written: every character looked at, an escape skipping the next one. */
+  function reference(text: string, max: number): boolean {
+    let depth = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === '"') {
+        for (i++; i < text.length; i++) {
+          if (text[i] === '\\') i++;
+          else if (text[i] === '"') break;
+        }
+      } else if (c === '{' || c === '[') {
+        if (++depth > max) return true;
+      } else if (c === '}' || c === ']') depth--;
+    }
+    return false;
+  }
+
+  test('skips string literals by search and agrees with a character-by-character scan, on JSON and on broken text', () => {
+    const broken = fc
+      .array(fc.constantFrom('"', '\\', '[', ']', '{', '}', 'a', ',', ':'), { maxLength: 40 })
+      .map((parts) => parts.join(''));
+    const depth = fc.integer({ min: 0, max: 5 });
+    const seed = 20240607;
+    fc.assert(
+      fc.property(broken, depth, (text, max) => jsonDepthExceeds(text, max) === reference(text, max)),
+      { numRuns: 20_000, seed },
+    );
+    fc.assert(
+      fc.property(fc.json(), depth, (text, max) => jsonDepthExceeds(text, max) === reference(text, max)),
+      { numRuns: 5_000, seed },
+    );
+    // Escaped quotes and backslashes right before a closing quote.
+    expect(jsonDepthExceeds('["\\\\", ["\\"[["]]', 1)).toBe(true);
+    expect(jsonDepthExceeds('["\\"[["]', 1)).toBe(false);
   });
 });
