@@ -95,6 +95,7 @@ export function over(r: Result): boolean {
 
 /** Prints results as a table. */
 export function report(title: string, results: readonly Result[]): void {
+  if (results.length === 0) return;
   console.log(`\n${title}`);
   console.table(
     results.map((r) => ({

@@ -176,16 +176,24 @@ async function serverVersusRawNodeHttp(): Promise<Result> {
   }
 }
 
-progress('speed: each case alternates baseline and subject in 15 rounds (a dot per round)\n');
-const speed: Result[] = [
-  ...(await clientsVersusFetch()),
-  await mockInProcessVersusBareMsw(),
-  await changeLogBatchVersusBareMsw(),
-  await serverVersusRawNodeHttp(),
+/** The groups of cases; `npm run bench -- <word>...` runs only the groups whose name has one of the words. */
+const groups: ReadonlyArray<[string, () => Promise<Result | Result[]>]> = [
+  ['sdk clients', clientsVersusFetch],
+  ['msw in-process', mockInProcessVersusBareMsw],
+  ['batch change-log', changeLogBatchVersusBareMsw],
+  ['server', serverVersusRawNodeHttp],
+  ['memory', measureHeapPerProduct],
+  ['size', measureSizes],
 ];
-progress('memory and size\n');
-const memory = [await measureHeapPerProduct()];
-const size = await measureSizes();
+const words = process.argv.slice(2);
+const chosen = groups.filter(([name]) => words.length === 0 || words.some((w) => name.includes(w)));
+const results = new Map<string, Result[]>();
+progress('speed: each case alternates baseline and subject in 15 rounds (a dot per round)\n');
+for (const [name, run] of chosen) results.set(name, [await run()].flat());
+const of = (...names: string[]) => names.flatMap((n) => results.get(n) ?? []);
+const speed = of('sdk clients', 'msw in-process', 'batch change-log', 'server');
+const memory = of('memory');
+const size = of('size');
 
 report('Speed: median of the per-round ratios (spread: lowest-highest round)', speed);
 report('Memory', memory);
