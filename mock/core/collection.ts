@@ -71,16 +71,19 @@ const SEPARATOR = '\u0000';
 
 function partOf<T>(part: KeyPart<T>, record: T): string | undefined {
   if (typeof part === 'function') return part(record) ?? undefined;
-  const [field, normalize] = typeof part === 'string' ? [part, exact] : part;
-  const value = (record as Record<string, unknown>)[field];
-  return typeof value === 'string' ? normalize(value) : undefined;
+  // No tuple is built for a plain field name: this runs for every index of every record written.
+  const value = (record as Record<string, unknown>)[typeof part === 'string' ? part : part[0]];
+  if (typeof value !== 'string') return undefined;
+  return typeof part === 'string' ? value : part[1](value);
 }
 
 /** The key of `record` in an index; undefined when a part is absent (the record is then not in that index). */
 export function keyOf<T>(index: IndexSpec<T>, record: T): string | undefined {
+  const parts = index.parts;
+  if (parts.length === 1) return partOf(parts[0]!, record);
   let key = '';
-  for (let i = 0; i < index.parts.length; i++) {
-    const part = partOf(index.parts[i]!, record);
+  for (let i = 0; i < parts.length; i++) {
+    const part = partOf(parts[i]!, record);
     if (part === undefined) return undefined;
     key = i === 0 ? part : key + SEPARATOR + part;
   }
