@@ -18,6 +18,11 @@ const Organisation = z.strictObject({
   name: text,
   /** `simple`: a period has one `price`; `complex`: a period has price `details`. */
   price_model: z.enum(['simple', 'complex']),
+  /**
+   * SSO: the most logged-in sessions one account of this organisation may hold at once; absent,
+   * the platform's `login.maxSessionsPerAccount` (CLI `--max-sessions-per-account`).
+   */
+  max_sessions_per_account: z.number().int().min(1).max(1000).optional(),
 });
 
 /** An API client: credentials, organisation, the scopes it may ask for, its provision service. */

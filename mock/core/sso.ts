@@ -13,7 +13,7 @@
  * they were created for): a client of another organisation never finds them.
  */
 import type { OffsetClock } from './clock.js';
-import type { ClientRecord, SsoSessionRecord } from './document.js';
+import type { ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
 import { HttpError } from './errors.js';
 import { newSecret } from './ids.js';
 import type { Store } from './store.js';
@@ -97,12 +97,12 @@ export interface SsoSessionLimits {
 }
 
 /**
- * The most logged-in sessions one account may hold (`slm` of every session token): the platform's
- * `login.maxSessionsPerAccount`, the organisation's maximum for every organisation of the platform
- * (docs/assumptions.md).
+ * The most logged-in sessions one account of `organisation` may hold (`slm` of every session
+ * token): the organisation's `max_sessions_per_account`, else the platform's
+ * `login.maxSessionsPerAccount` (docs/assumptions.md).
  */
-export function sessionLimit(limits: SsoSessionLimits): number {
-  return limits.maxSessionsPerAccount;
+export function sessionLimit(limits: SsoSessionLimits, organisation: OrganisationRecord | undefined): number {
+  return organisation?.max_sessions_per_account ?? limits.maxSessionsPerAccount;
 }
 
 /**
@@ -127,7 +127,9 @@ export function logInRefusal(
       ems: 'The session is logged in on another account: log out first',
     };
   }
-  if (loggedInSessions(store, accountId).length >= sessionLimit(limits))
+  const account = store.accounts.get(accountId);
+  const organisation = account ? store.organisation(account.organisation_id) : undefined;
+  if (loggedInSessions(store, accountId).length >= sessionLimit(limits, organisation))
     return { err: 'session_limit_reached', ems: 'The account has its maximum of logged-in sessions' };
   return undefined;
 }

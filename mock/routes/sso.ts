@@ -91,7 +91,7 @@ async function sessionToken(ctx: RouteContext, client: ClientRecord, o: Outcome)
     ems: o.ems ?? '',
     frf: o.frf ?? -1,
     raa: o.raa ?? -1,
-    slm: sessionLimit(ctx.settings.login),
+    slm: sessionLimit(ctx.settings.login, ctx.state.organisation(client.organisation_id)),
     otp: '',
     ses: null,
   };

@@ -216,6 +216,23 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       expect(h.platform.sso.session(sixth)).toMatchObject({ state: 'anon', account_id: null });
     });
 
+    test("an organisation's own maximum (max_sessions_per_account) takes the place of the platform's", async () => {
+      const doc = h.platform.snapshot();
+      const account = doc.accounts.find((a) => a.id === anna.id);
+      const own = doc.organisations.find((o) => o.id === account?.organisation_id);
+      if (!own) throw new Error("the demo seed has Anna's organisation");
+      own.max_sessions_per_account = 2;
+      h.platform.restore(doc);
+      for (let i = 0; i < 2; i++)
+        expect(await authenticate(await createSession(), anna.email, anna.password)).toMatchObject({
+          sts: 'loggedin',
+          slm: 2,
+        });
+      const third = await createSession();
+      expect(await refused(third, anna.email, anna.password, 'session_limit_reached')).toMatchObject({ slm: 2 });
+      expect(h.platform.sso.session(third)).toMatchObject({ state: 'anon', account_id: null });
+    });
+
     test('a session logged in on another account, or terminated, is refused; it stays as it was', async () => {
       const sid = await createSession();
       await authenticate(sid, anna.email, anna.password);
