@@ -27,7 +27,10 @@ export const SERVER_DEFAULTS = {
 
 /** Options of `startServer`. */
 export interface StartServerOptions {
-  /** The platform to serve; a new one from `seed` when absent. */
+  /**
+   * The platform to serve; a new one from `seed` when absent. For any other platform option (the
+   * clock, lifetimes, `environment`, `syncProcessingMs`...), pass `createPlatform({ ... })` here.
+   */
   platform?: Platform;
   /** The port; 0 picks a free one. Default 4010. */
   port?: number;
