@@ -1,6 +1,7 @@
 /**
- * The client and its one request pipeline, on ky: URL per host and environment, headers, auth,
- * timeout, abort, retries, logging, error mapping, request and response validation. Resources
+ * The client and its one request pipeline (a first attempt straight through fetch, the retries on
+ * ky): URL per host and environment, headers, auth, timeout, abort, retries, logging, error
+ * mapping, request and response validation. Resources
  * (src/resources/*.ts) name an endpoint entry and never touch any of this.
  */
 import ky, {
@@ -10,6 +11,7 @@ import ky, {
   type Options as KyOptions,
   type KyRequest,
   type NormalizedOptions,
+  TimeoutError,
 } from 'ky';
 import * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
@@ -224,17 +226,23 @@ export function toSearchParams(query: unknown): Record<string, string> {
   return out;
 }
 
+/** The header a throttled answer names its wait in, looked for as ky looks (`Retry-After` first). */
+function retryAfterHeader(headers: Headers): string | null {
+  return (
+    headers.get('retry-after') ??
+    headers.get('ratelimit-reset') ??
+    headers.get('x-ratelimit-retry-after') ??
+    headers.get('x-ratelimit-reset') ??
+    headers.get('x-rate-limit-reset')
+  );
+}
+
 /**
  * The wait a throttled answer asks for, in ms, read as ky reads it (`Retry-After` in seconds or
  * as a date, or a rate-limit reset header); `undefined` when none.
  */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const value =
-    headers.get('retry-after') ??
-    headers.get('ratelimit-reset') ??
-    headers.get('x-ratelimit-retry-after') ??
-    headers.get('x-ratelimit-reset') ??
-    headers.get('x-rate-limit-reset');
+  const value = retryAfterHeader(headers);
   if (!value) return undefined;
   let after = Number(value) * 1000;
   if (Number.isNaN(after)) after = Date.parse(value) - now;
@@ -242,24 +250,73 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   return Number.isNaN(after) ? undefined : after;
 }
 
-/** What one call carries through ky's hooks (in `options.context.call`). */
+/** The longest delay a timer takes (ky's bound too). */
+const MAX_SAFE_TIMEOUT = 2_147_483_647;
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.min(ms, MAX_SAFE_TIMEOUT),
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * The headers of a call: the client's (merged once, names in lower case) with the call's over
+ * them, as ky merges them (a value `'undefined'` removes the header).
+ */
+function mergeHeaders(base: Readonly<Record<string, string>>, over: HeadersInit | undefined): Record<string, string> {
+  const out: Record<string, string> = { ...base };
+  if (over === undefined) return out;
+  new Headers(over).forEach((value, name) => {
+    if (value === 'undefined') delete out[name];
+    else out[name] = value;
+  });
+  return out;
+}
+
+/** What one call carries through its attempts (in ky's hooks: `options.context.call`). */
 interface CallState {
   readonly title: string;
   /** The endpoint's method (a GET with a body travels to the transport as a POST). */
   readonly method: string;
+  /** The method handed to the transport: the endpoint's, or POST for a GET with a body. */
+  readonly wireMethod: string;
   /** Whether the token comes from the client's `auth` (refreshable); false for a per-call token. */
   readonly authenticate: boolean;
   /** The validated body, for the debug log (redacted). */
   readonly body: unknown;
+  /** The caller's signal. */
+  readonly signal: AbortSignal | undefined;
+  /** Whether failures other than a 401 may be retried: reads, and writes with `retryWrite`. */
+  readonly retriable: boolean;
+  /** Retries allowed after the first attempt (the one retry after a 401 aside). */
+  readonly maxRetries: number;
   /** The token sent on the latest attempt (or the per-call `accessToken`). */
   token: string | undefined;
   /** Whether the one retry after a 401 has been used. */
   authRetried: boolean;
-  /** Set when a 401 asked for a retry with a new token: that retry waits for nothing. */
-  tokenRefused: boolean;
-  /** Attempts made so far (each one passes the `beforeRequest` hook). */
+  /** Attempts made so far (each one counted as it starts). */
   attempts: number;
   attemptStartedAt: number;
+  /** Attempts made before ky took the call over: ky counts its retries from 0. */
+  offset: number;
+  /** The wait before the next retry, as decided by `retryDelay`. */
+  wait: number;
 }
 
 function callOf(options: NormalizedOptions): CallState | undefined {
@@ -314,7 +371,16 @@ function issue(message: string, field?: string): ValidationIssue {
 /** An empty object, shared: the default of options and of an absent query. */
 const NONE = {} as const;
 
-/** The request pipeline of one client. */
+/**
+ * The request pipeline of one client.
+ *
+ * The first attempt of a call goes straight to the transport's `fetch`: most calls succeed at
+ * once, and ky's per-call work (options merged, a `Request` built and cloned, a timeout wrapper)
+ * would cost more than the rest of the SDK. When that attempt fails in a way the retry rules
+ * retry, the call waits as those rules say and ky makes the retries, with its hooks. Both paths
+ * share one of everything: the headers, the authorization, the logging, the retry rules
+ * (`#retryDelay`) and the error mapping.
+ */
 class Pipeline implements Requester {
   readonly #environment: Environment;
   readonly #hosts: Hosts;
@@ -326,6 +392,10 @@ class Pipeline implements Requester {
   readonly #validateResponses: boolean;
   readonly #logger: Logger | undefined;
   readonly #auth: TokenSource;
+  /** The client's headers with `accept`, merged once; names in lower case. */
+  readonly #headers: Readonly<Record<string, string>>;
+  /** The caller's `fetch` (or the global one), and node:http(s) for a GET with a body. */
+  readonly #fetch: typeof fetch;
   readonly #ky: KyInstance;
   /** Errors thrown by the caller's own code (a token provider): never retried, passed on as they are. */
   readonly #callerErrors = new WeakSet<object>();
@@ -344,31 +414,35 @@ class Pipeline implements Requester {
       // Asking for a token again is harmless: the grant is retried like a read.
       this.#send(accessToken, body, { retryWrite: true }).then((r) => r.data),
     );
+    this.#headers = mergeHeaders({}, { ...options.headers, accept: 'application/json' });
+    this.#fetch = transport(options.fetch);
     this.#ky = ky.create({
-      headers: { ...options.headers, accept: 'application/json' },
+      headers: this.#headers,
       timeout: this.#timeout,
-      fetch: transport(options.fetch),
-      // What every call's retries share; each call adds its method and its decisions. shouldRetry
-      // counts the retries (maxRetries, plus the one retry with a new token after a 401): ky's own
-      // limit only has to stay out of its way.
-      retry: {
-        limit: Number.POSITIVE_INFINITY,
-        statusCodes: RETRY_STATUSES,
-        afterStatusCodes: RETRY_AFTER_STATUSES,
-        maxRetryAfter: this.#maxRetryAfter,
-        backoffLimit: this.#maxDelay,
-        jitter: (delay) => delay * (1 - Math.random() * 0.25),
-        retryOnTimeout: true,
-      },
+      fetch: this.#fetch,
+      // Every retry decision and every wait is retryDelay's, given to ky per call (shouldRetry and
+      // delay): ky's own limit, status lists, jitter and caps only have to stay out of its way.
+      retry: { limit: Number.POSITIVE_INFINITY },
       // No afterResponse hook: ky clones every response for one. Answers are logged and a 401 is
-      // retried from #send and shouldRetry instead; the logging hooks exist only with a logger.
+      // retried from #send and retryDelay instead; the logging hooks exist only with a logger.
       hooks: {
         beforeRequest: [
           (request, opts) => this.#authorize(request, opts),
-          ...(this.#logger ? [(request: KyRequest, opts: NormalizedOptions) => this.#logRequest(request, opts)] : []),
+          ...(this.#logger
+            ? [
+                (request: KyRequest, opts: NormalizedOptions) =>
+                  this.#logRequest(callOf(opts), request.method, request.url, request.headers),
+              ]
+            : []),
         ],
         beforeRetry: this.#logger
-          ? [({ request, options: opts, error, retryCount }) => this.#logRetry(request, opts, error, retryCount)]
+          ? [
+              ({ request, options: opts, error, retryCount }) => {
+                const call = callOf(opts);
+                const answer = isHTTPError(error) ? error.response : undefined;
+                this.#logRetry(call, request.method, request.url, error, answer, retryCount + (call?.offset ?? 0));
+              },
+            ]
           : [],
       },
     });
@@ -417,57 +491,36 @@ class Pipeline implements Requester {
       if (query) url += `?${query}`;
     }
 
-    // 2. Send, with retries. Every retry decision is made in shouldRetry, counted there once.
-    const authenticate = endpoint.bearer && userToken === undefined;
+    // 2. Send, with retries. Every retry decision is made in retryDelay, counted there once.
+    const signal = options.signal;
     const call: CallState = {
       title: endpoint.title,
       method,
-      authenticate,
+      // Fetch cannot carry a body on GET: such a request travels to the transport as a marked POST.
+      wireMethod: getWithBody ? 'POST' : method,
+      authenticate: endpoint.bearer && userToken === undefined,
       body: json,
+      signal,
+      retriable: method === 'GET' || options.retryWrite === true,
+      maxRetries: options.maxRetries ?? this.#maxRetries,
       token: userToken,
       authRetried: false,
-      tokenRefused: false,
       attempts: 0,
       attemptStartedAt: 0,
+      offset: 0,
+      wait: 0,
     };
-    // Fetch cannot carry a body on GET: such a request travels to the transport as a marked POST.
-    const wireMethod = getWithBody ? 'POST' : method;
-    const maxRetries = options.maxRetries ?? this.#maxRetries;
-    const retriable = method === 'GET' || options.retryWrite === true;
-    const signal = options.signal;
+    const timeout = options.timeout ?? this.#timeout;
     let response: Response;
     try {
-      // Only the keys this call sets: ky merges every key given with the client's defaults.
-      const kyOptions: KyOptions = {
-        method: wireMethod,
-        context: { call },
-        retry: {
-          methods: [wireMethod.toLowerCase()],
-          delay: (attempt) => (call.tokenRefused ? 0 : this.#initialDelay * 2 ** (attempt - 1)),
-          shouldRetry: ({ error, retryCount }) => {
-            if (error instanceof PlatformError || this.#callerErrors.has(error)) return false;
-            if (signal?.aborted) return false;
-            if (isHTTPError(error) && error.response.status === 401) return this.#retryWithNewToken(call);
-            if (!retriable) return false;
-            // The one retry with a new token after a 401 is not counted against maxRetries.
-            if (retryCount - (call.authRetried ? 1 : 0) > maxRetries) return false;
-            if (isHTTPError(error) && RETRY_AFTER_STATUSES.includes(error.response.status)) {
-              // ky would wait maxRetryAfter and retry; a longer wait than allowed fails now instead.
-              const after = retryAfterMs(error.response.headers);
-              if (after !== undefined && after > this.#maxRetryAfter) return false;
-            }
-            return undefined;
-          },
-        },
-      };
-      if (json !== undefined) kyOptions.json = json;
-      if (getWithBody) kyOptions.headers = { ...options.headers, [GET_WITH_BODY]: '1' };
-      else if (options.headers) kyOptions.headers = options.headers;
-      if (signal) kyOptions.signal = signal;
-      if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
-      response = await this.#ky(url, kyOptions);
+      response = await this.#exchange(call, url, json, options, timeout);
     } catch (error) {
-      throw await this.#toError(error, call, url, options.timeout ?? this.#timeout, signal);
+      throw this.#toError(error, call, url, timeout);
+    }
+    if (!response.ok) {
+      if (signal?.aborted) throw signal.reason;
+      this.#logResponse(url, response, call);
+      throw makeAPIError(response.status, await readBody(response), response.headers, Math.max(call.attempts, 1));
     }
 
     // 3. Read and check the answer.
@@ -506,29 +559,170 @@ class Pipeline implements Requester {
     return { data: checked.data as ResultOf<E>, response, correlationId };
   }
 
+  /**
+   * The attempts of a call, until one is answered 2xx or the retry rules stop: the answer of the
+   * last attempt (outside 2xx when the retries ran out), or what failed before an answer.
+   */
+  async #exchange(
+    call: CallState,
+    url: string,
+    json: unknown,
+    options: RequestOptions,
+    timeout: number,
+  ): Promise<Response> {
+    // A timeout no timer can hold is ky's to refuse, as it always has.
+    if (typeof timeout !== 'number' || !(timeout <= MAX_SAFE_TIMEOUT))
+      return this.#kyAttempts(call, url, json, options);
+    // Headers and body are made before the attempt: when they cannot be (a header name fetch
+    // refuses, a body JSON cannot hold), the call fails without a retry, as it does in ky.
+    const headers =
+      call.wireMethod !== call.method
+        ? mergeHeaders(this.#headers, { ...options.headers, [GET_WITH_BODY]: '1' })
+        : mergeHeaders(this.#headers, options.headers);
+    let body: string | undefined;
+    if (json !== undefined) {
+      body = JSON.stringify(json);
+      headers['content-type'] ??= 'application/json';
+    }
+    let answer: Response | undefined;
+    let failure: unknown;
+    try {
+      answer = await this.#firstAttempt(call, url, headers, body, timeout);
+      if (answer.ok) return answer;
+    } catch (error) {
+      failure = error;
+    }
+    const wait = this.#retryDelay(call, failure, answer, 1);
+    if (wait === false) {
+      if (answer) return answer;
+      throw failure;
+    }
+    await sleep(wait, call.signal);
+    if (this.#logger) this.#logRetry(call, call.wireMethod, new URL(url).href, failure, answer, 1);
+    call.offset = 1;
+    return this.#kyAttempts(call, url, json, options);
+  }
+
+  /** One attempt straight through the transport, with the client's timeout and the caller's signal. */
+  async #firstAttempt(
+    call: CallState,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    timeout: number,
+  ): Promise<Response> {
+    const token = await this.#beginAttempt(call);
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    if (this.#logger) this.#logRequest(call, call.wireMethod, new URL(url).href, new Headers(headers));
+    // As ky does: an abort of its own on timeout, joined with the caller's signal.
+    const controller = new AbortController();
+    const signal = call.signal ? AbortSignal.any([call.signal, controller.signal]) : controller.signal;
+    const init: RequestInit = { method: call.wireMethod, headers, body, signal };
+    return new Promise<Response>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        controller.abort();
+        reject(new TimeoutError(new Request(url, { method: call.wireMethod, headers })));
+      }, timeout);
+      this.#fetch(url, init).then(
+        (response) => {
+          clearTimeout(timer);
+          resolve(response);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /**
+   * The rest of a call's attempts, on ky (all of them when `call.offset` is 0): its hooks count,
+   * authorize and log each attempt; retryDelay decides each retry. An answer outside 2xx after the
+   * last attempt is returned, not thrown.
+   */
+  async #kyAttempts(call: CallState, url: string, json: unknown, options: RequestOptions): Promise<Response> {
+    const wireMethod = call.wireMethod;
+    // Only the keys this call sets: ky merges every key given with the client's defaults.
+    const kyOptions: KyOptions = {
+      method: wireMethod,
+      context: { call },
+      retry: {
+        methods: [wireMethod.toLowerCase()],
+        shouldRetry: ({ error, retryCount }) => {
+          // ky wraps what is not an Error (a caller's thrown object) in a NonError: the rules see the thrown value.
+          const thrown = error.name === 'NonError' && 'value' in error ? error.value : error;
+          const wait = this.#retryDelay(
+            call,
+            thrown,
+            isHTTPError(error) ? error.response : undefined,
+            retryCount + call.offset,
+          );
+          if (wait === false) return false;
+          call.wait = wait;
+          return true;
+        },
+        delay: () => call.wait,
+      },
+    };
+    if (json !== undefined) kyOptions.json = json;
+    if (call.wireMethod !== call.method) kyOptions.headers = { ...options.headers, [GET_WITH_BODY]: '1' };
+    else if (options.headers) kyOptions.headers = options.headers;
+    if (call.signal) kyOptions.signal = call.signal;
+    if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
+    try {
+      return await this.#ky(url, kyOptions);
+    } catch (error) {
+      if (isHTTPError(error)) return error.response;
+      throw error;
+    }
+  }
+
+  /**
+   * Every retry rule, for both paths: the wait before retry number `retryCount` (1 for the first)
+   * after an attempt answered `answer` or failed with `error`, in ms; `false` for no retry.
+   *
+   * Never retried: errors of the caller's code and the SDK's own, an aborted call, a 401 with a
+   * token that cannot change. After a 401, one retry with a new token, at once, for writes too (a
+   * 401 means nothing was processed), not counted against `maxRetries`. Reads (writes with
+   * `retryWrite`) are retried on 408, 429, 500, 502, 503, 504, a timeout or a failure before an
+   * answer, up to `maxRetries` times: after the `Retry-After` asked for (429, 503; failing at once
+   * when it is over `maxRetryAfter`), or an exponential backoff with jitter capped by `retryDelay.max`.
+   */
+  #retryDelay(call: CallState, error: unknown, answer: Response | undefined, retryCount: number): number | false {
+    if (error instanceof PlatformError || this.#callerErrors.has(error as object)) return false;
+    if (call.signal?.aborted) return false;
+    if (answer?.status === 401) return this.#retryWithNewToken(call) ? 0 : false;
+    if (!call.retriable) return false;
+    // The one retry with a new token after a 401 is not counted against maxRetries.
+    if (retryCount - (call.authRetried ? 1 : 0) > call.maxRetries) return false;
+    if (answer) {
+      if (!RETRY_STATUSES.includes(answer.status)) return false;
+      if (RETRY_AFTER_STATUSES.includes(answer.status) && retryAfterHeader(answer.headers)) {
+        const after = retryAfterMs(answer.headers);
+        // A wait it cannot read is maxRetryAfter (ky's reading); a longer wait than allowed fails now.
+        if (after === undefined) return this.#maxRetryAfter;
+        return after > this.#maxRetryAfter ? false : after;
+      }
+    }
+    const backoff = this.#initialDelay * 2 ** (retryCount - 1);
+    const jittered = backoff * (1 - Math.random() * 0.25);
+    return Math.min(this.#maxDelay, Number.isFinite(jittered) && jittered >= 0 ? jittered : backoff);
+  }
+
   #validate(schema: z.ZodType, input: unknown): unknown {
     const result = parse(schema, input);
     if (!result.success) throw new RequestValidationError(result.error.issues);
     return result.data;
   }
 
-  async #toError(
-    error: unknown,
-    call: CallState,
-    url: string,
-    timeout: number,
-    signal?: AbortSignal,
-  ): Promise<unknown> {
+  /** What a call rejects with when no answer came: the caller's error or reason as they are, else a connection error. */
+  #toError(error: unknown, call: CallState, url: string, timeout: number): unknown {
     if (error instanceof PlatformError || (typeof error === 'object' && error && this.#callerErrors.has(error))) {
       return error;
     }
-    if (signal?.aborted) return signal.reason;
+    if (call.signal?.aborted) return call.signal.reason;
     const attempts = Math.max(call.attempts, 1);
-    if (isHTTPError(error)) {
-      this.#logResponse(url, error.response, call);
-      const body = await readBody(error.response);
-      return makeAPIError(error.response.status, body, error.response.headers, attempts);
-    }
     const mapped = isTimeoutError(error)
       ? new APITimeoutError(
           `${call.method} ${redact(url) as string} got no answer within ${timeout} ms (${plural(attempts, 'attempt')})`,
@@ -556,15 +750,14 @@ class Pipeline implements Requester {
     );
   }
 
-  async #authorize(request: KyRequest, options: NormalizedOptions): Promise<void> {
-    const call = callOf(options);
-    if (!call) return;
+  /**
+   * Counts an attempt and gives the bearer token it sends: the client's (asked for on every
+   * attempt, so a refused one is replaced), the call's own, or none.
+   */
+  async #beginAttempt(call: CallState): Promise<string | undefined> {
     call.attempts += 1;
     call.attemptStartedAt = performance.now();
-    if (!call.authenticate) {
-      if (call.token !== undefined) request.headers.set('authorization', `Bearer ${call.token}`);
-      return;
-    }
+    if (!call.authenticate) return call.token;
     let token: string;
     try {
       token = await this.#auth.token();
@@ -573,21 +766,27 @@ class Pipeline implements Requester {
       throw error;
     }
     call.token = token;
-    call.tokenRefused = false;
-    request.headers.set('authorization', `Bearer ${token}`);
+    return token;
   }
 
-  #logRequest(request: KyRequest, options: NormalizedOptions): void {
+  /** ky's beforeRequest hook: an attempt begins, with its token. */
+  async #authorize(request: KyRequest, options: NormalizedOptions): Promise<void> {
     const call = callOf(options);
-    let headers = request.headers;
+    if (!call) return;
+    const token = await this.#beginAttempt(call);
+    if (token !== undefined) request.headers.set('authorization', `Bearer ${token}`);
+  }
+
+  #logRequest(call: CallState | undefined, wireMethod: string, url: string, headers: Headers): void {
     // The marker of a GET with a body is the transport's business; it never reaches the wire, nor the log.
     if (headers.has(GET_WITH_BODY)) {
       headers = new Headers(headers);
       headers.delete(GET_WITH_BODY);
     }
-    this.#log('debug', `${call?.method ?? request.method} ${request.url}`, {
-      method: call?.method ?? request.method,
-      url: request.url,
+    const method = call?.method ?? wireMethod;
+    this.#log('debug', `${method} ${url}`, {
+      method,
+      url,
       endpoint: call?.title,
       attempt: call?.attempts,
       headers,
@@ -603,7 +802,6 @@ class Pipeline implements Requester {
     if (!call.authenticate || !this.#auth.refreshable || call.authRetried) return false;
     if (call.token !== undefined) this.#auth.invalidate(call.token);
     call.authRetried = true;
-    call.tokenRefused = true;
     return true;
   }
 
@@ -621,19 +819,26 @@ class Pipeline implements Requester {
     });
   }
 
-  #logRetry(request: KyRequest, options: NormalizedOptions, error: Error, retryCount: number): void {
-    const call = callOf(options);
-    const reason = !isHTTPError(error)
-      ? error.name === 'TimeoutError'
+  /** Logs a retry about to be made, with the reason of the failure before it. */
+  #logRetry(
+    call: CallState | undefined,
+    wireMethod: string,
+    url: string,
+    error: unknown,
+    answer: Response | undefined,
+    retryCount: number,
+  ): void {
+    const reason = !answer
+      ? (error as { name?: unknown } | undefined)?.name === 'TimeoutError'
         ? 'timeout'
         : 'connection error'
-      : error.response.status === 401
+      : answer.status === 401
         ? 'token refused (401), retrying with a new token'
-        : `status ${error.response.status}`;
-    const method = call?.method ?? request.method;
-    this.#log('info', `${method} ${request.url} retry ${retryCount}: ${reason}`, {
+        : `status ${answer.status}`;
+    const method = call?.method ?? wireMethod;
+    this.#log('info', `${method} ${url} retry ${retryCount}: ${reason}`, {
       method,
-      url: request.url,
+      url,
       endpoint: call?.title,
       retryCount,
       reason,

@@ -2,7 +2,7 @@
  * What carries the pipeline's requests: the caller's `fetch` (the global one by default), and for
  * a GET whose parameters travel in a JSON body (endpoint 6), node:http(s). Fetch refuses a body on
  * GET (and a browser's XMLHttpRequest drops it); node:http sends it, and MSW intercepts it in
- * process. The pipeline builds such a request as a POST marked with {@link GET_WITH_BODY}, so ky's
+ * process. The pipeline builds such a request as a POST marked with {@link GET_WITH_BODY}, so its
  * timeout, abort, retries and hooks apply to it as to any other; the transport turns it back into
  * a GET on the wire. Only this module knows.
  */
@@ -101,13 +101,25 @@ async function sendGetWithBody(request: Request): Promise<Response> {
   });
 }
 
+/** Whether `headers` (of a `RequestInit`) carry the marker of a GET with a body. */
+function marked(headers: HeadersInit | undefined): boolean {
+  if (headers === undefined) return false;
+  if (headers instanceof Headers) return headers.has(GET_WITH_BODY);
+  if (Array.isArray(headers)) return headers.some(([name]) => name?.toLowerCase() === GET_WITH_BODY);
+  return Object.hasOwn(headers, GET_WITH_BODY);
+}
+
 /**
- * The `fetch` the pipeline gives ky: `fetchImpl`, and node:http(s) for a marked GET with a body.
- * `fetchImpl` never sees a GET with a body (it could not send one): such a request goes over
- * node:http(s)'s global agent, whatever `fetchImpl` would have done about proxies or TLS.
+ * The `fetch` the pipeline sends with (itself for a first attempt, through ky for retries):
+ * `fetchImpl`, and node:http(s) for a marked GET with a body, given as a `Request` (ky) or as a URL
+ * and its init (the pipeline's first attempt). `fetchImpl` never sees a GET with a body (it could
+ * not send one): such a request goes over node:http(s)'s global agent, whatever `fetchImpl` would
+ * have done about proxies or TLS.
  */
 export function transport(fetchImpl: typeof fetch | undefined): typeof fetch {
   const plain = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
-  return (input, init) =>
-    input instanceof Request && input.headers.has(GET_WITH_BODY) ? sendGetWithBody(input) : plain(input, init);
+  return (input, init) => {
+    if (input instanceof Request) return input.headers.has(GET_WITH_BODY) ? sendGetWithBody(input) : plain(input, init);
+    return marked(init?.headers) ? sendGetWithBody(new Request(input, init)) : plain(input, init);
+  };
 }

@@ -105,6 +105,16 @@ describe('an access token provider', () => {
     expect(provider).toHaveBeenCalledTimes(1);
     expect(received()).toEqual([]);
   });
+
+  test('a provider that throws an object that is not an Error: that object, unchanged, and no retry', async () => {
+    const failure = { reason: 'vault unavailable' };
+    const provider = vi.fn(async (): Promise<string> => {
+      throw failure;
+    });
+    await expect(client({ auth: { accessToken: provider } }).products.list()).rejects.toBe(failure);
+    expect(provider).toHaveBeenCalledTimes(1);
+    expect(received()).toEqual([]);
+  });
 });
 
 describe('client credentials (the server-to-server grant)', () => {
