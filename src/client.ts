@@ -1,8 +1,8 @@
 /**
  * The client and its one request pipeline (a first attempt straight through fetch, the retries on
  * ky): URL per host and environment, headers, auth, timeout, abort, retries, logging, error
- * mapping, request and response validation. Resources
- * (src/resources/*.ts) name an endpoint entry and never touch any of this.
+ * mapping, request and response validation. Resources (src/resources/*.ts) name an endpoint entry
+ * and never touch any of this.
  */
 import ky, {
   isHTTPError,
@@ -142,7 +142,8 @@ export interface PlatformClientOptions {
   /** Where to log requests, answers and retries (secrets redacted). Default: no logging. */
   logger?: Logger;
   /**
-   * The `fetch` to use. Default: the global `fetch`.
+   * The `fetch` to use. Default: the global `fetch`. It is called as `fetch` may be: with a URL and
+   * an init for the first attempt of a call, with a `Request` for its retries.
    *
    * Not used by endpoint 6 (`meRetention.eligibleForCampaign`) nor by a `client.request` GET with a
    * `body`: Fetch cannot send a body on a GET, so in Node those go over node:http(s) with its global
