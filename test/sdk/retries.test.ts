@@ -7,7 +7,16 @@ import {
   RateLimitError,
   RequestValidationError,
 } from '../../src/index.js';
-import { client, creditcardPrice, paths, platform, received, usePlatform } from './helpers.js';
+import {
+  client,
+  creditcardPrice,
+  defaultHosts,
+  paths,
+  platform,
+  received,
+  recordingLogger,
+  usePlatform,
+} from './helpers.js';
 
 usePlatform();
 
@@ -35,6 +44,31 @@ describe('reads are retried on network errors, 408, 429 and 5xx', () => {
     platform.faults.add({ path: paths.products, status: 500, times: 10 });
     await expect(client({ maxRetries: 2 }).products.list()).rejects.toBeInstanceOf(InternalServerError);
     expect(received()).toHaveLength(3);
+  });
+
+  test('every attempt and every retry is logged with its number, and the error counts every attempt', async () => {
+    platform.faults.add({ path: paths.products, status: 500, times: 2 });
+    platform.faults.add({ path: paths.products, drop: true, times: 1 });
+    const logger = recordingLogger();
+    const error = await client({ logger, maxRetries: 2 })
+      .products.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).toMatchObject({ attempts: 3 });
+    const url = `${defaultHosts.api}${paths.products}`;
+    expect(logger.lines.map((l) => `${l.level} ${l.message}`)).toEqual([
+      `debug GET ${url}`,
+      `info GET ${url} retry 1: status 500`,
+      `debug GET ${url}`,
+      `info GET ${url} retry 2: status 500`,
+      `debug GET ${url}`,
+      expect.stringMatching(`^error GET ${url} failed after 3 attempts: `),
+    ]);
+    const attempts = logger.lines
+      .filter((l) => l.level === 'debug')
+      .map((l) => (l.meta as { attempt: number }).attempt);
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(received()).toEqual([`GET ${paths.products} 500`, `GET ${paths.products} 500`, `GET ${paths.products} 0`]);
   });
 
   test('maxRetries per request overrides the client', async () => {
