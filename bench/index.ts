@@ -96,7 +96,8 @@ async function mockInProcessVersusBareMsw(): Promise<Result> {
         msw.resetHandlers(...platformHandlers);
         return call();
       },
-      target: 1.5,
+      // Measured at 1.00-1.07x: the margin is for a shared machine's noise, not for a slower platform.
+      target: 1.2,
     });
   } finally {
     msw.close();
