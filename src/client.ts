@@ -4,15 +4,7 @@
  * mapping, request and response validation. Resources (src/resources/*.ts) name an endpoint entry
  * and never touch any of this.
  */
-import ky, {
-  isHTTPError,
-  isTimeoutError,
-  type KyInstance,
-  type Options as KyOptions,
-  type KyRequest,
-  type NormalizedOptions,
-  TimeoutError,
-} from 'ky';
+import type { KyInstance, Options as KyOptions, KyRequest, NormalizedOptions } from 'ky';
 import * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
 import { type AuthOptions, type TokenSource, tokenSource } from './auth.js';
@@ -251,6 +243,26 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   return Number.isNaN(after) ? undefined : after;
 }
 
+/**
+ * A first attempt that got no answer in time. Named as ky names its own: ky is loaded only for
+ * retries, so what a timeout is on either path is told by name, never by ky's class.
+ */
+class AttemptTimeout extends Error {
+  override name = 'TimeoutError';
+}
+
+/** Whether an attempt failed for want of an answer in time: the first attempt's timeout, or ky's. */
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError';
+}
+
+/** The answer inside ky's error for a status outside 2xx (an `HTTPError`), told by name as ky's own check does. */
+function httpErrorResponse(error: unknown): Response | undefined {
+  if (!(error instanceof Error) || error.name !== 'HTTPError') return undefined;
+  const { response } = error as Error & { response?: Response };
+  return typeof response === 'object' && response !== null ? response : undefined;
+}
+
 /** The longest delay a timer takes (ky's bound too). */
 const MAX_SAFE_TIMEOUT = 2_147_483_647;
 
@@ -397,7 +409,8 @@ class Pipeline implements Requester {
   readonly #headers: Readonly<Record<string, string>>;
   /** The caller's `fetch` (or the global one), and node:http(s) for a GET with a body. */
   readonly #fetch: typeof fetch;
-  readonly #ky: KyInstance;
+  /** ky, loaded and set up on the first retry: a call answered at once never needs it. */
+  #ky: Promise<KyInstance> | undefined;
   /** Errors thrown by the caller's own code (a token provider): never retried, passed on as they are. */
   readonly #callerErrors = new WeakSet<object>();
 
@@ -417,36 +430,46 @@ class Pipeline implements Requester {
     );
     this.#headers = mergeHeaders({}, { ...options.headers, accept: 'application/json' });
     this.#fetch = transport(options.fetch);
-    this.#ky = ky.create({
-      headers: this.#headers,
-      timeout: this.#timeout,
-      fetch: this.#fetch,
-      // Every retry decision and every wait is retryDelay's, given to ky per call (shouldRetry and
-      // delay): ky's own limit, status lists, jitter and caps only have to stay out of its way.
-      retry: { limit: Number.POSITIVE_INFINITY },
-      // No afterResponse hook: ky clones every response for one. Answers are logged and a 401 is
-      // retried from #send and retryDelay instead; the logging hooks exist only with a logger.
-      hooks: {
-        beforeRequest: [
-          (request, opts) => this.#authorize(request, opts),
-          ...(this.#logger
+  }
+
+  /**
+   * The ky instance that makes the retries, made on first use: ky is loaded then (a bundler puts it
+   * in a chunk of its own), so a site whose calls are answered at once never downloads it.
+   */
+  #retrier(): Promise<KyInstance> {
+    this.#ky ??= import('ky').then(({ default: ky, isHTTPError }) =>
+      ky.create({
+        headers: this.#headers,
+        timeout: this.#timeout,
+        fetch: this.#fetch,
+        // Every retry decision and every wait is retryDelay's, given to ky per call (shouldRetry and
+        // delay): ky's own limit, status lists, jitter and caps only have to stay out of its way.
+        retry: { limit: Number.POSITIVE_INFINITY },
+        // No afterResponse hook: ky clones every response for one. Answers are logged and a 401 is
+        // retried from #send and retryDelay instead; the logging hooks exist only with a logger.
+        hooks: {
+          beforeRequest: [
+            (request, opts) => this.#authorize(request, opts),
+            ...(this.#logger
+              ? [
+                  (request: KyRequest, opts: NormalizedOptions) =>
+                    this.#logRequest(callOf(opts), request.method, request.url, request.headers),
+                ]
+              : []),
+          ],
+          beforeRetry: this.#logger
             ? [
-                (request: KyRequest, opts: NormalizedOptions) =>
-                  this.#logRequest(callOf(opts), request.method, request.url, request.headers),
+                ({ request, options: opts, error, retryCount }) => {
+                  const call = callOf(opts);
+                  const answer = isHTTPError(error) ? error.response : undefined;
+                  this.#logRetry(call, request.method, request.url, error, answer, retryCount + (call?.offset ?? 0));
+                },
               ]
-            : []),
-        ],
-        beforeRetry: this.#logger
-          ? [
-              ({ request, options: opts, error, retryCount }) => {
-                const call = callOf(opts);
-                const answer = isHTTPError(error) ? error.response : undefined;
-                this.#logRetry(call, request.method, request.url, error, answer, retryCount + (call?.offset ?? 0));
-              },
-            ]
-          : [],
-      },
-    });
+            : [],
+        },
+      }),
+    );
+    return this.#ky;
   }
 
   request<E extends Endpoint>(
@@ -598,6 +621,8 @@ class Pipeline implements Requester {
       if (answer) return answer;
       throw failure;
     }
+    // ky loads while the call waits (a rejected load shows when the retry awaits it).
+    this.#retrier().catch(() => undefined);
     await sleep(wait, call.signal);
     if (this.#logger) this.#logRetry(call, call.wireMethod, new URL(url).href, failure, answer, 1);
     call.offset = 1;
@@ -622,7 +647,7 @@ class Pipeline implements Requester {
     return new Promise<Response>((resolve, reject) => {
       const timer = setTimeout(() => {
         controller.abort();
-        reject(new TimeoutError(new Request(url, { method: call.wireMethod, headers })));
+        reject(new AttemptTimeout(`${call.wireMethod} ${redact(url) as string} timed out after ${timeout} ms`));
       }, timeout);
       this.#fetch(url, init).then(
         (response) => {
@@ -653,12 +678,7 @@ class Pipeline implements Requester {
         shouldRetry: ({ error, retryCount }) => {
           // ky wraps what is not an Error (a caller's thrown object) in a NonError: the rules see the thrown value.
           const thrown = error.name === 'NonError' && 'value' in error ? error.value : error;
-          const wait = this.#retryDelay(
-            call,
-            thrown,
-            isHTTPError(error) ? error.response : undefined,
-            retryCount + call.offset,
-          );
+          const wait = this.#retryDelay(call, thrown, httpErrorResponse(error), retryCount + call.offset);
           if (wait === false) return false;
           call.wait = wait;
           return true;
@@ -672,9 +692,10 @@ class Pipeline implements Requester {
     if (call.signal) kyOptions.signal = call.signal;
     if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
     try {
-      return await this.#ky(url, kyOptions);
+      return await (await this.#retrier())(url, kyOptions);
     } catch (error) {
-      if (isHTTPError(error)) return error.response;
+      const answer = httpErrorResponse(error);
+      if (answer) return answer;
       throw error;
     }
   }
@@ -724,7 +745,7 @@ class Pipeline implements Requester {
     }
     if (call.signal?.aborted) return call.signal.reason;
     const attempts = Math.max(call.attempts, 1);
-    const mapped = isTimeoutError(error)
+    const mapped = isTimeout(error)
       ? new APITimeoutError(
           `${call.method} ${redact(url) as string} got no answer within ${timeout} ms (${plural(attempts, 'attempt')})`,
           { cause: error, attempts },
@@ -830,7 +851,7 @@ class Pipeline implements Requester {
     retryCount: number,
   ): void {
     const reason = !answer
-      ? (error as { name?: unknown } | undefined)?.name === 'TimeoutError'
+      ? isTimeout(error)
         ? 'timeout'
         : 'connection error'
       : answer.status === 401
