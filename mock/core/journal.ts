@@ -1,7 +1,7 @@
 /**
  * The request journal: what the platform received, with every secret redacted. The secret names
- * are the SDK logger's too (`src/secrets.ts`). URLs and headers are redacted as a request arrives,
- * a body when the journal is first read. Bounded: at most {@link JOURNAL_BODY_LIMIT} characters of
+ * are the SDK logger's too (`src/secrets.ts`). A request is redacted when the journal is first
+ * read, not on its way through the platform. Bounded: at most {@link JOURNAL_BODY_LIMIT} characters of
  * each body shown, and {@link JOURNAL_TEXT_BUDGET} characters in all.
  */
 import { isSecretName, redactJsonText, redactParams } from '../../src/secrets.js';
@@ -106,16 +106,55 @@ function sizeOf(entry: JournalEntry): number {
   return size;
 }
 
+/** What an entry is made from, kept until the journal is read. */
+interface RawRequest {
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | null;
+}
+
+/** Fills an entry's URL, query, headers and body from what the request carried, every secret redacted. */
+function redactInto(entry: JournalEntry, raw: RawRequest): void {
+  const { url } = raw;
+  const query: Record<string, string> = {};
+  let redactedQuery = false;
+  if (url.search.length > 1) {
+    for (const [k, v] of url.searchParams) {
+      let value = v;
+      if (isSecretName(k)) value = REDACTED;
+      else if (v.includes('=')) value = redactParams(v, REDACTED, 'url');
+      if (value !== v) redactedQuery = true;
+      setOwn(query, k, value);
+    }
+  }
+  entry.url = redactedQuery
+    ? `${url.origin}${url.pathname}?${redactParams(url.search.slice(1), REDACTED, 'url')}`
+    : url.href;
+  entry.query = query;
+  const headers: Record<string, string> = {};
+  for (const k in raw.headers) {
+    const v = raw.headers[k]!;
+    let value = v;
+    if (k === 'authorization') value = v.slice(0, 7).toLowerCase() === 'bearer ' ? `Bearer ${REDACTED}` : REDACTED;
+    else if (isSecretName(k)) value = REDACTED;
+    else if (URL_HEADERS.has(k)) value = redactParams(v, REDACTED, 'url');
+    setOwn(headers, k, value);
+  }
+  entry.headers = headers;
+  entry.body = raw.body === null ? null : truncateBody(redactBody(raw.body));
+}
+
 /** The journal's store, bounded by a count of entries and by {@link JOURNAL_TEXT_BUDGET}: the oldest entries go first. */
 export class Journal implements RequestJournal {
   private entries: JournalEntry[] = [];
   private sizes: number[] = [];
   /**
-   * Bodies not yet redacted, beside their entries: a body is redacted and cut when the journal is
-   * first read, not on the request's path (a 1000-entry batch would pay for it on every call).
-   * Nothing reads an entry's body but {@link Journal.list}, which redacts first.
+   * What each entry was made from, until it is redacted: the URL, the headers and the body are
+   * redacted when the journal is first read, not on the request's path (a 1000-entry batch would
+   * pay for its body on every call, and every request for its headers). Nothing reads an entry
+   * but {@link Journal.list}, which redacts first.
    */
-  private pending: (string | undefined)[] = [];
+  private pending: (RawRequest | undefined)[] = [];
   private size = 0;
 
   constructor(
@@ -133,44 +172,23 @@ export class Journal implements RequestJournal {
     correlationId: string,
     ip?: string,
   ): JournalEntry {
-    const query: Record<string, string> = {};
-    let redactedQuery = false;
-    if (url.search.length > 1) {
-      for (const [k, v] of url.searchParams) {
-        let value = v;
-        if (isSecretName(k)) value = REDACTED;
-        else if (v.includes('=')) value = redactParams(v, REDACTED, 'url');
-        if (value !== v) redactedQuery = true;
-        setOwn(query, k, value);
-      }
-    }
-    const href = redactedQuery
-      ? `${url.origin}${url.pathname}?${redactParams(url.search.slice(1), REDACTED, 'url')}`
-      : url.href;
-    const headers: Record<string, string> = {};
-    for (const k in requestHeaders) {
-      const v = requestHeaders[k]!;
-      let value = v;
-      if (k === 'authorization') value = v.slice(0, 7).toLowerCase() === 'bearer ' ? `Bearer ${REDACTED}` : REDACTED;
-      else if (isSecretName(k)) value = REDACTED;
-      else if (URL_HEADERS.has(k)) value = redactParams(v, REDACTED, 'url');
-      setOwn(headers, k, value);
-    }
     const entry: JournalEntry = {
       method,
-      url: href,
+      url: '',
       path: url.pathname,
-      query,
-      headers,
+      query: {},
+      headers: {},
       body: null,
       status: 0,
       received_at: receivedAt,
       correlation_id: correlationId,
       ip: ip ?? null,
     };
-    const size = sizeOf(entry) + (body?.length ?? 0);
+    const headers = { ...requestHeaders };
+    let size = 2 * url.href.length + (body?.length ?? 0);
+    for (const k in headers) size += k.length + headers[k]!.length;
     this.entries.push(entry);
-    this.pending.push(body ?? undefined);
+    this.pending.push({ url, headers, body });
     this.sizes.push(size);
     this.size += size;
     // The newest entry always stays.
@@ -190,7 +208,7 @@ export class Journal implements RequestJournal {
       const raw = this.pending[i];
       if (raw === undefined) continue;
       const entry = this.entries[i]!;
-      entry.body = truncateBody(redactBody(raw));
+      redactInto(entry, raw);
       this.pending[i] = undefined;
       const size = sizeOf(entry);
       this.size += size - this.sizes[i]!;
