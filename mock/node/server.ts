@@ -295,7 +295,12 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   }
   const id = answer.headers['x-correlation-id'];
   if (id !== undefined) correlationIds.set(res, id);
-  res.writeHead(answer.status, answer.headers);
+  // The length, or writeHead would choose chunked encoding for a body it already has whole.
+  const answerHeaders =
+    answer.body === null || answer.headers['content-length'] !== undefined
+      ? answer.headers
+      : { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) };
+  res.writeHead(answer.status, answerHeaders);
   res.end(answer.body ?? undefined);
 }
 

@@ -186,6 +186,15 @@ describe('the node:http adapter and large bodies', () => {
     expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
   });
 
+  test('an answer carries its Content-Length, not chunked framing', async () => {
+    const answer = await rawRequest(h.origin(), paths.products, {
+      headers: { authorization: `Bearer ${h.token([READ])}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['transfer-encoding']).toBeUndefined();
+    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(answer.text)));
+  });
+
   test("node:http's own refusals answer the platform's JSON error: headers over 16 KiB are 431 headers_too_large", async () => {
     const answer = await expectUnchanged(h.platform, () =>
       rawRequest(h.origin(), `${paths.products}?id=${'x'.repeat(20_000)}`),
