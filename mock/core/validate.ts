@@ -61,6 +61,9 @@ export function pairsToRecord(pairs: URLSearchParams): Record<string, string> {
  * first broken rule (400 `invalid_parameter`, or `unsupported_grant_type` for an unknown grant).
  */
 export function validate<S extends z.ZodType>(schema: S, input: unknown, fallbackField?: string): z.output<S> {
+  // The error map costs even when nothing is wrong: it words the issues of a failed parse only.
+  const plain = schema.safeParse(input);
+  if (plain.success) return plain.data;
   const result = schema.safeParse(input, { error: platformErrorMap });
   if (result.success) return result.data;
   const issue = primaryIssue(result.error.issues);
