@@ -5,12 +5,12 @@
  * Node server with a JSON body on a GET). She accepts (endpoint 7: the subscription moves to the
  * campaign) or declines with a reason (cancel product: cancelled, still in term).
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { demoIds, demoUsers } from '../../mock/index.js';
 import { cancelProduct, eligibleForCampaign, pathOf, subscribeToCampaign } from '../../src/endpoints.js';
-import { hasChromium, launchChromium, requireChromium } from './chromium.js';
-import { type DemoSites, logInWithForm, recordingPage, startDemoSites, text, withScreenshots } from './sites.js';
+import { hasChromium, requireChromium } from './chromium.js';
+import { logInWithForm, recordingPage, text, useDemoSitesInChromium, withScreenshots } from './sites.js';
 
 const TIMEOUT = 60_000;
 
@@ -19,32 +19,15 @@ requireChromium('test/browser/cancel.test.ts');
 const anna = demoUsers.anna;
 
 describe.skipIf(!hasChromium)('cancel my subscription, with a retention offer first, in Chromium', () => {
-  let demo: DemoSites;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    demo = await startDemoSites();
-    browser = await launchChromium();
-  }, TIMEOUT);
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-  });
-
-  beforeEach(() => demo.reset());
-
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
+  const sites = useDemoSitesInChromium(TIMEOUT);
+  const { contexts, newContext } = sites;
 
   /** The user-product as the platform holds it. */
-  const userProduct = (id: string) => demo.platform.platform.snapshot().user_products.find((u) => u.id === id);
+  const userProduct = (id: string) => sites.demo.platform.platform.snapshot().user_products.find((u) => u.id === id);
 
   /** The requests of one endpoint the platform answered, as `status method`. */
   const calls = (path: string) =>
-    demo.platform.platform.requests
+    sites.demo.platform.platform.requests
       .list()
       .filter((e) => e.path === path)
       .map((e) => `${e.status} ${e.method}`);
@@ -54,7 +37,7 @@ describe.skipIf(!hasChromium)('cancel my subscription, with a retention offer fi
    * opens the cancel page for that subscription. Answers its id.
    */
   async function buyThenOpenCancelPage(page: Page): Promise<string> {
-    const a = demo.siteA.urlFor('localhost');
+    const a = sites.demo.siteA.urlFor('localhost');
     await logInWithForm(page, a, anna, 'Anna Andersson');
     await page.getByTestId('subscribe').click();
     await page.waitForURL((url) => url.pathname === '/marketplace/demo/main');
@@ -95,8 +78,7 @@ describe.skipIf(!hasChromium)('cancel my subscription, with a retention offer fi
   test(
     'accepting the retention offer moves the subscription to the campaign (endpoint 7), and it is not offered again',
     async () => {
-      const context = await browser.newContext();
-      contexts.push(context);
+      const context = await newContext();
       const { page } = await recordingPage(context);
       await withScreenshots(contexts, 'cancel-accept', async () => {
         const id = await buyThenOpenCancelPage(page);
@@ -112,7 +94,7 @@ describe.skipIf(!hasChromium)('cancel my subscription, with a retention offer fi
         });
 
         // Back on the cancel page for it: no second offer, only the plain cancel form.
-        await page.goto(`${demo.siteA.urlFor('localhost')}/cancel?id=${id}`);
+        await page.goto(`${sites.demo.siteA.urlFor('localhost')}/cancel?id=${id}`);
         expect(await page.getByTestId('not-eligible').getAttribute('data-code')).toBe('already_on_campaign');
         expect(await page.getByTestId('retention-offer').count()).toBe(0);
         expect(await text(page, 'confirm-cancel')).toBe('Cancel my subscription');
@@ -124,8 +106,7 @@ describe.skipIf(!hasChromium)('cancel my subscription, with a retention offer fi
   test(
     'declining the offer cancels with the reason given: cancelled, still in term',
     async () => {
-      const context = await browser.newContext();
-      contexts.push(context);
+      const context = await newContext();
       const { page } = await recordingPage(context);
       await withScreenshots(contexts, 'cancel-decline', async () => {
         const id = await buyThenOpenCancelPage(page);
@@ -145,11 +126,11 @@ describe.skipIf(!hasChromium)('cancel my subscription, with a retention offer fi
         });
         // Still in term: it runs to the end of its period, and the page says until when.
         const validTo = after?.valid_to ?? '';
-        expect(Date.parse(validTo)).toBeGreaterThan(demo.platform.platform.clock.now().getTime());
+        expect(Date.parse(validTo)).toBeGreaterThan(sites.demo.platform.platform.clock.now().getTime());
         expect(await text(page, 'runs-until')).toBe(validTo.slice(0, 10));
 
         // The list shows it cancelled, with no cancel link.
-        await page.goto(`${demo.siteA.urlFor('localhost')}/cancel`);
+        await page.goto(`${sites.demo.siteA.urlFor('localhost')}/cancel`);
         const row = page.locator(`[data-testid="subscription-row"][data-user-product-id="${id}"]`);
         expect(await row.getAttribute('data-state')).toBe('cancelled');
         expect(await row.getByTestId('cancel-link').count()).toBe(0);

@@ -12,14 +12,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { RunningSite } from '../../examples/site/index.js';
 import { demoSite, demoUsers } from '../../mock/index.js';
 import type { RunningServer } from '../../mock/node/index.js';
 import { paths } from '../paths.js';
-import { hasChromium, launchChromium, requireChromium } from './chromium.js';
-import { type DemoSites, startDemoSites } from './sites.js';
+import { hasChromium, requireChromium } from './chromium.js';
+import { useDemoSitesInChromium } from './sites.js';
 
 const TIMEOUT = 60_000;
 
@@ -28,35 +28,19 @@ requireChromium('test/browser/sign-on.test.ts');
 const anna = demoUsers.anna;
 
 describe.skipIf(!hasChromium)('sign-on round trip in Chromium', () => {
-  let demo: DemoSites;
+  // Every test starts from the seed: Anna subscribes to nothing live.
+  const sites = useDemoSitesInChromium(TIMEOUT);
+  const { contexts, newContext } = sites;
   let platform: RunningServer;
   let site: RunningSite;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    demo = await startDemoSites();
-    platform = demo.platform;
-    site = demo.siteA;
-    browser = await launchChromium();
-  }, TIMEOUT);
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-  });
-
-  // Every test starts from the seed: Anna subscribes to nothing live.
-  beforeEach(() => demo.reset());
-
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  beforeAll(() => {
+    platform = sites.demo.platform;
+    site = sites.demo.siteA;
   });
 
   /** A new browser window with its own cookie jar, recording every navigation (redirect hops included). */
   async function newPage(): Promise<{ page: Page; context: BrowserContext; navigations: string[] }> {
-    const context = await browser.newContext();
-    contexts.push(context);
+    const context = await newContext();
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const navigations: string[] = [];

@@ -6,11 +6,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createSite, type RunningSite } from '../../examples/site/index.js';
 import { type DemoUser, demoShop, demoSite, demoSiteB } from '../../mock/index.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
+import { launchChromium } from './chromium.js';
 
 /** The platform and the sites of one test file. */
 export interface DemoSites {
@@ -64,6 +65,53 @@ export async function startDemoSites(): Promise<DemoSites> {
     close: async () => {
       await Promise.allSettled([siteA.close(), siteB.close()]);
       await platform.close();
+    },
+  };
+}
+
+/** What {@link useDemoSitesInChromium} gives a test file. */
+export interface DemoSitesInChromium {
+  /** The platform and both sites (from the file's `beforeAll` on). */
+  readonly demo: DemoSites;
+  /** The browser windows the running test opened: closed after it. */
+  readonly contexts: BrowserContext[];
+  /** A new browser window with its own cookie jar, closed after the test. */
+  newContext(): Promise<BrowserContext>;
+}
+
+/**
+ * The demo sites and Chromium for one test file: started before its tests, back to the demo seed
+ * before each test, every window a test opened closed after it, all stopped at the end.
+ */
+export function useDemoSitesInChromium(timeout: number): DemoSitesInChromium {
+  let demo: DemoSites | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    demo = await startDemoSites();
+    browser = await launchChromium();
+  }, timeout);
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+  });
+  beforeEach(() => demo?.reset());
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the demo sites start in beforeAll');
+    return value;
+  };
+  return {
+    get demo() {
+      return started(demo);
+    },
+    contexts,
+    async newContext() {
+      const context = await started(browser).newContext();
+      contexts.push(context);
+      return context;
     },
   };
 }

@@ -5,20 +5,12 @@
  * with the form (authenticate), is logged in on the other site through identify with no form, and
  * "Log out everywhere" on one site ends the session on the other at its next status check.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import { demoUsers } from '../../mock/index.js';
 import { pathOf, ssoLogout, ssoSessionStatus } from '../../src/endpoints.js';
-import { hasChromium, launchChromium, requireChromium } from './chromium.js';
-import {
-  type DemoSites,
-  logInWithForm,
-  recordingPage,
-  startDemoSites,
-  submitLogin,
-  text,
-  withScreenshots,
-} from './sites.js';
+import { hasChromium, requireChromium } from './chromium.js';
+import { logInWithForm, recordingPage, submitLogin, text, useDemoSitesInChromium, withScreenshots } from './sites.js';
 
 const TIMEOUT = 60_000;
 
@@ -27,52 +19,29 @@ requireChromium('test/browser/sso.test.ts');
 const { anna, bo } = demoUsers;
 
 describe.skipIf(!hasChromium)('SSO sessions shared by two sites of one organisation, in Chromium', () => {
-  let demo: DemoSites;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    demo = await startDemoSites();
-    browser = await launchChromium();
-  }, TIMEOUT);
-
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.close();
-  });
-
-  beforeEach(() => demo.reset());
-
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((c) => c.close()));
-  });
-
-  async function newContext(): Promise<BrowserContext> {
-    const context = await browser.newContext();
-    contexts.push(context);
-    return context;
-  }
+  const sites = useDemoSitesInChromium(TIMEOUT);
+  const { contexts, newContext } = sites;
 
   /** The browser's SSO session id: the `sso_session` cookie on the SSO host (the platform). */
   async function ssoSid(context: BrowserContext): Promise<string> {
-    const cookie = (await context.cookies(demo.platform.url)).find((c) => c.name === 'sso_session');
+    const cookie = (await context.cookies(sites.demo.platform.url)).find((c) => c.name === 'sso_session');
     expect(cookie, 'the SSO host set its session cookie').toBeDefined();
     return cookie?.value ?? '';
   }
 
-  const ssoSession = (sid: string) => demo.platform.platform.sso.session(sid);
+  const ssoSession = (sid: string) => sites.demo.platform.platform.sso.session(sid);
 
   /** The hops of the navigations recorded, as origin + path. */
   const hops = (navigations: string[]) => navigations.map((u) => `${new URL(u).origin}${new URL(u).pathname}`);
 
   /** How many SSO calls of one operation the platform answered. */
-  const ssoCalls = (path: string) => demo.platform.platform.requests.list().filter((e) => e.path === path).length;
+  const ssoCalls = (path: string) => sites.demo.platform.platform.requests.list().filter((e) => e.path === path).length;
 
   test(
     'visit A (identified, anonymous), log in on A, visit B (logged in through identify, no form), log out everywhere on B, reload A: A sees terminated and logs out',
     async () => {
-      const a = demo.siteA.urlFor('localhost');
-      const b = demo.siteB.urlFor('localhost');
+      const a = sites.demo.siteA.urlFor('localhost');
+      const b = sites.demo.siteB.urlFor('localhost');
       const context = await newContext();
       const tabA = await recordingPage(context);
       const tabB = await recordingPage(context);
@@ -81,7 +50,12 @@ describe.skipIf(!hasChromium)('SSO sessions shared by two sites of one organisat
         await tabA.page.goto(`${a}/`);
         await tabA.page.getByTestId('signed-out').waitFor();
         expect(tabA.page.url()).toBe(`${a}/`);
-        expect(hops(tabA.navigations)).toEqual([`${a}/`, `${demo.platform.url}/identify`, `${a}/sso/landing`, `${a}/`]);
+        expect(hops(tabA.navigations)).toEqual([
+          `${a}/`,
+          `${sites.demo.platform.url}/identify`,
+          `${a}/sso/landing`,
+          `${a}/`,
+        ]);
         const toIdentify = new URL(tabA.navigations[1] as string);
         expect(toIdentify.searchParams.get('r')).toBe(`${a}/`);
         const sid = await ssoSid(context);
@@ -96,7 +70,12 @@ describe.skipIf(!hasChromium)('SSO sessions shared by two sites of one organisat
         await tabB.page.waitForURL(`${b}/`);
         expect(await text(tabB.page, 'signed-in-as')).toBe(`Signed in as Anna Andersson (${anna.email})`);
         expect(await tabB.page.getByTestId('signed-in-by').getAttribute('data-mode')).toBe('sso');
-        expect(hops(tabB.navigations)).toEqual([`${b}/`, `${demo.platform.url}/identify`, `${b}/sso/landing`, `${b}/`]);
+        expect(hops(tabB.navigations)).toEqual([
+          `${b}/`,
+          `${sites.demo.platform.url}/identify`,
+          `${b}/sso/landing`,
+          `${b}/`,
+        ]);
         expect(tabB.navigations.some((u) => new URL(u).pathname === '/login')).toBe(false);
         expect(await ssoSid(context)).toBe(sid);
 
@@ -131,8 +110,8 @@ describe.skipIf(!hasChromium)('SSO sessions shared by two sites of one organisat
   test(
     'a login on B reaches A at its next page: the status check brings a fresh ticket and A signs the user in',
     async () => {
-      const a = demo.siteA.urlFor('localhost');
-      const b = demo.siteB.urlFor('localhost');
+      const a = sites.demo.siteA.urlFor('localhost');
+      const b = sites.demo.siteB.urlFor('localhost');
       const context = await newContext();
       const { page } = await recordingPage(context);
       await withScreenshots(contexts, 'sso-status', async () => {
@@ -161,11 +140,11 @@ describe.skipIf(!hasChromium)('SSO sessions shared by two sites of one organisat
   test(
     'the login form shows invalid_credentials with the attempts left, then account_frozen, and signs nobody in',
     async () => {
-      const a = demo.siteA.urlFor('localhost');
+      const a = sites.demo.siteA.urlFor('localhost');
       const context = await newContext();
       const { page } = await recordingPage(context);
       await withScreenshots(contexts, 'sso-refusals', async () => {
-        const opened = demo.siteA.stats().sessionsOpened;
+        const opened = sites.demo.siteA.stats().sessionsOpened;
         const first = await attempt(page, a, 'not-the-password');
         expect(first).toEqual({
           status: 401,
@@ -189,7 +168,7 @@ describe.skipIf(!hasChromium)('SSO sessions shared by two sites of one organisat
         });
         expect(await page.getByTestId('header-login').count()).toBe(1);
         expect(ssoSession(await ssoSid(context))?.state).toBe('anon');
-        expect(demo.siteA.stats().sessionsOpened).toBe(opened);
+        expect(sites.demo.siteA.stats().sessionsOpened).toBe(opened);
       });
     },
     TIMEOUT,

@@ -6,6 +6,7 @@
 import { setupWorker } from 'msw/browser';
 import { createHandlers, createPlatform, defaultHosts } from '../../mock/index.js';
 import { NotFoundError, PlatformClient } from '../../src/index.js';
+import { reportResult } from './page-result.js';
 
 async function run() {
   const platform = createPlatform({ seed: 'demo' });
@@ -47,12 +48,4 @@ async function run() {
   };
 }
 
-const page = window as unknown as { __result?: unknown };
-run().then(
-  (result) => {
-    page.__result = result;
-  },
-  (error: unknown) => {
-    page.__result = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
-  },
-);
+reportResult(run);
