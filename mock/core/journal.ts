@@ -146,7 +146,8 @@ function redactInto(entry: JournalEntry, raw: RawRequest): void {
 
 /** The journal's store, bounded by a count of entries and by {@link JOURNAL_TEXT_BUDGET}: the oldest entries go first. */
 export class Journal implements RequestJournal {
-  private entries: JournalEntry[] = [];
+  /** Entries from {@link Journal.head} on are live; those before it were dropped and are cleared. */
+  private entries: (JournalEntry | undefined)[] = [];
   private sizes: number[] = [];
   /**
    * What each entry was made from, until it is redacted: the URL, the headers and the body are
@@ -155,6 +156,12 @@ export class Journal implements RequestJournal {
    * but {@link Journal.list}, which redacts first.
    */
   private pending: (RawRequest | undefined)[] = [];
+  /**
+   * The index of the oldest live entry. Dropping the oldest moves it on, so that a full journal
+   * pays O(1) per request rather than shifting every entry; the arrays are compacted once the
+   * dropped part is as long as the live one.
+   */
+  private head = 0;
   private size = 0;
 
   constructor(
@@ -184,6 +191,8 @@ export class Journal implements RequestJournal {
       correlation_id: correlationId,
       ip: ip ?? null,
     };
+    // A journal of no entries keeps none (`--journal-limit 0`).
+    if (this.limit === 0) return entry;
     const headers = { ...requestHeaders };
     let size = 2 * url.href.length + (body?.length ?? 0);
     for (const k in headers) size += k.length + headers[k]!.length;
@@ -191,36 +200,48 @@ export class Journal implements RequestJournal {
     this.pending.push({ url, headers, body });
     this.sizes.push(size);
     this.size += size;
-    // The newest entry always stays.
-    let drop = Math.max(0, this.entries.length - this.limit);
-    for (let i = 0; i < drop; i++) this.size -= this.sizes[i]!;
-    while (this.size > this.budget && drop < this.entries.length - 1) this.size -= this.sizes[drop++]!;
-    if (drop > 0) {
-      this.entries.splice(0, drop);
-      this.pending.splice(0, drop);
-      this.sizes.splice(0, drop);
+    // The newest entry always stays, even over the text budget.
+    const last = this.entries.length - 1;
+    while (this.head < last && (last - this.head >= this.limit || this.size > this.budget)) this.drop();
+    if (this.head > 0 && this.head >= this.entries.length - this.head) {
+      this.entries.splice(0, this.head);
+      this.pending.splice(0, this.head);
+      this.sizes.splice(0, this.head);
+      this.head = 0;
     }
     return entry;
   }
 
+  /** Drops the oldest entry. */
+  private drop(): void {
+    this.size -= this.sizes[this.head]!;
+    this.entries[this.head] = undefined;
+    this.pending[this.head] = undefined;
+    this.head++;
+  }
+
   list(): JournalEntry[] {
-    for (let i = 0; i < this.entries.length; i++) {
-      const raw = this.pending[i];
-      if (raw === undefined) continue;
+    const list: JournalEntry[] = [];
+    for (let i = this.head; i < this.entries.length; i++) {
       const entry = this.entries[i]!;
-      redactInto(entry, raw);
-      this.pending[i] = undefined;
-      const size = sizeOf(entry);
-      this.size += size - this.sizes[i]!;
-      this.sizes[i] = size;
+      const raw = this.pending[i];
+      if (raw !== undefined) {
+        redactInto(entry, raw);
+        this.pending[i] = undefined;
+        const size = sizeOf(entry);
+        this.size += size - this.sizes[i]!;
+        this.sizes[i] = size;
+      }
+      list.push({ ...entry, query: { ...entry.query }, headers: { ...entry.headers } });
     }
-    return this.entries.map((e) => ({ ...e, query: { ...e.query }, headers: { ...e.headers } }));
+    return list;
   }
 
   clear(): void {
     this.entries = [];
     this.pending = [];
     this.sizes = [];
+    this.head = 0;
     this.size = 0;
   }
 }

@@ -127,6 +127,7 @@ export const PLATFORM_DEFAULTS = {
   syncProcessingMs: 50,
   login: { maxFailedAttempts: 5, freezeSeconds: 300, maxSessionsPerAccount: 5 },
   meShape: 'spec',
+  journalLimit: 1000,
 } as const;
 
 /**
@@ -175,7 +176,10 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
   const onError = options.onError;
   const clock = new OffsetClock(options.now);
   const router = new Router(routes, environment);
-  const journal = new Journal(options.journalLimit ?? 1000);
+  const journalLimit = options.journalLimit ?? PLATFORM_DEFAULTS.journalLimit;
+  if (!(Number.isSafeInteger(journalLimit) && journalLimit >= 0))
+    throw new HttpError(400, 'invalid_parameter', 'Parameter must be an integer of 0 or more', 'journalLimit');
+  const journal = new Journal(journalLimit);
   const faults = new Faults();
   const initial = validate(StateDocumentSchema, seedOf(options.seed));
   // The seed is kept as text: it costs far less memory than a second copy of the records.

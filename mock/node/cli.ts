@@ -14,8 +14,6 @@ import { demoCredentials, demoShop, demoSite, demoUsers } from '../seeds/index.j
 import { type RequestLogLine, SERVER_DEFAULTS, type StartServerOptions, startServer } from './server.js';
 
 const D = PLATFORM_DEFAULTS;
-/** `createPlatform`'s default `journalLimit`. */
-const JOURNAL_LIMIT = 1000;
 /** An ISO 8601 date-time with a zone (`Z` or an offset), so that it means the same instant everywhere. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
@@ -40,7 +38,7 @@ The platform:
   --login-max-failures <n>  SSO: wrong passwords in a row before an account freezes (default ${D.login.maxFailedAttempts})
   --login-freeze-seconds <s> SSO: how long a frozen account stays frozen (default ${D.login.freezeSeconds})
   --max-sessions-per-account <n> SSO: logged-in sessions one account may hold (default ${D.login.maxSessionsPerAccount})
-  --journal-limit <n>       requests the journal (/__admin/requests) keeps; the oldest go first (default ${JOURNAL_LIMIT})
+  --journal-limit <n>       requests the journal (/__admin/requests) keeps; the oldest go first (default ${D.journalLimit})
 
 Security (a test fixture: its state holds client secrets and passwords):
   --admin-token <token>     /__admin requires Authorization: Bearer <token>

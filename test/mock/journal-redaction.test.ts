@@ -4,6 +4,7 @@
  * URL-valued parameters (a ticket inside a `returnUrl`), in JSON, form and query, and in a
  * `Referer`. One list of secret names with the SDK's logger (`src/secrets.ts`).
  */
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { JOURNAL_BODY_LIMIT, JOURNAL_TEXT_BUDGET, Journal, truncationMarker } from '../../mock/core/journal.js';
 import { REDACTED as LOGGED_REDACTED, redact } from '../../src/logger.js';
@@ -170,6 +171,66 @@ describe('the journal keeps a bounded amount of text in all', () => {
     expect(list.length).toBeGreaterThan(240);
     expect(list.at(-1)?.path).toBe('/x299');
     expect(list.every((e) => (e.body ?? '').length < JOURNAL_BODY_LIMIT + 100)).toBe(true);
+  });
+});
+
+describe('the journal keeps the newest entries within both bounds, at any length', () => {
+  // The model: every entry opened, then the newest `limit` of them, then the newest that fit in the
+  // budget (the newest always kept). Sizes as the journal counts them before redaction.
+  const sizeOf = (i: number, body: string) => 2 * `https://api.platform.test/x${i}`.length + body.length;
+
+  test('equals a model that keeps the newest entries (limits, budgets, reads in between, clear)', () => {
+    const op = fc.oneof(
+      { arbitrary: fc.nat({ max: 400 }).map((n) => ({ kind: 'open' as const, size: n })), weight: 20 },
+      { arbitrary: fc.constant({ kind: 'list' as const }), weight: 3 },
+      { arbitrary: fc.constant({ kind: 'clear' as const }), weight: 1 },
+    );
+    fc.assert(
+      fc.property(
+        fc.nat({ max: 8 }),
+        fc.integer({ min: 1, max: 2_000 }),
+        fc.array(op, { maxLength: 300 }),
+        (limit, budget, ops) => {
+          const journal = new Journal(limit, budget);
+          let model: { i: number; size: number }[] = [];
+          let i = 0;
+          for (const o of ops) {
+            if (o.kind === 'clear') {
+              journal.clear();
+              model = [];
+            } else if (o.kind === 'list') {
+              // Reading redacts and recounts each size; these bodies and URLs have nothing to redact.
+              const listed = journal.list();
+              expect(listed.map((e) => e.path)).toEqual(model.map((m) => `/x${m.i}`));
+              expect(listed.map((e) => e.status)).toEqual(model.map((m) => m.i));
+            } else {
+              const body = 'b'.repeat(o.size);
+              const entry = journal.open('POST', new URL(`https://api.platform.test/x${i}`), {}, body, 'now', `c${i}`);
+              entry.status = i;
+              if (limit > 0) {
+                model.push({ i, size: sizeOf(i, body) });
+                if (model.length > limit) model = model.slice(-limit);
+                let total = model.reduce((a, m) => a + m.size, 0);
+                while (model.length > 1 && total > budget) total -= model.shift()!.size;
+              }
+              i++;
+            }
+          }
+          expect(journal.list().map((e) => `${e.path} ${e.status}`)).toEqual(model.map((m) => `/x${m.i} ${m.i}`));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test('100,000 requests through a 1000-entry journal keep the last 1000', () => {
+    const journal = new Journal(1000);
+    for (let i = 0; i < 100_000; i++)
+      journal.open('GET', new URL(`https://api.platform.test/x${i}`), {}, null, 'now', `c${i}`).status = 200;
+    const list = journal.list();
+    expect(list).toHaveLength(1000);
+    expect(list[0]?.path).toBe('/x99000');
+    expect(list.at(-1)?.path).toBe('/x99999');
   });
 });
 

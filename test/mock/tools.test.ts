@@ -337,6 +337,16 @@ describe('request journal', () => {
     for (const path of ['/a', '/b', '/c']) await get(platform, path);
     expect(platform.requests.list().map((e) => e.path)).toEqual(['/b', '/c']);
   });
+
+  test('journalLimit 0 keeps none; a limit that is not an integer of 0 or more is refused', async () => {
+    const platform = createPlatform({ journalLimit: 0 });
+    await get(platform, '/a');
+    expect(platform.requests.list()).toEqual([]);
+    for (const journalLimit of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => createPlatform({ journalLimit })).toThrow(
+        expect.objectContaining({ status: 400, code: 'invalid_parameter', field: 'journalLimit' }),
+      );
+  });
 });
 
 describe.each(ADAPTERS)('faults through %s', (kind) => {
