@@ -266,7 +266,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       if (route.kind === 'admin') body = bodyText ? requireObject(parseJson(bodyText)) : {};
       else if (media === 'application/json') body = requireObject(parseJson(bodyText ?? ''));
       else if (route.form && media === 'application/x-www-form-urlencoded')
-        body = pairsToRecord(new URLSearchParams(bodyText ?? ''));
+        body = pairsToRecord(bodyText ?? '');
       else
         throw invalidContentType(
           route.form ? 'application/json or application/x-www-form-urlencoded' : 'application/json',
@@ -275,7 +275,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       throw invalidContentType('application/json');
     }
     if (route.query) {
-      input = validate(route.query, pairsToRecord(url.searchParams));
+      input = validate(route.query, pairsToRecord(url.search.slice(1)));
     } else if (route.kind === 'api' && url.search.length > 1) {
       const [first] = url.searchParams.keys();
       throw new HttpError(400, 'unknown_parameter', `Unknown parameter: ${first}`, first);

@@ -42,17 +42,44 @@ export function requireObject(value: unknown): Record<string, unknown> {
 }
 
 /**
- * Name/value pairs (a query string, a form body) as a record; a repeated name is refused. The
- * record has no prototype, so `__proto__`, `constructor` or `prototype` is a key like any other
- * (and an unknown one to validation).
+ * Name/value pairs (a query string without its `?`, a form body) as a record, read as
+ * `URLSearchParams` reads them; a repeated name is refused. The record has no prototype, so
+ * `__proto__`, `constructor` or `prototype` is a key like any other (and an unknown one to
+ * validation).
  */
-export function pairsToRecord(pairs: URLSearchParams): Record<string, string> {
+export function pairsToRecord(text: string): Record<string, string> {
   const out: Record<string, string> = Object.create(null);
-  for (const [k, v] of pairs) {
+  const add = (k: string, v: string) => {
     if (Object.hasOwn(out, k)) throw new HttpError(400, 'invalid_parameter', 'Parameter must not be repeated', k);
     out[k] = v;
+  };
+  if (!isPlainPairs(text)) {
+    for (const [k, v] of new URLSearchParams(text)) add(k, v);
+    return out;
+  }
+  // Nothing to decode but `+`: split as the URL standard's form parser does.
+  const plain = text.includes('+') ? text.replaceAll('+', ' ') : text;
+  let start = 0;
+  while (start <= plain.length) {
+    let end = plain.indexOf('&', start);
+    if (end < 0) end = plain.length;
+    if (end > start) {
+      const eq = plain.indexOf('=', start);
+      if (eq < 0 || eq > end) add(plain.slice(start, end), '');
+      else add(plain.slice(start, eq), plain.slice(eq + 1, end));
+    }
+    start = end + 1;
   }
   return out;
+}
+
+/** Whether pairs need no decoding but `+`: no percent escape, no lone surrogate (which `URLSearchParams` replaces). */
+function isPlainPairs(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 37 /* % */ || (c >= 0xd800 && c <= 0xdfff)) return false;
+  }
+  return true;
 }
 
 /**

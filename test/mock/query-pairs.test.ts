@@ -1,0 +1,67 @@
+/**
+ * A query string or form body is read as the URL standard's form parser (`URLSearchParams`) reads
+ * it: `pairsToRecord` skips the parser for pairs with nothing to decode but `+`, and must answer
+ * exactly what the parser would, a repeated name refused the same way.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { HttpError } from '../../mock/core/errors.js';
+import { pairsToRecord } from '../../mock/core/validate.js';
+
+/** What the parser makes of `text`: a record, or the name repeated first. */
+function reference(text: string): Record<string, string> | { repeated: string } {
+  const out: Record<string, string> = Object.create(null);
+  for (const [k, v] of new URLSearchParams(text)) {
+    if (Object.hasOwn(out, k)) return { repeated: k };
+    out[k] = v;
+  }
+  return out;
+}
+
+function actual(text: string): Record<string, string> | { repeated: string } {
+  try {
+    return pairsToRecord(text);
+  } catch (error) {
+    if (error instanceof HttpError && error.code === 'invalid_parameter') return { repeated: error.field ?? '' };
+    throw error;
+  }
+}
+
+describe('query and form pairs, read as URLSearchParams reads them', () => {
+  test('the spec-shaped cases', () => {
+    expect(pairsToRecord('product_type=packages&a=b+c')).toEqual({ product_type: 'packages', a: 'b c' });
+    expect(pairsToRecord('')).toEqual({});
+    expect(pairsToRecord('&&a&=x&b=1=2')).toEqual({ a: '', '': 'x', b: '1=2' });
+    expect(pairsToRecord('name=%E2%82%AC%zz')).toEqual({ name: '€%zz' });
+    expect(Object.getPrototypeOf(pairsToRecord('__proto__=x'))).toBe(null);
+    expect(() => pairsToRecord('a=1&a=2')).toThrow(expect.objectContaining({ status: 400, field: 'a' }));
+  });
+
+  test('any text of separators, escapes, plus signs and surrogates reads the same both ways', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'b',
+      '=',
+      '&',
+      '+',
+      '%',
+      '%2',
+      '%41',
+      '%e2%82%ac',
+      '%zz',
+      ' ',
+      '€',
+      '\ud800',
+      '\udc00',
+      '😀',
+      '__proto__',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const text = pieces.join('');
+        expect(actual(text)).toEqual(reference(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
