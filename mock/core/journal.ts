@@ -111,6 +111,8 @@ interface RawRequest {
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | null;
+  /** When the request arrived, by the platform clock, in ms since the epoch. */
+  readonly receivedAtMs: number;
 }
 
 /** Fills an entry's URL, query, headers and body from what the request carried, every secret redacted. */
@@ -142,6 +144,7 @@ function redactInto(entry: JournalEntry, raw: RawRequest): void {
   }
   entry.headers = headers;
   entry.body = raw.body === null ? null : truncateBody(redactBody(raw.body));
+  entry.received_at = new Date(raw.receivedAtMs).toISOString();
 }
 
 /** The journal's store, bounded by a count of entries and by {@link JOURNAL_TEXT_BUDGET}: the oldest entries go first. */
@@ -169,13 +172,17 @@ export class Journal implements RequestJournal {
     private readonly budget: number = JOURNAL_TEXT_BUDGET,
   ) {}
 
-  /** Records a request; the caller fills `status` when the answer is known. */
+  /**
+   * Records a request; the caller fills `status` when the answer is known. The headers are kept
+   * as given until the journal is read: the caller must not change them (each adapter makes a new
+   * record per request).
+   */
   open(
     method: string,
     url: URL,
-    requestHeaders: Readonly<Record<string, string>>,
+    headers: Readonly<Record<string, string>>,
     body: string | null,
-    receivedAt: string,
+    receivedAtMs: number,
     correlationId: string,
     ip?: string,
   ): JournalEntry {
@@ -187,17 +194,16 @@ export class Journal implements RequestJournal {
       headers: {},
       body: null,
       status: 0,
-      received_at: receivedAt,
+      received_at: '',
       correlation_id: correlationId,
       ip: ip ?? null,
     };
     // A journal of no entries keeps none (`--journal-limit 0`).
     if (this.limit === 0) return entry;
-    const headers = { ...requestHeaders };
     let size = 2 * url.href.length + (body?.length ?? 0);
     for (const k in headers) size += k.length + headers[k]!.length;
     this.entries.push(entry);
-    this.pending.push({ url, headers, body });
+    this.pending.push({ url, headers, body, receivedAtMs });
     this.sizes.push(size);
     this.size += size;
     // The newest entry always stays, even over the text budget.

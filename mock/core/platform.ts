@@ -265,8 +265,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     if (route.body) {
       if (route.kind === 'admin') body = bodyText ? requireObject(parseJson(bodyText)) : {};
       else if (media === 'application/json') body = requireObject(parseJson(bodyText ?? ''));
-      else if (route.form && media === 'application/x-www-form-urlencoded')
-        body = pairsToRecord(bodyText ?? '');
+      else if (route.form && media === 'application/x-www-form-urlencoded') body = pairsToRecord(bodyText ?? '');
       else
         throw invalidContentType(
           route.form ? 'application/json or application/x-www-form-urlencoded' : 'application/json',
@@ -311,7 +310,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       if (!admin && method !== 'OPTIONS') {
         // A refused body is not kept: it may be over the size limit.
         const body = refusal || request.body === '' ? null : request.body;
-        entry = journal.open(method, url, request.headers, body, clock.now().toISOString(), correlationId, request.ip);
+        entry = journal.open(method, url, request.headers, body, clock.nowMs(), correlationId, request.ip);
         if (refusal) throw refusal;
         const fault = faults.take(method, path);
         if (fault) {

@@ -107,6 +107,28 @@ interface ServeContext {
   readonly trustProxy: boolean;
   /** The server's own origin, for a request whose `Host` cannot be used. */
   origin: string;
+  /** The verdict on each `Host` header value seen lately: its host name when answered, null when refused. */
+  readonly hosts: Map<string, string | null>;
+}
+
+/** How many `Host` verdicts a server remembers; past it, it starts over (the header is the client's to choose). */
+const HOST_VERDICTS = 64;
+
+/**
+ * The host name of a request's `Host` when this server answers it (DNS rebinding: only the names
+ * it is meant to be reached by), or null. Remembered per header value: a client sends the same one
+ * on every request.
+ */
+function answeredHost(ctx: ServeContext, header: string | undefined): string | null {
+  if (header === undefined) return null;
+  let verdict = ctx.hosts.get(header);
+  if (verdict === undefined) {
+    const hostname = hostnameOf(header);
+    verdict = hostname !== undefined && isAllowedHost(hostname, ctx.allowedHosts, ctx.boundAddress) ? hostname : null;
+    if (ctx.hosts.size >= HOST_VERDICTS) ctx.hosts.clear();
+    ctx.hosts.set(header, verdict);
+  }
+  return verdict;
 }
 
 /** The correlation id of each answer, for the request log (headers given to `writeHead` cannot be read back). */
@@ -116,14 +138,12 @@ const correlationIds = new WeakMap<ServerResponse, string>();
 const TOO_LARGE = Symbol('too large');
 
 /**
- * The body, read chunk by chunk up to `limit` bytes; none without Content-Length or
- * Transfer-Encoding (HTTP/1.1 framing). A declared length over the limit is refused before
- * reading; a body that goes over while reading stops being kept at once.
+ * The body of a request that has one ({@link hasBody}), read chunk by chunk up to `limit` bytes.
+ * A declared length over the limit is refused before reading; a body that goes over while reading
+ * stops being kept at once.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<string | null | typeof TOO_LARGE> {
+function readBody(req: IncomingMessage, limit: number): Promise<string | typeof TOO_LARGE> {
   const declared = declaredLength(req.headers['content-length']);
-  if ((declared === undefined || declared === 0) && req.headers['transfer-encoding'] === undefined)
-    return Promise.resolve(null);
   if (declared !== undefined && declared > limit) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -145,6 +165,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null | 
       if (!req.complete) reject(new Error('the client went away'));
     });
   });
+}
+
+/** Whether a request has a body to read (HTTP/1.1 framing: a non-zero Content-Length, or Transfer-Encoding). */
+function hasBody(req: IncomingMessage): boolean {
+  const declared = declaredLength(req.headers['content-length']);
+  return !((declared === undefined || declared === 0) && req.headers['transfer-encoding'] === undefined);
 }
 
 /** The first entry of a forwarding header (`a, b` or a repeated header). */
@@ -242,9 +268,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   let refusal: HttpError | undefined;
-  // DNS rebinding: only the host names this server is meant to be reached by.
-  const hostname = hostnameOf(req.headers.host);
-  if (hostname === undefined || !isAllowedHost(hostname, ctx.allowedHosts, ctx.boundAddress))
+  if (answeredHost(ctx, req.headers.host) === null)
     refusal = new HttpError(
       403,
       'host_not_allowed',
@@ -266,14 +290,16 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   }
   let body: string | null = null;
   let whole = true;
-  if (!refusal) {
+  if (refusal) whole = req.complete;
+  else if (hasBody(req)) {
     const read = await readBody(req, ctx.maxBodyBytes);
     if (read === TOO_LARGE) {
       refusal = bodyTooLarge(ctx.maxBodyBytes);
       whole = false;
     } else body = read;
-  } else whole = req.complete;
-  const socketIp = req.socket.remoteAddress?.replace(/^::ffff:/, '');
+  }
+  const remote = req.socket.remoteAddress;
+  const socketIp = remote?.startsWith('::ffff:') ? remote.slice(7) : remote;
   const ip = (ctx.trustProxy ? firstForwarded(req.headers['x-forwarded-for']) : undefined) ?? socketIp;
   const request: CoreRequest & Refusal = {
     method: (req.method ?? 'GET').toUpperCase(),
@@ -364,6 +390,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     boundAddress: isIpLiteral(host) ? host : '',
     trustProxy: options.trustProxy ?? false,
     origin: '',
+    hosts: new Map(),
   };
   const { onRequest } = options;
   const handler = (req: IncomingMessage, res: ServerResponse) => {

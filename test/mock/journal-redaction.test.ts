@@ -147,7 +147,7 @@ describe.each(ADAPTERS)('the journal keeps at most 64 Ki characters of a body, t
 
 describe('the journal keeps a bounded amount of text in all', () => {
   const open = (journal: Journal, i: number, body: string) =>
-    journal.open('POST', new URL(`https://api.platform.test/x${i}`), {}, body, '2030-01-01T00:00:00.000Z', `c${i}`);
+    journal.open('POST', new URL(`https://api.platform.test/x${i}`), {}, body, Date.UTC(2030, 0, 1), `c${i}`);
 
   test('over its budget, the oldest entries go first; the newest always stays', () => {
     const journal = new Journal(1000, 10_000);
@@ -205,7 +205,7 @@ describe('the journal keeps the newest entries within both bounds, at any length
               expect(listed.map((e) => e.status)).toEqual(model.map((m) => m.i));
             } else {
               const body = 'b'.repeat(o.size);
-              const entry = journal.open('POST', new URL(`https://api.platform.test/x${i}`), {}, body, 'now', `c${i}`);
+              const entry = journal.open('POST', new URL(`https://api.platform.test/x${i}`), {}, body, 0, `c${i}`);
               entry.status = i;
               if (limit > 0) {
                 model.push({ i, size: sizeOf(i, body) });
@@ -226,7 +226,7 @@ describe('the journal keeps the newest entries within both bounds, at any length
   test('100,000 requests through a 1000-entry journal keep the last 1000', () => {
     const journal = new Journal(1000);
     for (let i = 0; i < 100_000; i++)
-      journal.open('GET', new URL(`https://api.platform.test/x${i}`), {}, null, 'now', `c${i}`).status = 200;
+      journal.open('GET', new URL(`https://api.platform.test/x${i}`), {}, null, 0, `c${i}`).status = 200;
     const list = journal.list();
     expect(list).toHaveLength(1000);
     expect(list[0]?.path).toBe('/x99000');

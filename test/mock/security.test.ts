@@ -272,6 +272,20 @@ describe('the node:http adapter', () => {
         expect((await rawRequest(url, '/__admin/state', { headers: { host } })).status, host).toBe(403);
     });
 
+    test('the verdict on each Host is remembered, boundedly: 200 host names in turn, twice over, each answered as the first time', async () => {
+      const { url, platform } = await start({ allowedHosts: ['.dev.example'] });
+      const hosts = Array.from({ length: 200 }, (_, i) => (i % 2 ? `h${i}.dev.example` : `h${i}.evil.example`));
+      for (const round of [1, 2])
+        for (const [i, host] of hosts.entries()) {
+          const answer = await rawRequest(url, '/__admin/state', { headers: { host } });
+          expect(answer.status, `${host} round ${round}`).toBe(i % 2 ? 200 : 403);
+        }
+      const refused = await expectUnchanged(platform, () =>
+        rawRequest(url, paths.products, { headers: { host: 'h0.evil.example' } }),
+      );
+      expect(refused.json).toMatchObject({ code: 'host_not_allowed', field: 'host' });
+    });
+
     test("allowedHosts 'all' answers any host", async () => {
       const { url } = await start({ allowedHosts: 'all' });
       expect((await rawRequest(url, '/__admin/state', { headers: { host: 'anything.example' } })).status).toBe(200);

@@ -263,6 +263,20 @@ describe('request journal', () => {
     expect(Date.parse(entry!.received_at) - Date.parse('2031-01-01T00:00:00Z')).toBeLessThan(5000);
   });
 
+  test('received_at is when the request arrived by the platform clock, not when the journal is read', async () => {
+    const platform = createPlatform();
+    platform.clock.freeze();
+    platform.clock.set('2031-01-01T00:00:00Z');
+    await get(platform, '/a');
+    platform.clock.advance(3600);
+    await get(platform, '/b');
+    platform.clock.advance(3600);
+    expect(platform.requests.list().map((e) => e.received_at)).toEqual([
+      '2031-01-01T00:00:00.000Z',
+      '2031-01-01T01:00:00.000Z',
+    ]);
+  });
+
   test('never stores a secret: token, client secret (JSON and form), ticket, password, tokens in bodies and queries', async () => {
     const platform = createPlatform();
     const { access_token, refresh_token } = platform.mintToken({ scopes: [READ] });
