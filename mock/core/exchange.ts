@@ -3,12 +3,23 @@
  * `Platform.handle` converts from and to Fetch; the node:http adapter uses them directly.
  */
 
+/**
+ * Sets an own property, `__proto__` included (an assignment would set the prototype instead). For
+ * records keyed by what a client sent (headers, query and form pairs): plain objects, not
+ * prototype-less ones, which V8 keeps in dictionary mode at a cost to every reader.
+ */
+export function setOwn(target: Record<string, string>, key: string, value: string): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** A request as the core reads it. */
 export interface CoreRequest {
   /** Upper case. */
   readonly method: string;
   readonly url: URL;
-  /** Lower-case names. */
+  /** Lower-case names, each an own key (see {@link setOwn}); not changed once the request is made. */
   readonly headers: Readonly<Record<string, string>>;
   /** The body text; null when there is none. */
   readonly body: string | null;

@@ -5,6 +5,7 @@
  * each body shown, and {@link JOURNAL_TEXT_BUDGET} characters in all.
  */
 import { isSecretName, redactJsonText, redactParams } from '../../src/secrets.js';
+import { setOwn } from './exchange.js';
 
 /** One request the platform received. */
 export interface JournalEntry {
@@ -91,12 +92,6 @@ function startsLikeJson(text: string): boolean {
 export function redactBody(text: string): string {
   if (startsLikeJson(text)) return redactJsonText(text, REDACTED);
   return redactJsonText(redactParams(text, REDACTED, 'form'), REDACTED);
-}
-
-/** Sets an own property, `__proto__` included (an assignment would set the prototype instead). */
-function setOwn(target: Record<string, string>, key: string, value: string): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true });
-  else target[key] = value;
 }
 
 /** About how much text an entry holds, in characters. */

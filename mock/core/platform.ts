@@ -10,7 +10,7 @@ import { seeds } from '../seeds/index.js';
 import { lifetime, MAX_LIFETIME_SECONDS, OffsetClock } from './clock.js';
 import { type StateDocument, type StateDocumentInput, StateDocumentSchema } from './document.js';
 import { HttpError } from './errors.js';
-import { type CoreRequest, type CoreResponse, registerCore } from './exchange.js';
+import { type CoreRequest, type CoreResponse, registerCore, setOwn } from './exchange.js';
 import { Faults } from './faults.js';
 import { Journal, type JournalEntry } from './journal.js';
 import {
@@ -355,11 +355,11 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
       let body: string | null = null;
       let url: URL;
       let refusal: HttpError | undefined;
-      const headers: Record<string, string> = Object.create(null);
+      const headers: Record<string, string> = {};
       try {
         url = new URL(request.url);
         request.headers.forEach((value, name) => {
-          headers[name] = value;
+          setOwn(headers, name, value);
         });
         if (info.bodyTooLarge) throw bodyTooLarge(security.maxBodyBytes);
         // Read chunk by chunk, and no further than the size limit.

@@ -2,6 +2,7 @@
 import type * as z from 'zod';
 import { fieldOf, platformErrorMap, primaryIssue, refusalCodeOf } from '../../src/schemas/common.js';
 import { HttpError } from './errors.js';
+import { setOwn } from './exchange.js';
 
 /** `application/json`, from a Content-Type such as `application/json; charset=utf-8`. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
@@ -43,15 +44,16 @@ export function requireObject(value: unknown): Record<string, unknown> {
 
 /**
  * Name/value pairs (a query string without its `?`, a form body) as a record, read as
- * `URLSearchParams` reads them; a repeated name is refused. The record has no prototype, so
- * `__proto__`, `constructor` or `prototype` is a key like any other (and an unknown one to
- * validation).
+ * `URLSearchParams` reads them; a repeated name is refused. Every name is an own key, `__proto__`,
+ * `constructor` or `prototype` like any other (and an unknown one to validation).
  */
 export function pairsToRecord(text: string): Record<string, string> {
-  const out: Record<string, string> = Object.create(null);
+  const out: Record<string, string> = {};
   const add = (k: string, v: string) => {
     if (Object.hasOwn(out, k)) throw new HttpError(400, 'invalid_parameter', 'Parameter must not be repeated', k);
-    out[k] = v;
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
   };
   if (!isPlainPairs(text)) {
     for (const [k, v] of new URLSearchParams(text)) add(k, v);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isSecretName, redactParams } from '../../src/secrets.js';
 import { HttpError } from '../core/errors.js';
-import { type Core, type CoreRequest, type CoreResponse, coreOf } from '../core/exchange.js';
+import { type Core, type CoreRequest, type CoreResponse, coreOf, setOwn } from '../core/exchange.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
 import { REDACTED } from '../core/journal.js';
 import { bodyLimitOf, bodyTooLarge, declaredLength, type Refusal, refusalOf } from '../core/limits.js';
@@ -262,10 +262,10 @@ function lingerAndClose(req: IncomingMessage, res: ServerResponse): void {
 }
 
 async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = Object.create(null);
+  const headers: Record<string, string> = {};
   for (const name in req.headers) {
     const value = req.headers[name];
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined) setOwn(headers, name, Array.isArray(value) ? value.join(', ') : value);
   }
   let refusal: HttpError | undefined;
   if (answeredHost(ctx, req.headers.host) === null)

@@ -4,6 +4,7 @@
  * on the authorization routes (a union of grant types included); and nothing changes.
  */
 import { describe, expect, test } from 'vitest';
+import { createPlatform } from '../../mock/index.js';
 import {
   ADAPTERS,
   type CallOptions,
@@ -12,6 +13,7 @@ import {
   expectError,
   expectUnchanged,
   paths,
+  READ,
   useAdapter,
 } from './harness.js';
 
@@ -107,4 +109,25 @@ describe.each(ADAPTERS)('prototype keys through %s', (kind) => {
     expect(field).toBe('foo');
     expectError(special, ordinary.status, code, key);
   });
+
+  test('constructor as a header name: answered as any header, journaled as an own key', async () => {
+    const answer = await h.call(paths.products, { token: h.token(), headers: { constructor: 'y' } });
+    expect(answer.status).toBe(200);
+    const headers = h.platform.requests.list().at(-1)?.headers ?? {};
+    expect(Object.getOwnPropertyDescriptor(headers, 'constructor')?.value).toBe('y');
+  });
+});
+
+test('__proto__ as a header name (Fetch Headers allow it; node:http drops it): journaled as an own key, the prototype untouched', async () => {
+  const platform = createPlatform();
+  const token = platform.mintToken({ scopes: [READ] }).access_token;
+  const headers = new Headers([
+    ['__proto__', 'x'],
+    ['authorization', `Bearer ${token}`],
+  ]);
+  const answer = await platform.handle(new Request(`https://api.platform.test${paths.products}`, { headers }));
+  expect(answer.status).toBe(200);
+  const journaled = platform.requests.list()[0]?.headers ?? {};
+  expect(Object.getPrototypeOf(journaled)).toBe(Object.prototype);
+  expect(Object.getOwnPropertyDescriptor(journaled, '__proto__')?.value).toBe('x');
 });

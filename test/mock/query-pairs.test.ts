@@ -8,19 +8,25 @@ import { describe, expect, test } from 'vitest';
 import { HttpError } from '../../mock/core/errors.js';
 import { pairsToRecord } from '../../mock/core/validate.js';
 
-/** What the parser makes of `text`: a record, or the name repeated first. */
-function reference(text: string): Record<string, string> | { repeated: string } {
-  const out: Record<string, string> = Object.create(null);
-  for (const [k, v] of new URLSearchParams(text)) {
-    if (Object.hasOwn(out, k)) return { repeated: k };
-    out[k] = v;
-  }
-  return out;
+/** Pairs in name order (a record lists integer-like names first). */
+function byName(pairs: [string, string][]): [string, string][] {
+  return pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-function actual(text: string): Record<string, string> | { repeated: string } {
+/** What the parser makes of `text`: its pairs in order, or the name repeated first. */
+function reference(text: string): [string, string][] | { repeated: string } {
+  const out: [string, string][] = [];
+  for (const [k, v] of new URLSearchParams(text)) {
+    if (out.some(([name]) => name === k)) return { repeated: k };
+    out.push([k, v]);
+  }
+  return byName(out);
+}
+
+function actual(text: string): [string, string][] | { repeated: string } {
   try {
-    return pairsToRecord(text);
+    const record = pairsToRecord(text);
+    return byName(Object.keys(record).map((k) => [k, Object.getOwnPropertyDescriptor(record, k)?.value]));
   } catch (error) {
     if (error instanceof HttpError && error.code === 'invalid_parameter') return { repeated: error.field ?? '' };
     throw error;
@@ -33,7 +39,10 @@ describe('query and form pairs, read as URLSearchParams reads them', () => {
     expect(pairsToRecord('')).toEqual({});
     expect(pairsToRecord('&&a&=x&b=1=2')).toEqual({ a: '', '': 'x', b: '1=2' });
     expect(pairsToRecord('name=%E2%82%AC%zz')).toEqual({ name: '€%zz' });
-    expect(Object.getPrototypeOf(pairsToRecord('__proto__=x'))).toBe(null);
+    const proto = pairsToRecord('__proto__=x&constructor=y');
+    expect(Object.keys(proto)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(proto, '__proto__')?.value).toBe('x');
     expect(() => pairsToRecord('a=1&a=2')).toThrow(expect.objectContaining({ status: 400, field: 'a' }));
   });
 
