@@ -51,9 +51,7 @@ export function pairsToRecord(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   const add = (k: string, v: string) => {
     if (Object.hasOwn(out, k)) throw new HttpError(400, 'invalid_parameter', 'Parameter must not be repeated', k);
-    if (k === '__proto__')
-      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[k] = v;
+    setOwn(out, k, v);
   };
   if (!isPlainPairs(text)) {
     for (const [k, v] of new URLSearchParams(text)) add(k, v);
