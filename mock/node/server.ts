@@ -107,6 +107,8 @@ interface ServeContext {
   readonly trustProxy: boolean;
   /** The server's own origin, for a request whose `Host` cannot be used. */
   origin: string;
+  /** Whether answered requests are logged (`onRequest`): only then is each answer's correlation id kept. */
+  readonly logged: boolean;
   /** The verdict on each `Host` header value seen lately: its host name when answered, null when refused. */
   readonly hosts: Map<string, string | null>;
 }
@@ -319,13 +321,16 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     res.setHeader('connection', 'close');
     lingerAndClose(req, res);
   }
-  const id = answer.headers['x-correlation-id'];
-  if (id !== undefined) correlationIds.set(res, id);
+  if (ctx.logged) {
+    const id = answer.headers['x-correlation-id'];
+    if (id !== undefined) correlationIds.set(res, id);
+  }
+  // Name, value, name, value...: the form writeHead reads fastest.
+  const answerHeaders: string[] = [];
+  for (const name in answer.headers) answerHeaders.push(name, answer.headers[name]!);
   // The length, or writeHead would choose chunked encoding for a body it already has whole.
-  const answerHeaders =
-    answer.body === null || answer.headers['content-length'] !== undefined
-      ? answer.headers
-      : { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) };
+  if (answer.body !== null && answer.headers['content-length'] === undefined)
+    answerHeaders.push('content-length', String(Buffer.byteLength(answer.body)));
   res.writeHead(answer.status, answerHeaders);
   res.end(answer.body ?? undefined);
 }
@@ -391,6 +396,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     trustProxy: options.trustProxy ?? false,
     origin: '',
     hosts: new Map(),
+    logged: options.onRequest !== undefined,
   };
   const { onRequest } = options;
   const handler = (req: IncomingMessage, res: ServerResponse) => {

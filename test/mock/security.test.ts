@@ -22,6 +22,7 @@ import {
   expectError,
   expectUnchanged,
   paths,
+  READ,
   useAdapter,
 } from './harness.js';
 import { closedByServer, openSocket, rawRequest } from './raw-http.js';
@@ -421,6 +422,25 @@ describe('the node:http adapter', () => {
       await vi.waitFor(() => expect(lines).toHaveLength(targets.length));
       expect(lines.map((l) => l.path)).toEqual(targets.map(([, , logged]) => logged));
       expect(JSON.stringify(lines)).not.toContain(sid);
+    });
+
+    test("a line per answered request: method, path, status, time and the answer's correlation id", async () => {
+      const lines: RequestLogLine[] = [];
+      const { url, platform } = await start({ onRequest: (line) => lines.push(line) });
+      const token = platform.mintToken({ scopes: [READ] }).access_token;
+      const answers = [
+        await rawRequest(url, `${paths.products}?product_type=packages`, {
+          headers: { authorization: `Bearer ${token}` },
+        }),
+        await rawRequest(url, paths.products),
+      ];
+      await vi.waitFor(() => expect(lines).toHaveLength(2));
+      expect(lines).toEqual([
+        expect.objectContaining({ method: 'GET', path: `${paths.products}?product_type=packages`, status: 200 }),
+        expect.objectContaining({ method: 'GET', path: paths.products, status: 401 }),
+      ]);
+      expect(lines.map((l) => l.correlationId)).toEqual(answers.map((a) => a.headers['x-correlation-id']));
+      expect(lines.every((l) => typeof l.correlationId === 'string' && l.durationMs >= 0)).toBe(true);
     });
   });
 
