@@ -29,7 +29,7 @@ import { createSsoSessions } from './sso.js';
 import { createStore, type Store } from './store.js';
 import { createSubscriptionSystems } from './subscription-system.js';
 import { issueTicket } from './tickets.js';
-import { issueToken } from './tokens.js';
+import { isExpired, issueToken } from './tokens.js';
 import type { HandleInfo, IssueTicketOptions, MintTokenOptions, Platform, PlatformOptions } from './types.js';
 import {
   invalidContentType,
@@ -42,11 +42,8 @@ import {
 } from './validate.js';
 
 const REALM = 'Bearer realm="platform"';
-/** Lets a browser page call the standalone platform from another origin. */
-const CORS: Readonly<Record<string, string>> = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'x-correlation-id, www-authenticate, retry-after, allow',
-};
+/** The response headers a browser page may read when it calls the platform from another origin. */
+const EXPOSED_HEADERS = 'x-correlation-id, www-authenticate, retry-after, allow';
 const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
 function isAdminPath(path: string): boolean {
@@ -60,7 +57,12 @@ function respond(
   extra?: Readonly<Record<string, string>>,
   text?: string,
 ): CoreResponse {
-  const headers: Record<string, string> = { 'x-correlation-id': correlationId, ...CORS };
+  // CORS: a browser page may call the standalone platform from another origin.
+  const headers: Record<string, string> = {
+    'x-correlation-id': correlationId,
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': EXPOSED_HEADERS,
+  };
   if (extra) Object.assign(headers, extra);
   if (NULL_BODY_STATUS.has(status)) return { status, headers, body: null, drop: false };
   if (text !== undefined) return { status, headers, body: text, drop: false };
@@ -195,7 +197,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     const client = token && store.clients.get(token.client_id);
     if (!token || !client) throw unauthorized('Unknown access token');
     if (token.revoked_at !== null) throw unauthorized('Revoked access token');
-    if (Date.parse(token.expires_at) <= clock.nowMs()) throw unauthorized('Expired access token');
+    if (isExpired(token, clock.nowMs())) throw unauthorized('Expired access token');
     for (const scope of route.scopes) {
       if (!token.scopes.includes(scope)) {
         const needed = route.scopes.join(' ');

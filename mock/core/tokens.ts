@@ -48,3 +48,16 @@ export function revokeFamily(store: Store, clock: OffsetClock, token: AccessToke
   const now = clock.now().toISOString();
   for (const t of store.familyOf(token)) if (t.revoked_at === null) t.revoked_at = now;
 }
+
+/** Each token's expiry in milliseconds, parsed once per value of `expires_at`. */
+const expiries = new WeakMap<AccessTokenRecord, { at: string; ms: number }>();
+
+/** Whether a token has expired by `nowMs` (its `expires_at` is not after it). */
+export function isExpired(token: AccessTokenRecord, nowMs: number): boolean {
+  let expiry = expiries.get(token);
+  if (expiry === undefined || expiry.at !== token.expires_at) {
+    expiry = { at: token.expires_at, ms: Date.parse(token.expires_at) };
+    expiries.set(token, expiry);
+  }
+  return expiry.ms <= nowMs;
+}
