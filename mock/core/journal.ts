@@ -101,18 +101,52 @@ function sizeOf(entry: JournalEntry): number {
   return size;
 }
 
-/** What an entry is made from, kept until the journal is read. */
-interface RawRequest {
-  readonly url: URL;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | null;
-  /** When the request arrived, by the platform clock, in ms since the epoch. */
-  readonly receivedAtMs: number;
+/** A request being journaled: its status is filled in when the answer is known. */
+export interface OpenEntry {
+  /** The status answered; 0 when the connection was dropped by a fault. */
+  status: number;
 }
 
-/** Fills an entry's URL, query, headers and body from what the request carried, every secret redacted. */
-function redactInto(entry: JournalEntry, raw: RawRequest): void {
-  const { url } = raw;
+/**
+ * One request as the journal holds it: what it carried, as it came, until the journal is first
+ * read; then its redacted entry, and nothing of what it carried.
+ */
+class Slot implements OpenEntry {
+  status = 0;
+  /** The redacted entry, once the journal was read. */
+  entry: JournalEntry | undefined = undefined;
+
+  constructor(
+    readonly method: string,
+    /** The URL as received (a string, not the `URL`: it is all that is kept). */
+    readonly href: string,
+    readonly path: string,
+    public headers: Readonly<Record<string, string>> | undefined,
+    public body: string | null,
+    /** When the request arrived, by the platform clock, in ms since the epoch. */
+    readonly receivedAtMs: number,
+    readonly correlationId: string,
+    readonly ip: string | null,
+    /** About how much text it holds, in characters. */
+    public size: number,
+  ) {}
+
+  /** Its entry, every secret redacted: made once, when the journal is first read. */
+  redacted(): JournalEntry {
+    if (this.entry === undefined) {
+      this.entry = redactedEntry(this);
+      this.headers = undefined;
+      this.body = null;
+      this.size = sizeOf(this.entry);
+    }
+    this.entry.status = this.status;
+    return this.entry;
+  }
+}
+
+/** A slot's entry, from what its request carried, every secret redacted. */
+function redactedEntry(slot: Slot): JournalEntry {
+  const url = new URL(slot.href);
   const query: Record<string, string> = {};
   let redactedQuery = false;
   if (url.search.length > 1) {
@@ -124,42 +158,47 @@ function redactInto(entry: JournalEntry, raw: RawRequest): void {
       setOwn(query, k, value);
     }
   }
-  entry.url = redactedQuery
-    ? `${url.origin}${url.pathname}?${redactParams(url.search.slice(1), REDACTED, 'url')}`
-    : url.href;
-  entry.query = query;
   const headers: Record<string, string> = {};
-  for (const k in raw.headers) {
-    const v = raw.headers[k]!;
+  for (const k in slot.headers) {
+    const v = slot.headers[k]!;
     let value = v;
     if (k === 'authorization') value = v.slice(0, 7).toLowerCase() === 'bearer ' ? `Bearer ${REDACTED}` : REDACTED;
     else if (isSecretName(k)) value = REDACTED;
     else if (URL_HEADERS.has(k)) value = redactParams(v, REDACTED, 'url');
     setOwn(headers, k, value);
   }
-  entry.headers = headers;
-  entry.body = raw.body === null ? null : truncateBody(redactBody(raw.body));
-  entry.received_at = new Date(raw.receivedAtMs).toISOString();
+  return {
+    method: slot.method,
+    url: redactedQuery
+      ? `${url.origin}${url.pathname}?${redactParams(url.search.slice(1), REDACTED, 'url')}`
+      : url.href,
+    path: slot.path,
+    query,
+    headers,
+    body: slot.body === null ? null : truncateBody(redactBody(slot.body)),
+    status: slot.status,
+    received_at: new Date(slot.receivedAtMs).toISOString(),
+    correlation_id: slot.correlationId,
+    ip: slot.ip,
+  };
 }
 
-/** The journal's store, bounded by a count of entries and by {@link JOURNAL_TEXT_BUDGET}: the oldest entries go first. */
+/**
+ * The journal's store, bounded by a count of entries and by {@link JOURNAL_TEXT_BUDGET}: the oldest
+ * entries go first. A request is redacted when the journal is first read, not on its way through
+ * the platform (a 1000-entry batch would pay for its body on every call, and every request for its
+ * headers); nothing reads a request but {@link Journal.list}, which redacts first.
+ */
 export class Journal implements RequestJournal {
-  /** Entries from {@link Journal.head} on are live; those before it were dropped and are cleared. */
-  private entries: (JournalEntry | undefined)[] = [];
-  private sizes: number[] = [];
+  /** Slots from {@link Journal.head} on are live; those before it were dropped and are cleared. */
+  private slots: (Slot | undefined)[] = [];
   /**
-   * What each entry was made from, until it is redacted: the URL, the headers and the body are
-   * redacted when the journal is first read, not on the request's path (a 1000-entry batch would
-   * pay for its body on every call, and every request for its headers). Nothing reads an entry
-   * but {@link Journal.list}, which redacts first.
-   */
-  private pending: (RawRequest | undefined)[] = [];
-  /**
-   * The index of the oldest live entry. Dropping the oldest moves it on, so that a full journal
-   * pays O(1) per request rather than shifting every entry; the arrays are compacted once the
+   * The index of the oldest live slot. Dropping the oldest moves it on, so that a full journal
+   * pays O(1) per request rather than shifting every entry; the array is compacted once the
    * dropped part is as long as the live one.
    */
   private head = 0;
+  /** The text held in all, in characters. */
   private size = 0;
 
   constructor(
@@ -180,68 +219,46 @@ export class Journal implements RequestJournal {
     receivedAtMs: number,
     correlationId: string,
     ip?: string,
-  ): JournalEntry {
-    const entry: JournalEntry = {
-      method,
-      url: '',
-      path: url.pathname,
-      query: {},
-      headers: {},
-      body: null,
-      status: 0,
-      received_at: '',
-      correlation_id: correlationId,
-      ip: ip ?? null,
-    };
-    // A journal of no entries keeps none (`--journal-limit 0`).
-    if (this.limit === 0) return entry;
-    let size = 2 * url.href.length + (body?.length ?? 0);
+  ): OpenEntry {
+    const href = url.href;
+    let size = 2 * href.length + (body?.length ?? 0);
     for (const k in headers) size += k.length + headers[k]!.length;
-    this.entries.push(entry);
-    this.pending.push({ url, headers, body, receivedAtMs });
-    this.sizes.push(size);
+    const slot = new Slot(method, href, url.pathname, headers, body, receivedAtMs, correlationId, ip ?? null, size);
+    // A journal of no entries keeps none (`--journal-limit 0`).
+    if (this.limit === 0) return slot;
+    this.slots.push(slot);
     this.size += size;
     // The newest entry always stays, even over the text budget.
-    const last = this.entries.length - 1;
+    const last = this.slots.length - 1;
     while (this.head < last && (last - this.head >= this.limit || this.size > this.budget)) this.drop();
-    if (this.head > 0 && this.head >= this.entries.length - this.head) {
-      this.entries.splice(0, this.head);
-      this.pending.splice(0, this.head);
-      this.sizes.splice(0, this.head);
+    if (this.head > 0 && this.head >= this.slots.length - this.head) {
+      this.slots.splice(0, this.head);
       this.head = 0;
     }
-    return entry;
+    return slot;
   }
 
   /** Drops the oldest entry. */
   private drop(): void {
-    this.size -= this.sizes[this.head]!;
-    this.entries[this.head] = undefined;
-    this.pending[this.head] = undefined;
+    this.size -= this.slots[this.head]!.size;
+    this.slots[this.head] = undefined;
     this.head++;
   }
 
   list(): JournalEntry[] {
     const list: JournalEntry[] = [];
-    for (let i = this.head; i < this.entries.length; i++) {
-      const entry = this.entries[i]!;
-      const raw = this.pending[i];
-      if (raw !== undefined) {
-        redactInto(entry, raw);
-        this.pending[i] = undefined;
-        const size = sizeOf(entry);
-        this.size += size - this.sizes[i]!;
-        this.sizes[i] = size;
-      }
+    for (let i = this.head; i < this.slots.length; i++) {
+      const slot = this.slots[i]!;
+      const before = slot.size;
+      const entry = slot.redacted();
+      this.size += slot.size - before;
       list.push({ ...entry, query: { ...entry.query }, headers: { ...entry.headers } });
     }
     return list;
   }
 
   clear(): void {
-    this.entries = [];
-    this.pending = [];
-    this.sizes = [];
+    this.slots = [];
     this.head = 0;
     this.size = 0;
   }

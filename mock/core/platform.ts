@@ -12,7 +12,7 @@ import { type StateDocument, type StateDocumentInput, StateDocumentSchema } from
 import { HttpError } from './errors.js';
 import { type CoreRequest, type CoreResponse, registerCore, setOwn } from './exchange.js';
 import { Faults } from './faults.js';
-import { Journal, type JournalEntry } from './journal.js';
+import { Journal, type OpenEntry } from './journal.js';
 import {
   bodyTooLarge,
   jsonDepthExceeds,
@@ -290,7 +290,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
   /** One request, start to end. Never rejects. */
   async function core(request: CoreRequest): Promise<CoreResponse> {
     const correlationId = crypto.randomUUID();
-    let entry: JournalEntry | undefined;
+    let entry: OpenEntry | undefined;
     try {
       const { method, url } = request;
       const path = url.pathname;
