@@ -44,7 +44,7 @@ export interface PlatformOptions {
    * always answers the documented shape.
    */
   meShape?: 'spec' | 'documented';
-  /** How many requests the journal keeps; the oldest go first. Default 1000. */
+  /** How many requests the journal keeps, an integer of 0 (none) or more; the oldest go first. Default 1000. */
   journalLimit?: number;
   /** Called with an unexpected exception before it is answered as `500 internal_server_error`. */
   onError?: (error: unknown) => void;
