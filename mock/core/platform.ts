@@ -22,7 +22,7 @@ import {
   refusalOf,
   tooDeep,
 } from './limits.js';
-import type { Auth, Route, RouteContext, Settings } from './route.js';
+import type { Auth, Route, RouteContext, RouteResult, Settings } from './route.js';
 import { Router } from './router.js';
 import { guardAdmin, registerSecurity, securitySettings, withoutCors } from './security.js';
 import { createSsoSessions } from './sso.js';
@@ -212,7 +212,8 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     return { client, token, account };
   }
 
-  async function dispatch(request: CoreRequest, correlationId: string): Promise<CoreResponse> {
+  /** Routes a request and answers it: at once when its handler is synchronous (most are), else a promise. */
+  function dispatch(request: CoreRequest, correlationId: string): CoreResponse | Promise<CoreResponse> {
     const { method, url, headers } = request;
     const bodyText = request.body;
     const path = url.pathname;
@@ -283,8 +284,10 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     }
     if (route.body) input = validate(route.body, body, 'body');
 
-    const result = await route.handler(context(input, auth));
-    return respond(result.status ?? route.status, result.body, correlationId, result.headers, result.text);
+    const answer = (result: RouteResult) =>
+      respond(result.status ?? route.status, result.body, correlationId, result.headers, result.text);
+    const result = route.handler(context(input, auth));
+    return result instanceof Promise ? result.then(answer) : answer(result);
   }
 
   /** One request, start to end. Never rejects. */
@@ -328,7 +331,8 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
         }
       }
       if (refusal) throw refusal;
-      const response = await dispatch(request, correlationId);
+      const dispatched = dispatch(request, correlationId);
+      const response = dispatched instanceof Promise ? await dispatched : dispatched;
       if (entry) entry.status = response.status;
       return admin ? withoutCors(response) : response;
     } catch (error) {
