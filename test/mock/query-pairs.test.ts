@@ -34,7 +34,7 @@ function actual(text: string): [string, string][] | { repeated: string } {
 }
 
 describe('query and form pairs, read as URLSearchParams reads them', () => {
-  test('the spec-shaped cases', () => {
+  test('plain pairs, + as a space, empty names and values, escapes, __proto__, and a repeated name refused', () => {
     expect(pairsToRecord('product_type=packages&a=b+c')).toEqual({ product_type: 'packages', a: 'b c' });
     expect(pairsToRecord('')).toEqual({});
     expect(pairsToRecord('&&a&=x&b=1=2')).toEqual({ a: '', '': 'x', b: '1=2' });
