@@ -16,6 +16,18 @@ const entry = (account_id: string, message = 'Moved to a new address') => ({
   requested_by: 'customer service',
 });
 
+/** How the platform answers Frank's (archived) entry: the payload with its own keys, `cateogory` (sic) included. */
+const frankRefused = (now: string) => ({
+  payload: {
+    account_id: frank,
+    created_at: now,
+    message: 'Moved to a new address',
+    cateogory: 'address_change',
+    requested_by: 'customer service',
+  },
+  error_message: 'The account is archived',
+});
+
 describe.each(ADAPTERS)('account change log through %s', (kind) => {
   const h = useAdapter(kind);
   let token: string;
@@ -73,16 +85,7 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
       const body = expectOk(answer, LogToAccountsResponse, 207);
       expect(body.ok).toEqual([anna]);
       expect(body.errors).toEqual([
-        {
-          payload: {
-            account_id: frank,
-            created_at: now,
-            message: 'Moved to a new address',
-            cateogory: 'address_change',
-            requested_by: 'customer service',
-          },
-          error_message: 'The account is archived',
-        },
+        frankRefused(now),
         expect.objectContaining({
           payload: expect.objectContaining({ account_id: dora }),
           error_message: 'The account does not belong to the organisation',
@@ -111,16 +114,7 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
           'requested_by',
         ]);
       expect(body.errors).toEqual([
-        {
-          payload: {
-            account_id: frank,
-            created_at: now,
-            message: 'Moved to a new address',
-            cateogory: 'address_change',
-            requested_by: 'customer service',
-          },
-          error_message: 'The account is archived',
-        },
+        frankRefused(now),
         {
           payload: {
             account_id: kai,

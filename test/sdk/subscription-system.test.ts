@@ -19,6 +19,16 @@ import { client, demoIds, platform, server, usePlatform } from './helpers.js';
 
 usePlatform();
 
+/** A delivery address with every field the spec requires. */
+const ADDRESS = {
+  first_name: 'K',
+  last_name: 'K',
+  street: 'Storgatan',
+  street_number: '1',
+  zip_code: '111 22',
+  city: 'Stockholm',
+  country_code: 'SE',
+};
 const SCOPES = ['/external/subscription_system/w', '/external/subscription_system/r', '/external/order/r'];
 
 describe('17, 18, 19, 20 one call each', () => {
@@ -27,15 +37,7 @@ describe('17, 18, 19, 20 one call each', () => {
     const gift = await sdk.orders.validateGiftReceiver({
       giver_account_id: demoIds.accounts.anna,
       campaign_code: 'premium-summer',
-      delivery_address: {
-        first_name: 'K',
-        last_name: 'K',
-        street: 'Storgatan',
-        street_number: '1',
-        zip_code: '111 22',
-        city: 'Stockholm',
-        country_code: 'SE',
-      },
+      delivery_address: ADDRESS,
     });
     expect(gift.item.receiver_eligible).toBe(false);
     expect((await sdk.subscriptionSystem.syncAddress({ customer_number: 'C1001' })).id).toBe(demoIds.accounts.anna);
@@ -59,15 +61,6 @@ describe('17, 18, 19, 20 one call each', () => {
 });
 
 describe('typed errors, and requests refused before they are sent', () => {
-  const address = {
-    first_name: 'K',
-    last_name: 'K',
-    street: 'Storgatan',
-    street_number: '1',
-    zip_code: '111 22',
-    city: 'Stockholm',
-    country_code: 'SE',
-  };
   const q = { product_code: 'premium-digital', period_id: demoIds.periods.premiumCreditcard, zip_code: '111 22' };
 
   test('17: an absent giver is a NotFoundError naming giver_account_id', async () => {
@@ -75,7 +68,7 @@ describe('typed errors, and requests refused before they are sent', () => {
       client({}, SCOPES).orders.validateGiftReceiver({
         giver_account_id: 'ac00000000000000000000ff',
         campaign_code: 'premium-summer',
-        delivery_address: address,
+        delivery_address: ADDRESS,
       }),
     ).rejects.toMatchObject({ constructor: NotFoundError, status: 404, code: 'not_found', field: 'giver_account_id' });
   });
@@ -126,7 +119,7 @@ describe('typed errors, and requests refused before they are sent', () => {
           giver_account_id: demoIds.accounts.anna,
           campaign_code: 'premium-summer',
           // @ts-expect-error: every field of the address is required
-          delivery_address: { ...address, city: undefined },
+          delivery_address: { ...ADDRESS, city: undefined },
         }),
       'invalid_parameter',
       'delivery_address.city',
