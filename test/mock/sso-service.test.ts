@@ -6,7 +6,7 @@
  */
 import { randomBytes, scryptSync } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import type { StateDocument } from '../../mock/index.js';
 import { SsoEnvelope, SsoSessionClaims } from '../../src/schemas/sign-on.js';
 import {
@@ -550,5 +550,68 @@ describe.each(ADAPTERS)('stored password hashes are checked when the state is lo
     const login = (pwd: string) => call('authenticate', { sid, ...DEVICE, usr: demoUsers.anna.email, pwd });
     expect((await login('wrong')).err).toBe('invalid_credentials');
     expect(await login('made-elsewhere')).toMatchObject({ sts: 'loggedin', err: null, aid: demoUsers.anna.id });
+  });
+});
+
+describe.each(ADAPTERS)('wrong passwords and the freeze, on a frozen platform clock, through %s', (kind) => {
+  const T0 = Date.parse('2030-03-01T09:00:00Z');
+  const h = useAdapter(kind, { now: new Date(T0).toISOString() });
+  /** Every attempt at T0 unless a test moves the clock: the fifth wrong password freezes until T0 + 300 s. */
+  beforeEach(() => {
+    h.platform.clock.freeze();
+    h.platform.clock.set(new Date(T0));
+  });
+  const anna = demoUsers.anna;
+  const call = async (operation: string, claims: Record<string, unknown>) => {
+    const t = await sign(h, claims);
+    return read(
+      h,
+      expectOk(await h.call(`/${operation}`, { method: 'POST', host: 'sso', json: { t } }), SsoEnvelope).t,
+    );
+  };
+  /**
+   * One login on a new session: its claims. A refused one changes nothing but the session's
+   * timeline (the count of wrong passwords is not part of the state document).
+   */
+  const login = async (usr: string, pwd: string) => {
+    const { sid } = await call('createsession', { ...DEVICE, apn: 'a', apv: '1', osn: 'o', osv: '1' });
+    const before = h.platform.snapshot();
+    const claims = await call('authenticate', { sid, ...DEVICE, usr, pwd });
+    if (claims.err !== null) expectOnlyRecorded(before, h.platform.snapshot(), sid, claims.err);
+    return claims;
+  };
+  /** The passwords remaining after each of `count` wrong ones for anna's e-mail, spelled by `spelling(i)`. */
+  const typos = async (count: number, spelling: (i: number) => string = () => anna.email) => {
+    const remaining: number[] = [];
+    for (let i = 0; i < count; i++) remaining.push((await login(spelling(i), `wrong-${i}`)).raa);
+    return remaining;
+  };
+
+  test('wrong passwords are counted per e-mail whatever its letter case: five spellings, five tries, then frozen', async () => {
+    const spellings = [
+      'anna@example.com',
+      'ANNA@EXAMPLE.COM',
+      'Anna@Example.com',
+      'aNNA@example.COM',
+      'anna@EXAMPLE.com',
+    ];
+    expect(await typos(5, (i) => spellings[i] ?? anna.email)).toEqual([4, 3, 2, 1, 0]);
+    expect(await login('ANNA@example.com', anna.password)).toMatchObject({ err: 'account_frozen', frf: 300 });
+  });
+
+  test('a correct login resets the count: four wrong passwords, a login, then one wrong password leaves four tries', async () => {
+    expect(await typos(4)).toEqual([4, 3, 2, 1]);
+    expect(await login(anna.email, anna.password)).toMatchObject({ sts: 'loggedin', err: null });
+    expect(await login(anna.email, 'one-more-typo')).toMatchObject({ err: 'invalid_credentials', raa: 4 });
+    expect(await login(anna.email, anna.password)).toMatchObject({ sts: 'loggedin', err: null });
+  });
+
+  test('frozen until the thaw exactly; after it, one wrong password does not freeze again: the count starts over', async () => {
+    expect(await typos(5)).toEqual([4, 3, 2, 1, 0]);
+    h.platform.clock.set(new Date(T0 + 299_999));
+    expect(await login(anna.email, anna.password)).toMatchObject({ err: 'account_frozen', frf: 1 });
+    h.platform.clock.set(new Date(T0 + 300_000));
+    expect(await login(anna.email, 'a-typo-after-the-thaw')).toMatchObject({ err: 'invalid_credentials', raa: 4 });
+    expect(await login(anna.email, anna.password)).toMatchObject({ sts: 'loggedin', err: null });
   });
 });
