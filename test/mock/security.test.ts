@@ -462,3 +462,33 @@ describe('the node:http adapter', () => {
     });
   });
 });
+
+describe.each(ADAPTERS)('the admin token is compared whole, through %s', (kind) => {
+  const ADMIN_TOKEN = 's3cret-admin-token';
+  const h = useAdapter(kind, { adminToken: ADMIN_TOKEN });
+
+  test.each([
+    ['the right token with characters appended', `${ADMIN_TOKEN}x`],
+    ['the right token twice', `${ADMIN_TOKEN}${ADMIN_TOKEN}`],
+    ['the right token less its last character', ADMIN_TOKEN.slice(0, -1)],
+    ['the right token in capitals', ADMIN_TOKEN.toUpperCase()],
+  ])('%s: 401 invalid_token naming authorization; the reset does not happen', async (_, given) => {
+    // A token minted first, so that a reset would show in the state.
+    h.token();
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call('/__admin/reset', { method: 'POST', headers: { authorization: `Bearer ${given}` } }),
+    );
+    expectError(answer, 401, 'invalid_token', 'authorization');
+  });
+
+  test('the right token, whole: the reset happens', async () => {
+    h.token();
+    const minted = h.platform.snapshot().access_tokens.length;
+    const answer = await h.call('/__admin/reset', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(answer.status).toBe(204);
+    expect(h.platform.snapshot().access_tokens.length).toBe(minted - 1);
+  });
+});
