@@ -497,3 +497,82 @@ describe('19 in sequence: a second sync of the organisation while one is under w
     expect(annaSynced()).toBe(false);
   });
 });
+
+describe.each(ADAPTERS)('19. a sync reactivates what the external system reports active, through %s', (kind) => {
+  const h = useAdapter(kind, { syncProcessingMs: 0, now: '2030-01-15T12:00:00Z' });
+  const sync = async () =>
+    expectOk(
+      await h.call(paths.syncSubscriptions, {
+        method: 'PUT',
+        json: { customer_number: 'C1007' },
+        token: h.token([W]),
+      }),
+      IdResponse,
+    );
+  const epaper = () => h.platform.snapshot().user_products.find((u) => u.id === ups.gusPaperlineEpaper);
+
+  test.each([
+    ['cancelled', { state: 'cancelled', cancelled_at: '2030-01-10T08:00:00.000Z' }],
+    ['deactivated', { state: 'deactivated' }],
+  ] as const)(
+    'a %s user-product the system reports active with the same product and dates: activated again, only it',
+    async (_, change) => {
+      // A first sync makes Gus's PL-1007-1 what the system says; then it leaves the activated state here.
+      await sync();
+      const synced = epaper();
+      expect(synced).toMatchObject({ state: 'activated', product_code: 'e-paper', subscription_number: 'PL-1007-1' });
+      const doc = h.platform.snapshot();
+      doc.user_products = doc.user_products.map((u) => (u.id === ups.gusPaperlineEpaper ? { ...u, ...change } : u));
+      h.platform.restore(doc);
+      h.platform.clock.freeze();
+      h.platform.clock.set('2030-01-16T12:00:00.000Z');
+      await sync();
+      const after = h.platform.snapshot();
+      // The same product and dates as before, activated: the only change, with its time.
+      const { product_id, product_code, subscription_type, valid_from, valid_to } = synced ?? {};
+      expect(epaper()).toMatchObject({ product_id, product_code, subscription_type, valid_from, valid_to });
+      expect(epaper()).toMatchObject({ state: 'activated', updated: '2030-01-16T12:00:00.000Z' });
+      expect(after.user_products.filter((u) => u.id !== ups.gusPaperlineEpaper)).toEqual(
+        doc.user_products.filter((u) => u.id !== ups.gusPaperlineEpaper),
+      );
+    },
+  );
+});
+
+describe.each(ADAPTERS)("17. the gift receiver's address is compared with its country, through %s", (kind) => {
+  const h = useAdapter(kind);
+  /** Where the external system has a household with the daily paper (X9001), in Sweden. */
+  const household = {
+    first_name: 'Karin',
+    last_name: 'Kvist',
+    street: 'Storgatan',
+    street_number: '1',
+    zip_code: '111 22',
+    city: 'Stockholm',
+    country_code: 'SE',
+  };
+  const eligible = async (country_code: string) => {
+    const token = h.token(['/external/order/r']);
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.giftReceiver, {
+        method: 'POST',
+        json: {
+          giver_account_id: anna,
+          campaign_code: 'premium-summer',
+          delivery_address: { ...household, country_code },
+        },
+        token,
+      }),
+    );
+    return expectOk(answer, ValidateGiftReceiverResponse).item.receiver_eligible;
+  };
+
+  test("the household's street, number, zip code and city in another country: another address, eligible", async () => {
+    expect(await eligible('NO')).toBe(true);
+  });
+
+  test('the same country in other letter case: the same address, not eligible', async () => {
+    expect(await eligible('se')).toBe(false);
+    expect(await eligible('SE')).toBe(false);
+  });
+});
