@@ -806,3 +806,50 @@ describe.each(ADAPTERS)('returnInterstitial through %s', (kind) => {
     expect(new URL(location).searchParams.get('ticket')).toMatch(/^[\w-]{43}$/);
   });
 });
+
+describe.each(ADAPTERS)('what a purchase records, through %s', (kind) => {
+  const h = useAdapter(kind, { now: '2030-01-15T12:00:00Z' });
+  const details = [
+    { name: 'Digital', price: 80.5, vat_code: 6 },
+    { name: 'Paper', price: 120.25, vat_code: 25 },
+  ];
+  /** Premium Digital with its monthly card period priced by details, and its yearly period free. */
+  const withPrices = () => {
+    const doc = h.platform.snapshot();
+    const premium = doc.products.find((p) => p.id === demoIds.products.premiumDigital);
+    if (!premium) throw new Error('the demo seed has Premium Digital');
+    premium.price_periods = premium.price_periods.map((pp) => {
+      if (pp.id === periods.premiumCreditcard) {
+        const { price: _, ...withoutPrice } = pp;
+        return { ...withoutPrice, details };
+      }
+      return pp.id === periods.premiumInvoice ? { ...pp, payment_option: 'free', price: 0 } : pp;
+    });
+    h.platform.restore(doc);
+  };
+  /** Buys `period_id` as anna; answers the new user-product's order and payment profiles. */
+  const purchase = async (period_id: string) => {
+    withPrices();
+    const b = browser(h);
+    await b.loginWithTicket();
+    const location = expectRedirect(await b.post('/shop/purchase', { ...market, period_id }));
+    const id = /^\/shop\/confirmation\/([a-f\d]{24})/.exec(location)?.[1];
+    const doc = h.platform.snapshot();
+    return {
+      orders: doc.orders.filter((o) => o.user_product_id === id),
+      profiles: doc.payment_profiles.filter((p) => p.user_product_id === id),
+    };
+  };
+
+  test('a purchase on a price made of details records their sum as the amount, on the order and the payment profile', async () => {
+    const { orders, profiles } = await purchase(periods.premiumCreditcard);
+    expect(orders).toEqual([expect.objectContaining({ payment_option: 'creditcard', amount: 200.75 })]);
+    expect(profiles).toEqual([expect.objectContaining({ payment_option: 'creditcard', amount: 200.75 })]);
+  });
+
+  test('a free purchase: its order, of amount 0, and no payment profile', async () => {
+    const { orders, profiles } = await purchase(periods.premiumInvoice);
+    expect(orders).toEqual([expect.objectContaining({ payment_option: 'free', amount: 0 })]);
+    expect(profiles).toEqual([]);
+  });
+});
