@@ -2,10 +2,13 @@
  * Expiries and ages at exactly their instant, on a frozen platform clock: a ticket expires when
  * `now >= expires_at`, an access token likewise, and a buyer is 18 from the first instant of the
  * 18th birthday. One millisecond earlier each is still the other way. Then the clock itself: it
- * stands still when frozen, and refuses a time it cannot show.
+ * stands still when frozen, and refuses a time it cannot show. Last, a cancelled user-product's
+ * term: it counts until `valid_to` and not from its instant on.
  */
 import { describe, expect, test } from 'vitest';
+import { getMyActiveProducts, pathOf } from '../../src/endpoints.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
+import { ActiveProductsResponse } from '../../src/schemas/me.js';
 import { OrderValidationResponse } from '../../src/schemas/orders.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
 import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
@@ -130,5 +133,40 @@ describe('the platform clock', () => {
     expect(() => h.platform.mintToken({ scopes: [READ], expiresIn: 1e13 })).toThrow(
       expect.objectContaining({ field: 'expires_in' }),
     );
+  });
+});
+
+describe.each(ADAPTERS)("a cancelled user-product's term at its exact end, through %s", (kind) => {
+  const h = useAdapter(kind, { now: T0 });
+  const { eva } = demoIds.accounts;
+  const VALID_TO = Date.parse('2030-06-01T00:00:00.000Z');
+
+  test('a cancelled subscription gives access until valid_to exactly, not a millisecond more: endpoint 9 and the active products', async () => {
+    // Eva's cancelled premium-summer (a campaign of premium-digital) ends at VALID_TO.
+    const doc = h.platform.snapshot();
+    doc.user_products = doc.user_products.map((u) =>
+      u.id === demoIds.userProducts.evaSummerCancelled ? { ...u, valid_to: new Date(VALID_TO).toISOString() } : u,
+    );
+    h.platform.restore(doc);
+    h.platform.clock.freeze();
+    const at = (ms: number) => h.platform.clock.set(new Date(VALID_TO + ms));
+    at(-1);
+    const token = h.token(['/external/order_validation/r']);
+    const user = h.platform.mintToken({ scopes: ['/external/me/w'], accountId: eva }).access_token;
+    const mine = pathOf(getMyActiveProducts, 'stage');
+    const held = async () => ({
+      order: expectOk(
+        await h.call(paths.orderValidation, { query: { product_code: 'premium-digital', account_id: eva }, token }),
+        OrderValidationResponse,
+      ).item.reason,
+      access: expectOk(await h.call(mine, { token: user }), ActiveProductsResponse).item.active_products.includes(
+        'premium-summer',
+      ),
+    });
+    expect(await held()).toEqual({ order: 'already_subscribed', access: true });
+    at(0);
+    expect(await held()).toEqual({ order: null, access: false });
+    at(1);
+    expect(await held()).toEqual({ order: null, access: false });
   });
 });
