@@ -327,3 +327,33 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
     );
   });
 });
+
+describe.each(ADAPTERS)('the request content type is matched without letter case, through %s', (kind) => {
+  const h = useAdapter(kind);
+  const post = (contentType: string, token = h.token()) =>
+    h.call(paths.prices, {
+      method: 'POST',
+      body: JSON.stringify(body({ ...creditcard, price: 14.5 })),
+      headers: { 'content-type': contentType },
+      token,
+    });
+  const stored = () =>
+    h.platform
+      .snapshot()
+      .products.find((p) => p.id === demoIds.products.premiumDigital)
+      ?.price_periods.find((pp) => pp.id === demoIds.periods.premiumCreditcard)?.price;
+
+  test.each(['Application/JSON', 'APPLICATION/JSON; charset=UTF-8', 'application/Json;Charset=utf-8'])(
+    '%s: accepted as application/json, the price updated',
+    async (contentType) => {
+      expect(expectOk(await post(contentType), IdResponse)).toEqual({ id: demoIds.products.premiumDigital });
+      expect(stored()).toBe(14.5);
+    },
+  );
+
+  test('another media type in capitals is still refused: 400 invalid_content_type_error, nothing changed', async () => {
+    const token = h.token();
+    const answer = await expectUnchanged(h.platform, () => post('TEXT/PLAIN', token));
+    expectError(answer, 400, 'invalid_content_type_error', 'content-type');
+  });
+});
