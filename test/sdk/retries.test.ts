@@ -1,10 +1,17 @@
-/** Retries, timeouts and aborts: reads are retried, writes only when asked; Retry-After is honoured up to a cap. */
-import { describe, expect, test } from 'vitest';
+/**
+ * Retries, timeouts and aborts: reads are retried, writes only when asked; Retry-After is honoured up
+ * to a cap. A wait a test checks runs on fake timers (Date with them, so the platform clock and the
+ * journal's arrival times are fake too): time moves only when the test moves it, once the call is
+ * waiting; elsewhere retries wait a few real milliseconds.
+ */
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
   APIConnectionError,
   APITimeoutError,
   InternalServerError,
+  type PlatformClientOptions,
   RateLimitError,
+  type RequestOptions,
   RequestValidationError,
 } from '../../src/index.js';
 import {
@@ -19,6 +26,89 @@ import {
 } from './helpers.js';
 
 usePlatform();
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Where the fake clock starts. */
+const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+
+/** Fakes setTimeout and Date from T0; setImmediate stays real, so requests still go through MSW. */
+function fakeTime(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: T0 });
+}
+
+/** One turn of the event loop: every promise callback pending runs, no fake timer does. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Lets the event loop run, with the fake clock standing still, until `done` holds: a request goes
+ * through MSW and the platform with no timer of its own. The real-time bound only turns a hang into
+ * a failure; it is far beyond what the work takes on a loaded machine.
+ */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while (!done()) {
+    if (performance.now() > deadline) throw new Error(`Never happened: ${what}`);
+    await turn();
+  }
+}
+
+/** How a call ended, and when, on the fake clock (ms after T0). */
+interface Outcome {
+  value?: unknown;
+  error?: unknown;
+  at: number;
+}
+
+/** Watches a call on fake time: its `outcome` to come (awaiting it waits for the call), and whether it came. */
+function watch(call: Promise<unknown>): { outcome: Promise<Outcome>; settled: () => boolean } {
+  let settled = false;
+  const outcome = call
+    .then(
+      (value): Outcome => ({ value, at: Date.now() - T0 }),
+      (error: unknown): Outcome => ({ error, at: Date.now() - T0 }),
+    )
+    .finally(() => {
+      settled = true;
+    });
+  return { outcome, settled: () => settled };
+}
+
+/**
+ * Starts a products call on fake time, through a fetch that counts the answers it hands the SDK;
+ * answers the watched call once the first answer is in and the SDK has taken it (in the same turn),
+ * so that its wait before a retry, if any, is the only timer.
+ */
+async function afterFirstAnswer(options: Partial<PlatformClientOptions> = {}, request: RequestOptions = {}) {
+  fakeTime();
+  let answers = 0;
+  const counting: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    answers += 1;
+    return response;
+  };
+  const call = watch(client({ fetch: counting, ...options }).products.list({}, request));
+  await until(() => answers === 1, 'the first answer');
+  await turn();
+  return call;
+}
+
+/** Starts a products call on fake time; answers the watched call once its first request is at the platform. */
+async function afterFirstRequest(options: Partial<PlatformClientOptions> = {}, request: RequestOptions = {}) {
+  fakeTime();
+  const call = watch(client(options).products.list({}, request));
+  await until(() => productRequests().length === 1, 'the first request');
+  return call;
+}
+
+/** The products requests the platform received: status and arrival, in ms after T0. */
+function productRequests(): { status: number; at: number }[] {
+  return platform.requests
+    .list()
+    .filter((r) => r.path === paths.products)
+    .map((r) => ({ status: r.status, at: Date.parse(r.received_at) - T0 }));
+}
 
 describe('reads are retried on network errors, 408, 429 and 5xx', () => {
   test('a GET answered 503 once is retried and succeeds', async () => {
@@ -81,24 +171,56 @@ describe('reads are retried on network errors, 408, 429 and 5xx', () => {
 });
 
 describe('Retry-After', () => {
-  test('429 with Retry-After: 1 waits a second before the retry', async () => {
+  test('429 with Retry-After: 1 waits a second before the retry, not a millisecond less', async () => {
     platform.faults.add({ path: paths.products, status: 429, headers: { 'retry-after': '1' } });
-    const started = performance.now();
-    await client({ retryDelay: { initial: 1, max: 1 } }).products.list();
-    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
-    expect(received()).toEqual([`GET ${paths.products} 429`, `GET ${paths.products} 200`]);
+    const { outcome } = await afterFirstAnswer({ retryDelay: { initial: 1, max: 1 } });
+    await vi.advanceTimersToNextTimerAsync();
+    expect(await outcome).toHaveProperty('value');
+    expect(productRequests()).toEqual([
+      { status: 429, at: 0 },
+      { status: 200, at: 1_000 },
+    ]);
   });
+
+  test.each(['retry-after', 'ratelimit-reset', 'x-ratelimit-reset'])(
+    '429 with %s holding an absolute epoch time (in seconds): waits until that time',
+    async (header) => {
+      platform.faults.add({ path: paths.products, status: 429, headers: { [header]: String(T0 / 1000 + 2) } });
+      const { outcome } = await afterFirstAnswer();
+      await vi.advanceTimersToNextTimerAsync();
+      expect(await outcome).toHaveProperty('value');
+      expect(productRequests()).toEqual([
+        { status: 429, at: 0 },
+        { status: 200, at: 2_000 },
+      ]);
+    },
+  );
 
   test('a Retry-After beyond maxRetryAfter fails at once with RateLimitError instead of waiting', async () => {
     platform.faults.add({ path: paths.products, status: 429, headers: { 'retry-after': '3600' } });
-    const started = performance.now();
-    const error = await client({ maxRetryAfter: 2_000 })
-      .products.list()
-      .catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    const { outcome, settled } = await afterFirstAnswer({ maxRetryAfter: 2_000 });
+    // Failed in the turn that brought the answer, no timer left: nothing waited for.
+    expect(settled()).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    const { error } = await outcome;
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).headers.get('retry-after')).toBe('3600');
-    expect(received()).toHaveLength(1);
+    expect(productRequests()).toEqual([{ status: 429, at: 0 }]);
+  });
+});
+
+describe('the backoff', () => {
+  test('the first retry after a 503 waits retryDelay.initial less its jitter (up to a quarter, by Math.random)', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    platform.faults.add({ path: paths.products, status: 503, times: 1 });
+    const { outcome } = await afterFirstAnswer({ retryDelay: { initial: 1_000, max: 8_000 } });
+    await vi.advanceTimersToNextTimerAsync();
+    expect(await outcome).toHaveProperty('value');
+    // 1000 ms * (1 - 0.5 * 0.25)
+    expect(productRequests()).toEqual([
+      { status: 503, at: 0 },
+      { status: 200, at: 875 },
+    ]);
   });
 });
 
@@ -143,51 +265,60 @@ describe('network failures and timeouts', () => {
     expect(received()).toEqual([`GET ${paths.products} 0`, `GET ${paths.products} 200`]);
   });
 
-  test('no answer within the timeout: APITimeoutError (an APIConnectionError)', async () => {
+  test('no answer within the timeout: APITimeoutError (an APIConnectionError), at the timeout', async () => {
     platform.faults.add({ path: paths.products, latencyMs: 300, times: 10 });
-    const started = performance.now();
-    const error = await client({ timeout: 50, maxRetries: 0 })
-      .products.list()
-      .catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(250);
+    const { outcome } = await afterFirstRequest({ timeout: 50, maxRetries: 0 });
+    // The next timer is the call's timeout: the platform answers at 300 ms.
+    await vi.advanceTimersToNextTimerAsync();
+    const { error, at } = await outcome;
+    expect(at).toBe(50);
     expect(error).toBeInstanceOf(APITimeoutError);
     expect(error).toBeInstanceOf(APIConnectionError);
   });
 
   test('the timeout per request overrides the client', async () => {
     platform.faults.add({ path: paths.products, latencyMs: 300, times: 10 });
-    await expect(client({ timeout: 10_000, maxRetries: 0 }).products.list({}, { timeout: 50 })).rejects.toBeInstanceOf(
-      APITimeoutError,
-    );
+    const { outcome } = await afterFirstRequest({ timeout: 10_000, maxRetries: 0 }, { timeout: 50 });
+    await vi.advanceTimersToNextTimerAsync();
+    const { error, at } = await outcome;
+    expect(at).toBe(50);
+    expect(error).toBeInstanceOf(APITimeoutError);
   });
 
   test('a read that timed out once is retried', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     platform.faults.add({ path: paths.products, latencyMs: 300, times: 1 });
-    const { items } = await client({ timeout: 100 }).products.list();
-    expect(items.length).toBeGreaterThan(0);
+    const { outcome } = await afterFirstRequest({ timeout: 100 });
+    await vi.advanceTimersToNextTimerAsync(); // the timeout, at 100 ms
+    await vi.advanceTimersToNextTimerAsync(); // the backoff: retryDelay.initial, 1 ms, without jitter
+    const { value } = await outcome;
+    expect(value).toMatchObject({ items: expect.any(Array) });
+    expect(productRequests().map((r) => r.at)).toEqual([0, 101]);
   });
 });
 
 describe('AbortSignal', () => {
-  test("aborting a call under way rejects it with the signal's reason (AbortError)", async () => {
+  test("aborting a call under way rejects it with the signal's reason (AbortError), at once", async () => {
     platform.faults.add({ path: paths.products, latencyMs: 2_000 });
     const controller = new AbortController();
-    const pending = client().products.list({}, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
-    const started = performance.now();
-    const error = await pending.catch((e: unknown) => e);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    const { outcome } = await afterFirstRequest({}, { signal: controller.signal });
+    controller.abort();
+    // The platform's answer, at 2 s, comes too late for a call that is over.
+    await vi.advanceTimersToNextTimerAsync();
+    const { error, at } = await outcome;
+    expect(at).toBe(0);
     expect((error as Error).name).toBe('AbortError');
   });
 
   test('aborting during the wait before a retry stops the retries', async () => {
     platform.faults.add({ path: paths.products, status: 503, headers: { 'retry-after': '30' }, times: 5 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error('stop')), 50);
-    const error = await client()
-      .products.list({}, { signal: controller.signal })
-      .catch((e: unknown) => e);
-    expect((error as Error).message).toBe('stop');
+    const { outcome, settled } = await afterFirstAnswer({}, { signal: controller.signal });
+    controller.abort(new Error('stop'));
+    await turn();
+    expect(settled()).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(((await outcome).error as Error).message).toBe('stop');
     expect(received()).toHaveLength(1);
   });
 
