@@ -120,8 +120,8 @@ describe('an access token provider', () => {
 describe('client credentials (the server-to-server grant)', () => {
   test('the client posts grant_type none, its id and secret, and the scopes space-separated', async () => {
     await credentialsClient().products.list();
-    const [grant] = platform.requests.list();
-    expect(grant).toMatchObject({ method: 'POST', path: paths.token, status: 200 });
+    const grant = platform.requests.list().find((r) => r.path === paths.token);
+    expect(grant).toMatchObject({ method: 'POST', status: 200 });
     expect(grant?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(grant?.body ?? '')).toEqual({
       grant_type: 'none',
@@ -208,6 +208,36 @@ describe('client credentials (the server-to-server grant)', () => {
     platform.reset();
     await Promise.all([sdk.products.list(), sdk.products.list(), sdk.products.sharing({ code: 'basic-news' })]);
     expect(received().filter((r) => r.includes(paths.token))).toHaveLength(1);
+  });
+
+  test('when two 401s race, only the refused token is dropped: a 401 that comes after the refresh keeps the new token', async () => {
+    let releaseSharing = () => {};
+    const sharingHeld = new Promise<void>((resolve) => {
+      releaseSharing = resolve;
+    });
+    const sent: { path: string; authorization: string | null }[] = [];
+    const holdingFetch: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      const { pathname } = new URL(request.url);
+      sent.push({ path: pathname, authorization: request.headers.get('authorization') });
+      const response = await fetch(request);
+      // The sharing call's 401 is handed over only after the products call has its new token.
+      if (pathname === paths.sharing && response.status === 401) await sharingHeld;
+      return response;
+    };
+    const sdk = credentialsClient({ fetch: holdingFetch });
+    await sdk.products.list();
+    const old = sent.find((s) => s.path === paths.products)?.authorization;
+    platform.reset(); // the platform forgets the token: both calls below are refused
+    sent.length = 0;
+    const sharing = sdk.products.sharing({ code: 'basic-news' });
+    await sdk.products.list();
+    releaseSharing();
+    await sharing;
+    const fresh = sent.find((s) => s.path === paths.products && s.authorization !== old)?.authorization;
+    expect(fresh).toMatch(/^Bearer /);
+    expect(sent.filter((s) => s.path === paths.sharing).map((s) => s.authorization)).toEqual([old, fresh]);
+    expect(sent.filter((s) => s.path === paths.token)).toHaveLength(1);
   });
 
   test('refreshable auth keeps the retry limit: maxRetries retries of a 503, and no more', async () => {
