@@ -26,7 +26,9 @@ import {
 } from './helpers.js';
 
 usePlatform();
-afterEach(() => {
+afterEach(async () => {
+  // The platform answers what a test left it holding (a latency fault), before real time returns.
+  if (vi.isFakeTimers()) await vi.runOnlyPendingTimersAsync();
   vi.useRealTimers();
 });
 
