@@ -101,6 +101,12 @@ export interface Endpoint<
   /** The query parameters' schema. */
   readonly query: Q;
   /**
+   * For a page: how the platform reads its query where a browser brings less or more than `query`
+   * asks of a sender (25: the shop's own redirect drops the ticket). Made from `query`, so that
+   * each parameter's rule is still written once there.
+   */
+  readonly pageQuery?: z.ZodType;
+  /**
    * The JSON body's schema. On a `GET` (endpoint 6) the parameters travel in a JSON body, which
    * Fetch cannot send: the SDK sends it over node:http(s), and refuses at once where it cannot.
    */
@@ -533,6 +539,8 @@ export const marketplace = endpoint({
   identity: false,
   bearer: false,
   query: MarketplaceQuery,
+  // Also reached without the ticket (the shop's own redirect drops it); a parameter it does not know passes through.
+  pageQuery: MarketplaceQuery.partial().catchall(z.string()),
   body: undefined,
   response: z.string(),
   page: true,

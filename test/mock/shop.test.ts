@@ -16,6 +16,7 @@ import {
   demoShop,
   demoSite,
   demoUsers,
+  expectError,
   expectOk,
   expectUnchanged,
   type Harness,
@@ -164,6 +165,21 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
         json: { grant_type: 'ticket', ticket: at, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
       });
       expectOk(answer, AccessTokenResponse);
+    });
+
+    test.each(['at', 'returnUrl', 'campaign', 'period'])(
+      'an empty %s breaks its rule of endpoint 25: 400 invalid_parameter naming it; nothing changes',
+      async (field) => {
+        const answer = await expectUnchanged(h.platform, () => browser(h).get(MARKET, { [field]: '' }));
+        expectError(answer, 400, 'invalid_parameter', field);
+      },
+    );
+
+    test('parameters endpoint 25 does not name pass through the redirect that drops the ticket', async () => {
+      const at = h.platform.issueTicket({ accountId: anna, clientId: demoShop.clientId });
+      const query = { return_url: 'http://localhost/y', utm_source: 'news' };
+      const location = expectRedirect(await browser(h).get(MARKET, { at, ...query }));
+      expect(location).toBe(`${MARKET}?${new URLSearchParams(query)}`);
     });
 
     test('an expired ticket does not log in (the platform clock decides)', async () => {
