@@ -2,7 +2,7 @@
  * The spec's endpoint table, read by both halves of the package: the SDK's resource methods
  * send what an entry says, and the reference platform routes, authorises and validates by it.
  * A path, a scope or a schema is written here once. Every endpoint of the spec (1 to 25) has its
- * entry; the platform answers `501 not_implemented` for an entry it does not serve yet.
+ * entry, and so has each endpoint beyond it; declaring an entry puts it in {@link endpoints}.
  */
 import * as z from 'zod';
 import {
@@ -101,6 +101,12 @@ export interface Endpoint<
   /** The query parameters' schema. */
   readonly query: Q;
   /**
+   * For a page: how the platform reads its query where a browser brings less or more than `query`
+   * asks of a sender (25: the shop's own redirect drops the ticket). Made from `query`, so that
+   * each parameter's rule is still written once there.
+   */
+  readonly pageQuery?: z.ZodType;
+  /**
    * The JSON body's schema. On a `GET` (endpoint 6) the parameters travel in a JSON body, which
    * Fetch cannot send: the SDK sends it over node:http(s), and refuses at once where it cannot.
    */
@@ -124,8 +130,15 @@ export interface Endpoint<
   readonly errors?: readonly number[];
 }
 
-/** An entry, its literal types kept (`bearer: false`, `method: 'GET'`), checked against {@link Endpoint}. */
+/** Every entry, in the order this module declares them; see {@link endpoints}. */
+const declared: Endpoint[] = [];
+
+/**
+ * An entry, its literal types kept (`bearer: false`, `method: 'GET'`), checked against {@link Endpoint}
+ * and added to {@link endpoints}: no list of the table is kept by hand.
+ */
 function endpoint<const E extends Endpoint>(e: E): E {
+  declared.push(e);
   return e;
 }
 
@@ -526,6 +539,8 @@ export const marketplace = endpoint({
   identity: false,
   bearer: false,
   query: MarketplaceQuery,
+  // Also reached without the ticket (the shop's own redirect drops it); a parameter it does not know passes through.
+  pageQuery: MarketplaceQuery.partial().catchall(z.string()),
   body: undefined,
   response: z.string(),
   page: true,
@@ -661,43 +676,5 @@ export const ssoSessionStatus = endpoint({ ...ssoOperation, title: 'SSO sessions
 export const ssoAuthenticate = endpoint({ ...ssoOperation, title: 'SSO authenticate', path: '/authenticate' });
 export const ssoLogout = endpoint({ ...ssoOperation, title: 'SSO logout', path: '/logout' });
 
-/** Every entry of the table, in the spec's order, then the endpoints beyond it. */
-export const endpoints: readonly Endpoint[] = [
-  updatePrices,
-  getProducts,
-  getPaymentPeriods,
-  logToAccounts,
-  getAvailableCategories,
-  transferSubscription,
-  eligibleForCampaign,
-  subscribeToCampaign,
-  getPendingMessages,
-  validateOrder,
-  getHelpdeskMessageTemplate,
-  getHelpdeskMessage,
-  updateUserProduct,
-  provisionUserProduct,
-  getCancellationReason,
-  getProductSharing,
-  reactivateSubscription,
-  validateGiftReceiver,
-  syncAddress,
-  syncCustomerSubscriptions,
-  getDistributionInformation,
-  authenticateWithTicket,
-  generateTicket,
-  accessToken,
-  getSignedInUser,
-  marketplace,
-  cancelProduct,
-  getMeDocumented,
-  getMyActiveProducts,
-  getAccountActiveProducts,
-  listTitles,
-  findTitle,
-  ssoIdentify,
-  ssoCreateSession,
-  ssoSessionStatus,
-  ssoAuthenticate,
-  ssoLogout,
-];
+/** Every entry of the table as declared above: the spec's order, then the endpoints beyond it. */
+export const endpoints: readonly Endpoint[] = Object.freeze(declared);

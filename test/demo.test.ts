@@ -49,7 +49,7 @@ test('npm run demo drives every implemented endpoint on the embedded platform an
     if (typeof line === 'string') expect(stdout, endpoint).toContain(`  ${line}\n`);
     else expect(stdout, endpoint).toMatch(line);
   // The journal lines the demo prints: every endpoint it drove answered.
-  for (const path of [paths.ticket, paths.me, paths.sso]) {
+  for (const path of [paths.generateTicket, paths.getSignedInUser, paths.authenticateWithTicket]) {
     expect(stdout).toContain(`200 POST ${path}`.replace('POST /external', 'GET /external'));
   }
 }, 60_000);

@@ -1,27 +1,15 @@
-/** The paths the tests call, taken from the endpoint table (stage spellings), never written by hand. */
-import * as e from '../src/endpoints.js';
-import { type Endpoint, pathOf } from '../src/endpoints.js';
+/**
+ * The paths the tests call, one per entry of the endpoint table, named as the entry is exported
+ * (`paths.getProducts`), in its stage spelling: derived from the table, never written by hand.
+ */
+import * as table from '../src/endpoints.js';
+import { type Endpoint, endpoints, pathOf } from '../src/endpoints.js';
 
-const stage = (endpoint: Endpoint) => pathOf(endpoint, 'stage');
+/** The export names of `src/endpoints.ts` that are entries of the table. */
+type EntryName = { [K in keyof typeof table]: (typeof table)[K] extends Endpoint ? K : never }[keyof typeof table];
 
-export const paths = {
-  prices: stage(e.updatePrices),
-  products: stage(e.getProducts),
-  paymentPeriods: stage(e.getPaymentPeriods),
-  sharing: stage(e.getProductSharing),
-  eligibleForCampaign: stage(e.eligibleForCampaign),
-  orderValidation: stage(e.validateOrder),
-  sso: stage(e.authenticateWithTicket),
-  ticket: stage(e.generateTicket),
-  token: stage(e.accessToken),
-  me: stage(e.getSignedInUser),
-  userProducts: stage(e.provisionUserProduct),
-  transferSubscription: stage(e.transferSubscription),
-  reactivate: stage(e.reactivateSubscription),
-  logToAccounts: stage(e.logToAccounts),
-  availableCategories: stage(e.getAvailableCategories),
-  giftReceiver: stage(e.validateGiftReceiver),
-  syncAddress: stage(e.syncAddress),
-  syncSubscriptions: stage(e.syncCustomerSubscriptions),
-  distribution: stage(e.getDistributionInformation),
-} as const;
+export const paths = Object.fromEntries(
+  Object.entries(table)
+    .filter(([, value]) => endpoints.includes(value as Endpoint))
+    .map(([name, value]) => [name, pathOf(value as Endpoint, 'stage')]),
+) as Readonly<Record<EntryName, string>>;

@@ -133,12 +133,8 @@ function statusesFrom(roots: readonly ts.Node[], checker: ts.TypeChecker): Omit<
   return { errors, results, unreadable, sources };
 }
 
-/**
- * Every route of `mock/routes` that serves an entry of the endpoint table (`apiRoute(entry, ...)`,
- * and the shop's `get(path, handler)` for endpoint 25), with the statuses it can answer.
- * `shopPaths` maps a shop route's `METHOD path` to its entry's name.
- */
-export function routeStatuses(shopPaths: Readonly<Record<string, string>>): RouteStatuses[] {
+/** Every route of `mock/routes` that serves an entry of the endpoint table (`apiRoute(entry, ...)`), with the statuses it can answer. */
+export function routeStatuses(): RouteStatuses[] {
   const program = ts.createProgram({
     rootNames: [`${ROOT}mock/routes/index.ts`],
     options: {
@@ -159,10 +155,7 @@ export function routeStatuses(shopPaths: Readonly<Record<string, string>>): Rout
       if (ts.isCallExpression(node)) {
         const callee = nameOf(checker.getSymbolAtLocation(node.expression), checker);
         const [first, ...rest] = node.arguments;
-        let entry: string | undefined;
-        if (callee === 'apiRoute' && first) entry = nameOf(checker.getSymbolAtLocation(first), checker);
-        else if ((callee === 'get' || callee === 'post') && first && ts.isStringLiteral(first))
-          entry = shopPaths[`${callee.toUpperCase()} ${first.text}`];
+        const entry = callee === 'apiRoute' && first ? nameOf(checker.getSymbolAtLocation(first), checker) : undefined;
         if (entry !== undefined) out.push({ entry, ...statusesFrom(rest, checker) });
       }
       ts.forEachChild(node, visit);

@@ -111,12 +111,14 @@ export interface ApiRouteOptions {
   guard?: (auth: Auth) => void;
 }
 
-/** The validated input of an endpoint: its body, else its query. */
+/** The validated input of an endpoint: its body, else its query (as a page reads it, when the entry says). */
 export type InputOf<E extends Endpoint> = E['body'] extends z.ZodType
   ? z.output<E['body']>
-  : E['query'] extends z.ZodType
-    ? z.output<E['query']>
-    : undefined;
+  : E extends { readonly pageQuery: infer P extends z.ZodType }
+    ? z.output<P>
+    : E['query'] extends z.ZodType
+      ? z.output<E['query']>
+      : undefined;
 
 /** What an endpoint answers, as its response schema reads it. */
 export type OutputOf<E extends Endpoint> = z.input<E['response']>;
@@ -140,7 +142,7 @@ export function apiRoute<E extends Endpoint>(
     bearer: endpoint.bearer,
     scopes: endpoint.scopes,
     identity: endpoint.identity,
-    query: endpoint.query,
+    query: endpoint.pageQuery ?? endpoint.query,
     body: endpoint.body,
     form: endpoint.form ?? false,
     status: endpoint.status,

@@ -15,6 +15,7 @@
  * page, and so is a POST whose token does not match: nothing changes.
  */
 import * as z from 'zod';
+import { marketplace } from '../../src/endpoints.js';
 import type {
   AccountRecord,
   MarketplaceRecord,
@@ -26,7 +27,7 @@ import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
 import { newSecret } from '../core/ids.js';
 import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
-import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
+import { apiRoute, type ContextOf, type RouteContext, type RouteResult, route } from '../core/route.js';
 import { securityOf } from '../core/security.js';
 import type { ShopSession, Store } from '../core/store.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
@@ -47,6 +48,8 @@ const CSRF_FIELD = 'csrf_token';
 const Fields = z.record(z.string(), z.string());
 type Fields = z.output<typeof Fields>;
 type Context = RouteContext<Fields>;
+/** What the shop answers: a page or a redirect, never a JSON body. */
+type Page = RouteResult<never>;
 
 const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
@@ -65,7 +68,7 @@ const STYLE = html`<style>
 </style>`;
 
 /** An HTML page answer. */
-function page(title: string, body: SafeHtml, status = 200, headers: Record<string, string> = {}): RouteResult {
+function page(title: string, body: SafeHtml, status = 200, headers: Record<string, string> = {}): Page {
   const text = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>${STYLE}</head>
@@ -75,14 +78,14 @@ function page(title: string, body: SafeHtml, status = 200, headers: Record<strin
 }
 
 /** A `303 See Other` to `location` (so a POST is followed by a GET). */
-function redirect(location: string, headers: Record<string, string> = {}): RouteResult {
+function redirect(location: string, headers: Record<string, string> = {}): Page {
   return {
     status: 303,
     headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', ...headers },
   };
 }
 
-function errorPage(status: number, title: string, message: string): RouteResult {
+function errorPage(status: number, title: string, message: string): Page {
   return page(title, html`<h1>${title}</h1><p class="error" data-testid="error">${message}</p>`, status);
 }
 
@@ -113,8 +116,10 @@ function withQuery(path: string, fields: Readonly<Record<string, string | undefi
   return text ? `${path}?${text}` : path;
 }
 
+/** The marketplace page of `m`: endpoint 25's path with its ids. */
 function marketplacePath(m: MarketplaceRecord): string {
-  return `/marketplace/${encodeURIComponent(m.group_id)}/${encodeURIComponent(m.marketplace_id)}`;
+  const ids: Readonly<Record<string, string>> = { groupId: m.group_id, marketplaceId: m.marketplace_id };
+  return marketplace.path.replace(/\{(\w+)\}/g, (_, id: string) => encodeURIComponent(ids[id] ?? ''));
 }
 
 /** The organisation a marketplace sells for: its client's. */
@@ -202,7 +207,7 @@ function tokenMatches(f: Fields, expected: string | undefined): boolean {
 }
 
 /** The 403 page of a refused form post. */
-function forbidden(): RouteResult {
+function forbidden(): Page {
   return errorPage(
     403,
     'Request refused',
@@ -242,7 +247,7 @@ function carried(m: MarketplaceRecord, fields: Readonly<Record<string, string | 
   )}`;
 }
 
-function loginPage(ctx: Context, m: MarketplaceRecord, fields: Fields, error?: string, status = 200): RouteResult {
+function loginPage(ctx: Context, m: MarketplaceRecord, fields: Fields, error?: string, status = 200): Page {
   const hidden = carried(m, { returnUrl: returnUrlOf(fields), campaign: fields.campaign, period: fields.period });
   const csrf = preSessionToken(ctx);
   return page(
@@ -300,7 +305,7 @@ function storePage(state: Store, m: MarketplaceRecord, org: string, visit: Signe
 }
 
 /** `GET /marketplace/{groupId}/{marketplaceId}` (endpoint 25). */
-function marketplace(ctx: Context): RouteResult {
+function showMarketplace(ctx: ContextOf<typeof marketplace>): Page {
   const { state, clock, params, input: q } = ctx;
   const m = state.marketplace(params.groupId ?? '', params.marketplaceId ?? '');
   const org = m && organisationOf(state, m);
@@ -322,7 +327,7 @@ function marketplace(ctx: Context): RouteResult {
 }
 
 /** `POST /shop/login`: the login form. A wrong password re-shows it with an error. */
-function login(ctx: Context): RouteResult {
+function login(ctx: Context): Page {
   const { state, input: f } = ctx;
   if (isCrossSite(ctx) || !tokenMatches(f, cookieOf(ctx.headers, SHOP_CSRF_COOKIE))) return forbidden();
   const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
@@ -347,7 +352,7 @@ function login(ctx: Context): RouteResult {
  * its product) creates an activated, platform-controlled user-product with its order and payment
  * profile, checked the way endpoint 9 checks an order; then the confirmation page.
  */
-function purchase(ctx: Context): RouteResult {
+function purchase(ctx: Context): Page {
   const { state, clock, input: f } = ctx;
   if (isCrossSite(ctx)) return forbidden();
   const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
@@ -384,7 +389,7 @@ function purchase(ctx: Context): RouteResult {
 }
 
 /** `GET /shop/confirmation/{userProductId}`: what was bought, and the way back to the site. */
-function confirmation(ctx: Context): RouteResult {
+function confirmation(ctx: Context): Page {
   const { state, params, input: q } = ctx;
   const visit = loggedIn(ctx);
   const up = state.userProducts.get(params.userProductId ?? '');
@@ -444,7 +449,7 @@ function ticketMayGoTo(back: URL, config: TicketConfigurationRecord): boolean {
 }
 
 /** The "you are leaving the shop" page: a link to `back`, which the user follows or not. */
-function leavingPage(back: URL): RouteResult {
+function leavingPage(back: URL): Page {
   return page(
     'You are leaving the shop',
     html`<h1>You are leaving the shop</h1>
@@ -462,7 +467,7 @@ function leavingPage(back: URL): RouteResult {
  * created with `returnInterstitial`. A `ticket` already in the return URL is always dropped, so no
  * planted ticket reaches the site.
  */
-function giveBack(ctx: Context): RouteResult {
+function giveBack(ctx: Context): Page {
   const { state, clock, settings, input: q } = ctx;
   const back = httpUrl(returnUrlOf(q));
   if (!back) return errorPage(400, 'Invalid return address', 'The return address must be an http(s) URL.');
@@ -483,7 +488,7 @@ function giveBack(ctx: Context): RouteResult {
 }
 
 /** `POST /shop/logout`: ends the shop session; back to the marketplace when the form names one. */
-function logout(ctx: Context): RouteResult {
+function logout(ctx: Context): Page {
   const { state, input: f } = ctx;
   if (isCrossSite(ctx)) return forbidden();
   const id = cookieOf(ctx.headers, SHOP_SESSION_COOKIE);
@@ -496,17 +501,22 @@ function logout(ctx: Context): RouteResult {
   return page('Signed out', html`<h1>Signed out</h1><p>You are signed out of the shop.</p>`, 200, headers);
 }
 
-const get = (path: string, handler: (ctx: Context) => RouteResult): Route =>
+/** A page of the shop that is not an entry of the table, read as plain text. */
+const get = (path: string, handler: (ctx: Context) => Page) =>
   route({ method: 'GET', path, kind: 'shop', query: Fields }, handler);
-const post = (path: string, handler: (ctx: Context) => RouteResult): Route =>
+/** A form post of the shop's own pages. */
+const post = (path: string, handler: (ctx: Context) => Page) =>
   route({ method: 'POST', path, kind: 'shop', form: true, body: Fields }, handler);
 
-/** The routes of this file. */
-export const shopRoutes: readonly Route[] = [
-  get('/marketplace/{groupId}/{marketplaceId}', marketplace),
-  post('/shop/login', login),
-  post('/shop/purchase', purchase),
-  get('/shop/confirmation/{userProductId}', confirmation),
-  get('/shop/return', giveBack),
-  post('/shop/logout', logout),
-];
+/** Endpoint 25: the marketplace page a site sends its user to with a ticket. */
+export const marketplaceRoute = apiRoute(marketplace, showMarketplace);
+/** The login form's post. */
+export const loginRoute = post('/shop/login', login);
+/** The purchase form's post. */
+export const purchaseRoute = post('/shop/purchase', purchase);
+/** The confirmation page of a purchase. */
+export const confirmationRoute = get('/shop/confirmation/{userProductId}', confirmation);
+/** The way back to the site (Return flow). */
+export const returnRoute = get('/shop/return', giveBack);
+/** The sign-out form's post. */
+export const logoutRoute = post('/shop/logout', logout);

@@ -135,12 +135,14 @@ export type SsoSessionClaims = z.infer<typeof SsoSessionClaims>;
 // ---------------------------------------------------------------- 25. the shop
 
 /**
- * The query of a marketplace URL on the wire (endpoint 25): the ticket `at`, the `returnUrl` and
- * pre-selections. The shop reads it leniently: an unknown parameter is ignored.
+ * The query of a marketplace URL (endpoint 25), as a site sends it: the ticket `at`, the
+ * `returnUrl` and the pre-selections, each a non-empty text. The SDK's `marketplaceUrl` writes it by
+ * these rules (through a module generated from this schema, as it loads no zod); the shop's page
+ * reads it as the entry's `pageQuery` says.
  */
 export const MarketplaceQuery = z.object({
   at: z.string().min(1),
-  returnUrl: z.string().optional(),
-  campaign: z.string().optional(),
-  period: z.string().optional(),
+  returnUrl: z.string().min(1).optional(),
+  campaign: z.string().min(1).optional(),
+  period: z.string().min(1).optional(),
 });

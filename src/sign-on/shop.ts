@@ -1,7 +1,10 @@
 /**
- * Endpoint 25: the browser redirect that sends a logged-in user to the shop with a ticket.
+ * Endpoint 25: the browser redirect that sends a logged-in user to the shop with a ticket. The path
+ * and the query's rules are the endpoint table's (`marketplace`, `MarketplaceQuery`), read from a
+ * module generated from them: this module loads no zod, for sites that only send users to the shop.
  */
 import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
+import { MARKETPLACE_PATH, MARKETPLACE_QUERY } from './marketplace-rules.js';
 
 /** Parameters of a marketplace URL (endpoint 25). */
 export interface MarketplaceUrlParams {
@@ -19,30 +22,80 @@ export interface MarketplaceUrlParams {
   period?: string;
 }
 
-const KEYS = new Set(['groupId', 'marketplaceId', 'ticket', 'returnUrl', 'campaign', 'period']);
+/** The query parameters this helper names otherwise than the wire: the ticket travels as `at`. */
+const HELPER_NAMES = { at: 'ticket' } as const;
+
+type WireName = (typeof MARKETPLACE_QUERY)[number]['name'];
+type HelperName<N extends string> = N extends keyof typeof HELPER_NAMES ? (typeof HELPER_NAMES)[N] : N;
+/** The ids of a path template: `groupId | marketplaceId`. */
+type PathIds<P extends string> = P extends `${string}{${infer Id}}${infer Rest}` ? Id | PathIds<Rest> : never;
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+/**
+ * Fails to compile when {@link MarketplaceUrlParams} names other parameters than the table, or
+ * requires others: a parameter added to `MarketplaceQuery` is documented above before it is used.
+ */
+const _paramsFollowTheTable: [
+  Same<keyof MarketplaceUrlParams, PathIds<typeof MARKETPLACE_PATH> | HelperName<WireName>>,
+  Same<
+    RequiredKeys<MarketplaceUrlParams>,
+    | PathIds<typeof MARKETPLACE_PATH>
+    | HelperName<Extract<(typeof MARKETPLACE_QUERY)[number], { required: true }>['name']>
+  >,
+] = [true, true];
+
+/** One parameter of {@link marketplaceUrl}, as the table rules it. */
+interface ParameterRule {
+  /** Its name in {@link MarketplaceUrlParams}. */
+  readonly field: string;
+  /** Its name in the query; none for an id of the path. */
+  readonly wire?: string;
+  readonly required: boolean;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+}
+
+const helperNames: Readonly<Record<string, string>> = HELPER_NAMES;
+
+/** The path's ids (each a required, non-empty segment), then the query's parameters, in the table's order. */
+const RULES: readonly ParameterRule[] = [
+  ...Array.from(MARKETPLACE_PATH.matchAll(/\{(\w+)\}/g), ([, id = '']) => ({
+    field: id,
+    required: true,
+    minLength: 1,
+  })),
+  ...MARKETPLACE_QUERY.map(
+    (rule): ParameterRule => ({ ...rule, field: helperNames[rule.name] ?? rule.name, wire: rule.name }),
+  ),
+];
 
 function refuse(field: string, rule: string): never {
   throw new SignOnValidationError(field, `${field}: ${rule}`);
 }
 
 /**
- * The spec's rules for the parameters, checked without zod (this module stays small for sites that
- * only send users to the shop), worded as every other check of the SDK.
+ * The table's rules for the parameters, worded as every other check of the SDK, then the return URL's
+ * own; answers the values given, by field.
  */
-function checked(params: MarketplaceUrlParams): MarketplaceUrlParams {
+function checked(params: MarketplaceUrlParams): ReadonlyMap<string, string> {
   if (params === null || typeof params !== 'object') refuse('params', 'Parameter must be of type object');
-  for (const key of Object.keys(params)) if (!KEYS.has(key)) refuse(key, `Unknown parameter: ${key}`);
   const record = params as unknown as Record<string, unknown>;
-  for (const field of ['groupId', 'marketplaceId', 'ticket', 'returnUrl', 'campaign', 'period']) {
+  const values = new Map<string, string>();
+  for (const key of Object.keys(record))
+    if (!RULES.some((r) => r.field === key)) refuse(key, `Unknown parameter: ${key}`);
+  for (const { field, required, minLength = 0, maxLength = Number.POSITIVE_INFINITY } of RULES) {
     const value = record[field];
-    const required = field === 'groupId' || field === 'marketplaceId' || field === 'ticket';
     if (value === undefined) {
       if (required) refuse(field, 'Parameter is required');
       continue;
     }
     if (typeof value !== 'string') refuse(field, 'Parameter must be of type string');
-    if (value.length === 0) refuse(field, 'Parameter size must be at least 1');
+    if (value.length < minLength) refuse(field, `Parameter size must be at least ${minLength}`);
+    if (value.length > maxLength) refuse(field, `Parameter size must be at most ${maxLength}`);
+    values.set(field, value);
   }
+  // The helper's own rule: the shop can send the user back only to an absolute http(s) URL.
   if (params.returnUrl !== undefined) {
     let url: URL | undefined;
     try {
@@ -53,7 +106,7 @@ function checked(params: MarketplaceUrlParams): MarketplaceUrlParams {
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       refuse('returnUrl', 'Parameter must be an absolute http(s) URL');
   }
-  return params;
+  return values;
 }
 
 /** Hosts where a plain-http shop URL is accepted: a local mock, never a real shop. */
@@ -74,16 +127,16 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * @throws {@link SignOnConfigurationError} when the shop URL is not an absolute https URL
  */
 export function marketplaceUrl(shopUrl: string | URL, params: MarketplaceUrlParams): string {
-  const { groupId, marketplaceId, ticket, returnUrl, campaign, period } = checked(params);
+  const values = checked(params);
   const url = parseShopUrl(shopUrl);
-  const prefix = url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`;
-  url.pathname = `${prefix}marketplace/${segment('groupId', groupId)}/${segment('marketplaceId', marketplaceId)}`;
+  const prefix = url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
+  url.pathname = prefix + MARKETPLACE_PATH.replace(/\{(\w+)\}/g, (_, id: string) => segment(id, values.get(id) ?? ''));
   url.hash = '';
   const query = new URLSearchParams(url.search);
-  query.set('at', ticket);
-  if (returnUrl !== undefined) query.set('returnUrl', returnUrl);
-  if (campaign !== undefined) query.set('campaign', campaign);
-  if (period !== undefined) query.set('period', period);
+  for (const { field, wire } of RULES) {
+    const value = values.get(field);
+    if (wire !== undefined && value !== undefined) query.set(wire, value);
+  }
   url.search = query.toString();
   return url.href;
 }

@@ -119,7 +119,8 @@ describe.skipIf(!hasChromium)('sign-on round trip in Chromium', () => {
 
   /** How many ticket grants (endpoint 23) reached the platform (the SSO login's own exchange included). */
   const ticketExchanges = () =>
-    platform.platform.requests.list().filter((e) => e.path === paths.token && e.body?.includes('"ticket"')).length;
+    platform.platform.requests.list().filter((e) => e.path === paths.accessToken && e.body?.includes('"ticket"'))
+      .length;
 
   test(
     'ReturnUrl mode (localhost): sign in on the site, buy in the shop without a second login, come back signed in and subscribed',

@@ -39,7 +39,7 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
 
   describe('available categories', () => {
     test("the organisation's categories: category_type and name, in the document's order", async () => {
-      const { items } = expectOk(await h.call(paths.availableCategories, { token }), AvailableCategoriesResponse);
+      const { items } = expectOk(await h.call(paths.getAvailableCategories, { token }), AvailableCategoriesResponse);
       expect(items).toEqual([
         { category_type: 'address_change', name: 'Address change' },
         { category_type: 'customer_contact', name: 'Customer contact' },
@@ -50,7 +50,7 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
     test("another organisation's client reads its own", async () => {
       const complex = h.token([SCOPE], demoIds.clients.complex.clientId);
       const { items } = expectOk(
-        await h.call(paths.availableCategories, { token: complex }),
+        await h.call(paths.getAvailableCategories, { token: complex }),
         AvailableCategoriesResponse,
       );
       expect(items.map((c) => c.category_type)).toEqual(['note']);
@@ -58,7 +58,7 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
 
     test('it needs the scope of endpoint 4: 403 insufficient_scope otherwise', async () => {
       expectError(
-        await h.call(paths.availableCategories, { token: h.token(['/external/product/r']) }),
+        await h.call(paths.getAvailableCategories, { token: h.token(['/external/product/r']) }),
         403,
         'insufficient_scope',
       );

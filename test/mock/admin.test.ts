@@ -25,7 +25,7 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     const token = h.token([READ]);
     const list = async () =>
       expectOk(
-        await h.call(paths.products, { query: { product_type: 'packages' }, token }),
+        await h.call(paths.getProducts, { query: { product_type: 'packages' }, token }),
         GetProductsResponse,
       ).items.map((p) => p.product_code);
     expect(await list()).toEqual(['premium-digital']);
@@ -46,7 +46,7 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     const token = expectOk(answer, AccessTokenResponse);
     expect(token.scope).toBe(READ);
     expect(h.platform.snapshot().access_tokens[0]?.account_id).toBe(demoIds.accounts.anna);
-    expectOk(await h.call(paths.products, { token: token.access_token }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token: token.access_token }), GetProductsResponse);
   });
 
   test('POST /__admin/tokens takes its JSON body only as application/json (curl -d sends a form type: add -H)', async () => {
@@ -94,7 +94,7 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
 
   test('POST /__admin/faults adds a fault (snake_case); GET lists; DELETE clears', async () => {
     const added = await admin('POST', 'faults', {
-      path: paths.products,
+      path: paths.getProducts,
       status: 503,
       headers: { 'retry-after': '1' },
       latency_ms: 10,
@@ -102,13 +102,13 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     });
     expect(added.status).toBe(201);
     expect(((await admin('GET', 'faults')).body as { items: unknown[] }).items).toEqual([
-      { path: paths.products, status: 503, headers: { 'retry-after': '1' }, latency_ms: 10, times: 2 },
+      { path: paths.getProducts, status: 503, headers: { 'retry-after': '1' }, latency_ms: 10, times: 2 },
     ]);
-    const faulted = await h.call(paths.products, { token: h.token([READ]) });
+    const faulted = await h.call(paths.getProducts, { token: h.token([READ]) });
     expectError(faulted, 503, 'internal_server_error');
     expect(faulted.headers.get('retry-after')).toBe('1');
     expect((await admin('DELETE', 'faults')).status).toBe(204);
-    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token: h.token([READ]) }), GetProductsResponse);
     expectError(await admin('POST', 'faults', { path: '/x', status: 700 }), 400, 'invalid_parameter', 'status');
     expectError(await admin('POST', 'faults', { path: '/x', drop: 'yes' }), 400, 'invalid_parameter', 'drop');
   });

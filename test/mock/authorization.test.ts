@@ -19,9 +19,9 @@ describe.each(ADAPTERS)('bearer tokens on the API through %s', (kind) => {
   const h = useAdapter(kind);
 
   test.each([
-    ['get products', paths.products, { product_type: 'packages' }],
-    ['get payment periods', paths.paymentPeriods, { product_code: 'premium-digital' }],
-    ['get product sharing', paths.sharing, { code: 'premium-digital' }],
+    ['get products', paths.getProducts, { product_type: 'packages' }],
+    ['get payment periods', paths.getPaymentPeriods, { product_code: 'premium-digital' }],
+    ['get product sharing', paths.getProductSharing, { code: 'premium-digital' }],
   ])('%s without a token: 401 invalid_token, WWW-Authenticate without an error', async (_, path, query) => {
     const answer = await expectUnchanged(h.platform, () => h.call(path, { query }));
     const body = expectError(answer, 401, 'invalid_token', 'authorization');
@@ -34,7 +34,7 @@ describe.each(ADAPTERS)('bearer tokens on the API through %s', (kind) => {
     ['Bearer without a token', { authorization: 'Bearer ' }, /malformed/i],
     ['an unknown token', { authorization: 'Bearer not-a-token-the-platform-issued' }, /unknown/i],
   ])('a request with %s: 401 invalid_token', async (_, headers, message) => {
-    const answer = await expectUnchanged(h.platform, () => h.call(paths.products, { headers }));
+    const answer = await expectUnchanged(h.platform, () => h.call(paths.getProducts, { headers }));
     const body = expectError(answer, 401, 'invalid_token', 'authorization');
     expect(body.message).toMatch(message);
     expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer realm="platform", error="invalid_token"/);
@@ -42,19 +42,19 @@ describe.each(ADAPTERS)('bearer tokens on the API through %s', (kind) => {
 
   test('an expired token: 401 invalid_token (the platform clock decides)', async () => {
     const token = h.token([READ]);
-    expect((await h.call(paths.products, { token })).status).toBe(200);
+    expect((await h.call(paths.getProducts, { token })).status).toBe(200);
     h.platform.clock.advance(3600);
-    const body = expectError(await h.call(paths.products, { token }), 401, 'invalid_token', 'authorization');
+    const body = expectError(await h.call(paths.getProducts, { token }), 401, 'invalid_token', 'authorization');
     expect(body.message).toMatch(/expired/i);
   });
 
   test('the scheme is case-insensitive', async () => {
-    const answer = await h.call(paths.products, { headers: { authorization: `bearer ${h.token([READ])}` } });
+    const answer = await h.call(paths.getProducts, { headers: { authorization: `bearer ${h.token([READ])}` } });
     expect(answer.status).toBe(200);
   });
 
   test('a token without the scope of the endpoint: 403 insufficient_scope naming it', async () => {
-    const answer = await h.call(paths.products, { token: h.token([WRITE]) });
+    const answer = await h.call(paths.getProducts, { token: h.token([WRITE]) });
     expectError(answer, 403, 'insufficient_scope');
     expect(answer.headers.get('www-authenticate')).toBe(
       'Bearer realm="platform", error="insufficient_scope", scope="/external/product/r"',
@@ -62,14 +62,14 @@ describe.each(ADAPTERS)('bearer tokens on the API through %s', (kind) => {
   });
 
   test('authentication comes before validation: a bad query without a token is a 401', async () => {
-    expectError(await h.call(paths.products, { query: { id: 'bad' } }), 401, 'invalid_token', 'authorization');
+    expectError(await h.call(paths.getProducts, { query: { id: 'bad' } }), 401, 'invalid_token', 'authorization');
   });
 });
 
 describe.each(ADAPTERS)('access token, grant_type=none (endpoint 23) through %s', (kind) => {
   const h = useAdapter(kind);
   const credentials = { client_id: demoCredentials.clientId, client_secret: demoCredentials.clientSecret };
-  const tokenCall = (json: unknown) => h.call(paths.token, { method: 'POST', json, host: 'auth' });
+  const tokenCall = (json: unknown) => h.call(paths.accessToken, { method: 'POST', json, host: 'auth' });
 
   test('JSON body, no scope: a token with every scope of the client, usable on the API', async () => {
     const answer = await tokenCall({ grant_type: 'none', ...credentials });
@@ -80,12 +80,12 @@ describe.each(ADAPTERS)('access token, grant_type=none (endpoint 23) through %s'
     expect(token.access_token).toMatch(/^[\w-]{43}$/);
     expect(token.refresh_token).toMatch(/^[\w-]{43}$/);
     expect(answer.headers.get('cache-control')).toBe('no-store');
-    expectOk(await h.call(paths.products, { token: token.access_token }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token: token.access_token }), GetProductsResponse);
   });
 
   test('form body with a space-separated scope: only those scopes', async () => {
     const form = new URLSearchParams({ grant_type: 'none', ...credentials, scope: `${READ} ${READ}` });
-    const answer = await h.call(paths.token, {
+    const answer = await h.call(paths.accessToken, {
       method: 'POST',
       host: 'auth',
       body: form.toString(),
@@ -93,7 +93,7 @@ describe.each(ADAPTERS)('access token, grant_type=none (endpoint 23) through %s'
     });
     const token = expectOk(answer, AccessTokenResponse);
     expect(token.scope).toBe(READ);
-    const write = await h.call(paths.prices, { method: 'POST', json: {}, token: token.access_token });
+    const write = await h.call(paths.updatePrices, { method: 'POST', json: {}, token: token.access_token });
     expectError(write, 403, 'insufficient_scope');
   });
 
@@ -152,7 +152,7 @@ describe.each(ADAPTERS)('access token, grant_type=none (endpoint 23) through %s'
   });
 
   test('access token refuses a body that is not JSON: 400 json_parser_error', async () => {
-    const answer = await h.call(paths.token, {
+    const answer = await h.call(paths.accessToken, {
       method: 'POST',
       host: 'auth',
       body: 'grant_type=none',
@@ -162,7 +162,7 @@ describe.each(ADAPTERS)('access token, grant_type=none (endpoint 23) through %s'
   });
 
   test('access token refuses text/plain: 400 invalid_content_type_error', async () => {
-    const answer = await h.call(paths.token, {
+    const answer = await h.call(paths.accessToken, {
       method: 'POST',
       host: 'auth',
       body: JSON.stringify({ grant_type: 'none', ...credentials }),
@@ -175,7 +175,7 @@ describe('access token lifetime', () => {
   const h = useAdapter('msw', { accessTokenLifetimeSeconds: 60 });
 
   test('tokens live accessTokenLifetimeSeconds', async () => {
-    const answer = await h.call(paths.token, {
+    const answer = await h.call(paths.accessToken, {
       method: 'POST',
       host: 'auth',
       json: { grant_type: 'none', client_id: demoCredentials.clientId, client_secret: demoCredentials.clientSecret },
@@ -183,8 +183,8 @@ describe('access token lifetime', () => {
     const token = expectOk(answer, AccessTokenResponse);
     expect(token.expires_in).toBe(60);
     h.platform.clock.advance(59);
-    expect((await h.call(paths.products, { token: token.access_token })).status).toBe(200);
+    expect((await h.call(paths.getProducts, { token: token.access_token })).status).toBe(200);
     h.platform.clock.advance(1);
-    expect((await h.call(paths.products, { token: token.access_token })).status).toBe(401);
+    expect((await h.call(paths.getProducts, { token: token.access_token })).status).toBe(401);
   });
 });

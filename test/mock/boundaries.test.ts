@@ -26,7 +26,7 @@ describe.each(ADAPTERS)('expiries at their exact instant, through %s', (kind) =>
     at(0);
   };
   const exchange = (ticket: string) =>
-    h.call(paths.token, {
+    h.call(paths.accessToken, {
       method: 'POST',
       host: 'auth',
       json: { grant_type: 'ticket', ticket, client_id: site.clientId, client_secret: site.clientSecret },
@@ -49,9 +49,9 @@ describe.each(ADAPTERS)('expiries at their exact instant, through %s', (kind) =>
     standStill();
     const token = h.token([READ]);
     at(3_599_999);
-    expectOk(await h.call(paths.products, { token }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token }), GetProductsResponse);
     at(3_600_000);
-    const body = expectError(await h.call(paths.products, { token }), 401, 'invalid_token', 'authorization');
+    const body = expectError(await h.call(paths.getProducts, { token }), 401, 'invalid_token', 'authorization');
     expect(body.message).toMatch(/expired/i);
   });
 
@@ -61,7 +61,7 @@ describe.each(ADAPTERS)('expiries at their exact instant, through %s', (kind) =>
     h.platform.clock.set('2030-06-14T23:59:59.999Z');
     const token = h.token(['/external/order_validation/r']);
     const validate = async () =>
-      expectOk(await h.call(paths.orderValidation, { query, token }), OrderValidationResponse).item;
+      expectOk(await h.call(paths.validateOrder, { query, token }), OrderValidationResponse).item;
     expect(await validate()).toMatchObject({ purchase_allowed: false, reason: 'too_young' });
     h.platform.clock.set('2030-06-15T00:00:00.000Z');
     expect(await validate()).toMatchObject({ purchase_allowed: true, reason: null });
@@ -121,7 +121,7 @@ describe('the platform clock', () => {
       expectError(await h.call('/__admin/clock', { method: 'POST', json }), 400, 'invalid_parameter', field);
       expect(h.platform.clock.now().toISOString()).toBe(before);
       expect(h.platform.clock.frozen).toBe(true);
-      expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+      expectOk(await h.call(paths.getProducts, { token: h.token([READ]) }), GetProductsResponse);
     },
   );
 
@@ -156,7 +156,7 @@ describe.each(ADAPTERS)("a cancelled user-product's term at its exact end, throu
     const mine = pathOf(getMyActiveProducts, 'stage');
     const held = async () => ({
       order: expectOk(
-        await h.call(paths.orderValidation, { query: { product_code: 'premium-digital', account_id: eva }, token }),
+        await h.call(paths.validateOrder, { query: { product_code: 'premium-digital', account_id: eva }, token }),
         OrderValidationResponse,
       ).item.reason,
       access: expectOk(await h.call(mine, { token: user }), ActiveProductsResponse).item.active_products.includes(

@@ -15,7 +15,7 @@ async function overlapping(url: string) {
     })
   ).json()) as { access_token: string };
   const sync = (customer_number: string) =>
-    fetch(`${url}${paths.syncSubscriptions}`, {
+    fetch(`${url}${paths.syncCustomerSubscriptions}`, {
       method: 'PUT',
       headers: { ...JSON_TYPE, authorization: `Bearer ${access_token}` },
       body: JSON.stringify({ customer_number }),

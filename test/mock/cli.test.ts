@@ -32,7 +32,7 @@ describe('platform-mock CLI', () => {
           body: JSON.stringify({ scopes: ['/external/product/r'] }),
         })
       ).json()) as { access_token: string };
-      const res = await fetch(`${url}${paths.products}?product_type=packages`, {
+      const res = await fetch(`${url}${paths.getProducts}?product_type=packages`, {
         headers: { authorization: `Bearer ${token.access_token}` },
       });
       expect(GetProductsResponse.parse(await res.json()).items.length).toBeGreaterThan(0);
@@ -133,12 +133,12 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       child.stdout?.on('data', (c: Buffer) => {
         out += c.toString();
       });
-      const answer = await fetch(`${url}${paths.products}?client_secret=hush&product_type=packages`);
+      const answer = await fetch(`${url}${paths.getProducts}?client_secret=hush&product_type=packages`);
       const id = answer.headers.get('x-correlation-id');
       await expect.poll(() => out).toContain(id);
       expect(out).toMatch(
         new RegExp(
-          `^GET ${paths.products}\\?client_secret=\\[redacted\\]&product_type=packages 401 \\d+\\.\\dms ${id}$`,
+          `^GET ${paths.getProducts}\\?client_secret=\\[redacted\\]&product_type=packages 401 \\d+\\.\\dms ${id}$`,
           'm',
         ),
       );
@@ -155,14 +155,14 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
         out += c.toString();
       });
       const { url } = await started(child);
-      const answer = await fetch(`${url}${paths.products}?product_type=packages`);
+      const answer = await fetch(`${url}${paths.getProducts}?product_type=packages`);
       expect(answer.status).toBe(401);
       // Standard output is a pipe, written synchronously: every line is in before the exit.
       expect(await stop(child)).toBe(0);
       return { out, id: answer.headers.get('x-correlation-id')! };
     };
     const loud = await printed([]);
-    expect(loud.out).toMatch(new RegExp(`^GET ${paths.products}\\?product_type=packages 401 .*${loud.id}$`, 'm'));
+    expect(loud.out).toMatch(new RegExp(`^GET ${paths.getProducts}\\?product_type=packages 401 .*${loud.id}$`, 'm'));
     const quiet = await printed(['--quiet']);
     expect(quiet.out).toContain('listening on');
     expect(quiet.out).not.toContain(quiet.id);
@@ -183,7 +183,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
 
   test('--journal-limit <n>: the journal keeps the last n requests', async () => {
     await withCli(['--port', '0', '--journal-limit', '2'], async (url) => {
-      for (const n of ['1', '2', '3']) await fetch(`${url}${paths.products}?n=${n}`);
+      for (const n of ['1', '2', '3']) await fetch(`${url}${paths.getProducts}?n=${n}`);
       const { items } = (await (await fetch(`${url}/__admin/requests`)).json()) as {
         items: { query: Record<string, string> }[];
       };

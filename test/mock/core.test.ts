@@ -62,8 +62,8 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
 
   test('every answer carries a fresh x-correlation-id; an error body repeats it', async () => {
     const token = h.token([READ]);
-    const a = await h.call(paths.products, { token });
-    const b = await h.call(paths.products, { token });
+    const a = await h.call(paths.getProducts, { token });
+    const b = await h.call(paths.getProducts, { token });
     expect(a.headers.get('x-correlation-id')).toMatch(UUID);
     expect(b.headers.get('x-correlation-id')).toMatch(UUID);
     expect(a.headers.get('x-correlation-id')).not.toBe(b.headers.get('x-correlation-id'));
@@ -100,9 +100,9 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
   });
 
   test.each([
-    ['POST', paths.products, 'GET'],
-    ['GET', paths.prices, 'POST'],
-    ['DELETE', paths.token, 'POST'],
+    ['POST', paths.getProducts, 'GET'],
+    ['GET', paths.updatePrices, 'POST'],
+    ['DELETE', paths.accessToken, 'POST'],
   ])('%s on %s: 405 method_not_allowed with Allow: %s', async (method, path, allow) => {
     const answer = await h.call(path, { method, token: h.token() });
     expectError(answer, 405, 'method_not_allowed');
@@ -110,17 +110,17 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
   });
 
   test('a trailing slash finds the same route', async () => {
-    expectOk(await h.call(`${paths.products}/`, { token: h.token([READ]) }), GetProductsResponse);
+    expectOk(await h.call(`${paths.getProducts}/`, { token: h.token([READ]) }), GetProductsResponse);
   });
 
   test('paths route regardless of host: API, authorization API, SSO and shop share one path space', async () => {
     for (const host of ['api', 'auth', 'sso', 'shop'] as const) {
-      expectOk(await h.call(paths.products, { token: h.token([READ]), host }), GetProductsResponse);
+      expectOk(await h.call(paths.getProducts, { token: h.token([READ]), host }), GetProductsResponse);
     }
   });
 
   test('a CORS preflight is answered; answers allow any origin', async () => {
-    const answer = await h.call(paths.prices, {
+    const answer = await h.call(paths.updatePrices, {
       method: 'OPTIONS',
       headers: { origin: 'https://site.test', 'access-control-request-method': 'POST' },
     });
@@ -138,7 +138,7 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
     expect(body.message).toBe('Internal server error');
     expect(onError).toHaveBeenCalledOnce();
     expect(h.platform.requests.list().at(-1)?.status).toBe(500);
-    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token: h.token([READ]) }), GetProductsResponse);
   });
 
   test('an endpoint that needs a user refuses a token without one: 403 identity_required', async () => {
@@ -198,7 +198,7 @@ describe('the node:http adapter', () => {
   const h = useAdapter('http');
 
   test('a GET may carry a body: the core receives it (the journal shows it)', async () => {
-    const url = new URL(`${h.origin()}${paths.products}`);
+    const url = new URL(`${h.origin()}${paths.getProducts}`);
     const token = h.token([READ]);
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(
@@ -225,7 +225,7 @@ describe('handle() in process', () => {
     const platform = createPlatform();
     const token = platform.mintToken({ scopes: [READ] }).access_token;
     const answer = await platform.handle(
-      new Request(`https://anywhere.test${paths.products}?product_type=campaigns`, {
+      new Request(`https://anywhere.test${paths.getProducts}?product_type=campaigns`, {
         headers: { authorization: `Bearer ${token}` },
       }),
     );

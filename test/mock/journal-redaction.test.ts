@@ -20,7 +20,11 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
 
   test('client\\u005fsecret in a JSON body: the token endpoint accepts it, the journal redacts it', async () => {
     const body = `{"grant_type":"none","client_id":"${demoCredentials.clientId}","client\\u005fsecret":"${SECRET}"}`;
-    const answer = await h.call(paths.token, { host: 'auth', body, headers: { 'content-type': 'application/json' } });
+    const answer = await h.call(paths.accessToken, {
+      host: 'auth',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
     expectOk(answer, AccessTokenResponse);
     expect(journal()).not.toContain(SECRET);
     expect(h.platform.requests.list()[0]?.body).toContain('"client\\u005fsecret":"[redacted]"');
@@ -28,7 +32,7 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
 
   test('client%5Fsecret in a form body: accepted, redacted', async () => {
     const body = `grant_type=none&client_id=${demoCredentials.clientId}&client%5Fsecret=${encodeURIComponent(SECRET)}`;
-    const answer = await h.call(paths.token, {
+    const answer = await h.call(paths.accessToken, {
       host: 'auth',
       body,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -39,7 +43,7 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
   });
 
   test('escaped secret names in a query: redacted in the query and in the URL', async () => {
-    await h.call(paths.products, { query: `?client%5Fsecret=${SECRET}&%61t=ticket-in-query-0123456789` });
+    await h.call(paths.getProducts, { query: `?client%5Fsecret=${SECRET}&%61t=ticket-in-query-0123456789` });
     const [entry] = h.platform.requests.list();
     expect(journal()).not.toContain(SECRET);
     expect(journal()).not.toContain('ticket-in-query-0123456789');
@@ -66,8 +70,8 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
   test('a ticket inside a URL-valued JSON string and a URL-valued form field: redacted', async () => {
     const ticket = 'ticket-inside-a-url-0123456789abcdef';
     const returnUrl = `https://site.example/back?ticket=${ticket}`;
-    await h.call(paths.token, { host: 'auth', json: { grant_type: 'none', returnUrl } });
-    await h.call(paths.token, { host: 'auth', form: { grant_type: 'none', return_url: returnUrl } });
+    await h.call(paths.accessToken, { host: 'auth', json: { grant_type: 'none', returnUrl } });
+    await h.call(paths.accessToken, { host: 'auth', form: { grant_type: 'none', return_url: returnUrl } });
     expect(journal()).not.toContain(ticket);
     const [json, form] = h.platform.requests.list();
     expect(json?.body).toBe(`{"grant_type":"none","returnUrl":"https://site.example/back?ticket=[redacted]"}`);
@@ -77,8 +81,8 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
   });
 
   test('ssn, pwd and sid are redacted like every other secret name', async () => {
-    await h.call(paths.orderValidation, { query: { product_code: 'premium-digital', ssn: '19800101-1234' } });
-    await h.call(paths.token, {
+    await h.call(paths.validateOrder, { query: { product_code: 'premium-digital', ssn: '19800101-1234' } });
+    await h.call(paths.accessToken, {
       host: 'auth',
       json: { usr: 'anna@example.com', pwd: 'pwd-secret-123', sid: 'sid-secret-456' },
     });
@@ -89,7 +93,7 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
   });
 
   test('a secret value that is an object or an array is redacted whole', async () => {
-    await h.call(paths.token, {
+    await h.call(paths.accessToken, {
       host: 'auth',
       json: { grant_type: 'none', password: { nested: ['deep-secret-1'] }, ticket: ['deep-secret-2'] },
     });
@@ -107,7 +111,7 @@ describe.each(ADAPTERS)('the journal keeps at most 64 Ki characters of a body, t
     const head = `{"grant_type":"none","client_secret":"${SECRET}","pad":"`;
     const text = `${head}${'x'.repeat(1024 * 1024 - head.length - 2)}"}`;
     expect(new TextEncoder().encode(text).length).toBe(1024 * 1024);
-    await h.call(paths.token, { host: 'auth', body: text, headers: { 'content-type': 'application/json' } });
+    await h.call(paths.accessToken, { host: 'auth', body: text, headers: { 'content-type': 'application/json' } });
     const kept = body();
     const redacted = text.replace(SECRET, '[redacted]');
     expect(kept).toBe(
@@ -120,9 +124,9 @@ describe.each(ADAPTERS)('the journal keeps at most 64 Ki characters of a body, t
 
   test('redaction comes first: a secret value longer than the cap is redacted whole, in JSON and in a form', async () => {
     const secret = `S${'s'.repeat(200_000)}`;
-    await h.call(paths.token, { host: 'auth', json: { grant_type: 'none', client_secret: secret } });
+    await h.call(paths.accessToken, { host: 'auth', json: { grant_type: 'none', client_secret: secret } });
     expect(body()).toBe('{"grant_type":"none","client_secret":"[redacted]"}');
-    await h.call(paths.token, { host: 'auth', form: { grant_type: 'none', password: secret } });
+    await h.call(paths.accessToken, { host: 'auth', form: { grant_type: 'none', password: secret } });
     expect(body()).toBe('grant_type=none&password=[redacted]');
     expect(JSON.stringify(h.platform.requests.list())).not.toContain('Ssss');
   });
@@ -135,7 +139,7 @@ describe.each(ADAPTERS)('the journal keeps at most 64 Ki characters of a body, t
     const pad = 'x'.repeat(JOURNAL_BODY_LIMIT - 10 - lead.length - member.length);
     const text = `${lead}${pad}${member}${secret}"}`;
     expect(text.indexOf(secret)).toBe(JOURNAL_BODY_LIMIT - 10);
-    await h.call(paths.token, { host: 'auth', body: text, headers: { 'content-type': 'application/json' } });
+    await h.call(paths.accessToken, { host: 'auth', body: text, headers: { 'content-type': 'application/json' } });
     // Redacted, then cut: the first 10 characters of the secret would have been kept, had the cut come first.
     const redacted = `${lead}${pad}${member}[redacted]"}`;
     expect(body()).toBe(
@@ -241,7 +245,7 @@ describe('one list of secret names for the SDK logger and the platform journal',
     for (const name of SECRET_NAMES) {
       const value = `value-of-${name}-0123456789`;
       await platform.handle(
-        new Request(`https://auth.platform.test${paths.token}?${name}=${value}`, {
+        new Request(`https://auth.platform.test${paths.accessToken}?${name}=${value}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ [name]: value }),

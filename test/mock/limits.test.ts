@@ -33,16 +33,20 @@ describe.each(ADAPTERS)('the body size limit through %s', (kind) => {
 
   test('a body one byte over maxBodyBytes: 413 payload_too_large, field body; nothing changes; the next request is answered', async () => {
     const answer = await expectUnchanged(h.platform, () =>
-      h.call(paths.token, { host: 'auth', body: bodyOfSize(4097), headers: { 'content-type': 'application/json' } }),
+      h.call(paths.accessToken, {
+        host: 'auth',
+        body: bodyOfSize(4097),
+        headers: { 'content-type': 'application/json' },
+      }),
     );
     const body = expectError(answer, 413, 'payload_too_large', 'body');
     expect(body.message).toBe('Body exceeds the limit of 4096 bytes');
     expect(h.platform.requests.list().at(-1)).toMatchObject({ status: 413, body: null });
-    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token: h.token([READ]) }), GetProductsResponse);
   });
 
   test('a body of exactly maxBodyBytes is read (and judged by its content)', async () => {
-    const answer = await h.call(paths.token, {
+    const answer = await h.call(paths.accessToken, {
       host: 'auth',
       body: bodyOfSize(4096),
       headers: { 'content-type': 'application/json' },
@@ -52,7 +56,7 @@ describe.each(ADAPTERS)('the body size limit through %s', (kind) => {
 
   test('the limit counts bytes, not characters: 2048 two-byte characters are over 4096 bytes; nothing changes', async () => {
     const answer = await expectUnchanged(h.platform, () =>
-      h.call(paths.token, {
+      h.call(paths.accessToken, {
         host: 'auth',
         body: `{"pad":"${'é'.repeat(2048)}"}`,
         headers: { 'content-type': 'application/json' },
@@ -98,7 +102,7 @@ describe('the in-process platform (platform.handle, behind MSW) reads a body chu
     return { stream, seen };
   }
   const post = (body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
-    new Request(`https://auth.platform.test${paths.token}`, {
+    new Request(`https://auth.platform.test${paths.accessToken}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body,
@@ -139,7 +143,9 @@ describe('the in-process platform (platform.handle, behind MSW) reads a body chu
       message: 'The request body could not be read',
       api_correlation_id: answer.headers.get('x-correlation-id'),
     });
-    expect(platform.requests.list()).toMatchObject([{ method: 'POST', path: paths.token, status: 400, body: null }]);
+    expect(platform.requests.list()).toMatchObject([
+      { method: 'POST', path: paths.accessToken, status: 400, body: null },
+    ]);
   });
 
   test('maxBodyBytes must be a positive integer', () => {
@@ -154,7 +160,7 @@ describe('the node:http adapter and large bodies', () => {
 
   test('Content-Length over the limit: 413 at once, before the body is sent; nothing changes', async () => {
     const answer = await expectUnchanged(h.platform, () =>
-      rawRequest(h.origin(), paths.token, {
+      rawRequest(h.origin(), paths.accessToken, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(10 * MiB) },
         body: '{"grant_type":',
@@ -167,7 +173,7 @@ describe('the node:http adapter and large bodies', () => {
 
   test('Expect: 100-continue with a length over the limit: 413 instead of 100 Continue; nothing changes', async () => {
     const answer = await expectUnchanged(h.platform, () =>
-      rawRequest(h.origin(), paths.token, {
+      rawRequest(h.origin(), paths.accessToken, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': String(10 * MiB), expect: '100-continue' },
         keepOpen: true,
@@ -179,15 +185,15 @@ describe('the node:http adapter and large bodies', () => {
 
   test('a chunked upload that goes over the limit (8 MiB): 413, nothing changes, and the platform answers the next request', async () => {
     const answer = await expectUnchanged(h.platform, () =>
-      streamedRequest(h.origin(), paths.token, 8 * MiB, { 'content-type': 'application/json' }),
+      streamedRequest(h.origin(), paths.accessToken, 8 * MiB, { 'content-type': 'application/json' }),
     );
     expect(answer.status).toBe(413);
     expect(answer.json).toMatchObject({ code: 'payload_too_large', field: 'body' });
-    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token: h.token([READ]) }), GetProductsResponse);
   });
 
   test('an answer carries its Content-Length, not chunked framing', async () => {
-    const answer = await rawRequest(h.origin(), paths.products, {
+    const answer = await rawRequest(h.origin(), paths.getProducts, {
       headers: { authorization: `Bearer ${h.token([READ])}` },
     });
     expect(answer.status).toBe(200);
@@ -197,11 +203,11 @@ describe('the node:http adapter and large bodies', () => {
 
   test("node:http's own refusals answer the platform's JSON error: headers over 16 KiB are 431 headers_too_large", async () => {
     const answer = await expectUnchanged(h.platform, () =>
-      rawRequest(h.origin(), `${paths.products}?id=${'x'.repeat(20_000)}`),
+      rawRequest(h.origin(), `${paths.getProducts}?id=${'x'.repeat(20_000)}`),
     );
     expect(answer.status).toBe(431);
     expect(answer.json).toMatchObject({ code: 'headers_too_large', field: 'headers', message: expect.any(String) });
-    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token: h.token([READ]) }), GetProductsResponse);
   });
 
   test('a request that is not HTTP/1.1 at all: 400 malformed_request, as JSON', async () => {
@@ -214,15 +220,15 @@ describe('the node:http adapter and large bodies', () => {
 
   test('a client that goes away in the middle of its body ends nothing but its request', async () => {
     const socket = await openSocket(h.origin());
-    socket.write(`POST ${paths.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"grant`);
+    socket.write(`POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"grant`);
     socket.destroy();
-    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token: h.token([READ]) }), GetProductsResponse);
   });
 });
 
 describe.each(ADAPTERS)('JSON nesting depth through %s', (kind) => {
   const h = useAdapter(kind);
-  const post = (body: string, path: string = paths.token) =>
+  const post = (body: string, path: string = paths.accessToken) =>
     h.call(path, { host: 'auth', body, headers: { 'content-type': 'application/json' } });
 
   test('65 levels: 400 invalid_parameter, field body; nothing changes', async () => {
@@ -244,13 +250,13 @@ describe.each(ADAPTERS)('JSON nesting depth through %s', (kind) => {
     const answer = await expectUnchanged(h.platform, () => post(nested(100_000, `"client_secret":"${secret}",`)));
     expectError(answer, 400, 'invalid_parameter', 'body');
     expect(JSON.stringify(h.platform.requests.list())).not.toContain(secret);
-    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token: h.token([READ]) }), GetProductsResponse);
   });
 
   test.each([
     ['an unknown path', '/nope', {}],
-    ['a bearer route, with no token', paths.products, {}],
-    ['a bearer route, with a wrong token', paths.products, { authorization: 'Bearer not-a-token' }],
+    ['a bearer route, with no token', paths.getProducts, {}],
+    ['a bearer route, with a wrong token', paths.getProducts, { authorization: 'Bearer not-a-token' }],
     ['a JSON type with a suffix', '/nope', { 'content-type': 'application/merge-patch+json' }],
   ])(
     'on %s: 400 invalid_parameter, field body, before any route, token or journal; nothing changes',
@@ -319,7 +325,7 @@ describe('slow clients: the node:http adapter times them out', () => {
 
   test('a body that trickles: the connection is closed', async () => {
     const socket = await openSocket(server.url);
-    socket.write(`POST ${paths.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n`);
+    socket.write(`POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n`);
     const stop = trickle(socket);
     const received = await closedByServer(socket);
     stop();

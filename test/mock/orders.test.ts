@@ -10,7 +10,7 @@ const ALLOWED = { purchase_allowed: true, reason: null, message: null, fallback_
 describe.each(ADAPTERS)('order validation (endpoint 9) through %s', (kind) => {
   const h = useAdapter(kind, { now: '2030-01-01T00:00:00Z' });
   const validate = (query: Record<string, string>, token = h.token([SCOPE])) =>
-    h.call(paths.orderValidation, { query, token });
+    h.call(paths.validateOrder, { query, token });
   const item = async (query: Record<string, string>) => expectOk(await validate(query), OrderValidationResponse).item;
 
   test('an account that may buy: purchase_allowed true, no reason, no message, no fallback', async () => {
@@ -147,7 +147,7 @@ describe.each(ADAPTERS)('order validation (endpoint 9) through %s', (kind) => {
 
   test('401 without a token; 403 insufficient_scope without /external/order_validation/r', async () => {
     const query = { product_code: 'basic-news', account_id: anna };
-    expectError(await h.call(paths.orderValidation, { query }), 401, 'invalid_token', 'authorization');
+    expectError(await h.call(paths.validateOrder, { query }), 401, 'invalid_token', 'authorization');
     expectError(await validate(query, h.token([READ])), 403, 'insufficient_scope');
   });
 });

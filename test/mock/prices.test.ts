@@ -34,9 +34,9 @@ const complexDetails = [
 
 describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
   const h = useAdapter(kind);
-  const update = (json: unknown, token = h.token()) => h.call(paths.prices, { method: 'POST', json, token });
+  const update = (json: unknown, token = h.token()) => h.call(paths.updatePrices, { method: 'POST', json, token });
   const products = async (query: Record<string, string>, token = h.token([READ])) =>
-    expectOk(await h.call(paths.products, { query, token }), GetProductsResponse).items;
+    expectOk(await h.call(paths.getProducts, { query, token }), GetProductsResponse).items;
 
   test('updates the price of a matching period: the next read shows it, the id stays', async () => {
     h.platform.clock.set('2030-05-01T12:00:00Z');
@@ -54,7 +54,7 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
     const invoice = { ...creditcard, payment_option: 'invoice', type: 'year', price: 129 };
     expectOk(await update(body(invoice)), IdResponse);
     const { items } = expectOk(
-      await h.call(paths.paymentPeriods, { query: { product_code: 'premium-digital' }, token: h.token([READ]) }),
+      await h.call(paths.getPaymentPeriods, { query: { product_code: 'premium-digital' }, token: h.token([READ]) }),
       GetPaymentPeriodsResponse,
     );
     expect(items).toHaveLength(5);
@@ -83,7 +83,7 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
   test('psp: payment_option_details are stored and read as details', async () => {
     expectOk(await update(body(psp, creditcard)), IdResponse);
     const { items } = expectOk(
-      await h.call(paths.paymentPeriods, { query: { id: demoIds.products.premiumDigital }, token: h.token([READ]) }),
+      await h.call(paths.getPaymentPeriods, { query: { id: demoIds.products.premiumDigital }, token: h.token([READ]) }),
       GetPaymentPeriodsResponse,
     );
     expect(items.find((p) => p.id === demoIds.periods.premiumPsp)).toMatchObject({
@@ -115,14 +115,14 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
     const [p] = await products({ product_code: 'complex-bundle' }, token);
     expect(p!.price_periods[0]!.details).toEqual(complexDetails);
     const periods = expectOk(
-      await h.call(paths.paymentPeriods, { query: { product_code: 'complex-bundle' }, token }),
+      await h.call(paths.getPaymentPeriods, { query: { product_code: 'complex-bundle' }, token }),
       GetPaymentPeriodsResponse,
     );
     expect(periods.items[0]!.price).toBe(200.25);
   });
 
   test('Content-Type with a charset parameter is accepted', async () => {
-    const answer = await h.call(paths.prices, {
+    const answer = await h.call(paths.updatePrices, {
       method: 'POST',
       body: JSON.stringify(body(creditcard)),
       headers: { 'content-type': 'application/json; charset=utf-8' },
@@ -248,7 +248,7 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
 
   test('update prices refuses a query parameter: 400 unknown_parameter', async () => {
     const token = h.token();
-    const answer = await h.call(paths.prices, {
+    const answer = await h.call(paths.updatePrices, {
       method: 'POST',
       query: { dry_run: 'true' },
       json: body(creditcard),
@@ -260,7 +260,7 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
   test('update prices refuses a body that is not JSON: 400 json_parser_error body', async () => {
     const token = h.token();
     const answer = await expectUnchanged(h.platform, () =>
-      h.call(paths.prices, {
+      h.call(paths.updatePrices, {
         method: 'POST',
         body: '{"package_integration_code": ',
         headers: { 'content-type': 'application/json' },
@@ -271,7 +271,7 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
   });
 
   test('update prices refuses an empty body: 400 json_parser_error body', async () => {
-    const answer = await h.call(paths.prices, {
+    const answer = await h.call(paths.updatePrices, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       token: h.token(),
@@ -296,8 +296,8 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
       // fetch adds text/plain to a string body; a Blob without a type sends no Content-Type.
       const payload = JSON.stringify(body(creditcard));
       return headers
-        ? h.call(paths.prices, { method: 'POST', body: payload, headers, token })
-        : fetch(`${h.origin()}${paths.prices}`, {
+        ? h.call(paths.updatePrices, { method: 'POST', body: payload, headers, token })
+        : fetch(`${h.origin()}${paths.updatePrices}`, {
             method: 'POST',
             body: new Blob([payload]),
             headers: { authorization: `Bearer ${token}` },
@@ -331,7 +331,7 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
 describe.each(ADAPTERS)('the request content type is matched without letter case, through %s', (kind) => {
   const h = useAdapter(kind);
   const post = (contentType: string, token = h.token()) =>
-    h.call(paths.prices, {
+    h.call(paths.updatePrices, {
       method: 'POST',
       body: JSON.stringify(body({ ...creditcard, price: 14.5 })),
       headers: { 'content-type': contentType },

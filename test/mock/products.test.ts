@@ -13,7 +13,7 @@ const codesOf = (items: { product_code: string }[]) => items.map((p) => p.produc
 describe.each(ADAPTERS)('products through %s', (kind) => {
   const h = useAdapter(kind);
   const list = (query: Record<string, string> | string, token = h.token([READ])) =>
-    h.call(paths.products, { query, token });
+    h.call(paths.getProducts, { query, token });
 
   describe('get products (endpoint 2)', () => {
     test("without filters answers the caller's organisation's active products", async () => {
@@ -193,7 +193,7 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
     });
 
     test('get products refuses a Content-Type other than application/json: 400 invalid_content_type_error', async () => {
-      const answer = await h.call(paths.products, {
+      const answer = await h.call(paths.getProducts, {
         token: h.token([READ]),
         headers: { 'content-type': 'text/plain' },
       });
@@ -203,7 +203,7 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
 
   describe('get payment periods (endpoint 3)', () => {
     const periods = (query: Record<string, string> | string, token = h.token([READ])) =>
-      h.call(paths.paymentPeriods, { query, token });
+      h.call(paths.getPaymentPeriods, { query, token });
 
     const premiumPeriods = [
       {
@@ -296,7 +296,7 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
     });
 
     test('get payment periods refuses a Content-Type other than application/json: 400 invalid_content_type_error', async () => {
-      const answer = await h.call(paths.paymentPeriods, {
+      const answer = await h.call(paths.getPaymentPeriods, {
         query: { product_code: 'premium-digital' },
         token: h.token([READ]),
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -306,7 +306,8 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
   });
 
   describe('get product sharing (endpoint 15)', () => {
-    const sharing = (query: Record<string, string>, token = h.token([READ])) => h.call(paths.sharing, { query, token });
+    const sharing = (query: Record<string, string>, token = h.token([READ])) =>
+      h.call(paths.getProductSharing, { query, token });
 
     test('a shareable product answers its limit and texts, as an array under item', async () => {
       const body = expectOk(await sharing({ id: ids.premiumDigital }), GetProductSharingResponse);

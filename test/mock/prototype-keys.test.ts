@@ -25,10 +25,10 @@ describe.each(ADAPTERS)('prototype keys through %s', (kind) => {
 
   /** Each case: where the key goes, and the field the refusal names. */
   const cases = (key: string): [string, string, CallOptions, string][] => [
-    ['a query parameter (products)', paths.products, { query: `?${key}=x`, token: 'api' }, key],
+    ['a query parameter (products)', paths.getProducts, { query: `?${key}=x`, token: 'api' }, key],
     [
       'a JSON key of a write (prices)',
-      paths.prices,
+      paths.updatePrices,
       {
         method: 'POST',
         body: `{"${key}":{"polluted":true}}`,
@@ -39,7 +39,7 @@ describe.each(ADAPTERS)('prototype keys through %s', (kind) => {
     ],
     [
       'a JSON key written with an escape',
-      paths.prices,
+      paths.updatePrices,
       {
         method: 'POST',
         body: `{"${key.replaceAll('_', '\\u005f')}":1}`,
@@ -50,7 +50,7 @@ describe.each(ADAPTERS)('prototype keys through %s', (kind) => {
     ],
     [
       'a JSON key of an access token request (a union of grant types)',
-      paths.token,
+      paths.accessToken,
       {
         method: 'POST',
         host: 'auth',
@@ -61,7 +61,7 @@ describe.each(ADAPTERS)('prototype keys through %s', (kind) => {
     ],
     [
       'a form field of an access token request',
-      paths.token,
+      paths.accessToken,
       {
         method: 'POST',
         host: 'auth',
@@ -71,7 +71,7 @@ describe.each(ADAPTERS)('prototype keys through %s', (kind) => {
     ],
     [
       'a JSON key of a ticket request',
-      paths.ticket,
+      paths.generateTicket,
       {
         method: 'POST',
         host: 'auth',
@@ -101,9 +101,9 @@ describe.each(ADAPTERS)('prototype keys through %s', (kind) => {
 
   test.each(KEYS)('%s repeated in a query is answered as any repeated unknown key is', async (key) => {
     const token = h.token();
-    const ordinary = await h.call(paths.products, { query: '?tags=a&foo=x&foo=y', token });
+    const ordinary = await h.call(paths.getProducts, { query: '?tags=a&foo=x&foo=y', token });
     const special = await expectUnchanged(h.platform, () =>
-      h.call(paths.products, { query: `?tags=a&${key}=x&${key}=y`, token }),
+      h.call(paths.getProducts, { query: `?tags=a&${key}=x&${key}=y`, token }),
     );
     const { code, field } = ordinary.body as { code: string; field: string };
     expect(field).toBe('foo');
@@ -111,7 +111,7 @@ describe.each(ADAPTERS)('prototype keys through %s', (kind) => {
   });
 
   test('constructor as a header name: answered as any header, journaled as an own key', async () => {
-    const answer = await h.call(paths.products, { token: h.token(), headers: { constructor: 'y' } });
+    const answer = await h.call(paths.getProducts, { token: h.token(), headers: { constructor: 'y' } });
     expect(answer.status).toBe(200);
     const headers = h.platform.requests.list().at(-1)?.headers ?? {};
     expect(Object.getOwnPropertyDescriptor(headers, 'constructor')?.value).toBe('y');
@@ -125,7 +125,7 @@ test('__proto__ as a header name (Fetch Headers allow it; node:http drops it): j
     ['__proto__', 'x'],
     ['authorization', `Bearer ${token}`],
   ]);
-  const answer = await platform.handle(new Request(`https://api.platform.test${paths.products}`, { headers }));
+  const answer = await platform.handle(new Request(`https://api.platform.test${paths.getProducts}`, { headers }));
   expect(answer.status).toBe(200);
   const journaled = platform.requests.list()[0]?.headers ?? {};
   expect(Object.getPrototypeOf(journaled)).toBe(Object.prototype);

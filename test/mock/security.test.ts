@@ -52,7 +52,7 @@ describe.each(ADAPTERS)('the admin API through %s', (kind) => {
     });
 
     test('the API itself keeps its CORS headers', async () => {
-      const answer = await h.call(paths.products, { token: h.token(), headers: { origin: 'https://site.example' } });
+      const answer = await h.call(paths.getProducts, { token: h.token(), headers: { origin: 'https://site.example' } });
       expect(answer.headers.get('access-control-allow-origin')).toBe('*');
     });
   });
@@ -181,7 +181,7 @@ describe.each(ADAPTERS)('the admin API through %s', (kind) => {
     test('the bearer opens it; the API is unaffected', async () => {
       const answer = await h.call('/__admin/state', { headers: { authorization: 'Bearer s3cret-admin-token' } });
       expect(answer.status).toBe(200);
-      expect((await h.call(paths.products, { token: h.token() })).status).toBe(200);
+      expect((await h.call(paths.getProducts, { token: h.token() })).status).toBe(200);
     });
 
     test('an empty admin token is refused when the platform is created', async () => {
@@ -248,7 +248,7 @@ describe('the node:http adapter', () => {
       'Host %j: 403 host_not_allowed naming host, on the API and on /__admin; nothing changes',
       async (host) => {
         const { url, platform } = await start();
-        for (const path of ['/__admin/state', paths.products]) {
+        for (const path of ['/__admin/state', paths.getProducts]) {
           const answer = await expectUnchanged(platform, () => rawRequest(url, path, { headers: { host } }));
           expect(answer.status).toBe(403);
           expect(answer.json).toMatchObject({ code: 'host_not_allowed', field: 'host' });
@@ -282,7 +282,7 @@ describe('the node:http adapter', () => {
           expect(answer.status, `${host} round ${round}`).toBe(i % 2 ? 200 : 403);
         }
       const refused = await expectUnchanged(platform, () =>
-        rawRequest(url, paths.products, { headers: { host: 'h0.evil.example' } }),
+        rawRequest(url, paths.getProducts, { headers: { host: 'h0.evil.example' } }),
       );
       expect(refused.json).toMatchObject({ code: 'host_not_allowed', field: 'host' });
     });
@@ -388,7 +388,7 @@ describe('the node:http adapter', () => {
         expect(answer.status).toBe(413);
         expect(answer.json).toMatchObject({ code: 'payload_too_large', field: 'body', message: expect.any(String) });
       }
-      const api = await rawRequest(url, paths.token, {
+      const api = await rawRequest(url, paths.accessToken, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body,
@@ -429,15 +429,15 @@ describe('the node:http adapter', () => {
       const { url, platform } = await start({ onRequest: (line) => lines.push(line) });
       const token = platform.mintToken({ scopes: [READ] }).access_token;
       const answers = [
-        await rawRequest(url, `${paths.products}?product_type=packages`, {
+        await rawRequest(url, `${paths.getProducts}?product_type=packages`, {
           headers: { authorization: `Bearer ${token}` },
         }),
-        await rawRequest(url, paths.products),
+        await rawRequest(url, paths.getProducts),
       ];
       await vi.waitFor(() => expect(lines).toHaveLength(2));
       expect(lines).toEqual([
-        expect.objectContaining({ method: 'GET', path: `${paths.products}?product_type=packages`, status: 200 }),
-        expect.objectContaining({ method: 'GET', path: paths.products, status: 401 }),
+        expect.objectContaining({ method: 'GET', path: `${paths.getProducts}?product_type=packages`, status: 200 }),
+        expect.objectContaining({ method: 'GET', path: paths.getProducts, status: 401 }),
       ]);
       expect(lines.map((l) => l.correlationId)).toEqual(answers.map((a) => a.headers['x-correlation-id']));
       expect(lines.every((l) => typeof l.correlationId === 'string' && l.durationMs >= 0)).toBe(true);

@@ -16,6 +16,7 @@ import {
   demoShop,
   demoSite,
   demoUsers,
+  expectError,
   expectOk,
   expectUnchanged,
   type Harness,
@@ -158,12 +159,27 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
     test('a ticket bound to another client stays usable by that client', async () => {
       const at = h.platform.issueTicket({ accountId: anna, clientId: demoSite.clientId });
       await browser(h).get(MARKET, { at });
-      const answer = await h.call(paths.token, {
+      const answer = await h.call(paths.accessToken, {
         method: 'POST',
         host: 'auth',
         json: { grant_type: 'ticket', ticket: at, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
       });
       expectOk(answer, AccessTokenResponse);
+    });
+
+    test.each(['at', 'returnUrl', 'campaign', 'period'])(
+      'an empty %s breaks its rule of endpoint 25: 400 invalid_parameter naming it; nothing changes',
+      async (field) => {
+        const answer = await expectUnchanged(h.platform, () => browser(h).get(MARKET, { [field]: '' }));
+        expectError(answer, 400, 'invalid_parameter', field);
+      },
+    );
+
+    test('parameters endpoint 25 does not name pass through the redirect that drops the ticket', async () => {
+      const at = h.platform.issueTicket({ accountId: anna, clientId: demoShop.clientId });
+      const query = { return_url: 'http://localhost/y', utm_source: 'news' };
+      const location = expectRedirect(await browser(h).get(MARKET, { at, ...query }));
+      expect(location).toBe(`${MARKET}?${new URLSearchParams(query)}`);
     });
 
     test('an expired ticket does not log in (the platform clock decides)', async () => {
@@ -360,7 +376,7 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
       await b.loginWithTicket();
       expectRedirect(await buy(b, { period_id: periods.summerCreditcard, product_code: 'premium-summer' }));
       const token = h.token(['/external/order_validation/r']);
-      const answer = await h.call(paths.orderValidation, {
+      const answer = await h.call(paths.validateOrder, {
         query: { product_code: 'premium-digital', account_id: anna },
         token,
       });
@@ -428,7 +444,7 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
 
   describe('the return flow', () => {
     const exchange = (ticket: string) =>
-      h.call(paths.token, {
+      h.call(paths.accessToken, {
         method: 'POST',
         host: 'auth',
         json: { grant_type: 'ticket', ticket, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
@@ -449,7 +465,7 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
       const ticket = location.searchParams.get('ticket')!;
       expect(ticket).not.toBe('planted');
       const token = expectOk(await exchange(ticket), AccessTokenResponse);
-      expect(expectOk(await h.call(paths.me, { token: token.access_token }), SignedInUser).id).toBe(anna);
+      expect(expectOk(await h.call(paths.getSignedInUser, { token: token.access_token }), SignedInUser).id).toBe(anna);
     });
 
     test('mode SeparateTicketAuth (127.0.0.1): to the auth endpoint (a path on the return URL origin) with ticket and returnUrl', async () => {
@@ -513,7 +529,7 @@ describe.each(ADAPTERS)('the request journal after the whole sign-on flow throug
     const call = h.call.bind(h);
     // The site: a server token, then a ticket for the shop (endpoint 22).
     const s2s = expectOk(
-      await call(paths.token, {
+      await call(paths.accessToken, {
         method: 'POST',
         host: 'auth',
         form: { grant_type: 'none', client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
@@ -521,7 +537,7 @@ describe.each(ADAPTERS)('the request journal after the whole sign-on flow throug
       AccessTokenResponse,
     );
     const { ticket: at } = expectOk(
-      await call(paths.ticket, {
+      await call(paths.generateTicket, {
         method: 'POST',
         host: 'auth',
         json: { accountId: anna, clientId: demoShop.clientId },
@@ -545,7 +561,7 @@ describe.each(ADAPTERS)('the request journal after the whole sign-on flow throug
     const back = new URL(expectRedirect(await b.get('/shop/return', { returnUrl })));
     // The site again: exchange, read the user, refresh, and an SSO login with a new ticket.
     const user = expectOk(
-      await call(paths.token, {
+      await call(paths.accessToken, {
         method: 'POST',
         host: 'auth',
         form: {
@@ -557,8 +573,8 @@ describe.each(ADAPTERS)('the request journal after the whole sign-on flow throug
       }),
       AccessTokenResponse,
     );
-    await call(paths.me, { token: user.access_token });
-    await call(paths.token, {
+    await call(paths.getSignedInUser, { token: user.access_token });
+    await call(paths.accessToken, {
       method: 'POST',
       host: 'auth',
       json: {
@@ -569,7 +585,7 @@ describe.each(ADAPTERS)('the request journal after the whole sign-on flow throug
       },
     });
     const { ticket: ssoTicket } = expectOk(
-      await call(paths.ticket, {
+      await call(paths.generateTicket, {
         method: 'POST',
         host: 'auth',
         json: { client_id: demoSite.clientId },
@@ -587,7 +603,10 @@ describe.each(ADAPTERS)('the request journal after the whole sign-on flow throug
       .setIssuer(demoSite.organisationId)
       .setAudience(DEMO_SSO_AUDIENCE)
       .sign(new TextEncoder().encode(demoSite.clientSecret));
-    const session = expectOk(await call(paths.sso, { method: 'POST', host: 'sso', json: { t } }), SsoEnvelope);
+    const session = expectOk(
+      await call(paths.authenticateWithTicket, { method: 'POST', host: 'sso', json: { t } }),
+      SsoEnvelope,
+    );
 
     const state = h.platform.snapshot();
     const secrets = [

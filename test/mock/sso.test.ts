@@ -80,7 +80,7 @@ async function verifySession(h: Harness, t: string): Promise<SsoSessionClaims> {
 
 describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (kind) => {
   const h = useAdapter(kind);
-  const post = (t: string) => h.call(paths.sso, { method: 'POST', host: 'sso', json: { t } });
+  const post = (t: string) => h.call(paths.authenticateWithTicket, { method: 'POST', host: 'sso', json: { t } });
   const authenticate = async (o: RequestTokenOptions) => {
     const answer = await post(await requestToken(h, o));
     return verifySession(h, expectOk(answer, SsoEnvelope).t);
@@ -91,7 +91,7 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
   /** Whether demo-site can still exchange the ticket (endpoint 23): proves a ticket was left untouched. */
   const exchangeable = async (ticket: string) =>
     (
-      await h.call(paths.token, {
+      await h.call(paths.accessToken, {
         method: 'POST',
         host: 'auth',
         json: { grant_type: 'ticket', ticket, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
@@ -117,7 +117,7 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       expect(await exchangeable(ticket)).toBe(false);
       // The new ticket is bound to the calling client and exchangeable for the user's token.
       const token = expectOk(
-        await h.call(paths.token, {
+        await h.call(paths.accessToken, {
           method: 'POST',
           host: 'auth',
           json: {
@@ -129,7 +129,7 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
         }),
         AccessTokenResponse,
       );
-      expect((await h.call(paths.me, { token: token.access_token })).body).toMatchObject({ id: anna });
+      expect((await h.call(paths.getSignedInUser, { token: token.access_token })).body).toMatchObject({ id: anna });
     });
 
     test.each([
@@ -401,9 +401,14 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
     );
 
     test('a malformed envelope: 400 like any request', async () => {
-      expectError(await h.call(paths.sso, { method: 'POST', host: 'sso', json: {} }), 400, 'invalid_parameter', 't');
       expectError(
-        await h.call(paths.sso, { method: 'POST', host: 'sso', json: { t: 'x', extra: 1 } }),
+        await h.call(paths.authenticateWithTicket, { method: 'POST', host: 'sso', json: {} }),
+        400,
+        'invalid_parameter',
+        't',
+      );
+      expectError(
+        await h.call(paths.authenticateWithTicket, { method: 'POST', host: 'sso', json: { t: 'x', extra: 1 } }),
         400,
         'unknown_parameter',
         'extra',
@@ -415,7 +420,7 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
 describe.each(ADAPTERS)('endpoint 21 keeps the session limit (login.maxSessionsPerAccount 1) through %s', (kind) => {
   const h = useAdapter(kind, { login: { maxSessionsPerAccount: 1 } });
   const authenticate = async (sid: string, ticket: string) => {
-    const answer = await h.call(paths.sso, {
+    const answer = await h.call(paths.authenticateWithTicket, {
       method: 'POST',
       host: 'sso',
       json: { t: await requestToken(h, { sid, ticket }) },
@@ -458,7 +463,7 @@ describe('the SSO audience option', () => {
     const post = async (aud: string) => {
       const ticket = h.platform.issueTicket({ accountId: anna, clientId: demoSite.clientId });
       const t = await requestToken(h, { sid, ticket, claims: { aud } });
-      const answer = await h.call(paths.sso, { method: 'POST', host: 'sso', json: { t } });
+      const answer = await h.call(paths.authenticateWithTicket, { method: 'POST', host: 'sso', json: { t } });
       const { payload } = await jwtVerify(SsoEnvelope.parse(answer.body).t, encoder.encode(demoSite.clientSecret), {
         issuer: 'sso.custom.test',
         audience: demoSite.clientId,

@@ -62,7 +62,11 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
     expect((await h.call(`${base}/customers/X7`, { method: 'PUT', json: customer })).status).toBe(204);
     expect(customersOf(h.platform, demoOrg)).toContain('X7');
     const token = h.token(['/external/subscription_system/w']);
-    const sync = await h.call(paths.syncSubscriptions, { method: 'PUT', json: { customer_number: 'C1005' }, token });
+    const sync = await h.call(paths.syncCustomerSubscriptions, {
+      method: 'PUT',
+      json: { customer_number: 'C1005' },
+      token,
+    });
     expect(sync.status).toBe(200);
     expect(
       h.platform
@@ -103,7 +107,9 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
     const token = h.token(['/external/subscription_system/r']);
     const query = { product_code: 'premium-digital', period_id: demoIds.periods.premiumCreditcard, zip_code: '22233' };
     expect((await h.call(base, { method: 'PATCH', json: { distribution } })).status).toBe(204);
-    expect(expectOk(await h.call(paths.distribution, { query, token }), DistributionInformationResponse).item).toEqual({
+    expect(
+      expectOk(await h.call(paths.getDistributionInformation, { query, token }), DistributionInformationResponse).item,
+    ).toEqual({
       distribution_days: [5, 7],
       distribution_price: '10.00',
       distribution_price_with_tax: '12.50',
@@ -113,7 +119,7 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
     );
     // A key left out stays.
     expect(h.platform.subscriptionSystems.get(demoOrg)?.distribution).toEqual(distribution);
-    expectError(await h.call(paths.distribution, { query, token }), 400, 'configuration_error');
+    expectError(await h.call(paths.getDistributionInformation, { query, token }), 400, 'configuration_error');
   });
 
   test.each([

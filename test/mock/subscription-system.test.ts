@@ -64,7 +64,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
         country_code: 'SE',
       });
       const user = h.platform.mintToken({ scopes: [], accountId: anna }).access_token;
-      const me = expectOk(await h.call(paths.me, { token: user }), SignedInUser);
+      const me = expectOk(await h.call(paths.getSignedInUser, { token: user }), SignedInUser);
       expect(me.address).toEqual({ street: 'Nygatan 9', zipCode: '113 45', city: 'Stockholm', countryCode: 'SE' });
     });
 
@@ -96,7 +96,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     const ofGus = () => doc().user_products.filter((u) => u.account_id === gus);
 
     test("creates what is missing: Anna's e-paper, controlled by the external system, with its number", async () => {
-      expectOk(await put(paths.syncSubscriptions, { customer_number: 'C1001' }), IdResponse);
+      expectOk(await put(paths.syncCustomerSubscriptions, { customer_number: 'C1001' }), IdResponse);
       const created = doc().user_products.filter((u) => u.account_id === anna && u.provision_service === 'paperline');
       expect(created).toEqual([
         expect.objectContaining({
@@ -120,7 +120,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       });
       const before = ofGus();
       expect(before.find((u) => u.id === ups.gusPaperlineEpaper)?.product_code).toBe('e-paper');
-      expectOk(await put(paths.syncSubscriptions, { customer_number: 'C1007' }), IdResponse);
+      expectOk(await put(paths.syncCustomerSubscriptions, { customer_number: 'C1007' }), IdResponse);
       const after = ofGus();
       expect(after.find((u) => u.id === ups.gusPaperlineEpaper)).toMatchObject({
         product_code: 'digital-news',
@@ -136,15 +136,15 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     });
 
     test('run twice, the second changes nothing', async () => {
-      expectOk(await put(paths.syncSubscriptions, { customer_number: 'C1007' }), IdResponse);
+      expectOk(await put(paths.syncCustomerSubscriptions, { customer_number: 'C1007' }), IdResponse);
       await expectUnchanged(h.platform, async () =>
-        expectOk(await put(paths.syncSubscriptions, { customer_number: 'C1007' }), IdResponse),
+        expectOk(await put(paths.syncCustomerSubscriptions, { customer_number: 'C1007' }), IdResponse),
       );
     });
 
     test('a product the organisation does not have refuses the whole sync: 404 not_found, nothing changed', async () => {
       const answer = await expectUnchanged(h.platform, () =>
-        put(paths.syncSubscriptions, { customer_number: 'C1010' }),
+        put(paths.syncCustomerSubscriptions, { customer_number: 'C1010' }),
       );
       const error = expectError(answer, 404, 'not_found');
       expect(error.message).toContain('weekend-paper');
@@ -158,7 +158,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
         subscriptions: [subscription('PL-1007-9', 'e-paper'), subscription('PL-1007-8', 'weekend-paper')],
       });
       const answer = await expectUnchanged(h.platform, () =>
-        put(paths.syncSubscriptions, { customer_number: 'C1007' }),
+        put(paths.syncCustomerSubscriptions, { customer_number: 'C1007' }),
       );
       expect(expectError(answer, 404, 'not_found').message).toContain('weekend-paper');
     });
@@ -166,7 +166,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     test('an organisation without an integration: 400 configuration_error, nothing changed', async () => {
       withoutIntegration();
       const answer = await expectUnchanged(h.platform, () =>
-        put(paths.syncSubscriptions, { customer_number: 'C1001' }),
+        put(paths.syncCustomerSubscriptions, { customer_number: 'C1001' }),
       );
       expectError(answer, 400, 'configuration_error');
     });
@@ -177,7 +177,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       ['no customer number', {}, 'customer_number'],
       ['a customer number that is not a string', { customer_number: 1001 }, 'customer_number'],
     ])('refuses %s: 400 invalid_parameter %s', async (_, json, field) => {
-      const answer = await expectUnchanged(h.platform, () => put(paths.syncSubscriptions, json));
+      const answer = await expectUnchanged(h.platform, () => put(paths.syncCustomerSubscriptions, json));
       expectError(answer, 400, 'invalid_parameter', field);
     });
 
@@ -185,19 +185,19 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       ['no account has the customer number', 'C9999'],
       ['the external system does not know the customer', 'C1008'],
     ])('refuses when %s: 404 not_found', async (_, customer_number) => {
-      const answer = await expectUnchanged(h.platform, () => put(paths.syncSubscriptions, { customer_number }));
+      const answer = await expectUnchanged(h.platform, () => put(paths.syncCustomerSubscriptions, { customer_number }));
       expectError(answer, 404, 'not_found', 'customer_number');
     });
 
     test('a change in the external system between two syncs is picked up (admin route)', async () => {
-      expectOk(await put(paths.syncSubscriptions, { customer_number: 'C1001' }), IdResponse);
+      expectOk(await put(paths.syncCustomerSubscriptions, { customer_number: 'C1001' }), IdResponse);
       // The e-paper ends in the external system.
       const admin = await h.call(`/__admin/subscription-systems/${demoOrg}/customers/C1001`, {
         method: 'PUT',
         json: { address: null, subscriptions: [] },
       });
       expect(admin.status).toBe(204);
-      expectOk(await put(paths.syncSubscriptions, { customer_number: 'C1001' }), IdResponse);
+      expectOk(await put(paths.syncCustomerSubscriptions, { customer_number: 'C1001' }), IdResponse);
       const epaper = doc().user_products.find((u) => u.account_id === anna && u.subscription_number === 'PL-1001-1');
       expect(epaper?.state).toBe('deactivated');
     });
@@ -205,7 +205,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
 
   describe('17. validate gift receiver', () => {
     const gift = (patch: object = {}, to: object = address) =>
-      h.call(paths.giftReceiver, {
+      h.call(paths.validateGiftReceiver, {
         method: 'POST',
         json: { giver_account_id: anna, campaign_code: 'premium-summer', delivery_address: to, ...patch },
         token,
@@ -317,12 +317,12 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     const endpoints = [
       [
         '17',
-        paths.giftReceiver,
+        paths.validateGiftReceiver,
         'POST',
         { giver_account_id: anna, campaign_code: 'premium-summer', delivery_address: address },
       ],
       ['18', paths.syncAddress, 'PUT', { customer_number: 'C1001' }],
-      ['19', paths.syncSubscriptions, 'PUT', { customer_number: 'C1001' }],
+      ['19', paths.syncCustomerSubscriptions, 'PUT', { customer_number: 'C1001' }],
     ] as const;
 
     test.each(endpoints)('%s: a body that is not JSON is 400 json_parser_error body', async (_, path, method) => {
@@ -358,7 +358,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
   });
 
   describe('20. distribution information', () => {
-    const get = (query: Record<string, string>) => h.call(paths.distribution, { query, token });
+    const get = (query: Record<string, string>) => h.call(paths.getDistributionInformation, { query, token });
     const q = { product_code: 'premium-digital', period_id: demoIds.periods.premiumCreditcard, zip_code: '111 22' };
 
     test('the days (1 = Monday) and the prices without and with VAT, as decimal strings', async () => {
@@ -426,7 +426,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
 
     test("an integration that does not support it (Complex Media's): 400 configuration_error", async () => {
       const complex = h.token([R], demoIds.clients.complex.clientId);
-      const answer = await h.call(paths.distribution, {
+      const answer = await h.call(paths.getDistributionInformation, {
         query: { product_code: 'complex-bundle', period_id: demoIds.periods.complexCreditcard, zip_code: '0150' },
         token: complex,
       });
@@ -438,7 +438,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
 describe('19 in sequence: a second sync of the organisation while one is under way is refused', () => {
   const h = useAdapter('http', { syncProcessingMs: 300 });
   const sync = (customer_number: string, token: string) =>
-    h.call(paths.syncSubscriptions, { method: 'PUT', json: { customer_number }, token });
+    h.call(paths.syncCustomerSubscriptions, { method: 'PUT', json: { customer_number }, token });
   /** Resolves once the platform has a sync of the demo organisation under way. */
   const underWay = () =>
     vi.waitFor(() => expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(true), { interval: 2 });
@@ -462,8 +462,8 @@ describe('19 in sequence: a second sync of the organisation while one is under w
     const demo = h.token([W]);
     const complex = h.token([W], demoIds.clients.complex.clientId);
     const [a, b] = await Promise.all([
-      h.call(paths.syncSubscriptions, { method: 'PUT', json: { customer_number: 'C1001' }, token: demo }),
-      h.call(paths.syncSubscriptions, { method: 'PUT', json: { customer_number: 'C2001' }, token: complex }),
+      h.call(paths.syncCustomerSubscriptions, { method: 'PUT', json: { customer_number: 'C1001' }, token: demo }),
+      h.call(paths.syncCustomerSubscriptions, { method: 'PUT', json: { customer_number: 'C2001' }, token: complex }),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
   });
@@ -502,7 +502,7 @@ describe.each(ADAPTERS)('19. a sync reactivates what the external system reports
   const h = useAdapter(kind, { syncProcessingMs: 0, now: '2030-01-15T12:00:00Z' });
   const sync = async () =>
     expectOk(
-      await h.call(paths.syncSubscriptions, {
+      await h.call(paths.syncCustomerSubscriptions, {
         method: 'PUT',
         json: { customer_number: 'C1007' },
         token: h.token([W]),
@@ -554,7 +554,7 @@ describe.each(ADAPTERS)("17. the gift receiver's address is compared with its co
   const eligible = async (country_code: string) => {
     const token = h.token(['/external/order/r']);
     const answer = await expectUnchanged(h.platform, () =>
-      h.call(paths.giftReceiver, {
+      h.call(paths.validateGiftReceiver, {
         method: 'POST',
         json: {
           giver_account_id: anna,

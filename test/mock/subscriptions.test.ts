@@ -85,7 +85,7 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
     test('the new owner sees it at once: endpoint 9 answers already_subscribed for the target', async () => {
       expectOk(await transfer(body), IdResponse);
       const t9 = h.token(['/external/order_validation/r']);
-      const answer = await h.call(paths.orderValidation, {
+      const answer = await h.call(paths.validateOrder, {
         token: t9,
         query: { product_code: 'basic-news', account_id: anna },
       });
@@ -204,7 +204,7 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
   });
 
   describe('16. reactivate platform-provisioned subscription', () => {
-    const reactivate = (json: unknown) => h.call(paths.reactivate, { method: 'PUT', json, token });
+    const reactivate = (json: unknown) => h.call(paths.reactivateSubscription, { method: 'PUT', json, token });
 
     test('200 { id }: a cancelled user-product still in its term is activated again', async () => {
       const { id } = expectOk(

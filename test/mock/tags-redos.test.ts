@@ -21,8 +21,8 @@ describe.each(ADAPTERS)('tags that almost match, through %s', (kind) => {
     const token = h.token([READ]);
     const [refused, other] = await expectUnchanged(h.platform, () =>
       Promise.all([
-        h.call(paths.products, { query: { tags: `${'a'.repeat(30)}!` }, token }),
-        h.call(paths.products, { query: { tags: 'news' }, token }),
+        h.call(paths.getProducts, { query: { tags: `${'a'.repeat(30)}!` }, token }),
+        h.call(paths.getProducts, { query: { tags: 'news' }, token }),
       ]),
     );
     expectError(refused, 400, 'invalid_parameter', 'tags');
@@ -32,7 +32,7 @@ describe.each(ADAPTERS)('tags that almost match, through %s', (kind) => {
   test("tags='a' x 99 + '!' (within the size limit): refused at once", async () => {
     const token = h.token([READ]);
     const answer = await expectUnchanged(h.platform, () =>
-      h.call(paths.products, { query: { tags: `${'a'.repeat(99)}!` }, token }),
+      h.call(paths.getProducts, { query: { tags: `${'a'.repeat(99)}!` }, token }),
     );
     expectError(answer, 400, 'invalid_parameter', 'tags');
   });
@@ -40,7 +40,7 @@ describe.each(ADAPTERS)('tags that almost match, through %s', (kind) => {
   test('tags over the size limit: the size check answers, no pattern runs on the text', async () => {
     const token = h.token([READ]);
     const answer = await expectUnchanged(h.platform, () =>
-      h.call(paths.products, { query: { tags: `${'a'.repeat(3000)}!` }, token }),
+      h.call(paths.getProducts, { query: { tags: `${'a'.repeat(3000)}!` }, token }),
     );
     const body = expectError(answer, 400, 'invalid_parameter', 'tags');
     expect(body.message).toBe('Parameter size must be at most 100');
@@ -59,9 +59,9 @@ describe('the standalone platform in its own process', () => {
       const headers = { authorization: `Bearer ${access_token}` };
       // The bound only turns a hang into a failure; the rule takes microseconds.
       const signal = AbortSignal.timeout(10_000);
-      const refused = await fetch(`${url}${paths.products}?tags=${'a'.repeat(99)}!`, { headers, signal });
+      const refused = await fetch(`${url}${paths.getProducts}?tags=${'a'.repeat(99)}!`, { headers, signal });
       expect(refused.status).toBe(400);
-      expect((await fetch(`${url}${paths.products}?tags=news`, { headers })).status).toBe(200);
+      expect((await fetch(`${url}${paths.getProducts}?tags=news`, { headers })).status).toBe(200);
     });
   });
 });

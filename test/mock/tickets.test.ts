@@ -31,7 +31,7 @@ describe.each(ADAPTERS)('generate ticket (endpoint 22) through %s', (kind) => {
   const server = (scopes = [TICKET_SCOPE]) => h.token(scopes);
   const user = (accountId: string, scopes = USER_SCOPES) => h.platform.mintToken({ scopes, accountId }).access_token;
   const generate = (json: unknown, token: string | null) =>
-    h.call(paths.ticket, { method: 'POST', host: 'auth', json, token });
+    h.call(paths.generateTicket, { method: 'POST', host: 'auth', json, token });
 
   test('form (a): a server-to-server token names accountId and clientId; the ticket is bound to that client', async () => {
     const { ticket } = expectOk(
@@ -55,14 +55,14 @@ describe.each(ADAPTERS)('generate ticket (endpoint 22) through %s', (kind) => {
   test('a ticket of form (b) is exchangeable by its client for a token of the same user', async () => {
     const { ticket } = expectOk(await generate({ client_id: site.clientId }, user(anna)), GenerateTicketResponse);
     const token = expectOk(
-      await h.call(paths.token, {
+      await h.call(paths.accessToken, {
         method: 'POST',
         host: 'auth',
         json: { grant_type: 'ticket', ticket, client_id: site.clientId, client_secret: site.clientSecret },
       }),
       AccessTokenResponse,
     );
-    const me = expectOk(await h.call(paths.me, { token: token.access_token }), SignedInUser);
+    const me = expectOk(await h.call(paths.getSignedInUser, { token: token.access_token }), SignedInUser);
     expect(me.id).toBe(anna);
   });
 
@@ -119,14 +119,14 @@ describe.each(ADAPTERS)('exchange ticket for access token (endpoint 23, grant ti
   const ticketFor = (accountId: string = anna, clientId: string = site.clientId) =>
     h.platform.issueTicket({ accountId, clientId });
   const exchange = (ticket: string, client: Client = site, extra: Record<string, unknown> = {}) =>
-    h.call(paths.token, {
+    h.call(paths.accessToken, {
       method: 'POST',
       host: 'auth',
       json: { grant_type: 'ticket', ticket, client_id: client.clientId, client_secret: client.clientSecret, ...extra },
     });
-  const me = (token: string) => h.call(paths.me, { token });
+  const me = (token: string) => h.call(paths.getSignedInUser, { token });
   const refresh = (refreshToken: string, client: Client = site) =>
-    h.call(paths.token, {
+    h.call(paths.accessToken, {
       method: 'POST',
       host: 'auth',
       json: {
@@ -157,7 +157,7 @@ describe.each(ADAPTERS)('exchange ticket for access token (endpoint 23, grant ti
       client_id: site.clientId,
       client_secret: site.clientSecret,
     };
-    expectOk(await h.call(paths.token, { method: 'POST', host: 'auth', form }), AccessTokenResponse);
+    expectOk(await h.call(paths.accessToken, { method: 'POST', host: 'auth', form }), AccessTokenResponse);
   });
 
   test('scope: only what is asked, within the user scopes and the client scopes', async () => {
@@ -248,7 +248,7 @@ describe.each(ADAPTERS)('exchange ticket for access token (endpoint 23, grant ti
 
   test('a malformed request: 400 invalid_parameter naming the field; the ticket stays usable', async () => {
     const ticket = ticketFor();
-    const answer = await h.call(paths.token, {
+    const answer = await h.call(paths.accessToken, {
       method: 'POST',
       host: 'auth',
       json: { grant_type: 'ticket', client_id: site.clientId, client_secret: site.clientSecret },
@@ -288,9 +288,12 @@ describe.each(ADAPTERS)('exchange ticket for access token (endpoint 23, grant ti
       client_id: site.clientId,
       client_secret: site.clientSecret,
     };
-    const token = expectOk(await h.call(paths.token, { method: 'POST', host: 'auth', form }), AccessTokenResponse);
+    const token = expectOk(
+      await h.call(paths.accessToken, { method: 'POST', host: 'auth', form }),
+      AccessTokenResponse,
+    );
     expect(token.scope).toBe(READ);
-    expect((await h.call(paths.products, { token: token.access_token })).status).toBe(200);
+    expect((await h.call(paths.getProducts, { token: token.access_token })).status).toBe(200);
   });
 });
 
@@ -300,7 +303,7 @@ describe('ticket lifetime', () => {
   test('tickets live ticketLifetimeSeconds on the platform clock', async () => {
     const ticket = h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
     h.platform.clock.advance(5);
-    const answer: Answer = await h.call(paths.token, {
+    const answer: Answer = await h.call(paths.accessToken, {
       method: 'POST',
       host: 'auth',
       json: { grant_type: 'ticket', ticket, client_id: site.clientId, client_secret: site.clientSecret },
@@ -314,7 +317,7 @@ describe.each(ADAPTERS)('get signed-in user (endpoint 24) through %s', (kind) =>
   const userToken = (accountId: string = anna) => h.platform.mintToken({ scopes: USER_SCOPES, accountId }).access_token;
 
   test("a user token answers the user's account as the spec spells it", async () => {
-    const answer = await h.call(paths.me, { token: userToken() });
+    const answer = await h.call(paths.getSignedInUser, { token: userToken() });
     expect(expectOk(answer, SignedInUser)).toEqual({
       id: anna,
       email: demoUsers.anna.email,
@@ -331,22 +334,22 @@ describe.each(ADAPTERS)('get signed-in user (endpoint 24) through %s', (kind) =>
   });
 
   test('a server-to-server token: 403 identity_required', async () => {
-    expectError(await h.call(paths.me, { token: h.token(USER_SCOPES) }), 403, 'identity_required');
+    expectError(await h.call(paths.getSignedInUser, { token: h.token(USER_SCOPES) }), 403, 'identity_required');
   });
 
   test('no token, an unknown token, an expired token: 401 invalid_token', async () => {
     const token = userToken();
-    expectError(await h.call(paths.me), 401, 'invalid_token', 'authorization');
-    expectError(await h.call(paths.me, { token: 'nope' }), 401, 'invalid_token', 'authorization');
+    expectError(await h.call(paths.getSignedInUser), 401, 'invalid_token', 'authorization');
+    expectError(await h.call(paths.getSignedInUser, { token: 'nope' }), 401, 'invalid_token', 'authorization');
     h.platform.clock.advance(3600);
-    expectError(await h.call(paths.me, { token }), 401, 'invalid_token', 'authorization');
+    expectError(await h.call(paths.getSignedInUser, { token }), 401, 'invalid_token', 'authorization');
   });
 
   test('an account without an address reads empty address fields', async () => {
     const doc = h.platform.snapshot();
     delete doc.accounts.find((a) => a.id === bo)!.address;
     h.platform.restore(doc);
-    const user = expectOk(await h.call(paths.me, { token: userToken(bo) }), SignedInUser);
+    const user = expectOk(await h.call(paths.getSignedInUser, { token: userToken(bo) }), SignedInUser);
     expect(user.address).toEqual({ street: '', zipCode: '', city: '', countryCode: '' });
   });
 });

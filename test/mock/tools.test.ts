@@ -25,7 +25,7 @@ function get(platform: ReturnType<typeof createPlatform>, path: string, token?: 
 
 async function codes(platform: ReturnType<typeof createPlatform>, query = ''): Promise<string[]> {
   const token = platform.mintToken({ scopes: [READ] }).access_token;
-  const res = await get(platform, `${paths.products}${query}`, token);
+  const res = await get(platform, `${paths.getProducts}${query}`, token);
   return GetProductsResponse.parse(await res.json())
     .items.map((p) => p.product_code)
     .sort();
@@ -71,7 +71,7 @@ describe('reset, snapshot, restore', () => {
     const seed = platform.snapshot();
     const token = platform.mintToken({ scopes: [WRITE] }).access_token;
     await platform.handle(
-      new Request(`https://api.platform.test${paths.prices}`, {
+      new Request(`https://api.platform.test${paths.updatePrices}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify(PRICES),
@@ -187,13 +187,13 @@ describe('mintToken', () => {
     expect(token).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: READ });
     const stored = platform.snapshot().access_tokens[0]!;
     expect(stored).toMatchObject({ client_id: demoCredentials.clientId, scopes: [READ], account_id: null });
-    expect((await get(platform, paths.products, token.access_token)).status).toBe(200);
+    expect((await get(platform, paths.getProducts, token.access_token)).status).toBe(200);
   });
 
   test('for another client: that organisation sees its own products', async () => {
     const platform = createPlatform();
     const token = platform.mintToken({ scopes: [READ], clientId: demoIds.clients.complex.clientId });
-    const res = await get(platform, paths.products, token.access_token);
+    const res = await get(platform, paths.getProducts, token.access_token);
     expect(GetProductsResponse.parse(await res.json()).items.map((p) => p.product_code)).toEqual(['complex-bundle']);
   });
 
@@ -231,9 +231,9 @@ describe('clock', () => {
     const platform = createPlatform();
     const { access_token } = platform.mintToken({ scopes: [READ] });
     platform.clock.advance(3599);
-    expect((await get(platform, paths.products, access_token)).status).toBe(200);
+    expect((await get(platform, paths.getProducts, access_token)).status).toBe(200);
     platform.clock.advance(1);
-    expect((await get(platform, paths.products, access_token)).status).toBe(401);
+    expect((await get(platform, paths.getProducts, access_token)).status).toBe(401);
   });
 
   test('whether a product is active follows the clock', async () => {
@@ -248,12 +248,12 @@ describe('request journal', () => {
   test('records method, url, path, query, headers, body, status, time and correlation id', async () => {
     const platform = createPlatform({ now: '2031-01-01T00:00:00Z' });
     const { access_token } = platform.mintToken({ scopes: [READ] });
-    const res = await get(platform, `${paths.products}?product_type=packages&tags=news`, access_token);
+    const res = await get(platform, `${paths.getProducts}?product_type=packages&tags=news`, access_token);
     const [entry] = platform.requests.list();
     expect(entry).toMatchObject({
       method: 'GET',
-      url: `https://api.platform.test${paths.products}?product_type=packages&tags=news`,
-      path: paths.products,
+      url: `https://api.platform.test${paths.getProducts}?product_type=packages&tags=news`,
+      path: paths.getProducts,
       query: { product_type: 'packages', tags: 'news' },
       headers: { authorization: 'Bearer [redacted]' },
       body: null,
@@ -282,13 +282,13 @@ describe('request journal', () => {
     const { access_token, refresh_token } = platform.mintToken({ scopes: [READ] });
     const post = (body: string, contentType: string, query = '') =>
       platform.handle(
-        new Request(`https://auth.platform.test${paths.token}${query}`, {
+        new Request(`https://auth.platform.test${paths.accessToken}${query}`, {
           method: 'POST',
           headers: { 'content-type': contentType, cookie: 'session=s3cr3t-cookie' },
           body,
         }),
       );
-    await get(platform, paths.products, access_token);
+    await get(platform, paths.getProducts, access_token);
     const issued = await post(
       JSON.stringify({
         grant_type: 'none',
@@ -368,53 +368,53 @@ describe.each(ADAPTERS)('faults through %s', (kind) => {
 
   test('a status with Retry-After, once by default; the next request goes through', async () => {
     const token = h.token([READ]);
-    h.platform.faults.add({ path: paths.products, status: 503, headers: { 'retry-after': '2' } });
-    const faulted = await h.call(paths.products, { token });
+    h.platform.faults.add({ path: paths.getProducts, status: 503, headers: { 'retry-after': '2' } });
+    const faulted = await h.call(paths.getProducts, { token });
     expectError(faulted, 503, 'internal_server_error');
     expect(faulted.headers.get('retry-after')).toBe('2');
     expect(h.platform.requests.list().at(-1)?.status).toBe(503);
-    expectOk(await h.call(paths.products, { token }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token }), GetProductsResponse);
   });
 
   test('times, method and code', async () => {
     const token = h.token([READ]);
-    h.platform.faults.add({ method: 'get', path: paths.products, status: 429, code: 'rate_limited', times: 2 });
-    h.platform.faults.add({ method: 'POST', path: paths.products, status: 500 });
+    h.platform.faults.add({ method: 'get', path: paths.getProducts, status: 429, code: 'rate_limited', times: 2 });
+    h.platform.faults.add({ method: 'POST', path: paths.getProducts, status: 500 });
     expect(h.platform.faults.list()[0]).toMatchObject({ method: 'GET', times: 2 });
-    expectError(await h.call(paths.products, { token }), 429, 'rate_limited');
+    expectError(await h.call(paths.getProducts, { token }), 429, 'rate_limited');
     expect(h.platform.faults.list()[0]?.times).toBe(1);
-    expectError(await h.call(paths.products, { token }), 429, 'rate_limited');
-    expectOk(await h.call(paths.products, { token }), GetProductsResponse);
+    expectError(await h.call(paths.getProducts, { token }), 429, 'rate_limited');
+    expectOk(await h.call(paths.getProducts, { token }), GetProductsResponse);
     expect(h.platform.faults.list()).toHaveLength(1);
   });
 
   test('a 4xx status defaults to code injected_fault; a path ending in * matches a prefix; any path can fail', async () => {
-    h.platform.faults.add({ path: `${paths.products}*`, status: 409 });
+    h.platform.faults.add({ path: `${paths.getProducts}*`, status: 409 });
     h.platform.faults.add({ path: '/not/a/route', status: 502 });
-    expectError(await h.call(paths.sharing, { token: h.token([READ]) }), 409, 'injected_fault');
+    expectError(await h.call(paths.getProductSharing, { token: h.token([READ]) }), 409, 'injected_fault');
     expectError(await h.call('/not/a/route'), 502, 'internal_server_error');
   });
 
   test('latency delays the answer, then the request goes on', async () => {
-    h.platform.faults.add({ path: paths.products, latencyMs: 150 });
+    h.platform.faults.add({ path: paths.getProducts, latencyMs: 150 });
     const start = performance.now();
-    const answer = await h.call(paths.products, { token: h.token([READ]) });
+    const answer = await h.call(paths.getProducts, { token: h.token([READ]) });
     expect(performance.now() - start).toBeGreaterThanOrEqual(140);
     expectOk(answer, GetProductsResponse);
   });
 
   test('latency combines with a status', async () => {
-    h.platform.faults.add({ path: paths.products, latencyMs: 100, status: 504 });
+    h.platform.faults.add({ path: paths.getProducts, latencyMs: 100, status: 504 });
     const start = performance.now();
-    expectError(await h.call(paths.products, { token: h.token([READ]) }), 504, 'internal_server_error');
+    expectError(await h.call(paths.getProducts, { token: h.token([READ]) }), 504, 'internal_server_error');
     expect(performance.now() - start).toBeGreaterThanOrEqual(90);
   });
 
   test('drop: the connection fails, fetch rejects', async () => {
-    h.platform.faults.add({ path: paths.products, drop: true });
-    await expect(h.call(paths.products, { token: h.token([READ]) })).rejects.toThrow(TypeError);
+    h.platform.faults.add({ path: paths.getProducts, drop: true });
+    await expect(h.call(paths.getProducts, { token: h.token([READ]) })).rejects.toThrow(TypeError);
     expect(h.platform.requests.list().at(-1)?.status).toBe(0);
-    expectOk(await h.call(paths.products, { token: h.token([READ]) }), GetProductsResponse);
+    expectOk(await h.call(paths.getProducts, { token: h.token([READ]) }), GetProductsResponse);
   });
 
   test('a malformed fault is refused', () => {

@@ -21,19 +21,20 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
   beforeEach(() => {
     demo = token();
   });
-  const provision = (json: unknown, t = demo) => h.call(paths.userProducts, { method: 'POST', json, token: t });
-  const update = (json: unknown, t = demo) => h.call(paths.userProducts, { method: 'PUT', json, token: t });
+  const provision = (json: unknown, t = demo) => h.call(paths.provisionUserProduct, { method: 'POST', json, token: t });
+  const update = (json: unknown, t = demo) => h.call(paths.provisionUserProduct, { method: 'PUT', json, token: t });
   const userProduct = (id: string) => h.platform.snapshot().user_products.find((u) => u.id === id);
   /** Bodies no route could read: garbage JSON, and JSON sent as text/plain. */
   const unreadable = (method: string, t: string) => [
     () =>
-      h.call(paths.userProducts, {
+      h.call(paths.provisionUserProduct, {
         method,
         body: '{"account_id":',
         headers: { 'content-type': 'application/json' },
         token: t,
       }),
-    () => h.call(paths.userProducts, { method, body: '{}', headers: { 'content-type': 'text/plain' }, token: t }),
+    () =>
+      h.call(paths.provisionUserProduct, { method, body: '{}', headers: { 'content-type': 'text/plain' }, token: t }),
   ];
   const body = {
     account_id: anna,
@@ -247,7 +248,7 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
       const token9 = h.token(['/external/order_validation/r']);
       const validate = async () =>
         (
-          await h.call(paths.orderValidation, {
+          await h.call(paths.validateOrder, {
             token: token9,
             query: { product_code: 'basic-news', account_id: hedda },
           })

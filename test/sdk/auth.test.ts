@@ -63,7 +63,7 @@ describe('a fixed access token', () => {
     await expect(client({ auth: { accessToken: 'unknown' } }).products.list()).rejects.toBeInstanceOf(
       AuthenticationError,
     );
-    expect(received()).toEqual([`GET ${paths.products} 401`]);
+    expect(received()).toEqual([`GET ${paths.getProducts} 401`]);
   });
 });
 
@@ -84,7 +84,7 @@ describe('an access token provider', () => {
     await client({ auth: { accessToken: provider }, fetch: rec.fetch }).products.list();
     expect(provider).toHaveBeenCalledTimes(2);
     expect(rec.authorization).toEqual(['Bearer stale-token', `Bearer ${access_token}`]);
-    expect(received()).toEqual([`GET ${paths.products} 401`, `GET ${paths.products} 200`]);
+    expect(received()).toEqual([`GET ${paths.getProducts} 401`, `GET ${paths.getProducts} 200`]);
   });
 
   test('a second 401 is thrown as AuthenticationError: one retry only', async () => {
@@ -93,7 +93,7 @@ describe('an access token provider', () => {
       AuthenticationError,
     );
     expect(provider).toHaveBeenCalledTimes(2);
-    expect(received()).toEqual([`GET ${paths.products} 401`, `GET ${paths.products} 401`]);
+    expect(received()).toEqual([`GET ${paths.getProducts} 401`, `GET ${paths.getProducts} 401`]);
   });
 
   test('a provider that throws: its error, unchanged, and nothing is sent or retried', async () => {
@@ -120,7 +120,7 @@ describe('an access token provider', () => {
 describe('client credentials (the server-to-server grant)', () => {
   test('the client posts grant_type none, its id and secret, and the scopes space-separated', async () => {
     await credentialsClient().products.list();
-    const grant = platform.requests.list().find((r) => r.path === paths.token);
+    const grant = platform.requests.list().find((r) => r.path === paths.accessToken);
     expect(grant).toMatchObject({ method: 'POST', status: 200 });
     expect(grant?.headers['content-type']).toBe('application/json');
     expect(JSON.parse(grant?.body ?? '')).toEqual({
@@ -137,23 +137,31 @@ describe('client credentials (the server-to-server grant)', () => {
     await sdk.products.paymentPeriods({ product_code: 'premium-digital' });
     await sdk.prices.update(creditcardPrice(10));
     expect(received()).toEqual([
-      `POST ${paths.token} 200`,
-      `GET ${paths.products} 200`,
-      `GET ${paths.paymentPeriods} 200`,
-      `POST ${paths.prices} 200`,
+      `POST ${paths.accessToken} 200`,
+      `GET ${paths.getProducts} 200`,
+      `GET ${paths.getPaymentPeriods} 200`,
+      `POST ${paths.updatePrices} 200`,
     ]);
   });
 
   test('the token request is retried on 503 like a read (asking again is harmless)', async () => {
-    platform.faults.add({ path: paths.token, status: 503, times: 1 });
+    platform.faults.add({ path: paths.accessToken, status: 503, times: 1 });
     await credentialsClient().products.list();
-    expect(received()).toEqual([`POST ${paths.token} 503`, `POST ${paths.token} 200`, `GET ${paths.products} 200`]);
+    expect(received()).toEqual([
+      `POST ${paths.accessToken} 503`,
+      `POST ${paths.accessToken} 200`,
+      `GET ${paths.getProducts} 200`,
+    ]);
   });
 
   test('a token request that keeps failing fails the call without retrying the call itself', async () => {
-    platform.faults.add({ path: paths.token, status: 500, times: 10 });
+    platform.faults.add({ path: paths.accessToken, status: 500, times: 10 });
     await expect(credentialsClient().products.list()).rejects.toMatchObject({ status: 500 });
-    expect(received()).toEqual([`POST ${paths.token} 500`, `POST ${paths.token} 500`, `POST ${paths.token} 500`]);
+    expect(received()).toEqual([
+      `POST ${paths.accessToken} 500`,
+      `POST ${paths.accessToken} 500`,
+      `POST ${paths.accessToken} 500`,
+    ]);
   });
 
   test('concurrent calls share one token request', async () => {
@@ -164,7 +172,7 @@ describe('client credentials (the server-to-server grant)', () => {
       sdk.products.sharing({ code: 'premium-digital' }),
       sdk.products.paymentPeriods({ product_code: 'basic-news' }),
     ]);
-    expect(received().filter((r) => r.includes(paths.token))).toHaveLength(1);
+    expect(received().filter((r) => r.includes(paths.accessToken))).toHaveLength(1);
   });
 
   test('the token is refreshed before it expires (60 s margin on a 3600 s token), not earlier', async () => {
@@ -173,15 +181,15 @@ describe('client credentials (the server-to-server grant)', () => {
     await sdk.products.list();
     vi.setSystemTime(Date.now() + (3600 - 120) * 1000);
     await sdk.products.list();
-    expect(received().filter((r) => r.includes(paths.token))).toHaveLength(1);
+    expect(received().filter((r) => r.includes(paths.accessToken))).toHaveLength(1);
     vi.setSystemTime(Date.now() + 90 * 1000); // 30 s before expiry
     await sdk.products.list();
     expect(received()).toEqual([
-      `POST ${paths.token} 200`,
-      `GET ${paths.products} 200`,
-      `GET ${paths.products} 200`,
-      `POST ${paths.token} 200`,
-      `GET ${paths.products} 200`,
+      `POST ${paths.accessToken} 200`,
+      `GET ${paths.getProducts} 200`,
+      `GET ${paths.getProducts} 200`,
+      `POST ${paths.accessToken} 200`,
+      `GET ${paths.getProducts} 200`,
     ]);
   });
 
@@ -191,7 +199,11 @@ describe('client credentials (the server-to-server grant)', () => {
     platform.reset(); // the platform forgets every token it issued
     const { items } = await sdk.products.list();
     expect(items.length).toBeGreaterThan(0);
-    expect(received()).toEqual([`GET ${paths.products} 401`, `POST ${paths.token} 200`, `GET ${paths.products} 200`]);
+    expect(received()).toEqual([
+      `GET ${paths.getProducts} 401`,
+      `POST ${paths.accessToken} 200`,
+      `GET ${paths.getProducts} 200`,
+    ]);
   });
 
   test('a write refused with 401 is also retried once with a new token (it was not processed)', async () => {
@@ -199,7 +211,11 @@ describe('client credentials (the server-to-server grant)', () => {
     await sdk.products.list();
     platform.reset();
     await sdk.prices.update(creditcardPrice(11));
-    expect(received()).toEqual([`POST ${paths.prices} 401`, `POST ${paths.token} 200`, `POST ${paths.prices} 200`]);
+    expect(received()).toEqual([
+      `POST ${paths.updatePrices} 401`,
+      `POST ${paths.accessToken} 200`,
+      `POST ${paths.updatePrices} 200`,
+    ]);
   });
 
   test('concurrent calls refused with 401 share one new token', async () => {
@@ -207,7 +223,7 @@ describe('client credentials (the server-to-server grant)', () => {
     await sdk.products.list();
     platform.reset();
     await Promise.all([sdk.products.list(), sdk.products.list(), sdk.products.sharing({ code: 'basic-news' })]);
-    expect(received().filter((r) => r.includes(paths.token))).toHaveLength(1);
+    expect(received().filter((r) => r.includes(paths.accessToken))).toHaveLength(1);
   });
 
   test('when two 401s race, only the refused token is dropped: a 401 that comes after the refresh keeps the new token', async () => {
@@ -222,32 +238,32 @@ describe('client credentials (the server-to-server grant)', () => {
       sent.push({ path: pathname, authorization: request.headers.get('authorization') });
       const response = await fetch(request);
       // The sharing call's 401 is handed over only after the products call has its new token.
-      if (pathname === paths.sharing && response.status === 401) await sharingHeld;
+      if (pathname === paths.getProductSharing && response.status === 401) await sharingHeld;
       return response;
     };
     const sdk = credentialsClient({ fetch: holdingFetch });
     await sdk.products.list();
-    const old = sent.find((s) => s.path === paths.products)?.authorization;
+    const old = sent.find((s) => s.path === paths.getProducts)?.authorization;
     platform.reset(); // the platform forgets the token: both calls below are refused
     sent.length = 0;
     const sharing = sdk.products.sharing({ code: 'basic-news' });
     await sdk.products.list();
     releaseSharing();
     await sharing;
-    const fresh = sent.find((s) => s.path === paths.products && s.authorization !== old)?.authorization;
+    const fresh = sent.find((s) => s.path === paths.getProducts && s.authorization !== old)?.authorization;
     expect(fresh).toMatch(/^Bearer /);
-    expect(sent.filter((s) => s.path === paths.sharing).map((s) => s.authorization)).toEqual([old, fresh]);
-    expect(sent.filter((s) => s.path === paths.token)).toHaveLength(1);
+    expect(sent.filter((s) => s.path === paths.getProductSharing).map((s) => s.authorization)).toEqual([old, fresh]);
+    expect(sent.filter((s) => s.path === paths.accessToken)).toHaveLength(1);
   });
 
   test('refreshable auth keeps the retry limit: maxRetries retries of a 503, and no more', async () => {
-    platform.faults.add({ path: paths.products, status: 503, times: 10 });
+    platform.faults.add({ path: paths.getProducts, status: 503, times: 10 });
     await expect(credentialsClient({ maxRetries: 2 }).products.list()).rejects.toMatchObject({ status: 503 });
     expect(received()).toEqual([
-      `POST ${paths.token} 200`,
-      `GET ${paths.products} 503`,
-      `GET ${paths.products} 503`,
-      `GET ${paths.products} 503`,
+      `POST ${paths.accessToken} 200`,
+      `GET ${paths.getProducts} 503`,
+      `GET ${paths.getProducts} 503`,
+      `GET ${paths.getProducts} 503`,
     ]);
   });
 
@@ -256,29 +272,29 @@ describe('client credentials (the server-to-server grant)', () => {
     await sdk.products.list();
     platform.requests.clear();
     // Faults apply in the order added: the token is refused once, then the API keeps failing.
-    platform.faults.add({ path: paths.products, status: 401, times: 1 });
-    platform.faults.add({ path: paths.products, status: 503, times: 10 });
+    platform.faults.add({ path: paths.getProducts, status: 401, times: 1 });
+    platform.faults.add({ path: paths.getProducts, status: 503, times: 10 });
     await expect(sdk.products.list()).rejects.toMatchObject({ status: 503 });
     expect(received()).toEqual([
-      `GET ${paths.products} 401`,
-      `POST ${paths.token} 200`,
-      `GET ${paths.products} 503`,
-      `GET ${paths.products} 503`,
-      `GET ${paths.products} 503`,
+      `GET ${paths.getProducts} 401`,
+      `POST ${paths.accessToken} 200`,
+      `GET ${paths.getProducts} 503`,
+      `GET ${paths.getProducts} 503`,
+      `GET ${paths.getProducts} 503`,
     ]);
   });
 
   test('an API that keeps refusing the new token: AuthenticationError after one refresh', async () => {
     let calls = 0;
     server.use(
-      http.get(`${defaultHosts.api}${paths.products}`, () => {
+      http.get(`${defaultHosts.api}${paths.getProducts}`, () => {
         calls += 1;
         return HttpResponse.json({ code: 'invalid_token', message: 'Unknown access token' }, { status: 401 });
       }),
     );
     await expect(credentialsClient().products.list()).rejects.toBeInstanceOf(AuthenticationError);
     expect(calls).toBe(2);
-    expect(received()).toEqual([`POST ${paths.token} 200`, `POST ${paths.token} 200`]);
+    expect(received()).toEqual([`POST ${paths.accessToken} 200`, `POST ${paths.accessToken} 200`]);
   });
 
   test('a wrong client secret: AuthenticationError from the token endpoint, without the secret', async () => {
@@ -295,7 +311,7 @@ describe('client credentials (the server-to-server grant)', () => {
     expect(String(error.stack)).not.toContain(secret);
     expect(JSON.stringify({ ...error, body: error.body })).not.toContain(secret);
     // Nothing reached the API.
-    expect(received()).toEqual([`POST ${paths.token} 401`]);
+    expect(received()).toEqual([`POST ${paths.accessToken} 401`]);
   });
 
   test('a scope the client was not granted: 400 from the token endpoint', async () => {

@@ -16,9 +16,9 @@ import { demoIds, demoShop, demoSite, platform, received, siteClient, usePlatfor
 usePlatform();
 
 const { anna, bo, carl } = demoIds.accounts;
-const TICKET_PATH = paths.ticket;
-const TOKEN_PATH = paths.token;
-const ME_PATH = paths.me;
+const TICKET_PATH = paths.generateTicket;
+const TOKEN_PATH = paths.accessToken;
+const ME_PATH = paths.getSignedInUser;
 
 /** A ticket for `accountId`, bound to the site itself (form a), and its exchange for the user's tokens. */
 async function userTokens(site: PlatformClient, accountId: string = anna): Promise<AccessTokenResponse> {

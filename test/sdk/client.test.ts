@@ -73,7 +73,7 @@ describe('logging', () => {
       const auth = request.headers.get('authorization');
       if (auth) secrets.add(auth.replace(/^Bearer /, ''));
       const response = await fetch(request);
-      if (request.url.endsWith(paths.token) && response.ok) {
+      if (request.url.endsWith(paths.accessToken) && response.ok) {
         const body = (await response.clone().json()) as Record<string, string>;
         for (const key of ['access_token', 'refresh_token'] as const) if (body[key]) secrets.add(body[key]);
       }
@@ -89,12 +89,12 @@ describe('logging', () => {
     });
 
     await sdk.products.list({ product_type: 'packages' });
-    platform.faults.add({ path: paths.paymentPeriods, status: 503, times: 1 });
+    platform.faults.add({ path: paths.getPaymentPeriods, status: 503, times: 1 });
     await sdk.products.paymentPeriods({ product_code: 'premium-digital' });
     await sdk.prices.update(creditcardPrice(15));
     platform.reset(); // every token forgotten: a 401, a new grant, a retry
     await sdk.products.sharing({ code: 'premium-digital' });
-    platform.faults.add({ path: paths.products, drop: true, times: 3 });
+    platform.faults.add({ path: paths.getProducts, drop: true, times: 3 });
     await sdk.products.list().catch(() => undefined);
     await sdk.products.list({ product_code: 'missing' }).catch(() => undefined);
 
@@ -105,17 +105,17 @@ describe('logging', () => {
     const levels = new Set(logger.lines.map((l) => l.level));
     expect(levels).toEqual(new Set(['debug', 'info', 'warn', 'error']));
     const grant = logger.lines.find(
-      (l) => l.level === 'debug' && l.message.startsWith('POST') && l.message.includes(paths.token),
+      (l) => l.level === 'debug' && l.message.startsWith('POST') && l.message.includes(paths.accessToken),
     );
     expect(grant?.meta).toMatchObject({ body: { grant_type: 'none', client_secret: '[REDACTED]' } });
     const request = logger.lines.find(
-      (l) => l.level === 'debug' && l.message === `GET ${defaultHosts.api}${paths.products}?product_type=packages`,
+      (l) => l.level === 'debug' && l.message === `GET ${defaultHosts.api}${paths.getProducts}?product_type=packages`,
     );
     expect(request?.meta).toMatchObject({ headers: { authorization: '[REDACTED]' } });
     const answer = logger.lines.find((l) => (l.meta as { status?: number })?.status === 200);
     expect(answer?.meta).toMatchObject({
       method: 'POST',
-      url: `${defaultHosts.auth}${paths.token}`,
+      url: `${defaultHosts.auth}${paths.accessToken}`,
       status: 200,
       durationMs: expect.any(Number),
       attempt: 1,

@@ -32,7 +32,7 @@ describe('an error answer becomes the class of its status family', () => {
     [418, 'teapot', undefined, APIError],
   ])('%i %s', async (status, code, field, Class) => {
     server.use(
-      http.post(`${defaultHosts.api}${paths.prices}`, () =>
+      http.post(`${defaultHosts.api}${paths.updatePrices}`, () =>
         HttpResponse.json(
           { code, field, message: `the message of ${code}`, api_correlation_id: 'corr-1' },
           { status, headers: { 'x-correlation-id': 'corr-1', 'x-extra': 'yes' } },
@@ -55,7 +55,7 @@ describe('an error answer becomes the class of its status family', () => {
   });
 
   test("the platform's correlation id is the one on the error (x-correlation-id and api_correlation_id agree)", async () => {
-    platform.faults.add({ path: paths.paymentPeriods, status: 500 });
+    platform.faults.add({ path: paths.getPaymentPeriods, status: 500 });
     const error = (await client({ maxRetries: 0 })
       .products.paymentPeriods({ product_code: 'premium-digital' })
       .catch((e: unknown) => e)) as InternalServerError;

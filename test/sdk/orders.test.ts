@@ -7,7 +7,7 @@ import { client, demoIds, platform, received, recordingLogger, usePlatform } fro
 usePlatform();
 
 const SCOPE = '/external/order_validation/r';
-const PATH = paths.orderValidation;
+const PATH = paths.validateOrder;
 const orders = () => client({}, [SCOPE]).orders;
 
 describe('order validation (endpoint 9): may this buyer purchase the package?', () => {

@@ -105,7 +105,7 @@ describe('a connection error says what failed, where, why and how often', () => 
   });
 
   test('an APIError after retries carries the number of attempts; one without retries says 1', async () => {
-    platform.faults.add({ path: paths.products, status: 503, times: 3 });
+    platform.faults.add({ path: paths.getProducts, status: 503, times: 3 });
     await expect(client({ maxRetries: 2 }).products.list()).rejects.toMatchObject({
       constructor: InternalServerError,
       status: 503,
@@ -173,7 +173,7 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
     const Products = z.object({ items: z.array(z.object({ product_code: z.string() })) });
     const { items } = await client().request({
       method: 'GET',
-      path: paths.products,
+      path: paths.getProducts,
       query: { product_type: 'campaigns', include_inactive: false },
       schema: Products,
     });
@@ -183,7 +183,7 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
 
   test('errors are the same as every method: 404 not_found is a NotFoundError', async () => {
     await expect(
-      client().request({ method: 'GET', path: paths.products, query: { product_code: 'none-such' } }),
+      client().request({ method: 'GET', path: paths.getProducts, query: { product_code: 'none-such' } }),
     ).rejects.toMatchObject({ constructor: NotFoundError, code: 'not_found', field: 'product_code' });
   });
 

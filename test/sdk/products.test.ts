@@ -90,7 +90,7 @@ describe('1. Update prices', () => {
     expect(answer).toEqual({ id: demoIds.products.premiumDigital });
     const { items } = await sdk.products.list({ product_code: 'premium-digital' });
     expect(items[0]?.price_periods.find((p) => p.payment_option === 'creditcard')?.price).toBe(12.9);
-    const sent = platform.requests.list().find((r) => r.path === paths.prices);
+    const sent = platform.requests.list().find((r) => r.path === paths.updatePrices);
     expect(sent?.headers['content-type']).toBe('application/json');
     expect(sent?.headers.accept).toBe('application/json');
     expect(JSON.parse(sent?.body ?? '')).toEqual(creditcardPrice(12.9));

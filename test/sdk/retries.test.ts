@@ -108,46 +108,46 @@ async function afterFirstRequest(options: Partial<PlatformClientOptions> = {}, r
 function productRequests(): { status: number; at: number }[] {
   return platform.requests
     .list()
-    .filter((r) => r.path === paths.products)
+    .filter((r) => r.path === paths.getProducts)
     .map((r) => ({ status: r.status, at: Date.parse(r.received_at) - T0 }));
 }
 
 describe('reads are retried on network errors, 408, 429 and 5xx', () => {
   test('a GET answered 503 once is retried and succeeds', async () => {
-    platform.faults.add({ path: paths.products, status: 503, times: 1 });
+    platform.faults.add({ path: paths.getProducts, status: 503, times: 1 });
     const { items } = await client().products.list();
     expect(items.length).toBeGreaterThan(0);
-    expect(received()).toEqual([`GET ${paths.products} 503`, `GET ${paths.products} 200`]);
+    expect(received()).toEqual([`GET ${paths.getProducts} 503`, `GET ${paths.getProducts} 200`]);
   });
 
   test.each([408, 429, 500, 502, 504])('a GET answered %i once is retried', async (status) => {
-    platform.faults.add({ path: paths.products, status, times: 1 });
+    platform.faults.add({ path: paths.getProducts, status, times: 1 });
     await client().products.list();
-    expect(received()).toEqual([`GET ${paths.products} ${status}`, `GET ${paths.products} 200`]);
+    expect(received()).toEqual([`GET ${paths.getProducts} ${status}`, `GET ${paths.getProducts} 200`]);
   });
 
   test.each([400, 401, 403, 404, 409])('a GET answered %i is not retried', async (status) => {
-    platform.faults.add({ path: paths.products, status, times: 1 });
+    platform.faults.add({ path: paths.getProducts, status, times: 1 });
     await expect(client().products.list()).rejects.toMatchObject({ status });
     expect(received()).toHaveLength(1);
   });
 
   test('after maxRetries retries the last error is thrown', async () => {
-    platform.faults.add({ path: paths.products, status: 500, times: 10 });
+    platform.faults.add({ path: paths.getProducts, status: 500, times: 10 });
     await expect(client({ maxRetries: 2 }).products.list()).rejects.toBeInstanceOf(InternalServerError);
     expect(received()).toHaveLength(3);
   });
 
   test('every attempt and every retry is logged with its number, and the error counts every attempt', async () => {
-    platform.faults.add({ path: paths.products, status: 500, times: 2 });
-    platform.faults.add({ path: paths.products, drop: true, times: 1 });
+    platform.faults.add({ path: paths.getProducts, status: 500, times: 2 });
+    platform.faults.add({ path: paths.getProducts, drop: true, times: 1 });
     const logger = recordingLogger();
     const error = await client({ logger, maxRetries: 2 })
       .products.list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).toMatchObject({ attempts: 3 });
-    const url = `${defaultHosts.api}${paths.products}`;
+    const url = `${defaultHosts.api}${paths.getProducts}`;
     expect(logger.lines.map((l) => `${l.level} ${l.message}`)).toEqual([
       `debug GET ${url}`,
       `info GET ${url} retry 1: status 500`,
@@ -160,11 +160,15 @@ describe('reads are retried on network errors, 408, 429 and 5xx', () => {
       .filter((l) => l.level === 'debug')
       .map((l) => (l.meta as { attempt: number }).attempt);
     expect(attempts).toEqual([1, 2, 3]);
-    expect(received()).toEqual([`GET ${paths.products} 500`, `GET ${paths.products} 500`, `GET ${paths.products} 0`]);
+    expect(received()).toEqual([
+      `GET ${paths.getProducts} 500`,
+      `GET ${paths.getProducts} 500`,
+      `GET ${paths.getProducts} 0`,
+    ]);
   });
 
   test('maxRetries per request overrides the client', async () => {
-    platform.faults.add({ path: paths.products, status: 500, times: 10 });
+    platform.faults.add({ path: paths.getProducts, status: 500, times: 10 });
     await expect(client({ maxRetries: 5 }).products.list({}, { maxRetries: 0 })).rejects.toBeInstanceOf(
       InternalServerError,
     );
@@ -174,7 +178,7 @@ describe('reads are retried on network errors, 408, 429 and 5xx', () => {
 
 describe('Retry-After', () => {
   test('429 with Retry-After: 1 waits a second before the retry, not a millisecond less', async () => {
-    platform.faults.add({ path: paths.products, status: 429, headers: { 'retry-after': '1' } });
+    platform.faults.add({ path: paths.getProducts, status: 429, headers: { 'retry-after': '1' } });
     const { outcome } = await afterFirstAnswer({ retryDelay: { initial: 1, max: 1 } });
     await vi.advanceTimersToNextTimerAsync();
     expect(await outcome).toHaveProperty('value');
@@ -187,7 +191,7 @@ describe('Retry-After', () => {
   test.each(['retry-after', 'ratelimit-reset', 'x-ratelimit-reset'])(
     '429 with %s holding an absolute epoch time (in seconds): waits until that time',
     async (header) => {
-      platform.faults.add({ path: paths.products, status: 429, headers: { [header]: String(T0 / 1000 + 2) } });
+      platform.faults.add({ path: paths.getProducts, status: 429, headers: { [header]: String(T0 / 1000 + 2) } });
       const { outcome } = await afterFirstAnswer();
       await vi.advanceTimersToNextTimerAsync();
       expect(await outcome).toHaveProperty('value');
@@ -199,7 +203,7 @@ describe('Retry-After', () => {
   );
 
   test('a Retry-After beyond maxRetryAfter fails at once with RateLimitError instead of waiting', async () => {
-    platform.faults.add({ path: paths.products, status: 429, headers: { 'retry-after': '3600' } });
+    platform.faults.add({ path: paths.getProducts, status: 429, headers: { 'retry-after': '3600' } });
     const { outcome, settled } = await afterFirstAnswer({ maxRetryAfter: 2_000 });
     // Failed in the turn that brought the answer, no timer left: nothing waited for.
     expect(settled()).toBe(true);
@@ -214,7 +218,7 @@ describe('Retry-After', () => {
 describe('the backoff', () => {
   test('the first retry after a 503 waits retryDelay.initial less its jitter (up to a quarter, by Math.random)', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(0.5);
-    platform.faults.add({ path: paths.products, status: 503, times: 1 });
+    platform.faults.add({ path: paths.getProducts, status: 503, times: 1 });
     const { outcome } = await afterFirstAnswer({ retryDelay: { initial: 1_000, max: 8_000 } });
     await vi.advanceTimersToNextTimerAsync();
     expect(await outcome).toHaveProperty('value');
@@ -228,22 +232,22 @@ describe('the backoff', () => {
 
 describe('writes are retried only with retryWrite: true', () => {
   test('a POST answered 503 is not retried by default', async () => {
-    platform.faults.add({ path: paths.prices, status: 503, times: 1 });
+    platform.faults.add({ path: paths.updatePrices, status: 503, times: 1 });
     await expect(client().prices.update(creditcardPrice(10))).rejects.toBeInstanceOf(InternalServerError);
-    expect(received()).toEqual([`POST ${paths.prices} 503`]);
+    expect(received()).toEqual([`POST ${paths.updatePrices} 503`]);
   });
 
   test('a POST dropped by the network is not retried by default', async () => {
-    platform.faults.add({ path: paths.prices, drop: true, times: 1 });
+    platform.faults.add({ path: paths.updatePrices, drop: true, times: 1 });
     await expect(client().prices.update(creditcardPrice(10))).rejects.toBeInstanceOf(APIConnectionError);
     expect(received()).toHaveLength(1);
   });
 
   test('with retryWrite: true a POST answered 503 is retried and the price is updated', async () => {
-    platform.faults.add({ path: paths.prices, status: 503, times: 1 });
+    platform.faults.add({ path: paths.updatePrices, status: 503, times: 1 });
     const sdk = client();
     await sdk.prices.update(creditcardPrice(10), { retryWrite: true });
-    expect(received()).toEqual([`POST ${paths.prices} 503`, `POST ${paths.prices} 200`]);
+    expect(received()).toEqual([`POST ${paths.updatePrices} 503`, `POST ${paths.updatePrices} 200`]);
     const { items } = await sdk.products.list({ product_code: 'premium-digital' });
     expect(items[0]?.price_periods.find((p) => p.payment_option === 'creditcard')?.price).toBe(10);
   });
@@ -251,24 +255,28 @@ describe('writes are retried only with retryWrite: true', () => {
 
 describe('network failures and timeouts', () => {
   test('a dropped connection, every time: APIConnectionError with the cause, after the retries', async () => {
-    platform.faults.add({ path: paths.products, drop: true, times: 10 });
+    platform.faults.add({ path: paths.getProducts, drop: true, times: 10 });
     const error = await client({ maxRetries: 2 })
       .products.list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect(error).not.toBeInstanceOf(APITimeoutError);
     expect((error as APIConnectionError).cause).toBeInstanceOf(Error);
-    expect(received()).toEqual([`GET ${paths.products} 0`, `GET ${paths.products} 0`, `GET ${paths.products} 0`]);
+    expect(received()).toEqual([
+      `GET ${paths.getProducts} 0`,
+      `GET ${paths.getProducts} 0`,
+      `GET ${paths.getProducts} 0`,
+    ]);
   });
 
   test('a dropped connection once is retried and succeeds', async () => {
-    platform.faults.add({ path: paths.products, drop: true, times: 1 });
+    platform.faults.add({ path: paths.getProducts, drop: true, times: 1 });
     await client().products.list();
-    expect(received()).toEqual([`GET ${paths.products} 0`, `GET ${paths.products} 200`]);
+    expect(received()).toEqual([`GET ${paths.getProducts} 0`, `GET ${paths.getProducts} 200`]);
   });
 
   test('no answer within the timeout: APITimeoutError (an APIConnectionError), at the timeout', async () => {
-    platform.faults.add({ path: paths.products, latencyMs: 300, times: 10 });
+    platform.faults.add({ path: paths.getProducts, latencyMs: 300, times: 10 });
     const { outcome } = await afterFirstRequest({ timeout: 50, maxRetries: 0 });
     // The next timer is the call's timeout: the platform answers at 300 ms.
     await vi.advanceTimersToNextTimerAsync();
@@ -279,7 +287,7 @@ describe('network failures and timeouts', () => {
   });
 
   test('the timeout per request overrides the client', async () => {
-    platform.faults.add({ path: paths.products, latencyMs: 300, times: 10 });
+    platform.faults.add({ path: paths.getProducts, latencyMs: 300, times: 10 });
     const { outcome } = await afterFirstRequest({ timeout: 10_000, maxRetries: 0 }, { timeout: 50 });
     await vi.advanceTimersToNextTimerAsync();
     const { error, at } = await outcome;
@@ -289,7 +297,7 @@ describe('network failures and timeouts', () => {
 
   test('a read that timed out once is retried', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
-    platform.faults.add({ path: paths.products, latencyMs: 300, times: 1 });
+    platform.faults.add({ path: paths.getProducts, latencyMs: 300, times: 1 });
     const { outcome } = await afterFirstRequest({ timeout: 100 });
     await vi.advanceTimersToNextTimerAsync(); // the timeout, at 100 ms
     await vi.advanceTimersToNextTimerAsync(); // the backoff: retryDelay.initial, 1 ms, without jitter
@@ -301,7 +309,7 @@ describe('network failures and timeouts', () => {
 
 describe('AbortSignal', () => {
   test("aborting a call under way rejects it with the signal's reason (AbortError), at once", async () => {
-    platform.faults.add({ path: paths.products, latencyMs: 2_000 });
+    platform.faults.add({ path: paths.getProducts, latencyMs: 2_000 });
     const controller = new AbortController();
     const { outcome } = await afterFirstRequest({}, { signal: controller.signal });
     controller.abort();
@@ -313,7 +321,7 @@ describe('AbortSignal', () => {
   });
 
   test('aborting during the wait before a retry stops the retries', async () => {
-    platform.faults.add({ path: paths.products, status: 503, headers: { 'retry-after': '30' }, times: 5 });
+    platform.faults.add({ path: paths.getProducts, status: 503, headers: { 'retry-after': '30' }, times: 5 });
     const controller = new AbortController();
     const { outcome, settled } = await afterFirstAnswer({}, { signal: controller.signal });
     controller.abort(new Error('stop'));

@@ -15,7 +15,7 @@ const { anna } = demoIds.accounts;
 /** The demo seed registers `localhost` in mode ReturnUrl and `127.0.0.1` in mode SeparateTicketAuth (`/auth/ticket`). */
 const RETURN_URL = 'http://localhost:3000/welcome?from=shop';
 const SITE_127 = 'http://127.0.0.1:8080';
-const TOKEN_PATH = paths.token;
+const TOKEN_PATH = paths.accessToken;
 
 const tokenRequests = () => platform.requests.list().filter((e) => e.path === TOKEN_PATH).length;
 

@@ -142,7 +142,8 @@ describe('no ticket, token, client secret or password in any log line or error m
     expect(levels).toContain('debug');
     expect(levels).toContain('warn');
     const logged = JSON.stringify(logger.lines);
-    for (const path of [paths.ticket, paths.token, paths.sso, paths.me]) expect(logged).toContain(path);
+    for (const path of [paths.generateTicket, paths.accessToken, paths.authenticateWithTicket, paths.getSignedInUser])
+      expect(logged).toContain(path);
 
     expect(secrets.size).toBeGreaterThan(15);
     expect(errors).toHaveLength(6);

@@ -13,7 +13,7 @@ usePlatform();
 
 const { anna, bo } = demoIds.accounts;
 const USER = { ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (test)' };
-const SSO_PATH = paths.sso;
+const SSO_PATH = paths.authenticateWithTicket;
 
 /** A ticket for `accountId` bound to the site, the client that calls SSO (endpoint 22 form a). */
 async function ticketFor(site: PlatformClient, accountId: string = anna): Promise<string> {

@@ -199,7 +199,7 @@ describe('syncInSequence: many customers, strictly one after another', () => {
       auth: { accessToken: token() },
       retryDelay: { initial: 1 },
     });
-  const syncs = () => bulk.requests.list().filter((r) => r.path === paths.syncSubscriptions);
+  const syncs = () => bulk.requests.list().filter((r) => r.path === paths.syncCustomerSubscriptions);
 
   beforeEach(() => {
     bulk.restore(start);
@@ -211,7 +211,7 @@ describe('syncInSequence: many customers, strictly one after another', () => {
     const progress: string[] = [];
     // What the client sent and what it got, as they happened: a call starts only after the one before is answered.
     const timeline: string[] = [];
-    const isSync = (request: Request) => new URL(request.url).pathname === paths.syncSubscriptions;
+    const isSync = (request: Request) => new URL(request.url).pathname === paths.syncCustomerSubscriptions;
     const onStart = ({ request }: { request: Request }) => {
       if (isSync(request)) timeline.push('sent');
     };
@@ -307,7 +307,7 @@ describe('syncs slower than the client: abort and timeout', () => {
   const syncs = () =>
     slow.requests
       .list()
-      .filter((r) => r.path === paths.syncSubscriptions)
+      .filter((r) => r.path === paths.syncCustomerSubscriptions)
       .map((r) => ({ customer: JSON.parse(r.body ?? '{}').customer_number as string, status: r.status }));
   const inFlight = () =>
     vi.waitFor(() => expect(slow.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(true), {

@@ -477,7 +477,7 @@ describe('4. log to accounts', () => {
       const run = await sdk().accountChangeLog.logInBatches(list, { batchSize: 500 });
       // The first request is refused whole; the categories are read; both requests then go without the bad entries.
       const put = `PUT ${paths.logToAccounts}`;
-      expect(received()).toEqual([`${put} 400`, `GET ${paths.availableCategories} 200`, `${put} 207`, `${put} 207`]);
+      expect(received()).toEqual([`${put} 400`, `GET ${paths.getAvailableCategories} 200`, `${put} 207`, `${put} 207`]);
       expect(run.failed.map((f) => f.index)).toEqual(list.flatMap((_, i) => (bad(i) ? [i] : [])));
       expect(run.failed.every((f) => /is not one of the available categories/.test(f.reason))).toBe(true);
       expect(run.logged).toHaveLength(900);
@@ -485,14 +485,14 @@ describe('4. log to accounts', () => {
     });
 
     test('when the categories cannot be read, every entry of a refused category goes at once, and they are not read again', async () => {
-      platform.faults.add({ method: 'GET', path: paths.availableCategories, status: 503 });
+      platform.faults.add({ method: 'GET', path: paths.getAvailableCategories, status: 503 });
       const list = Array.from({ length: 10 }, (_, i) => ({
         ...entry(anna, `entry ${i}`),
         category_type: [1, 4, 6].includes(i) ? 'gossip' : [2, 8].includes(i) ? 'rumour' : 'address_change',
       }));
       const run = await client({ maxRetries: 0 }, all).accountChangeLog.logInBatches(list);
       const put = `PUT ${paths.logToAccounts}`;
-      expect(received()).toEqual([`${put} 400`, `GET ${paths.availableCategories} 503`, `${put} 400`, `${put} 207`]);
+      expect(received()).toEqual([`${put} 400`, `GET ${paths.getAvailableCategories} 503`, `${put} 400`, `${put} 207`]);
       expect(run.failed.map((f) => [f.index, f.entry.category_type])).toEqual([
         [1, 'gossip'],
         [2, 'rumour'],

@@ -94,7 +94,7 @@ describe("a parameter that breaks the spec's rule is refused before anything is 
   test('the SDK and the platform word the same rule the same way', async () => {
     // The platform's own 400 for the same broken rule, sent with plain fetch.
     const { access_token } = platform.mintToken({ scopes: ['/external/product/r'] });
-    const answer = await fetch(`${defaultHosts.api}${paths.products}?id=not-an-id`, {
+    const answer = await fetch(`${defaultHosts.api}${paths.getProducts}?id=not-an-id`, {
       headers: { authorization: `Bearer ${access_token}`, accept: 'application/json' },
     });
     const body = (await answer.json()) as { code: string; field: string; message: string };
@@ -108,7 +108,7 @@ describe("a parameter that breaks the spec's rule is refused before anything is 
 describe("an answer outside the endpoint's schema", () => {
   const malformed = () =>
     server.use(
-      http.get(`${defaultHosts.api}${paths.products}`, () =>
+      http.get(`${defaultHosts.api}${paths.getProducts}`, () =>
         HttpResponse.json({ items: [{ id: 42, name: 'no fields' }] }, { headers: { 'x-correlation-id': 'corr-bad' } }),
       ),
     );
@@ -125,7 +125,7 @@ describe("an answer outside the endpoint's schema", () => {
   });
 
   test('a body that is not JSON is a ResponseValidationError', async () => {
-    server.use(http.get(`${defaultHosts.api}${paths.products}`, () => HttpResponse.text('<html>ok</html>')));
+    server.use(http.get(`${defaultHosts.api}${paths.getProducts}`, () => HttpResponse.text('<html>ok</html>')));
     await expect(client().products.list()).rejects.toBeInstanceOf(ResponseValidationError);
   });
 
@@ -137,7 +137,7 @@ describe("an answer outside the endpoint's schema", () => {
 
   test('a field the platform adds later does not break the client: parsed leniently, typed strictly', async () => {
     server.use(
-      http.get(`${defaultHosts.api}${paths.sharing}`, () =>
+      http.get(`${defaultHosts.api}${paths.getProductSharing}`, () =>
         HttpResponse.json({
           item: [
             {
