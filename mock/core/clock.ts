@@ -73,20 +73,20 @@ export function toDate(value: Date | string, field: string): Date {
 
 /** The platform's clock: the real time plus an offset, or a frozen instant; with the `reset()` the platform needs. */
 export class OffsetClock implements Clock {
-  private offset = 0;
-  private stoppedAt: number | undefined;
-  private readonly initial: number | undefined;
+  #offset = 0;
+  #stoppedAt: number | undefined;
+  readonly #initial: number | undefined;
 
   /** @param initial - where the clock starts (and returns on reset); the real time when absent */
   constructor(initial: Date | string | undefined) {
-    this.initial = initial === undefined ? undefined : inRange(toDate(initial, 'now').getTime(), 'now');
+    this.#initial = initial === undefined ? undefined : inRange(toDate(initial, 'now').getTime(), 'now');
     this.reset();
   }
 
   /** Back to the time given at creation (or the real time), flowing. */
   reset(): void {
-    this.stoppedAt = undefined;
-    this.offset = this.initial === undefined ? 0 : this.initial - Date.now();
+    this.#stoppedAt = undefined;
+    this.#offset = this.#initial === undefined ? 0 : this.#initial - Date.now();
   }
 
   now(): Date {
@@ -95,11 +95,11 @@ export class OffsetClock implements Clock {
 
   /** The current time in milliseconds since the epoch. */
   nowMs(): number {
-    return this.stoppedAt ?? Date.now() + this.offset;
+    return this.#stoppedAt ?? Date.now() + this.#offset;
   }
 
   get frozen(): boolean {
-    return this.stoppedAt !== undefined;
+    return this.#stoppedAt !== undefined;
   }
 
   advance(seconds: number): void {
@@ -113,17 +113,17 @@ export class OffsetClock implements Clock {
   }
 
   freeze(): void {
-    this.stoppedAt ??= this.nowMs();
+    this.#stoppedAt ??= this.nowMs();
   }
 
   resume(): void {
-    if (this.stoppedAt === undefined) return;
-    this.offset = this.stoppedAt - Date.now();
-    this.stoppedAt = undefined;
+    if (this.#stoppedAt === undefined) return;
+    this.#offset = this.#stoppedAt - Date.now();
+    this.#stoppedAt = undefined;
   }
 
   #moveTo(ms: number): void {
-    if (this.stoppedAt !== undefined) this.stoppedAt = ms;
-    else this.offset = ms - Date.now();
+    if (this.#stoppedAt !== undefined) this.#stoppedAt = ms;
+    else this.#offset = ms - Date.now();
   }
 }
