@@ -26,6 +26,11 @@ export interface Clock {
   readonly frozen: boolean;
 }
 
+/** Waits `ms` milliseconds of real time (the platform clock does not move for it). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** The earliest time the clock may show: dates are written with four-digit years. */
 export const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
 /** The latest time the clock may show. */

@@ -21,6 +21,13 @@ export function newId(): string {
   return out;
 }
 
+/** Compares two secrets in time independent of where they differ. */
+export function sameSecret(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % Math.max(b.length, 1));
+  return diff === 0;
+}
+
 /** A new opaque credential (token, ticket): `bytes` random bytes, base64url, no padding. */
 export function newSecret(bytes = 32): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));

@@ -7,7 +7,7 @@ import { type Environment, nameOf } from '../../src/endpoints.js';
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { allRoutes } from '../routes/index.js';
 import { seeds } from '../seeds/index.js';
-import { lifetime, MAX_LIFETIME_SECONDS, OffsetClock } from './clock.js';
+import { lifetime, MAX_LIFETIME_SECONDS, OffsetClock, sleep } from './clock.js';
 import { type StateDocument, type StateDocumentInput, StateDocumentSchema } from './document.js';
 import { HttpError } from './errors.js';
 import { type CoreRequest, type CoreResponse, registerCore, setOwn } from './exchange.js';
@@ -94,10 +94,6 @@ export function refusalResponse(error: HttpError, path: string): CoreResponse {
 function unauthorized(message: string, missing = false): HttpError {
   const challenge = missing ? REALM : `${REALM}, error="invalid_token", error_description="${message}"`;
   return new HttpError(401, 'invalid_token', message, 'authorization', { 'www-authenticate': challenge });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function seedOf(seed: PlatformOptions['seed']): StateDocumentInput {

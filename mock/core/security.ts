@@ -7,6 +7,7 @@
 import { HttpError } from './errors.js';
 import type { CoreResponse } from './exchange.js';
 import { isLoopbackHost } from './hosts.js';
+import { sameSecret } from './ids.js';
 import { bodyLimitOf } from './limits.js';
 import type { PlatformOptions } from './types.js';
 import { invalidContentType, mediaTypeOf } from './validate.js';
@@ -53,13 +54,6 @@ export function registerSecurity(platform: object, settings: SecuritySettings): 
 /** The settings of a platform made by `createPlatform`; the defaults for any other. */
 export function securityOf(platform: object): SecuritySettings {
   return registry.get(platform) ?? DEFAULTS;
-}
-
-/** Compares two secrets in time independent of where they differ. */
-function sameSecret(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % Math.max(b.length, 1));
-  return diff === 0;
 }
 
 /** The parts of a request the admin guard reads. */

@@ -11,6 +11,7 @@ import type {
 } from '../../src/schemas/authorization.js';
 import type { ClientRecord } from '../core/document.js';
 import { HttpError, invalidParameter } from '../core/errors.js';
+import { sameSecret } from '../core/ids.js';
 import { apiRoute, type InputOf, type Route, type RouteContext, type RouteResult } from '../core/route.js';
 import type { Store } from '../core/store.js';
 import { isActiveAccount, issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
@@ -31,16 +32,9 @@ const NO_STORE = { 'cache-control': 'no-store' } as const;
 /** The client named by its credentials: 401 `invalid_client` when unknown or the secret is wrong. */
 function authenticateClient(state: Store, clientId: string, clientSecret: string): ClientRecord {
   const client = state.clients.get(clientId);
-  if (!client || !timingSafeEqual(client.client_secret, clientSecret))
+  if (!client || !sameSecret(client.client_secret, clientSecret))
     throw new HttpError(401, 'invalid_client', 'Unknown client or wrong client secret');
   return client;
-}
-
-/** Compares two secrets in time independent of where they differ. */
-export function timingSafeEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % Math.max(b.length, 1));
-  return diff === 0;
 }
 
 /** The scopes asked for: all within `allowed`, or 400 `invalid_scope`; none asked means `fallback`. */

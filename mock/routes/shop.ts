@@ -15,6 +15,7 @@
  * page, and so is a POST whose token does not match: nothing changes.
  */
 import * as z from 'zod';
+import { cookieOf } from '../core/cookies.js';
 import type {
   AccountRecord,
   MarketplaceRecord,
@@ -24,14 +25,13 @@ import type {
 } from '../core/document.js';
 import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
-import { newSecret } from '../core/ids.js';
+import { newSecret, sameSecret } from '../core/ids.js';
 import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
 import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
 import { securityOf } from '../core/security.js';
 import type { ShopSession, Store } from '../core/store.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 import { purchase as buy, priceOf } from '../core/user-products.js';
-import { timingSafeEqual } from './authorization.js';
 import { judgeOrder, packageForSale } from './orders.js';
 
 /** The shop's session cookie. */
@@ -122,17 +122,6 @@ function organisationOf(state: Store, m: MarketplaceRecord): string | undefined 
   return state.clients.get(m.client_id)?.organisation_id;
 }
 
-/** The value of the request's cookie `name`. */
-function cookieOf(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  const cookie = headers.cookie;
-  if (cookie === undefined) return undefined;
-  for (const part of cookie.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 /** A signed-in shop visit: the account and its session. */
 interface SignedIn {
   readonly account: AccountRecord;
@@ -198,7 +187,7 @@ function isCrossSite(ctx: Context): boolean {
 /** Whether the form's `csrf_token` is `expected` (compared in constant time). */
 function tokenMatches(f: Fields, expected: string | undefined): boolean {
   const sent = f[CSRF_FIELD];
-  return expected !== undefined && sent !== undefined && timingSafeEqual(expected, sent);
+  return expected !== undefined && sent !== undefined && sameSecret(expected, sent);
 }
 
 /** The 403 page of a refused form post. */

@@ -29,6 +29,7 @@ import {
   SsoSessionStatusClaims,
 } from '../../src/schemas/sign-on.js';
 import { SSO_IDENTIFY_LIFETIME_SECONDS, SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
+import { cookieOf } from '../core/cookies.js';
 import type { AccountRecord, ClientRecord, SsoSessionRecord } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
 import { html } from '../core/html.js';
@@ -229,15 +230,6 @@ function identifyRefused(message: string): RouteResult<string> {
       'content-security-policy': "default-src 'none'",
     },
   };
-}
-
-/** The value of the request's cookie `name`. */
-function cookieOf(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  for (const part of (headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 const identify = apiRoute(ssoIdentify, async (ctx) => {

@@ -9,6 +9,7 @@ import {
   syncAddress,
   syncCustomerSubscriptions,
 } from '../../src/endpoints.js';
+import { sleep } from '../core/clock.js';
 import { HttpError, notFound } from '../core/errors.js';
 import { apiRoute, type Route } from '../core/route.js';
 import {
@@ -78,10 +79,6 @@ const address = apiRoute(syncAddress, ({ input, state, auth }) => {
     };
   return { body: { id: account.id } };
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /**
  * Endpoint 19. "Bulk runs must be made in sequence": a sync takes `syncProcessingMs`, and another
