@@ -184,7 +184,7 @@ function redactedEntry(slot: Slot): JournalEntry {
 }
 
 /**
- * The journal's store, bounded by a count of entries and by {@link JOURNAL_TEXT_BUDGET}: the oldest
+ * The journal itself, bounded by a count of entries and by {@link JOURNAL_TEXT_BUDGET}: the oldest
  * entries go first. A request is redacted when the journal is first read, not on its way through
  * the platform (a 1000-entry batch would pay for its body on every call, and every request for its
  * headers); nothing reads a request but {@link Journal.list}, which redacts first.

@@ -26,7 +26,7 @@ import type { Auth, Route, RouteContext, RouteResult, Settings } from './route.j
 import { Router } from './router.js';
 import { guardAdmin, registerSecurity, securitySettings, withoutCors } from './security.js';
 import { createSsoSessions } from './sso.js';
-import { createStore, type Store } from './store.js';
+import { createState, type State } from './state.js';
 import { createSubscriptionSystems } from './subscription-system.js';
 import { issueTicket } from './tickets.js';
 import { isExpired, issueToken } from './tokens.js';
@@ -102,13 +102,13 @@ function seedOf(seed: PlatformOptions['seed']): StateDocumentInput {
   return seed;
 }
 
-const stores = new WeakMap<Platform, Store>();
+const stores = new WeakMap<Platform, State>();
 
 /**
  * The live state behind a platform made by `createPlatform`, for the platform's own tests (indexes).
  * @internal
  */
-export function storeOf(platform: Platform): Store | undefined {
+export function storeOf(platform: Platform): State | undefined {
   return stores.get(platform);
 }
 
@@ -182,15 +182,15 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
   const initial = validate(StateDocumentSchema, seedOf(options.seed));
   // The seed is kept as text: it costs far less memory than a second copy of the records.
   const seedText = JSON.stringify(initial);
-  const store = createStore(initial);
+  const state = createState(initial);
 
   function authenticate(route: Route, headers: Readonly<Record<string, string>>): Auth {
     const header = headers.authorization;
     if (header === undefined) throw unauthorized('Missing bearer token: send Authorization: Bearer <token>', true);
     const m = /^Bearer +([^\s]+) *$/i.exec(header);
     if (!m) throw unauthorized('Malformed Authorization header: expected Bearer <token>');
-    const token = store.accessTokens.get(m[1]!);
-    const client = token && store.clients.get(token.client_id);
+    const token = state.accessTokens.get(m[1]!);
+    const client = token && state.clients.get(token.client_id);
     if (!token || !client) throw unauthorized('Unknown access token');
     if (token.revoked_at !== null) throw unauthorized('Revoked access token');
     if (isExpired(token, clock.nowMs())) throw unauthorized('Expired access token');
@@ -202,7 +202,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
         });
       }
     }
-    const account = token.account_id === null ? undefined : store.accounts.get(token.account_id);
+    const account = token.account_id === null ? undefined : state.accounts.get(token.account_id);
     if (route.identity && !account)
       throw new HttpError(403, 'identity_required', 'The access token is not tied to a user');
     return { client, token, account };
@@ -234,7 +234,7 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     const { route, params } = match;
     const context = (input: unknown, auth: Auth | undefined): RouteContext => ({
       input,
-      state: store,
+      state,
       auth,
       clock,
       environment,
@@ -382,49 +382,49 @@ export function createPlatformWith(routes: readonly Route[], options: PlatformOp
     },
 
     reset(): void {
-      store.load(JSON.parse(seedText) as StateDocument);
+      state.load(JSON.parse(seedText) as StateDocument);
       journal.clear();
       faults.clear();
       clock.reset();
     },
 
     snapshot(): StateDocument {
-      return structuredClone(store.doc);
+      return structuredClone(state.document);
     },
 
-    restore(doc: StateDocumentInput): void {
-      store.load(validate(StateDocumentSchema, doc));
+    restore(document: StateDocumentInput): void {
+      state.load(validate(StateDocumentSchema, document));
     },
 
     mintToken(opts: MintTokenOptions): AccessTokenResponse {
-      const client = opts.clientId === undefined ? store.clients.rows[0] : store.clients.get(opts.clientId);
+      const client = opts.clientId === undefined ? state.clients.rows[0] : state.clients.get(opts.clientId);
       if (!client) throw new HttpError(404, 'not_found', 'No such client', 'client_id');
       if (!Array.isArray(opts.scopes) || !opts.scopes.every((s) => typeof s === 'string' && s.length > 0))
         throw new HttpError(400, 'invalid_parameter', 'Parameter must be a list of scopes', 'scopes');
       let accountId: string | null = null;
       if (opts.accountId !== undefined) {
-        const account = store.accounts.get(opts.accountId);
+        const account = state.accounts.get(opts.accountId);
         if (!account) throw new HttpError(404, 'not_found', 'No such account', 'account_id');
         accountId = account.id;
       }
       const expiresIn = lifetime(opts.expiresIn ?? settings.accessTokenLifetimeSeconds, 'expires_in');
-      return issueToken(store, clock, { client, scopes: opts.scopes, accountId, expiresIn });
+      return issueToken(state, clock, { client, scopes: opts.scopes, accountId, expiresIn });
     },
 
     issueTicket(opts: IssueTicketOptions): string {
-      const account = typeof opts.accountId === 'string' ? store.accounts.get(opts.accountId) : undefined;
+      const account = typeof opts.accountId === 'string' ? state.accounts.get(opts.accountId) : undefined;
       if (!account) throw new HttpError(404, 'not_found', 'No such account', 'account_id');
-      const client = typeof opts.clientId === 'string' ? store.clients.get(opts.clientId) : undefined;
+      const client = typeof opts.clientId === 'string' ? state.clients.get(opts.clientId) : undefined;
       if (!client) throw new HttpError(404, 'not_found', 'No such client', 'client_id');
       const lifetimeSeconds = lifetime(opts.expiresIn ?? settings.ticketLifetimeSeconds, 'expires_in');
-      return issueTicket(store, clock, { accountId: account.id, clientId: client.client_id, lifetimeSeconds }).ticket;
+      return issueTicket(state, clock, { accountId: account.id, clientId: client.client_id, lifetimeSeconds }).ticket;
     },
 
-    sso: createSsoSessions(store, clock),
-    subscriptionSystems: createSubscriptionSystems(store),
+    sso: createSsoSessions(state, clock),
+    subscriptionSystems: createSubscriptionSystems(state),
   };
   registerCore(platform, core);
-  stores.set(platform, store);
+  stores.set(platform, state);
   registerSecurity(platform, security);
   return platform;
 }

@@ -7,7 +7,7 @@
 import type { AccountRecord, ProductRecord, RetentionOfferRecord, UserProductRecord } from './document.js';
 import { notFound } from './errors.js';
 import { isActive } from './products.js';
-import type { Store } from './store.js';
+import type { State } from './state.js';
 import { isLive } from './user-products.js';
 
 /** Why a subscription may not be offered a campaign: the code, and a readable message. */
@@ -33,7 +33,7 @@ export interface RetentionTarget {
  * `orders` collection), if it is the token user's; otherwise absent: 404 `not_found` naming the
  * parameter given (another user's subscription is never revealed).
  */
-export function retentionTarget(state: Store, account: AccountRecord, target: RetentionTarget): UserProductRecord {
+export function retentionTarget(state: State, account: AccountRecord, target: RetentionTarget): UserProductRecord {
   const mine = (u: UserProductRecord | undefined) =>
     u && u.account_id.toLowerCase() === account.id.toLowerCase() ? u : undefined;
   if (target.order_id !== undefined) {
@@ -51,14 +51,14 @@ export function retentionTarget(state: Store, account: AccountRecord, target: Re
 }
 
 /** The offer for a user-product's product: the product's own, else its package's (a campaign's parent). */
-function offerFor(state: Store, product: ProductRecord): RetentionOfferRecord | undefined {
+function offerFor(state: State, product: ProductRecord): RetentionOfferRecord | undefined {
   const own = state.retentionOffers.list('package', product.id)[0];
   if (own || product.parent_product_id === null) return own;
   return state.retentionOffers.list('package', product.parent_product_id)[0];
 }
 
 /** Judges whether `u` may be offered a campaign at `nowMs`. */
-export function judgeRetention(state: Store, u: UserProductRecord, nowMs: number): Eligible | NotEligible {
+export function judgeRetention(state: State, u: UserProductRecord, nowMs: number): Eligible | NotEligible {
   if (u.subscription_type !== 'recurring')
     return { code: 'not_recurring', message: 'Only a recurring subscription can be offered a campaign' };
   if (u.provision_service !== null)

@@ -7,7 +7,7 @@ import type * as z from 'zod';
 import type { Endpoint, Environment } from '../../src/endpoints.js';
 import type { OffsetClock } from './clock.js';
 import type { AccessTokenRecord, AccountRecord, ClientRecord } from './document.js';
-import type { Store } from './store.js';
+import type { State } from './state.js';
 import type { Platform } from './types.js';
 
 /** Who called: the token's client, the token, and the account when the token is a user's. */
@@ -46,7 +46,7 @@ export interface LoginLimits {
 export interface RouteContext<I = unknown> {
   /** The validated query (GET) or body. */
   readonly input: I;
-  readonly state: Store;
+  readonly state: State;
   readonly auth: Auth | undefined;
   readonly clock: OffsetClock;
   readonly environment: Environment;

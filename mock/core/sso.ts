@@ -16,12 +16,12 @@ import type { OffsetClock } from './clock.js';
 import type { ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
 import { HttpError } from './errors.js';
 import { newSecret } from './ids.js';
-import type { Store } from './store.js';
+import type { State } from './state.js';
 import type { CreateSsoSessionOptions, SsoSessions } from './types.js';
 
 /** Creates an `anon` session for `clientId` (or for no client: the admin tools' sessions). */
-export function createSsoSession(store: Store, clock: OffsetClock, clientId?: string): SsoSessionRecord {
-  if (clientId !== undefined && !store.clients.has(clientId))
+export function createSsoSession(state: State, clock: OffsetClock, clientId?: string): SsoSessionRecord {
+  if (clientId !== undefined && !state.clients.has(clientId))
     throw new HttpError(404, 'not_found', 'No such client', 'client_id');
   const session: SsoSessionRecord = {
     // 192 random bits: a session id is as good as a password to whoever holds it.
@@ -32,13 +32,13 @@ export function createSsoSession(store: Store, clock: OffsetClock, clientId?: st
     created_at: clock.now().toISOString(),
     timeline: [],
   };
-  store.ssoSessions.add(session);
+  state.ssoSessions.add(session);
   return session;
 }
 
 /** The organisation a session belongs to: its client's; undefined for a session made without one. */
-function organisationOf(store: Store, session: SsoSessionRecord): string | undefined {
-  return session.client_id === null ? undefined : store.clients.get(session.client_id)?.organisation_id.toLowerCase();
+function organisationOf(state: State, session: SsoSessionRecord): string | undefined {
+  return session.client_id === null ? undefined : state.clients.get(session.client_id)?.organisation_id.toLowerCase();
 }
 
 /**
@@ -46,10 +46,10 @@ function organisationOf(store: Store, session: SsoSessionRecord): string | undef
  * another organisation. A session made without a client (by the admin tools) is adopted by the
  * first client that uses it.
  */
-export function findSsoSession(store: Store, sid: string, client: ClientRecord): SsoSessionRecord | undefined {
-  const session = store.ssoSessions.get(sid);
+export function findSsoSession(state: State, sid: string, client: ClientRecord): SsoSessionRecord | undefined {
+  const session = state.ssoSessions.get(sid);
   if (!session) return undefined;
-  const org = organisationOf(store, session);
+  const org = organisationOf(state, session);
   if (org !== undefined && org !== client.organisation_id.toLowerCase()) return undefined;
   if (session.client_id === null) session.client_id = client.client_id;
   return session;
@@ -73,9 +73,9 @@ export function recordSsoEvent(
 }
 
 /** The logged-in sessions of an account, across its organisation's clients. */
-export function loggedInSessions(store: Store, accountId: string): SsoSessionRecord[] {
+export function loggedInSessions(state: State, accountId: string): SsoSessionRecord[] {
   const id = accountId.toLowerCase();
-  return store.ssoSessions.rows.filter((s) => s.state === 'loggedin' && s.account_id?.toLowerCase() === id);
+  return state.ssoSessions.rows.filter((s) => s.state === 'loggedin' && s.account_id?.toLowerCase() === id);
 }
 
 /** Why a session may not log in, as the SSO service's `err` says it. */
@@ -113,7 +113,7 @@ export function sessionLimit(limits: SsoSessionLimits, organisation: Organisatio
  * guard applies. Undefined when the log-in may go ahead.
  */
 export function logInRefusal(
-  store: Store,
+  state: State,
   session: SsoSessionRecord,
   accountId: string | undefined,
   limits: SsoSessionLimits,
@@ -127,9 +127,9 @@ export function logInRefusal(
       ems: 'The session is logged in on another account: log out first',
     };
   }
-  const account = store.accounts.get(accountId);
-  const organisation = account ? store.organisation(account.organisation_id) : undefined;
-  if (loggedInSessions(store, accountId).length >= sessionLimit(limits, organisation))
+  const account = state.accounts.get(accountId);
+  const organisation = account ? state.organisation(account.organisation_id) : undefined;
+  if (loggedInSessions(state, accountId).length >= sessionLimit(limits, organisation))
     return { err: 'session_limit_reached', ems: 'The account has its maximum of logged-in sessions' };
   return undefined;
 }
@@ -148,12 +148,12 @@ export type SsoLogInOutcome =
  * one refuses.
  */
 export function logInSsoSession(
-  store: Store,
+  state: State,
   session: SsoSessionRecord,
   accountId: string,
   limits: SsoSessionLimits,
 ): SsoLogInOutcome {
-  const refusal = logInRefusal(store, session, accountId, limits);
+  const refusal = logInRefusal(state, session, accountId, limits);
   if (refusal) return { ok: false, ...refusal };
   const verification = session.state === 'loggedin';
   session.state = 'loggedin';
@@ -172,32 +172,32 @@ export function terminateSsoSession(session: SsoSessionRecord): boolean {
 }
 
 /** Terminates `session` and, when it is logged in, every other session of the same account. Answers how many ended. */
-export function logOutSsoSession(store: Store, session: SsoSessionRecord): number {
+export function logOutSsoSession(state: State, session: SsoSessionRecord): number {
   const others =
-    session.account_id === null || session.state !== 'loggedin' ? [] : loggedInSessions(store, session.account_id);
+    session.account_id === null || session.state !== 'loggedin' ? [] : loggedInSessions(state, session.account_id);
   let ended = 0;
   for (const s of new Set([session, ...others])) if (terminateSsoSession(s)) ended++;
   return ended;
 }
 
 /** The session `sid`, or 404 `not_found` naming `sid`. */
-export function ssoSessionOrThrow(store: Store, sid: string): SsoSessionRecord {
-  const session = store.ssoSessions.get(sid);
+export function ssoSessionOrThrow(state: State, sid: string): SsoSessionRecord {
+  const session = state.ssoSessions.get(sid);
   if (!session) throw new HttpError(404, 'not_found', 'No such SSO session', 'sid');
   return session;
 }
 
 /** The in-process SSO tools of a platform. */
-export function createSsoSessions(store: Store, clock: OffsetClock): SsoSessions {
+export function createSsoSessions(state: State, clock: OffsetClock): SsoSessions {
   return {
     createSession(options: CreateSsoSessionOptions = {}): string {
-      return createSsoSession(store, clock, options.clientId).sid;
+      return createSsoSession(state, clock, options.clientId).sid;
     },
     terminate(sid: string): void {
-      terminateSsoSession(ssoSessionOrThrow(store, sid));
+      terminateSsoSession(ssoSessionOrThrow(state, sid));
     },
     session(sid: string): SsoSessionRecord | undefined {
-      const session = store.ssoSessions.get(sid);
+      const session = state.ssoSessions.get(sid);
       return session && structuredClone(session);
     },
   };

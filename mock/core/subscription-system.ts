@@ -14,12 +14,12 @@ import type {
 import { COLLECTIONS, ExternalCustomer, type ExternalCustomerInput } from './document.js';
 import { HttpError, notFound } from './errors.js';
 import { newId } from './ids.js';
-import type { Store } from './store.js';
+import type { State } from './state.js';
 import type { SubscriptionSystems } from './types.js';
 import { validate } from './validate.js';
 
 /** The organisation's external subscription system, or `400 configuration_error` when it has none. */
-export function systemOf(state: Store, organisationId: string): SubscriptionSystemRecord {
+export function systemOf(state: State, organisationId: string): SubscriptionSystemRecord {
   const system = state.subscriptionSystems.get(organisationId);
   if (!system)
     throw new HttpError(400, 'configuration_error', 'The organisation has no external subscription system integration');
@@ -35,7 +35,7 @@ export function customerOf(
 }
 
 /** The account of the organisation with this customer number, or `404 not_found` (field `customer_number`). */
-export function accountByCustomerNumber(state: Store, organisationId: string, customerNumber: string): AccountRecord {
+export function accountByCustomerNumber(state: State, organisationId: string, customerNumber: string): AccountRecord {
   const account = state.accounts.find('customerNumber', organisationId, customerNumber);
   if (!account) throw notFound('customer_number', 'No account with that customer number');
   return account;
@@ -87,7 +87,7 @@ type SyncChange =
  * alone. A product code the organisation does not have refuses the whole sync (`404 not_found`).
  */
 export function planSync(
-  state: Store,
+  state: State,
   system: SubscriptionSystemRecord,
   account: AccountRecord,
   customer: ExternalCustomerRecord,
@@ -124,7 +124,7 @@ export function planSync(
 
 /** Makes the changes of {@link planSync}; `updated` moves only on a user-product that changes. */
 export function applySync(
-  state: Store,
+  state: State,
   system: SubscriptionSystemRecord,
   account: AccountRecord,
   changes: readonly SyncChange[],
@@ -187,7 +187,7 @@ export const DistributionSettings = COLLECTIONS.subscription_systems.schema
   .partial();
 
 /** The in-process tools over the simulated systems (`platform.subscriptionSystems`). */
-export function createSubscriptionSystems(state: Store): SubscriptionSystems {
+export function createSubscriptionSystems(state: State): SubscriptionSystems {
   const systemOrThrow = (organisationId: string) => {
     const system = state.subscriptionSystems.get(organisationId);
     if (!system) throw notFound('organisation_id', 'The organisation has no external subscription system');

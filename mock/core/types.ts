@@ -163,10 +163,10 @@ export interface Platform {
   /** A deep copy of the whole state. */
   snapshot(): StateDocument;
   /**
-   * Replaces the whole state with `doc` (validated; throws a `HttpError` naming the field when
+   * Replaces the whole state with `document` (validated; throws a `HttpError` naming the field when
    * it is invalid). The seed that `reset()` returns to stays.
    */
-  restore(doc: StateDocumentInput): void;
+  restore(document: StateDocumentInput): void;
   /** Issues an access token directly, as if a client had asked for it. */
   mintToken(options: MintTokenOptions): AccessTokenResponse;
   /**

@@ -12,7 +12,7 @@ import type { ClientRecord, PricePeriodRecord, ProductRecord, UserProductRecord 
 import { HttpError } from './errors.js';
 import { newId } from './ids.js';
 import type { Auth } from './route.js';
-import type { Store } from './store.js';
+import type { State } from './state.js';
 
 /** A user-product that still gives access: `activated`, or `cancelled` with its term not yet ended. */
 export function isLive(u: UserProductRecord, nowMs: number): boolean {
@@ -20,7 +20,7 @@ export function isLive(u: UserProductRecord, nowMs: number): boolean {
 }
 
 /** The user-product `id` if its account is of the organisation; undefined otherwise (absent, or another organisation's). */
-export function userProductOf(state: Store, organisationId: string, id: string): UserProductRecord | undefined {
+export function userProductOf(state: State, organisationId: string, id: string): UserProductRecord | undefined {
   const u = state.userProducts.get(id);
   return u && state.account(organisationId, u.account_id) ? u : undefined;
 }
@@ -68,7 +68,7 @@ export interface Purchase {
  * from now, with its order (the amount charged) and, for every payment option but `free`, its
  * payment profile (the period and the amount each iteration charges). Answers the new user-product.
  */
-export function purchase(state: Store, clock: OffsetClock, what: Purchase): UserProductRecord {
+export function purchase(state: State, clock: OffsetClock, what: Purchase): UserProductRecord {
   const now = clock.nowMs();
   const created = new Date(now).toISOString();
   const id = newId();
@@ -128,7 +128,7 @@ export function purchase(state: Store, clock: OffsetClock, what: Purchase): User
  * Moves a user-product, with its orders and payment profiles, to another account (endpoint 5):
  * nothing of it stays on the source account.
  */
-export function transfer(state: Store, clock: OffsetClock, userProduct: UserProductRecord, accountId: string): void {
+export function transfer(state: State, clock: OffsetClock, userProduct: UserProductRecord, accountId: string): void {
   const move = <T extends { account_id: string }>(r: T) => {
     r.account_id = accountId;
   };

@@ -13,7 +13,7 @@ import type { ClientRecord } from '../core/document.js';
 import { HttpError, invalidParameter } from '../core/errors.js';
 import { sameSecret } from '../core/ids.js';
 import { apiRoute, type InputOf, type Route, type RouteContext, type RouteResult } from '../core/route.js';
-import type { Store } from '../core/store.js';
+import type { State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
 import { issueToken, revokeFamily } from '../core/tokens.js';
 
@@ -30,7 +30,7 @@ type Granted = RouteResult<AccessTokenResponse>;
 const NO_STORE = { 'cache-control': 'no-store' } as const;
 
 /** The client named by its credentials: 401 `invalid_client` when unknown or the secret is wrong. */
-function authenticateClient(state: Store, clientId: string, clientSecret: string): ClientRecord {
+function authenticateClient(state: State, clientId: string, clientSecret: string): ClientRecord {
   const client = state.clients.get(clientId);
   if (!client || !sameSecret(client.client_secret, clientSecret))
     throw new HttpError(401, 'invalid_client', 'Unknown client or wrong client secret');

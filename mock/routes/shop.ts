@@ -29,7 +29,7 @@ import { newSecret, sameSecret } from '../core/ids.js';
 import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
 import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
 import { securityOf } from '../core/security.js';
-import type { ShopSession, Store } from '../core/store.js';
+import type { ShopSession, State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 import { purchase as buy, priceOf } from '../core/user-products.js';
 import { judgeOrder, packageForSale } from './orders.js';
@@ -118,7 +118,7 @@ function marketplacePath(m: MarketplaceRecord): string {
 }
 
 /** The organisation a marketplace sells for: its client's. */
-function organisationOf(state: Store, m: MarketplaceRecord): string | undefined {
+function organisationOf(state: State, m: MarketplaceRecord): string | undefined {
   return state.clients.get(m.client_id)?.organisation_id;
 }
 
@@ -210,7 +210,7 @@ function periodText(pp: PricePeriodRecord): string {
 }
 
 /** The packages and campaigns of a marketplace on sale now, with their enabled periods. */
-function onSale(state: Store, m: MarketplaceRecord, organisationId: string, nowMs: number): ProductRecord[] {
+function onSale(state: State, m: MarketplaceRecord, organisationId: string, nowMs: number): ProductRecord[] {
   const out: ProductRecord[] = [];
   for (const code of m.product_codes) {
     const p = packageForSale(state, organisationId, code, nowMs);
@@ -257,7 +257,7 @@ function signedInHeader({ account, session }: SignedIn, m: MarketplaceRecord | u
 <form method="post" action="/shop/logout">${m ? carried(m, {}) : ''}${csrfField(session.csrf_token)}<button type="submit" data-testid="logout" id="logout">Sign out</button></form></header>`;
 }
 
-function storePage(state: Store, m: MarketplaceRecord, org: string, visit: SignedIn, q: Fields, now: number) {
+function storePage(state: State, m: MarketplaceRecord, org: string, visit: SignedIn, q: Fields, now: number) {
   const products = onSale(state, m, org, now);
   const periods = (p: ProductRecord) => p.price_periods.filter((pp) => pp.enabled);
   // `period` pre-selects a period shown; else `campaign` pre-selects its first period.

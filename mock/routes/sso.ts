@@ -44,7 +44,7 @@ import {
   recordSsoEvent,
   sessionLimit,
 } from '../core/sso.js';
-import type { Store } from '../core/store.js';
+import type { State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 
 /** Clock skew allowed on a request token's `exp`, `nbf` and `iat`, in seconds. */
@@ -76,7 +76,7 @@ function invalidRequestToken(message: string): HttpError {
 
 /** The SSO audience constant in force. */
 function audienceOf(ctx: RouteContext): string {
-  return ctx.settings.ssoAudience ?? ctx.state.doc.sso_audience;
+  return ctx.settings.ssoAudience ?? ctx.state.document.sso_audience;
 }
 
 /** Signs a session token for `client` (HS256, its secret): `iss` = the audience constant, `aud` = the client. */
@@ -107,7 +107,7 @@ async function sessionToken(ctx: RouteContext, client: ClientRecord, o: Outcome)
 }
 
 /** The client a request token names (read unverified, only to find whose secret verifies it). */
-function clientOf(state: Store, token: string): { client: ClientRecord; unverified: JWTPayload } {
+function clientOf(state: State, token: string): { client: ClientRecord; unverified: JWTPayload } {
   let unverified: JWTPayload;
   try {
     unverified = decodeJwt(token);

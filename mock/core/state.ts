@@ -59,8 +59,8 @@ function sameId(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
 
-/** Creates the live state over `doc` (already validated, owned from now on). */
-export function createStore(doc: StateDocument) {
+/** Creates the live state over `document` (already validated, owned from now on). */
+export function createState(document: StateDocument) {
   const byKey = new Map<CollectionKey, Collection<object, never>>();
   const collections: Record<string, unknown> = {};
   for (const key of Object.keys(COLLECTIONS) as CollectionKey[]) {
@@ -70,10 +70,10 @@ export function createStore(doc: StateDocument) {
   }
   const c = collections as Collections;
 
-  const store = {
+  const state = {
     ...c,
     /** The state document: the records the collections index. */
-    doc,
+    document,
     /** The shop's browser sessions by session id (not part of the document). */
     shopSessions: new Map<string, ShopSession>(),
     /** Wrong passwords in a row, by organisation and lower-case e-mail (not part of the document). */
@@ -91,12 +91,12 @@ export function createStore(doc: StateDocument) {
 
     /** Takes `next` (already validated, owned from now on) as the state and rebuilds every index. */
     load(next: StateDocument): void {
-      store.doc = next;
+      state.document = next;
       for (const [key, collection] of byKey) collection.load(next[key] as object[]);
-      store.shopSessions.clear();
-      store.loginFailures.clear();
-      store.syncsInFlight.clear();
-      store.generation++;
+      state.shopSessions.clear();
+      state.loginFailures.clear();
+      state.syncsInFlight.clear();
+      state.generation++;
     },
 
     /** Every index of every collection, for a test that compares them after `reset()`. */
@@ -169,9 +169,9 @@ export function createStore(doc: StateDocument) {
       return family.length > 0 ? family : [t];
     },
   };
-  store.load(doc);
-  return store;
+  state.load(document);
+  return state;
 }
 
 /** The live state and its indexes. */
-export type Store = ReturnType<typeof createStore>;
+export type State = ReturnType<typeof createState>;
