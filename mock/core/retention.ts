@@ -6,6 +6,7 @@
 
 import type { AccountRecord, ProductRecord, RetentionOfferRecord, UserProductRecord } from './document.js';
 import { notFound } from './errors.js';
+import { sameId } from './ids.js';
 import { isActive } from './products.js';
 import type { State } from './state.js';
 import { isLive } from './user-products.js';
@@ -34,18 +35,13 @@ export interface RetentionTarget {
  * parameter given (another user's subscription is never revealed).
  */
 export function retentionTarget(state: State, account: AccountRecord, target: RetentionTarget): UserProductRecord {
-  const mine = (u: UserProductRecord | undefined) =>
-    u && u.account_id.toLowerCase() === account.id.toLowerCase() ? u : undefined;
   if (target.order_id !== undefined) {
-    const order = state.orders.get(target.order_id);
-    const u =
-      order && order.account_id.toLowerCase() === account.id.toLowerCase()
-        ? mine(state.userProducts.get(order.user_product_id))
-        : undefined;
+    const order = state.orderOfAccount(account.id, target.order_id);
+    const u = order && state.userProductOfAccount(account.id, order.user_product_id);
     if (!u) throw notFound('order_id', 'No order of yours with that id');
     return u;
   }
-  const u = mine(state.userProducts.get(target.user_product_id ?? ''));
+  const u = state.userProductOfAccount(account.id, target.user_product_id ?? '');
   if (!u) throw notFound('user_product_id', 'No subscription of yours with that id');
   return u;
 }
@@ -75,7 +71,7 @@ export function judgeRetention(state: State, u: UserProductRecord, nowMs: number
   if (!offer || !campaign) return { code: 'not_eligible', message: 'No campaign is offered for this subscription' };
   if (!isActive(campaign, nowMs))
     return { code: 'not_eligible', message: 'The campaign on offer for this subscription is not on sale now' };
-  if (campaign.id.toLowerCase() === u.product_id.toLowerCase())
+  if (sameId(campaign.id, u.product_id))
     return { code: 'already_on_campaign', message: 'The subscription is already on the campaign on offer' };
   return { offer, campaign };
 }

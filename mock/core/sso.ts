@@ -15,7 +15,7 @@
 import type { OffsetClock } from './clock.js';
 import type { ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
 import { HttpError } from './errors.js';
-import { newSecret } from './ids.js';
+import { newSecret, sameId } from './ids.js';
 import type { State } from './state.js';
 import type { CreateSsoSessionOptions, SsoSessions } from './types.js';
 
@@ -38,7 +38,7 @@ export function createSsoSession(state: State, clock: OffsetClock, clientId?: st
 
 /** The organisation a session belongs to: its client's; undefined for a session made without one. */
 function organisationOf(state: State, session: SsoSessionRecord): string | undefined {
-  return session.client_id === null ? undefined : state.clients.get(session.client_id)?.organisation_id.toLowerCase();
+  return session.client_id === null ? undefined : state.clients.get(session.client_id)?.organisation_id;
 }
 
 /**
@@ -50,7 +50,7 @@ export function findSsoSession(state: State, sid: string, client: ClientRecord):
   const session = state.ssoSessions.get(sid);
   if (!session) return undefined;
   const org = organisationOf(state, session);
-  if (org !== undefined && org !== client.organisation_id.toLowerCase()) return undefined;
+  if (org !== undefined && !sameId(org, client.organisation_id)) return undefined;
   if (session.client_id === null) session.client_id = client.client_id;
   return session;
 }
@@ -74,8 +74,9 @@ export function recordSsoEvent(
 
 /** The logged-in sessions of an account, across its organisation's clients. */
 export function loggedInSessions(state: State, accountId: string): SsoSessionRecord[] {
-  const id = accountId.toLowerCase();
-  return state.ssoSessions.rows.filter((s) => s.state === 'loggedin' && s.account_id?.toLowerCase() === id);
+  return state.ssoSessions.rows.filter(
+    (s) => s.state === 'loggedin' && s.account_id !== null && sameId(s.account_id, accountId),
+  );
 }
 
 /** Why a session may not log in, as the SSO service's `err` says it. */
@@ -121,7 +122,7 @@ export function logInRefusal(
   if (session.state === 'terminated') return { err: 'session_terminated', ems: 'The session is terminated' };
   if (accountId === undefined) return undefined;
   if (session.state === 'loggedin') {
-    if (session.account_id?.toLowerCase() === accountId.toLowerCase()) return undefined;
+    if (session.account_id !== null && sameId(session.account_id, accountId)) return undefined;
     return {
       err: 'session_already_logged_in_on_another_account',
       ems: 'The session is logged in on another account: log out first',

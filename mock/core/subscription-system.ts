@@ -13,7 +13,7 @@ import type {
 } from './document.js';
 import { COLLECTIONS, ExternalCustomer, type ExternalCustomerInput } from './document.js';
 import { HttpError, notFound } from './errors.js';
-import { newId } from './ids.js';
+import { idKey, newId, sameId } from './ids.js';
 import type { State } from './state.js';
 import type { SubscriptionSystems } from './types.js';
 import { validate } from './validate.js';
@@ -110,7 +110,7 @@ export function planSync(
     }
     kept.add(existing);
     const same =
-      existing.product_id.toLowerCase() === product.id.toLowerCase() &&
+      sameId(existing.product_id, product.id) &&
       existing.subscription_type === subscription.subscription_type &&
       Date.parse(existing.valid_from) === Date.parse(subscription.valid_from) &&
       Date.parse(existing.valid_to) === Date.parse(subscription.valid_to) &&
@@ -213,7 +213,7 @@ export function createSubscriptionSystems(state: State): SubscriptionSystems {
       if (checked.distribution !== undefined) system.distribution = checked.distribution;
     },
     syncInFlight(organisationId) {
-      return state.syncsInFlight.has(organisationId.toLowerCase());
+      return state.syncsInFlight.has(idKey(organisationId));
     },
     removeCustomer(organisationId, customerNumber) {
       const system = systemOrThrow(organisationId);

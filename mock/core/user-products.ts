@@ -19,12 +19,6 @@ export function isLive(u: UserProductRecord, nowMs: number): boolean {
   return u.state === 'activated' || (u.state === 'cancelled' && Date.parse(u.valid_to) > nowMs);
 }
 
-/** The user-product `id` if its account is of the organisation; undefined otherwise (absent, or another organisation's). */
-export function userProductOf(state: State, organisationId: string, id: string): UserProductRecord | undefined {
-  const u = state.userProducts.get(id);
-  return u && state.account(organisationId, u.account_id) ? u : undefined;
-}
-
 /** The provision service of the calling client, or `400 configuration_error` (endpoints 12 and 13). */
 export function provisionServiceOf(client: ClientRecord): string {
   if (client.provision_service === null || client.provision_service === '')

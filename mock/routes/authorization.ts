@@ -11,7 +11,7 @@ import type {
 } from '../../src/schemas/authorization.js';
 import type { ClientRecord } from '../core/document.js';
 import { HttpError, invalidParameter } from '../core/errors.js';
-import { sameSecret } from '../core/ids.js';
+import { sameId, sameSecret } from '../core/ids.js';
 import { apiRoute, type InputOf, type Route, type RouteContext, type RouteResult } from '../core/route.js';
 import type { State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
@@ -137,7 +137,7 @@ const token = apiRoute(accessToken, (ctx) => {
  * active (400 `account_not_active`).
  */
 const ticketRoute = apiRoute(generateTicket, ({ input, auth, state, clock, settings }) => {
-  const org = auth.client.organisation_id.toLowerCase();
+  const org = auth.client.organisation_id;
   let accountId: string;
   let clientId: string;
   let clientField: string;
@@ -163,7 +163,7 @@ const ticketRoute = apiRoute(generateTicket, ({ input, auth, state, clock, setti
     clientField = 'clientId';
   }
   const destination = state.clients.get(clientId);
-  if (!destination || destination.organisation_id.toLowerCase() !== org)
+  if (!destination || !sameId(destination.organisation_id, org))
     throw invalidParameter(clientField, 'No such client in the organisation');
   const issued = issueTicket(state, clock, {
     accountId,

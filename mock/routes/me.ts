@@ -12,6 +12,7 @@ import type { DocumentedUser, DocumentedUserV3, Title } from '../../src/schemas/
 import type { SignedInUser } from '../../src/schemas/sign-on.js';
 import type { AccountRecord, TitleRecord, UserProductRecord } from '../core/document.js';
 import { HttpError, notFound } from '../core/errors.js';
+import { sameId } from '../core/ids.js';
 import { apiRoute, type Route } from '../core/route.js';
 import type { State } from '../core/state.js';
 
@@ -153,17 +154,11 @@ const me = apiRoute(getSignedInUser, ({ auth, state, settings }) => {
  */
 const cancel = apiRoute(cancelProduct, ({ input, state, auth, clock }) => {
   const account = auth.account!;
-  const u = state.userProducts.get(input.id);
-  if (!u || u.account_id.toLowerCase() !== account.id.toLowerCase())
-    throw notFound('id', 'No subscription of yours with that id');
+  const u = state.userProductOfAccount(account.id, input.id);
+  if (!u) throw notFound('id', 'No subscription of yours with that id');
   if (input.cancellation_reason_id !== undefined) {
     const r = state.cancellationReasons.get(input.cancellation_reason_id);
-    if (
-      !r ||
-      r.organisation_id.toLowerCase() !== account.organisation_id.toLowerCase() ||
-      r.internal ||
-      !r.visible_to_end_customer
-    )
+    if (!r || !sameId(r.organisation_id, account.organisation_id) || r.internal || !r.visible_to_end_customer)
       throw notFound('cancellation_reason_id', 'Cancellation reason not found');
   }
   if (u.provision_service !== null)

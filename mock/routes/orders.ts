@@ -6,6 +6,7 @@ import { validateGiftReceiver, validateOrder } from '../../src/endpoints.js';
 import type { OrderValidationResult } from '../../src/schemas/orders.js';
 import type { AccountRecord, ProductRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
+import { sameId } from '../core/ids.js';
 import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
 import type { State } from '../core/state.js';
@@ -28,12 +29,11 @@ function packageOf(state: State, product: ProductRecord): ProductRecord {
 
 /** Whether `account` holds a live user-product of `pkg` or of a campaign based on it. */
 function subscribesTo(state: State, account: AccountRecord, pkg: ProductRecord, nowMs: number): boolean {
-  const packageId = pkg.id.toLowerCase();
   return state.userProductsOf(account.id).some((u) => {
     if (!isLive(u, nowMs)) return false;
     const owned = state.products.get(u.product_id);
     if (!owned) return false;
-    return owned.id.toLowerCase() === packageId || packageOf(state, owned).id.toLowerCase() === packageId;
+    return sameId(owned.id, pkg.id) || sameId(packageOf(state, owned).id, pkg.id);
   });
 }
 

@@ -25,7 +25,7 @@ import type {
 } from '../core/document.js';
 import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
-import { newSecret, sameSecret } from '../core/ids.js';
+import { newSecret, sameId, sameSecret } from '../core/ids.js';
 import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
 import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
 import { securityOf } from '../core/security.js';
@@ -135,8 +135,7 @@ function loggedIn(ctx: Context, organisationId?: string): SignedIn | undefined {
   if (!session) return undefined;
   const account = ctx.state.accounts.get(session.account_id);
   if (!account || !isActiveAccount(account)) return undefined;
-  if (organisationId !== undefined && account.organisation_id.toLowerCase() !== organisationId.toLowerCase())
-    return undefined;
+  if (organisationId !== undefined && !sameId(account.organisation_id, organisationId)) return undefined;
   return { account, session };
 }
 
@@ -298,7 +297,7 @@ function marketplace(ctx: Context): RouteResult {
     // Consumed when valid; either way the ticket leaves the address bar (and history) at once.
     const judged = judgeTicket(state, clock, q.at, m.client_id);
     const headers: Record<string, string> = {};
-    if (judged.ok && judged.account.organisation_id.toLowerCase() === org.toLowerCase()) {
+    if (judged.ok && sameId(judged.account.organisation_id, org)) {
       useTicket(judged.ticket, clock);
       headers['set-cookie'] = openSession(ctx, judged.account);
     }
@@ -376,9 +375,8 @@ function purchase(ctx: Context): RouteResult {
 function confirmation(ctx: Context): RouteResult {
   const { state, params, input: q } = ctx;
   const visit = loggedIn(ctx);
-  const up = state.userProducts.get(params.userProductId ?? '');
-  if (!visit || !up || up.account_id.toLowerCase() !== visit.account.id.toLowerCase())
-    return errorPage(404, 'Not found', 'No such purchase');
+  const up = visit && state.userProductOfAccount(visit.account.id, params.userProductId ?? '');
+  if (!visit || !up) return errorPage(404, 'Not found', 'No such purchase');
   const product = state.products.get(up.product_id);
   const period = product?.price_periods.find((pp) => pp.id === up.period_id);
   const back = httpUrl(returnUrlOf(q));
@@ -461,8 +459,7 @@ function giveBack(ctx: Context): RouteResult {
     return securityOf(ctx.platform).returnInterstitial ? leavingPage(back) : redirect(back.href);
   const account = loggedIn(ctx)?.account;
   const client = state.clients.get(config.client_id);
-  if (!account || !client || client.organisation_id.toLowerCase() !== account.organisation_id.toLowerCase())
-    return redirect(back.href);
+  if (!account || !client || !sameId(client.organisation_id, account.organisation_id)) return redirect(back.href);
   const ticket = issueTicket(state, clock, {
     accountId: account.id,
     clientId: client.client_id,

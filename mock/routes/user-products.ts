@@ -4,10 +4,10 @@
  */
 import { provisionUserProduct, updateUserProduct } from '../../src/endpoints.js';
 import { HttpError, invalidParameter, notFound } from '../core/errors.js';
-import { newId } from '../core/ids.js';
+import { newId, sameId } from '../core/ids.js';
 import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
-import { isLive, provisionServiceOf, requireProvisionService, userProductOf } from '../core/user-products.js';
+import { isLive, provisionServiceOf, requireProvisionService } from '../core/user-products.js';
 
 /** A validity window must end after it starts. */
 function checkWindow(validFrom: string, validTo: string): void {
@@ -40,7 +40,7 @@ const provision = apiRoute(
       .userProductsOf(account.id)
       .find(
         (u) =>
-          u.product_id.toLowerCase() === pkg.id.toLowerCase() &&
+          sameId(u.product_id, pkg.id) &&
           u.provision_service === service &&
           isLive(u, now) &&
           Date.parse(u.valid_from) < to &&
@@ -95,9 +95,8 @@ const update = apiRoute(
     const service = provisionServiceOf(auth.client);
     const account = state.account(org, input.account_id);
     if (!account) throw notFound('account_id', 'Account not found');
-    const u = userProductOf(state, org, input.product_id);
-    if (!u || u.account_id.toLowerCase() !== account.id.toLowerCase())
-      throw notFound('product_id', 'User-product not found on the account');
+    const u = state.userProductOfAccount(account.id, input.product_id);
+    if (!u) throw notFound('product_id', 'User-product not found on the account');
     if (u.provision_service !== service)
       throw new HttpError(
         403,
