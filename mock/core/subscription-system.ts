@@ -13,9 +13,10 @@ import type {
 } from './document.js';
 import { COLLECTIONS, ExternalCustomer, type ExternalCustomerInput } from './document.js';
 import { HttpError, notFound } from './errors.js';
-import { idKey, newId, sameId } from './ids.js';
+import { idKey, sameId } from './ids.js';
 import type { State } from './state.js';
 import type { SubscriptionSystems } from './types.js';
+import { addUserProduct } from './user-products.js';
 import { validate } from './validate.js';
 
 /** The organisation's external subscription system, or `400 configuration_error` when it has none. */
@@ -133,28 +134,14 @@ export function applySync(
   for (const change of changes) {
     if (change.kind === 'create') {
       const { product, subscription } = change;
-      state.userProducts.add({
-        id: newId(),
-        account_id: account.id,
-        product_id: product.id,
-        product_code: product.product_code,
-        title_code: product.title_code,
-        created: now,
-        updated: now,
-        valid_from: subscription.valid_from,
-        valid_to: subscription.valid_to,
-        provision_service: system.provision_service,
-        subscription_type: subscription.subscription_type,
-        state: 'activated',
-        has_pending_change_request: false,
-        external_start_date: subscription.valid_from,
-        payment_option: null,
-        period_id: null,
-        order_id: null,
-        cancelled_at: null,
-        cancellation_reason_id: null,
-        retention_offer_id: null,
-        subscription_number: subscription.subscription_number,
+      addUserProduct(state, now, {
+        accountId: account.id,
+        product,
+        subscriptionType: subscription.subscription_type,
+        validFrom: subscription.valid_from,
+        validTo: subscription.valid_to,
+        provisionService: system.provision_service,
+        subscriptionNumber: subscription.subscription_number,
       });
     } else if (change.kind === 'update') {
       const { product, subscription } = change;

@@ -4,10 +4,10 @@
  */
 import { provisionUserProduct, updateUserProduct } from '../../src/endpoints.js';
 import { HttpError, invalidParameter, notFound } from '../core/errors.js';
-import { newId, sameId } from '../core/ids.js';
+import { sameId } from '../core/ids.js';
 import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
-import { isLive, provisionServiceOf, requireProvisionService } from '../core/user-products.js';
+import { addUserProduct, isLive, provisionServiceOf, requireProvisionService } from '../core/user-products.js';
 
 /** A validity window must end after it starts. */
 function checkWindow(validFrom: string, validTo: string): void {
@@ -53,30 +53,13 @@ const provision = apiRoute(
         `The account already holds ${pkg.product_code} from this provision service for that time (user-product ${twin.id})`,
         'package_code',
       );
-    const created = clock.now().toISOString();
-    const id = newId();
-    state.userProducts.add({
-      id,
-      account_id: account.id,
-      product_id: pkg.id,
-      product_code: pkg.product_code,
-      title_code: pkg.title_code,
-      created,
-      updated: created,
-      valid_from: input.valid_from,
-      valid_to: input.valid_to,
-      provision_service: service,
-      subscription_type: input.subscription_type,
-      state: 'activated',
-      has_pending_change_request: false,
-      external_start_date: input.valid_from,
-      payment_option: null,
-      period_id: null,
-      order_id: null,
-      cancelled_at: null,
-      cancellation_reason_id: null,
-      retention_offer_id: null,
-      subscription_number: null,
+    const { id } = addUserProduct(state, clock.now().toISOString(), {
+      accountId: account.id,
+      product: pkg,
+      subscriptionType: input.subscription_type,
+      validFrom: input.valid_from,
+      validTo: input.valid_to,
+      provisionService: service,
     });
     return { body: { id } };
   },
