@@ -11,12 +11,17 @@
  *
  * A terminated session stays terminated. Sessions belong to an organisation (the one of the client
  * they were created for): a client of another organisation never finds them.
+ *
+ * Password log-ins (authenticate) are counted here too: wrong passwords in a row per organisation
+ * and e-mail address, and the freeze they lead to ({@link checkCredentials}).
  */
 import type { OffsetClock } from './clock.js';
-import type { ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
+import type { AccountRecord, ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
 import { HttpError } from './errors.js';
-import { newSecret, sameId } from './ids.js';
+import { idKey, newSecret, sameId } from './ids.js';
+import { NO_PASSWORD, verifyPassword } from './passwords.js';
 import type { State } from './state.js';
+import { isActiveAccount } from './tickets.js';
 import type { CreateSsoSessionOptions, SsoSessions } from './types.js';
 
 /** Creates an `anon` session for `clientId` (or for no client: the admin tools' sessions). */
@@ -179,6 +184,85 @@ export function logOutSsoSession(state: State, session: SsoSessionRecord): numbe
   let ended = 0;
   for (const s of new Set([session, ...others])) if (terminateSsoSession(s)) ended++;
   return ended;
+}
+
+/** The limits a password log-in is held to (the platform's `login` option). */
+export interface PasswordLimits {
+  /** Wrong passwords in a row before the address freezes. */
+  readonly maxFailedAttempts: number;
+  /** How long a frozen address stays frozen, in seconds of the platform clock. */
+  readonly freezeSeconds: number;
+}
+
+/** What checking an e-mail address and a password comes to. */
+export type CredentialCheck =
+  | { readonly ok: true; readonly account: AccountRecord }
+  | {
+      readonly ok: false;
+      readonly err: 'account_frozen' | 'invalid_credentials' | 'account_not_active';
+      readonly ems: string;
+      /** Seconds until a frozen address thaws (`account_frozen`). */
+      readonly frozenForSeconds?: number;
+      /** Wrong passwords left before the address freezes (`invalid_credentials`). */
+      readonly attemptsLeft?: number;
+    };
+
+/** The key of an e-mail address's wrong-password count: per organisation, letter case aside. */
+function failuresKey(organisationId: string, email: string): string {
+  return `${idKey(organisationId)}\n${email.toLowerCase()}`;
+}
+
+/** Seconds until a frozen address thaws, on the platform clock; 0 when it is not frozen. */
+function frozenFor(state: State, clock: OffsetClock, key: string): number {
+  const entry = state.loginFailures.get(key);
+  if (!entry || entry.frozenUntilMs <= clock.nowMs()) return 0;
+  return Math.ceil((entry.frozenUntilMs - clock.nowMs()) / 1000);
+}
+
+/** Counts a wrong password (the first after a freeze starts a new count); answers the attempts left. */
+function countFailure(state: State, clock: OffsetClock, limits: PasswordLimits, key: string): number {
+  const entry = state.loginFailures.get(key) ?? { failures: 0, frozenUntilMs: 0 };
+  entry.failures = entry.frozenUntilMs > 0 ? 1 : entry.failures + 1;
+  entry.frozenUntilMs = 0;
+  const left = Math.max(0, limits.maxFailedAttempts - entry.failures);
+  if (left === 0) entry.frozenUntilMs = clock.nowMs() + limits.freezeSeconds * 1000;
+  state.loginFailures.set(key, entry);
+  return left;
+}
+
+/**
+ * Checks an e-mail address and password of an organisation, in the SSO service's order: a frozen
+ * address is refused before the password is looked at (so it is no password oracle); an unknown
+ * address costs a hash check and counts as a wrong password too (the answer does not tell which it
+ * was); the wrong password that leaves no attempt freezes the address for `freezeSeconds`; a right
+ * one clears the count, and then the account must be active.
+ */
+export function checkCredentials(
+  state: State,
+  clock: OffsetClock,
+  limits: PasswordLimits,
+  organisationId: string,
+  email: string,
+  password: string,
+): CredentialCheck {
+  const key = failuresKey(organisationId, email);
+  const frozen = frozenFor(state, clock, key);
+  if (frozen > 0)
+    return {
+      ok: false,
+      err: 'account_frozen',
+      ems: 'Too many wrong passwords: try again later',
+      frozenForSeconds: frozen,
+    };
+  const account = state.accountByEmail(organisationId, email);
+  const right = verifyPassword(password, account?.password_hash ?? NO_PASSWORD) && account?.password_hash !== undefined;
+  if (!account || !right) {
+    const attemptsLeft = countFailure(state, clock, limits, key);
+    return { ok: false, err: 'invalid_credentials', ems: 'Wrong e-mail address or password', attemptsLeft };
+  }
+  state.loginFailures.delete(key);
+  if (!isActiveAccount(account)) return { ok: false, err: 'account_not_active', ems: 'This account cannot log in' };
+  return { ok: true, account };
 }
 
 /** The session `sid`, or 404 `not_found` naming `sid`. */

@@ -75,15 +75,15 @@ function clientCredentials({ state, clock, settings }: Context, req: ClientCrede
 function ticket({ state, clock, settings }: Context, req: TicketGrantRequest): Granted {
   const client = authenticateClient(state, req.client_id, req.client_secret);
   const scopes = grantedScopes([...USER_SCOPES, ...client.scopes], USER_SCOPES, req.scope);
-  const judged = judgeTicket(state, clock, req.ticket, client.client_id);
-  if (!judged.ok) throw invalidGrant('ticket', TICKET_REFUSALS[judged.reason]);
+  const presented = judgeTicket(state, clock, req.ticket, client.client_id);
+  if (!presented.ok) throw invalidGrant('ticket', TICKET_REFUSALS[presented.reason]);
   const body = issueToken(state, clock, {
     client,
     scopes,
-    accountId: judged.account.id,
+    accountId: presented.account.id,
     expiresIn: settings.accessTokenLifetimeSeconds,
   });
-  useTicket(judged.ticket, clock, body.access_token);
+  useTicket(presented.ticket, clock, body.access_token);
   return { body, headers: NO_STORE };
 }
 

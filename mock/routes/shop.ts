@@ -295,11 +295,11 @@ function marketplace(ctx: Context): RouteResult {
   if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');
   if (q.at !== undefined) {
     // Consumed when valid; either way the ticket leaves the address bar (and history) at once.
-    const judged = judgeTicket(state, clock, q.at, m.client_id);
+    const presented = judgeTicket(state, clock, q.at, m.client_id);
     const headers: Record<string, string> = {};
-    if (judged.ok && sameId(judged.account.organisation_id, org)) {
-      useTicket(judged.ticket, clock);
-      headers['set-cookie'] = openSession(ctx, judged.account);
+    if (presented.ok && sameId(presented.account.organisation_id, org)) {
+      useTicket(presented.ticket, clock);
+      headers['set-cookie'] = openSession(ctx, presented.account);
     }
     const { at: _, ...rest } = q;
     return redirect(withQuery(marketplacePath(m), rest), headers);

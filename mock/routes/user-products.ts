@@ -36,7 +36,7 @@ const provision = apiRoute(
     checkWindow(input.valid_from, input.valid_to);
     const from = Date.parse(input.valid_from);
     const to = Date.parse(input.valid_to);
-    const twin = state
+    const overlapping = state
       .userProductsOf(account.id)
       .find(
         (u) =>
@@ -46,11 +46,11 @@ const provision = apiRoute(
           Date.parse(u.valid_from) < to &&
           from < Date.parse(u.valid_to),
       );
-    if (twin)
+    if (overlapping)
       throw new HttpError(
         409,
         'already_provisioned',
-        `The account already holds ${pkg.product_code} from this provision service for that time (user-product ${twin.id})`,
+        `The account already holds ${pkg.product_code} from this provision service for that time (user-product ${overlapping.id})`,
         'package_code',
       );
     const { id } = addUserProduct(state, clock.now().toISOString(), {
