@@ -23,6 +23,7 @@ export {
 export { HttpError } from './core/errors.js';
 export type { Fault, FaultList } from './core/faults.js';
 export type { JournalEntry, RequestJournal } from './core/journal.js';
+export type { PlatformOptions } from './core/options.js';
 export { createPlatform } from './core/platform.js';
 export type {
   CreateSsoSessionOptions,
@@ -30,7 +31,6 @@ export type {
   IssueTicketOptions,
   MintTokenOptions,
   Platform,
-  PlatformOptions,
   SsoSessions,
   SubscriptionSystems,
 } from './core/types.js';

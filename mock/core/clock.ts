@@ -1,4 +1,6 @@
+import * as z from 'zod';
 import { HttpError } from './errors.js';
+import { integerIn, validate } from './validate.js';
 
 /**
  * The platform's clock. Every expiry and every "inactive product" decision reads it. Time keeps
@@ -39,16 +41,16 @@ export const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 /** The longest lifetime of a token or ticket, in seconds (100 years): an option or test tool asking for more is refused. */
 export const MAX_LIFETIME_SECONDS = 3_155_760_000;
 
-/** A lifetime in seconds: a positive integer up to {@link MAX_LIFETIME_SECONDS}, or a refusal naming `field`. */
+/** A lifetime of a token or ticket in seconds: a positive integer up to {@link MAX_LIFETIME_SECONDS}. */
+export const LifetimeSeconds = integerIn(
+  1,
+  MAX_LIFETIME_SECONDS,
+  `a positive integer of at most ${MAX_LIFETIME_SECONDS}`,
+);
+
+/** A lifetime in seconds ({@link LifetimeSeconds}), or a refusal naming `field`. */
 export function lifetime(seconds: number, field: string): number {
-  if (!(Number.isInteger(seconds) && seconds > 0 && seconds <= MAX_LIFETIME_SECONDS))
-    throw new HttpError(
-      400,
-      'invalid_parameter',
-      `Parameter must be a positive integer of at most ${MAX_LIFETIME_SECONDS}`,
-      field,
-    );
-  return seconds;
+  return validate(LifetimeSeconds, seconds, field);
 }
 
 /** The instant `seconds` after `fromMs`, as the document writes it; never past the latest time a date can show. */
@@ -56,25 +58,26 @@ export function expiryAfter(fromMs: number, seconds: number): string {
   return new Date(Math.min(fromMs + seconds * 1000, LATEST)).toISOString();
 }
 
+const OUT_OF_RANGE = 'Parameter must keep the clock between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z';
+const NOT_A_DATE = 'Parameter must be a valid date-time';
+
 /** A time in epoch milliseconds the clock may show, or a refusal naming `field`. */
 function inRange(ms: number, field: string): number {
   if (!(Number.isFinite(ms) && ms >= EARLIEST && ms <= LATEST))
-    throw new HttpError(
-      400,
-      'invalid_parameter',
-      'Parameter must keep the clock between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
-      field,
-    );
+    throw new HttpError(400, 'invalid_parameter', OUT_OF_RANGE, field);
   return ms;
 }
 
-/** Reads a date, or refuses it as an invalid `field`. */
-export function toDate(value: Date | string, field: string): Date {
-  const d = typeof value === 'string' ? new Date(value) : new Date(value.getTime());
-  if (Number.isNaN(d.getTime()))
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a valid date-time', field);
-  return d;
-}
+/**
+ * A time the clock may be set to (a `Date`, or a string `new Date` reads), as epoch milliseconds:
+ * a valid date within the years 0001 to 9999.
+ */
+export const ClockTime = z.union([z.date(), z.string()], { error: NOT_A_DATE }).transform((value, ctx) => {
+  const ms = typeof value === 'string' ? new Date(value).getTime() : value.getTime();
+  if (Number.isNaN(ms)) ctx.issues.push({ code: 'custom', message: NOT_A_DATE, input: value });
+  else if (!(ms >= EARLIEST && ms <= LATEST)) ctx.issues.push({ code: 'custom', message: OUT_OF_RANGE, input: value });
+  return ms;
+});
 
 /** The platform's clock: the real time plus an offset, or a frozen instant; with the `reset()` the platform needs. */
 export class OffsetClock implements Clock {
@@ -82,9 +85,9 @@ export class OffsetClock implements Clock {
   #stoppedAt: number | undefined;
   readonly #initial: number | undefined;
 
-  /** @param initial - where the clock starts (and returns on reset); the real time when absent */
-  constructor(initial: Date | string | undefined) {
-    this.#initial = initial === undefined ? undefined : inRange(toDate(initial, 'now').getTime(), 'now');
+  /** @param initialMs - where the clock starts (and returns on reset), a {@link ClockTime}; the real time when absent */
+  constructor(initialMs: number | undefined) {
+    this.#initial = initialMs;
     this.reset();
   }
 
@@ -114,7 +117,7 @@ export class OffsetClock implements Clock {
   }
 
   set(now: Date | string): void {
-    this.#moveTo(inRange(toDate(now, 'now').getTime(), 'now'));
+    this.#moveTo(validate(ClockTime, now, 'now'));
   }
 
   freeze(): void {

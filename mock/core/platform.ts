@@ -3,11 +3,11 @@
  * knows nothing of its transport. One request goes: journal and faults; route lookup; bearer
  * token, scopes and identity; content type, JSON and schema validation; the route's handler.
  */
-import { type Environment, nameOf } from '../../src/endpoints.js';
+import { nameOf } from '../../src/endpoints.js';
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { allRoutes } from '../routes/index.js';
 import { seeds } from '../seeds/index.js';
-import { lifetime, MAX_LIFETIME_SECONDS, OffsetClock, sleep } from './clock.js';
+import { lifetime, OffsetClock, sleep } from './clock.js';
 import { type StateDocument, type StateDocumentInput, StateDocumentSchema } from './document.js';
 import { HttpError } from './errors.js';
 import { type CoreRequest, type CoreResponse, registerCore, setOwn } from './exchange.js';
@@ -22,15 +22,16 @@ import {
   refusalOf,
   tooDeep,
 } from './limits.js';
-import type { Auth, Route, RouteContext, RouteResult, Settings } from './route.js';
+import { type PlatformOptions, type PlatformSettings, platformSettings } from './options.js';
+import type { Auth, Route, RouteContext, RouteResult } from './route.js';
 import { Router } from './router.js';
-import { guardAdmin, registerSecurity, securitySettings, withoutCors } from './security.js';
+import { guardAdmin, registerSecurity, type SecuritySettings, withoutCors } from './security.js';
 import { createSsoSessions } from './sso.js';
 import { createState, type State } from './state.js';
 import { createSubscriptionSystems } from './subscription-system.js';
 import { issueTicket } from './tickets.js';
 import { isExpired, issueToken } from './tokens.js';
-import type { HandleInfo, IssueTicketOptions, MintTokenOptions, Platform, PlatformOptions } from './types.js';
+import type { HandleInfo, IssueTicketOptions, MintTokenOptions, Platform } from './types.js';
 import {
   invalidContentType,
   isJsonMediaType,
@@ -96,8 +97,8 @@ function unauthorized(message: string, missing = false): HttpError {
   return new HttpError(401, 'invalid_token', message, 'authorization', { 'www-authenticate': challenge });
 }
 
-function seedOf(seed: PlatformOptions['seed']): StateDocumentInput {
-  if (seed === undefined || seed === 'demo') return seeds.demo;
+function seedOf(seed: PlatformSettings['seed']): StateDocumentInput {
+  if (seed === 'demo') return seeds.demo;
   if (seed === 'empty') return seeds.empty;
   return seed;
 }
@@ -118,68 +119,22 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
 }
 
 /** The defaults of `createPlatform`'s options (the CLI shows them in its help). */
-export const PLATFORM_DEFAULTS = {
-  environment: 'stage',
-  accessTokenLifetimeSeconds: 3600,
-  ticketLifetimeSeconds: 60,
-  syncProcessingMs: 50,
-  login: { maxFailedAttempts: 5, freezeSeconds: 300, maxSessionsPerAccount: 5 },
-  meShape: 'spec',
-  journalLimit: 1000,
-} as const;
+export const PLATFORM_DEFAULTS = platformSettings({});
 
 /**
  * Creates a platform serving `routes` (the test suite adds a failing route this way).
  * @internal
  */
 export function createPlatformWith(routes: readonly Route[], options: PlatformOptions = {}): Platform {
-  const environment: Environment = options.environment ?? PLATFORM_DEFAULTS.environment;
-  if (environment !== 'stage' && environment !== 'production')
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be stage or production', 'environment');
-  const settings: Settings = {
-    accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? PLATFORM_DEFAULTS.accessTokenLifetimeSeconds,
-    ticketLifetimeSeconds: options.ticketLifetimeSeconds ?? PLATFORM_DEFAULTS.ticketLifetimeSeconds,
-    ssoAudience: options.ssoAudience,
-    syncProcessingMs: options.syncProcessingMs ?? PLATFORM_DEFAULTS.syncProcessingMs,
-    login: {
-      maxFailedAttempts: options.login?.maxFailedAttempts ?? PLATFORM_DEFAULTS.login.maxFailedAttempts,
-      freezeSeconds: options.login?.freezeSeconds ?? PLATFORM_DEFAULTS.login.freezeSeconds,
-      maxSessionsPerAccount: options.login?.maxSessionsPerAccount ?? PLATFORM_DEFAULTS.login.maxSessionsPerAccount,
-    },
-    meShape: options.meShape ?? PLATFORM_DEFAULTS.meShape,
-  };
-  if (settings.meShape !== 'spec' && settings.meShape !== 'documented')
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be spec or documented', 'meShape');
-  for (const [name, max] of [
-    ['maxFailedAttempts', 1000],
-    ['freezeSeconds', MAX_LIFETIME_SECONDS],
-    ['maxSessionsPerAccount', 1000],
-  ] as const) {
-    const value = settings.login[name];
-    if (!(Number.isInteger(value) && value >= 1 && value <= max))
-      throw new HttpError(400, 'invalid_parameter', `Parameter must be an integer from 1 to ${max}`, `login.${name}`);
-  }
-  for (const name of ['accessTokenLifetimeSeconds', 'ticketLifetimeSeconds'] as const) lifetime(settings[name], name);
-  if (
-    !(
-      Number.isInteger(settings.syncProcessingMs) &&
-      settings.syncProcessingMs >= 0 &&
-      settings.syncProcessingMs <= 60_000
-    )
-  )
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be an integer from 0 to 60000', 'syncProcessingMs');
-  if (settings.ssoAudience !== undefined && !(typeof settings.ssoAudience === 'string' && settings.ssoAudience))
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a non-empty string', 'ssoAudience');
-  const security = securitySettings(options);
-  const onError = options.onError;
-  const clock = new OffsetClock(options.now);
+  const settings = platformSettings(options);
+  const { environment } = settings;
+  const security: SecuritySettings = settings;
+  const { onError } = settings;
+  const clock = new OffsetClock(settings.now);
   const router = new Router(routes, environment);
-  const journalLimit = options.journalLimit ?? PLATFORM_DEFAULTS.journalLimit;
-  if (!(Number.isSafeInteger(journalLimit) && journalLimit >= 0))
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be an integer of 0 or more', 'journalLimit');
-  const journal = new Journal(journalLimit);
+  const journal = new Journal(settings.journalLimit);
   const faults = new Faults();
-  const initial = validate(StateDocumentSchema, seedOf(options.seed));
+  const initial = validate(StateDocumentSchema, seedOf(settings.seed));
   // The seed is kept as text: it costs far less memory than a second copy of the records.
   const seedText = JSON.stringify(initial);
   const state = createState(initial);

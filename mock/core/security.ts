@@ -8,43 +8,17 @@ import { HttpError } from './errors.js';
 import type { CoreResponse } from './exchange.js';
 import { isLoopbackHost } from './hosts.js';
 import { sameSecret } from './ids.js';
-import { bodyLimitOf } from './limits.js';
-import type { PlatformOptions } from './types.js';
+import { type PlatformSettings, platformSettings } from './options.js';
 import { invalidContentType, mediaTypeOf } from './validate.js';
 
 /** What the security options of `createPlatform` come to. */
-export interface SecuritySettings {
-  /** Largest body accepted, in bytes. */
-  readonly maxBodyBytes: number;
-  /** Whether `/__admin` is served at all. */
-  readonly admin: boolean;
-  /** The bearer token `/__admin` requires; none when undefined. */
-  readonly adminToken: string | undefined;
-  /** Whether a return to an unregistered domain shows a "you are leaving" page instead of redirecting. */
-  readonly returnInterstitial: boolean;
-}
+export type SecuritySettings = Readonly<
+  Pick<PlatformSettings, 'maxBodyBytes' | 'admin' | 'adminToken' | 'returnInterstitial'>
+>;
 
 const registry = new WeakMap<object, SecuritySettings>();
 
-const DEFAULTS: SecuritySettings = {
-  maxBodyBytes: bodyLimitOf(undefined, 'maxBodyBytes'),
-  admin: true,
-  adminToken: undefined,
-  returnInterstitial: false,
-};
-
-/** The settings of `options`, checked: a HttpError names the option that is wrong. */
-export function securitySettings(options: PlatformOptions): SecuritySettings {
-  const { adminToken } = options;
-  if (adminToken !== undefined && !(typeof adminToken === 'string' && adminToken.length > 0))
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a non-empty string', 'adminToken');
-  return {
-    maxBodyBytes: bodyLimitOf(options.maxBodyBytes, 'maxBodyBytes'),
-    admin: options.admin ?? true,
-    adminToken,
-    returnInterstitial: options.returnInterstitial ?? false,
-  };
-}
+const DEFAULTS: SecuritySettings = platformSettings({});
 
 /** Records the settings of a platform. */
 export function registerSecurity(platform: object, settings: SecuritySettings): void {

@@ -28,7 +28,6 @@ import { html, type SafeHtml } from '../core/html.js';
 import { newSecret, sameId, sameSecret } from '../core/ids.js';
 import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
 import { type Route, type RouteContext, type RouteResult, route } from '../core/route.js';
-import { securityOf } from '../core/security.js';
 import type { ShopSession, State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 import { purchase as buy, priceOf } from '../core/user-products.js';
@@ -456,7 +455,7 @@ function giveBack(ctx: Context): RouteResult {
   if (back.searchParams.has('ticket')) back.searchParams.delete('ticket');
   const config = state.ticketConfiguration(back.hostname);
   if (!config || !ticketMayGoTo(back, config))
-    return securityOf(ctx.platform).returnInterstitial ? leavingPage(back) : redirect(back.href);
+    return settings.returnInterstitial ? leavingPage(back) : redirect(back.href);
   const account = loggedIn(ctx)?.account;
   const client = state.clients.get(config.client_id);
   if (!account || !client || !sameId(client.organisation_id, account.organisation_id)) return redirect(back.href);
