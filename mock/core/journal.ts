@@ -5,7 +5,7 @@
  * each body shown, and {@link JOURNAL_TEXT_BUDGET} characters in all.
  */
 import { isSecretName, redactJsonText, redactParams } from '../../src/secrets.js';
-import { setOwn } from './exchange.js';
+import { setOwn } from './messages.js';
 
 /** One request the platform received. */
 export interface JournalEntry {

@@ -109,18 +109,3 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   }
   return new TextDecoder().decode(whole);
 }
-
-/**
- * A request the core is to refuse before reading it: the adapter found it over a limit (413) or
- * from a host it does not serve. The core answers the error in its usual body, journaled.
- */
-export interface Refusal {
-  /** Why the request is refused. */
-  readonly refusal?: HttpError;
-}
-
-/** The refusal an adapter attached to a core request, if any. */
-export function refusalOf(request: object): HttpError | undefined {
-  const r = (request as Refusal).refusal;
-  return r instanceof HttpError ? r : undefined;
-}

@@ -1,34 +1,15 @@
 /**
- * The platform's security settings, fixed when it is created: the body size limit, whether the
- * `/__admin` API is served and the bearer token it requires, and how the shop treats a return URL
- * whose domain is not registered. Adapters read them (`securityOf`) the way they find the core.
+ * The admin API's guard: whether `/__admin` is served at all, the bearer token it requires, and
+ * its refusal of what another site's web page could send it.
  */
-
 import { HttpError } from './errors.js';
-import type { CoreResponse } from './exchange.js';
 import { isLoopbackHost } from './hosts.js';
 import { sameSecret } from './ids.js';
-import { type PlatformSettings, platformSettings } from './options.js';
+import type { PlatformSettings } from './options.js';
 import { invalidContentType, mediaTypeOf } from './validate.js';
 
-/** What the security options of `createPlatform` come to. */
-export type SecuritySettings = Readonly<
-  Pick<PlatformSettings, 'maxBodyBytes' | 'admin' | 'adminToken' | 'returnInterstitial'>
->;
-
-const registry = new WeakMap<object, SecuritySettings>();
-
-const DEFAULTS: SecuritySettings = platformSettings({});
-
-/** Records the settings of a platform. */
-export function registerSecurity(platform: object, settings: SecuritySettings): void {
-  registry.set(platform, settings);
-}
-
-/** The settings of a platform made by `createPlatform`; the defaults for any other. */
-export function securityOf(platform: object): SecuritySettings {
-  return registry.get(platform) ?? DEFAULTS;
-}
+/** What the admin guard reads of the platform's settings. */
+export type AdminSettings = Readonly<Pick<PlatformSettings, 'admin' | 'adminToken'>>;
 
 /** The parts of a request the admin guard reads. */
 export interface AdminRequest {
@@ -74,7 +55,7 @@ function crossSite(field: string, message: string): HttpError {
  * curl (with `-H 'content-type: application/json'` on a body), Node's `fetch` and in-process calls
  * send no `Origin` and no `Sec-Fetch-Site`, and pass.
  */
-export function guardAdmin(settings: SecuritySettings, request: AdminRequest): HttpError | undefined {
+export function guardAdmin(settings: AdminSettings, request: AdminRequest): HttpError | undefined {
   const { method, url, headers, body } = request;
   if (!settings.admin) return new HttpError(404, 'not_found', `No route for ${method} ${url.pathname}`);
   const site = headers['sec-fetch-site'];
@@ -103,13 +84,4 @@ export function guardAdmin(settings: SecuritySettings, request: AdminRequest): H
   if ((hasBody || contentType !== undefined) && mediaTypeOf(contentType) !== 'application/json')
     return invalidContentType('application/json');
   return undefined;
-}
-
-/** An answer without any CORS header: `/__admin` is never readable by another origin's page. */
-export function withoutCors(response: CoreResponse): CoreResponse {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (!name.startsWith('access-control-')) headers[name] = value;
-  }
-  return { ...response, headers };
 }

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { fieldOf, platformErrorMap, primaryIssue, refusalCodeOf } from '../../src/schemas/common.js';
 import { HttpError } from './errors.js';
-import { setOwn } from './exchange.js';
+import { setOwn } from './messages.js';
 
 /** `application/json`, from a Content-Type such as `application/json; charset=utf-8`. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {

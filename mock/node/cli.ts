@@ -8,12 +8,13 @@ import { parseArgs } from 'node:util';
 import type { StateDocumentInput } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../core/limits.js';
-import { createPlatform, PLATFORM_DEFAULTS } from '../core/platform.js';
+import { platformSettings } from '../core/options.js';
 import type { Platform, PlatformOptions } from '../core/types.js';
+import { createPlatform } from '../platform.js';
 import { demoCredentials, demoShop, demoSite, demoUsers } from '../seeds/index.js';
 import { type RequestLogLine, SERVER_DEFAULTS, type StartServerOptions, startServer } from './server.js';
 
-const D = PLATFORM_DEFAULTS;
+const D = platformSettings({});
 /** An ISO 8601 date-time with a zone (`Z` or an offset), so that it means the same instant everywhere. */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 

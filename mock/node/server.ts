@@ -3,14 +3,16 @@ import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES }
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isSecretName, redactParams } from '../../src/secrets.js';
+import { refusalResponse } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
-import { type Core, type CoreRequest, type CoreResponse, coreOf, setOwn } from '../core/exchange.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
+import { internalsOf } from '../core/internals.js';
 import { REDACTED } from '../core/journal.js';
-import { bodyLimitOf, bodyTooLarge, declaredLength, type Refusal, refusalOf } from '../core/limits.js';
-import { createPlatform, refusalResponse } from '../core/platform.js';
-import { securityOf } from '../core/security.js';
+import { bodyLimitOf, bodyTooLarge, declaredLength } from '../core/limits.js';
+import { type CoreRequest, type CoreResponse, type RequestHandler, setOwn } from '../core/messages.js';
+import type { Route } from '../core/route.js';
 import type { Platform, PlatformOptions } from '../core/types.js';
+import { createPlatform } from '../platform.js';
 import { allRoutes } from '../routes/index.js';
 
 /** Defaults of the connection limits (milliseconds, and a count of sockets). */
@@ -100,7 +102,9 @@ const LINGER_MS = 2_000;
 
 /** What one server knows when it serves a request. */
 interface ServeContext {
-  readonly core: Core;
+  readonly handle: RequestHandler;
+  /** The path templates (as segments) of its routes with a secret parameter in the path, for the request log. */
+  readonly secretPaths: readonly (readonly string[])[];
   readonly maxBodyBytes: number;
   readonly allowedHosts: AllowedHosts;
   readonly boundAddress: string;
@@ -183,11 +187,13 @@ function firstForwarded(value: string | string[] | undefined): string | undefine
 }
 
 /** The path templates (as segments) of routes with a secret parameter in the path: `/__admin/sso/sessions/{sid}`. */
-const SECRET_PATHS: readonly (readonly string[])[] = allRoutes.flatMap((route) =>
-  (typeof route.path === 'string' ? [route.path] : Object.values(route.path))
-    .map((path) => path.split('/'))
-    .filter((segments) => segments.some((s) => secretParam(s))),
-);
+function secretPathsOf(routes: readonly Route[]): readonly (readonly string[])[] {
+  return routes.flatMap((route) =>
+    (typeof route.path === 'string' ? [route.path] : Object.values(route.path))
+      .map((path) => path.split('/'))
+      .filter((segments) => segments.some((s) => secretParam(s))),
+  );
+}
 
 /** Whether a template segment is a parameter with a secret name (`{sid}`). */
 function secretParam(segment: string): boolean {
@@ -199,7 +205,7 @@ function secretParam(segment: string): boolean {
  * segments removed; an absolute URL loses its origin), a secret path parameter (an SSO session's `sid`) and secret query parameters
  * redacted.
  */
-function loggedTarget(target: string): string {
+function loggedTarget(target: string, secretPaths: readonly (readonly string[])[]): string {
   let url: URL;
   try {
     // As the server reads it: a path (`//x` stays a path), or an absolute URL, of which the path is kept.
@@ -210,7 +216,7 @@ function loggedTarget(target: string): string {
   const segments = url.pathname.split('/');
   // A trailing slash finds the same route.
   const n = segments.length > 2 && segments.at(-1) === '' ? segments.length - 1 : segments.length;
-  for (const template of SECRET_PATHS) {
+  for (const template of secretPaths) {
     if (template.length !== n) continue;
     if (!template.every((t, i) => (t.startsWith('{') && segments[i] !== '') || t === segments[i])) continue;
     template.forEach((t, i) => {
@@ -225,10 +231,9 @@ function loggedTarget(target: string): string {
  * refuses (a `Host` it does not serve, a body over the limit) is answered here, with the
  * platform's JSON error, and never reaches the platform: its body was not read whole.
  */
-function viaFetch(platform: Platform): Core {
+function viaFetch(platform: Platform): RequestHandler {
   return async (r: CoreRequest): Promise<CoreResponse> => {
-    const refusal = refusalOf(r);
-    if (refusal) return refusalResponse(refusal, r.url.pathname);
+    if (r.refusal) return refusalResponse(r.refusal, r.url.pathname);
     const response = await platform.handle(new Request(r.url, { method: r.method, headers: r.headers }), {
       ip: r.ip,
       body: r.body ?? undefined,
@@ -303,7 +308,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   const remote = req.socket.remoteAddress;
   const socketIp = remote?.startsWith('::ffff:') ? remote.slice(7) : remote;
   const ip = (ctx.trustProxy ? firstForwarded(req.headers['x-forwarded-for']) : undefined) ?? socketIp;
-  const request: CoreRequest & Refusal = {
+  const request: CoreRequest = {
     method: (req.method ?? 'GET').toUpperCase(),
     url,
     headers,
@@ -311,7 +316,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     ip,
     refusal,
   };
-  const answer = await ctx.core(request);
+  const answer = await ctx.handle(request);
   if (answer.drop) {
     req.socket.destroy();
     return;
@@ -351,8 +356,9 @@ function beyondLoopback(host: string): boolean {
  * reach the port; undefined when there is nothing to warn about.
  */
 export function exposureWarning(host: string, platform: Platform): string | undefined {
-  const security = securityOf(platform);
-  if (!beyondLoopback(host) || !security.admin || security.adminToken !== undefined) return undefined;
+  // A platform not made by `createPlatform` is taken to have the defaults: the admin API open.
+  const settings = internalsOf(platform)?.settings;
+  if (!beyondLoopback(host) || settings?.admin === false || settings?.adminToken !== undefined) return undefined;
   return (
     `listening on ${host}, beyond this machine, with the admin API open: anyone who can reach ` +
     'the port can read the whole state (client secrets, passwords) and change it under /__admin. ' +
@@ -371,7 +377,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       adminToken: options.adminToken,
       returnInterstitial: options.returnInterstitial,
     });
-  const core = coreOf(platform) ?? viaFetch(platform);
+  const internals = internalsOf(platform);
   const host = options.host ?? '127.0.0.1';
   const requestTimeout = positiveInteger(
     options.requestTimeoutMs ?? SERVER_DEFAULTS.requestTimeoutMs,
@@ -389,8 +395,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   );
   const maxConnections = positiveInteger(options.maxConnections ?? SERVER_DEFAULTS.maxConnections, 'maxConnections');
   const ctx: ServeContext = {
-    core,
-    maxBodyBytes: bodyLimitOf(options.maxBodyBytes ?? securityOf(platform).maxBodyBytes, 'maxBodyBytes'),
+    handle: internals?.handle ?? viaFetch(platform),
+    secretPaths: secretPathsOf(internals?.routes ?? allRoutes),
+    maxBodyBytes: bodyLimitOf(options.maxBodyBytes ?? internals?.settings.maxBodyBytes, 'maxBodyBytes'),
     allowedHosts: options.allowedHosts ?? [],
     boundAddress: isIpLiteral(host) ? host : '',
     trustProxy: options.trustProxy ?? false,
@@ -406,7 +413,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         const id = correlationIds.get(res);
         onRequest({
           method: req.method ?? 'GET',
-          path: loggedTarget(req.url ?? '/'),
+          path: loggedTarget(req.url ?? '/', ctx.secretPaths),
           status: res.statusCode,
           durationMs: performance.now() - started,
           correlationId: id,
