@@ -15,14 +15,6 @@ export function bodyTooLarge(limit: number): HttpError {
   return new HttpError(413, 'payload_too_large', `Body exceeds the limit of ${limit} bytes`, 'body');
 }
 
-/** A body size limit from an option: a positive integer, else a HttpError naming the option. */
-export function bodyLimitOf(value: number | undefined, option: string): number {
-  const limit = value ?? DEFAULT_MAX_BODY_BYTES;
-  if (!(Number.isSafeInteger(limit) && limit > 0))
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a positive integer', option);
-  return limit;
-}
-
 /** The `Content-Length` a request declares: a number, undefined when absent, NaN when malformed. */
 export function declaredLength(header: string | null | undefined): number | undefined {
   if (header === null || header === undefined) return undefined;

@@ -12,7 +12,10 @@ import { platformSettings } from '../core/options.js';
 import type { Platform, PlatformOptions } from '../core/types.js';
 import { createPlatform } from '../platform.js';
 import { demoCredentials, demoShop, demoSite, demoUsers } from '../seeds/index.js';
-import { type RequestLogLine, SERVER_DEFAULTS, type StartServerOptions, startServer } from './server.js';
+import { DEFAULT_HEADERS_TIMEOUT_MS, ServerOptionsSchema } from './options.js';
+import { type RequestLogLine, type StartServerOptions, startServer } from './server.js';
+
+const SERVER_DEFAULTS = { ...ServerOptionsSchema.parse({}), headersTimeoutMs: DEFAULT_HEADERS_TIMEOUT_MS };
 
 const D = platformSettings({});
 /** An ISO 8601 date-time with a zone (`Z` or an offset), so that it means the same instant everywhere. */
