@@ -13,7 +13,7 @@ import type { Platform } from './types.js';
 import { integerIn, validate } from './validate.js';
 
 /** Where the command line's help lists an option. */
-export type HelpSection = 'server' | 'platform' | 'security';
+export type HelpSection = 'server' | 'platform' | 'security' | 'command';
 
 /** How the `platform-mock` command line spells an option, reads it, and speaks of it. */
 export interface CommandLineFlag {
@@ -43,7 +43,7 @@ export interface CommandLineFlag {
 }
 
 /** The flag of each option schema that has one. */
-const flags = new WeakMap<z.ZodType, CommandLineFlag>();
+const flags = new WeakMap<object, CommandLineFlag>();
 
 /** Declares how the command line spells `schema`'s option: `flagged(z.boolean(), { flag: '--log', ... })`. */
 export function flagged<S extends z.ZodType>(schema: S, flag: CommandLineFlag): S {
@@ -52,7 +52,7 @@ export function flagged<S extends z.ZodType>(schema: S, flag: CommandLineFlag): 
 }
 
 /** How the command line spells an option, when it has a flag ({@link flagged}). */
-export function flagOf(schema: z.ZodType): CommandLineFlag | undefined {
+export function flagOf(schema: z.core.$ZodType): CommandLineFlag | undefined {
   return flags.get(schema);
 }
 
@@ -125,6 +125,18 @@ const platformShape = {
       startup: { label: 'environment', show: (value) => String(value) },
     },
   ),
+  /** The SSO audience constant; overrides the state document's `sso_audience` when given. */
+  ssoAudience: flagged(nonEmpty.optional(), {
+    flag: '--sso-audience',
+    value: '<aud>',
+    help: 'the SSO audience constant',
+    section: 'platform',
+    defaultText: "the state document's sso_audience",
+    startup: {
+      label: 'sso audience',
+      show: (value, platform) => (typeof value === 'string' ? value : platform.snapshot().sso_audience),
+    },
+  }),
   /** Start the platform clock at this time instead of the real time; it keeps flowing from there. */
   now: flagged(ClockTime.optional(), {
     flag: '--now',
@@ -138,14 +150,6 @@ const platformShape = {
       show: (value) => (typeof value === 'number' ? `${new Date(value).toISOString()} (--now)` : undefined),
     },
   }),
-  /** Lifetime of issued access tokens, in seconds. Default 3600. */
-  accessTokenLifetimeSeconds: flagged(LifetimeSeconds.default(3600), {
-    flag: '--token-lifetime',
-    value: '<s>',
-    help: 'lifetime of access tokens, in seconds',
-    section: 'platform',
-    read: Digits,
-  }),
   /** Lifetime of authorization tickets, in seconds, on the platform clock. Default 60. */
   ticketLifetimeSeconds: flagged(LifetimeSeconds.default(60), {
     flag: '--ticket-lifetime',
@@ -154,17 +158,13 @@ const platformShape = {
     section: 'platform',
     read: Digits,
   }),
-  /** The SSO audience constant; overrides the state document's `sso_audience` when given. */
-  ssoAudience: flagged(nonEmpty.optional(), {
-    flag: '--sso-audience',
-    value: '<aud>',
-    help: 'the SSO audience constant',
+  /** Lifetime of issued access tokens, in seconds. Default 3600. */
+  accessTokenLifetimeSeconds: flagged(LifetimeSeconds.default(3600), {
+    flag: '--token-lifetime',
+    value: '<s>',
+    help: 'lifetime of access tokens, in seconds',
     section: 'platform',
-    defaultText: "the state document's sso_audience",
-    startup: {
-      label: 'sso audience',
-      show: (value, platform) => (typeof value === 'string' ? value : platform.snapshot().sso_audience),
-    },
+    read: Digits,
   }),
   /**
    * How long a sync of customer subscriptions (endpoint 19) takes, in ms. Another sync of the same
@@ -179,12 +179,6 @@ const platformShape = {
     read: Digits,
   }),
   /**
-   * The SSO service's login limits: wrong passwords in a row before an account freezes (default 5),
-   * how long it stays frozen on the platform clock (default 300 s), and how many logged-in SSO
-   * sessions one account may hold (default 5: two sites and a phone fit).
-   */
-  login: Login.prefault({}),
-  /**
    * What `GET /external/api/v1/me` answers: `spec` (default) the spec's Signed-in user account
    * (endpoint 24, flat camelCase), or `documented` the `{ item: { ... } }` of the platform's public
    * documentation, so that a site written against that runs unchanged. `/external/api/v3/me`
@@ -196,6 +190,12 @@ const platformShape = {
     help: 'spec | documented: what GET /external/api/v1/me answers',
     section: 'platform',
   }),
+  /**
+   * The SSO service's login limits: wrong passwords in a row before an account freezes (default 5),
+   * how long it stays frozen on the platform clock (default 300 s), and how many logged-in SSO
+   * sessions one account may hold (default 5: two sites and a phone fit).
+   */
+  login: Login.prefault({}),
   /** How many requests the journal keeps, an integer of 0 (none) or more; the oldest go first. Default 1000. */
   journalLimit: flagged(integerIn(0, Number.MAX_SAFE_INTEGER, 'an integer of 0 or more').default(1000), {
     flag: '--journal-limit',

@@ -70,10 +70,10 @@ function liveCollections(): { byKey: Map<CollectionKey, Collection<object, never
 }
 
 /**
- * The lookups routes make, each one step through an index. Records of another organisation (or
- * another account) are absent: a caller never tells "someone else's" from "none".
+ * The lookups routes make within an organisation, each one step through an index. Another
+ * organisation's records are absent: a caller never tells "someone else's" from "none".
  */
-function lookups(c: Collections) {
+function organisationLookups(c: Collections) {
   return {
     /** The organisation of a record, by id. */
     organisation(id: string): OrganisationRecord | undefined {
@@ -123,7 +123,15 @@ function lookups(c: Collections) {
       const account = u && c.accounts.get(u.account_id);
       return account && sameId(account.organisation_id, organisationId) ? u : undefined;
     },
+  };
+}
 
+/**
+ * The other lookups routes make: an account's own records (another account's are absent), the
+ * shop's marketplaces and ticket configurations, and token families.
+ */
+function recordLookups(c: Collections) {
+  return {
     /** A user-product by id when it is the account's; undefined when absent or another account's. */
     userProductOfAccount(accountId: string, userProductId: string): UserProductRecord | undefined {
       const u = c.userProducts.get(userProductId);
@@ -164,7 +172,8 @@ export function createState(document: StateDocument) {
   const { byKey, named } = liveCollections();
   const state = {
     ...named,
-    ...lookups(named),
+    ...organisationLookups(named),
+    ...recordLookups(named),
     /** The state document: the records the collections index. */
     document,
     /** The shop's browser sessions by session id (not part of the document). */

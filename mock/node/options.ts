@@ -96,7 +96,7 @@ const serverShape = {
     value: '<ms>',
     help: "time to receive a request's headers",
     section: 'security',
-    defaultText: String(DEFAULT_HEADERS_TIMEOUT_MS),
+    defaultText: `${DEFAULT_HEADERS_TIMEOUT_MS}, or the request timeout when less`,
     read: Digits,
   }),
   /** How long an idle kept-alive connection stays open, in ms. Default 5000. */
