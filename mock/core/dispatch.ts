@@ -96,7 +96,7 @@ export function createDispatch({ router, state, clock, settings, platform }: Dis
     const match = router.find(method, url.pathname);
     if (!match) return unrouted(router, request, correlationId);
     // A platform made with fewer routes than the table (its own tests) tells "not built" from a refusal.
-    if (match.planned) throw new HttpError(501, 'not_implemented', `${nameOf(match.planned)} is not implemented yet`);
+    if (match.unserved) throw new HttpError(501, 'not_implemented', `${nameOf(match.unserved)} is not implemented yet`);
     const { route, params } = match;
     const auth = route.bearer ? authenticate(state, clock, route, headers) : undefined;
     if (route.guard && auth) route.guard(auth);

@@ -12,13 +12,13 @@ interface PatternRoute {
   readonly regex: RegExp;
   readonly names: readonly string[];
   readonly route: Route | undefined;
-  readonly planned: Endpoint | undefined;
+  readonly unserved: Endpoint | undefined;
 }
 
 /** A route found for a request: the route and its path parameters, or an endpoint of the table without a route yet. */
 export type Match =
-  | { readonly route: Route; readonly params: Readonly<Record<string, string>>; readonly planned?: undefined }
-  | { readonly planned: Endpoint; readonly route?: undefined; readonly params?: undefined };
+  | { readonly route: Route; readonly params: Readonly<Record<string, string>>; readonly unserved?: undefined }
+  | { readonly unserved: Endpoint; readonly route?: undefined; readonly params?: undefined };
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
@@ -29,8 +29,9 @@ export class Router {
   readonly #patterns: PatternRoute[] = [];
 
   /**
-   * Registers `routes`, then every entry of the endpoint table left without one as planned: it
-   * answers `501 not_implemented` naming its number.
+   * Registers `routes`, then every entry of the endpoint table left without one as unserved: it
+   * answers `501 not_implemented` naming its number (the platform serves every entry; a platform
+   * built with fewer routes, as its own tests build one, does not).
    */
   constructor(routes: readonly Route[], environment: Environment) {
     for (const r of routes) this.#add(r.method, typeof r.path === 'string' ? r.path : r.path[environment], r);
@@ -44,7 +45,7 @@ export class Router {
     return this.#exact.has(`${method} ${path}`) || this.#patterns.some((p) => p.method === method && p.path === path);
   }
 
-  #add(method: string, path: string, r: Route | undefined, planned?: Endpoint): void {
+  #add(method: string, path: string, r: Route | undefined, unserved?: Endpoint): void {
     const key = `${method} ${path}`;
     if (path.includes('{')) {
       const names: string[] = [];
@@ -57,11 +58,11 @@ export class Router {
           return '([^/]+)';
         })
         .join('/');
-      this.#patterns.push({ method, path, regex: new RegExp(`^${source}$`), names, route: r, planned });
+      this.#patterns.push({ method, path, regex: new RegExp(`^${source}$`), names, route: r, unserved });
       return;
     }
     if (this.#exact.has(key)) throw new Error(`Two routes for ${key}`);
-    this.#exact.set(key, r ? { route: r, params: NO_PARAMS } : { planned: planned! });
+    this.#exact.set(key, r ? { route: r, params: NO_PARAMS } : { unserved: unserved! });
     const methods = this.#methodsByPath.get(path);
     if (methods) methods.push(method);
     else this.#methodsByPath.set(path, [method]);
@@ -75,7 +76,7 @@ export class Router {
       if (p.method !== method) continue;
       const m = p.regex.exec(path);
       if (!m) continue;
-      if (!p.route) return { planned: p.planned! };
+      if (!p.route) return { unserved: p.unserved! };
       const params: Record<string, string> = {};
       try {
         p.names.forEach((name, i) => {
