@@ -57,7 +57,7 @@ const serverShape = {
    * it; `all` answers any. A request with another `Host` gets `403 host_not_allowed`: a web page
    * cannot reach the platform by making its own host name resolve to this machine (DNS rebinding).
    */
-  allowedHosts: flagged(z.union([z.literal('all'), z.array(z.string())]).optional(), {
+  allowedHosts: flagged(z.union([z.literal('all'), z.array(z.string()).readonly()]).optional(), {
     flag: '--allowed-hosts',
     value: '<list>',
     help: 'host names answered besides loopback ones, comma-separated;\n.example.com for a domain and its subdomains; all for any',
