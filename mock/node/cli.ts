@@ -11,9 +11,11 @@ import { HttpError } from '../core/errors.js';
 import { internalsOf } from '../core/internals.js';
 import { flagOf, PlatformOptionsSchema } from '../core/options.js';
 import type { Platform, PlatformOptions } from '../core/types.js';
+import { validate } from '../core/validate.js';
 import { createPlatform } from '../platform.js';
 import { demoCredentials, demoShop, demoSite, demoUsers } from '../seeds/index.js';
 import { type CommandLine, helpText, parseCommandLine, UsageError } from './command-line.js';
+import { ServerOptionsSchema } from './options.js';
 import { type RequestLogLine, type RunningServer, startServer } from './server.js';
 
 /** What a command line to serve holds. */
@@ -127,6 +129,19 @@ function optionLines(platform: Platform): string[] {
   });
 }
 
+/** The start-up lines of a shared server: where its namespaces are, and its state file. */
+function sharedLines(command: Serve, server: RunningServer): string[] {
+  const { maxNamespaces, namespaceIdleSeconds, stateFile } = validate(ServerOptionsSchema, command.server);
+  return [
+    ...(maxNamespaces > 0
+      ? [
+          `namespaces:         ${server.url}/_ns/{name}/ (up to ${maxNamespaces}, dropped after ${namespaceIdleSeconds} s idle)`,
+        ]
+      : []),
+    ...(stateFile === undefined ? [] : [`state file:         ${stateFile} (namespaces beside it: .ns-{name}.json)`]),
+  ];
+}
+
 /** What the CLI prints once it listens: where, the options that matter, and the demo's credentials. */
 function startupLines(command: Serve, server: RunningServer, logging: boolean): string[] {
   const seed = command.platform.seed ?? 'demo';
@@ -143,6 +158,7 @@ function startupLines(command: Serve, server: RunningServer, logging: boolean): 
           ...Object.values(demoUsers).map((u) => `  ${u.email} / ${u.password}`),
         ]
       : [`seed:               ${typeof seed === 'string' ? seed : 'a state document'}`]),
+    ...sharedLines(command, server),
     logging ? 'Ctrl-C stops it (--quiet: no line per request).' : 'Ctrl-C stops it (--log: a line per request).',
   ];
 }

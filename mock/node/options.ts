@@ -49,8 +49,39 @@ const serverShape = {
     help: 'interface to listen on',
     section: 'server',
   }),
-  /** The seed of the new platform (ignored when `platform` is given). Default `demo`. */
+  /** The seed of the new platform (ignored when `platform` is given), and of every namespace. Default `demo`. */
   seed: platform.seed.unwrap().optional(),
+  /**
+   * Keep the state in this file: read at start when it exists (else the seed), written back at most
+   * about half a second after a change and when the server stops, each time replaced atomically.
+   * Each namespace keeps its own beside it, `<path>.ns-<name>.json`. None by default.
+   */
+  stateFile: flagged(z.string().min(1, { error: 'Parameter must be a path' }).optional(), {
+    flag: '--state-file',
+    value: '<path>',
+    help: 'load the state from it (when it exists) and write it back after changes\nand on a clean stop; a namespace to <path>.ns-<name>.json',
+    section: 'server',
+  }),
+  /**
+   * How many namespaces (`/_ns/{name}/...`, each a platform of its own made from the seed on its
+   * first request) the server holds at once; a new one beyond is `503 namespace_limit_reached`. 0:
+   * no namespaces. Default 32. A namespace needs a platform made by `createPlatform`.
+   */
+  maxNamespaces: flagged(integerIn(0, 10_000).default(32), {
+    flag: '--max-namespaces',
+    value: '<n>',
+    help: 'namespaces (/_ns/{name}/...) held at once; 0: none',
+    section: 'server',
+    read: Digits,
+  }),
+  /** How long a namespace may go without a request before it is dropped (its state file kept), in seconds. Default 900. */
+  namespaceIdleSeconds: flagged(integerIn(1, 7 * 24 * 3600).default(900), {
+    flag: '--namespace-idle',
+    value: '<s>',
+    help: 'seconds without a request before a namespace is dropped',
+    section: 'server',
+    read: Digits,
+  }),
   /**
    * Host names answered besides loopback ones (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`)
    * and the IP address given as `host`: each exact, or `.example.com` for it and every name under
