@@ -647,7 +647,7 @@ class Pipeline implements Requester {
     return new Promise<Response>((resolve, reject) => {
       const timer = setTimeout(() => {
         controller.abort();
-        reject(new AttemptTimeout(`${call.wireMethod} ${redact(url) as string} timed out after ${timeout} ms`));
+        reject(new AttemptTimeout(`${call.wireMethod} ${redact(url)} timed out after ${timeout} ms`));
       }, timeout);
       this.#fetch(url, init).then(
         (response) => {
@@ -747,7 +747,7 @@ class Pipeline implements Requester {
     const attempts = Math.max(call.attempts, 1);
     const mapped = isTimeout(error)
       ? new APITimeoutError(
-          `${call.method} ${redact(url) as string} got no answer within ${timeout} ms (${plural(attempts, 'attempt')})`,
+          `${call.method} ${redact(url)} got no answer within ${timeout} ms (${plural(attempts, 'attempt')})`,
           { cause: error, attempts },
         )
       : this.#connectionError(error, call, url);
@@ -767,7 +767,7 @@ class Pipeline implements Requester {
     const causeCode = causeCodeOf(error);
     const cause = causeCode ?? (error instanceof Error ? error.message : 'connection failed');
     return new APIConnectionError(
-      `${call.method} ${redact(url) as string} failed after ${plural(attempts, 'attempt')}: ${cause}`,
+      `${call.method} ${redact(url)} failed after ${plural(attempts, 'attempt')}: ${cause}`,
       { cause: error, attempts, causeCode },
     );
   }
@@ -869,7 +869,7 @@ class Pipeline implements Requester {
 
   #log(level: keyof Logger, message: string, meta: Record<string, unknown>): void {
     if (!this.#logger) return;
-    this.#logger[level](redact(message) as string, redact(meta) as Record<string, unknown>);
+    this.#logger[level](redact(message), redact(meta));
   }
 }
 

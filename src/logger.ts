@@ -31,8 +31,12 @@ export const REDACTED = '[REDACTED]';
  * secret names of `src/secrets.ts` (`authorization`, `access_token`, `refresh_token`,
  * `client_secret`, `ticket`, `at`, `t`, `password`, `pwd`, `sid`, `ssn`, ...; also camelCase) as
  * object keys at any depth, as query or form parameters, inside URL-valued parameters and as keys
- * in JSON text, and any `Bearer` token inside a string. `Headers` become plain objects.
+ * in JSON text, and any `Bearer` token inside a string. `Headers` become plain objects. Text (and a
+ * URL) comes back as text, an object or `Headers` as an object.
  */
+export function redact(value: string | URL): string;
+export function redact(value: Headers | Readonly<Record<string, unknown>>): Record<string, unknown>;
+export function redact(value: unknown): unknown;
 export function redact(value: unknown): unknown {
   if (typeof value === 'string') return redactText(value, REDACTED);
   if (typeof Headers !== 'undefined' && value instanceof Headers) {

@@ -173,6 +173,14 @@ describe('redact', () => {
       message: 'sent Bearer [REDACTED]',
     });
   });
+
+  test('text in, text out; an object or Headers in, an object out (no cast at the caller)', () => {
+    const text: string = redact('https://x.test/?ticket=T');
+    expect(text).toBe('https://x.test/?ticket=[REDACTED]');
+    expectTypeOf(redact(new URL('https://x.test/'))).toEqualTypeOf<string>();
+    expectTypeOf(redact(new Headers())).toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf(redact({ password: 'p' })).toEqualTypeOf<Record<string, unknown>>();
+  });
 });
 
 describe('endpoint 6 where no transport can send a GET with a body (a browser)', () => {
