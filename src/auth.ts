@@ -45,20 +45,28 @@ export function refreshMargin(lifetimeMs: number): number {
   return Math.min(60_000, lifetimeMs * 0.1);
 }
 
+/** A fixed token: never refreshable, since asking again gives the same refused token. */
 class FixedToken implements TokenSource {
   readonly refreshable = false;
-  constructor(private readonly value: string) {}
+  readonly #value: string;
+  constructor(value: string) {
+    this.#value = value;
+  }
   token(): Promise<string> {
-    return Promise.resolve(this.value);
+    return Promise.resolve(this.#value);
   }
   invalidate(): void {}
 }
 
+/** The caller's provider, asked on every attempt: after a 401 it is asked again for a fresh token. */
 class ProvidedToken implements TokenSource {
   readonly refreshable = true;
-  constructor(private readonly provide: () => string | Promise<string>) {}
+  readonly #provide: () => string | Promise<string>;
+  constructor(provide: () => string | Promise<string>) {
+    this.#provide = provide;
+  }
   async token(): Promise<string> {
-    return this.provide();
+    return this.#provide();
   }
   invalidate(): void {}
 }
@@ -66,13 +74,18 @@ class ProvidedToken implements TokenSource {
 /** Client credentials: one cached token, one refresh in flight at a time. */
 class ClientCredentialsToken implements TokenSource {
   readonly refreshable = true;
+  readonly #auth: ClientCredentialsAuth;
+  readonly #fetchToken: (body: ClientCredentialsRequest) => Promise<AccessTokenResponse>;
   #cached: { token: string; refreshAt: number } | undefined;
   #pending: Promise<string> | undefined;
 
   constructor(
-    private readonly auth: ClientCredentialsAuth,
-    private readonly fetchToken: (body: ClientCredentialsRequest) => Promise<AccessTokenResponse>,
-  ) {}
+    auth: ClientCredentialsAuth,
+    fetchToken: (body: ClientCredentialsRequest) => Promise<AccessTokenResponse>,
+  ) {
+    this.#auth = auth;
+    this.#fetchToken = fetchToken;
+  }
 
   token(): Promise<string> {
     const cached = this.#cached;
@@ -90,11 +103,11 @@ class ClientCredentialsToken implements TokenSource {
 
   async #refresh(): Promise<string> {
     const requestedAt = Date.now();
-    const scope = this.auth.scopes.join(' ');
-    const answer = await this.fetchToken({
+    const scope = this.#auth.scopes.join(' ');
+    const answer = await this.#fetchToken({
       grant_type: 'none',
-      client_id: this.auth.clientId,
-      client_secret: this.auth.clientSecret,
+      client_id: this.#auth.clientId,
+      client_secret: this.#auth.clientSecret,
       ...(scope ? { scope } : {}),
     });
     const lifetime = answer.expires_in * 1000;
