@@ -2,33 +2,8 @@
  * Where the bearer token of each API request comes from: a fixed token, a provider the caller
  * owns, or the platform's server-to-server grant (client credentials), cached and refreshed here.
  */
+import type { AuthOptions, ClientCredentialsAuth } from './options.js';
 import type { AccessTokenResponse, ClientCredentialsRequest } from './schemas/authorization.js';
-
-/** A fixed access token, or a function the client calls before each request (it should cache). */
-export interface AccessTokenAuth {
-  /**
-   * The bearer token, or a provider of it. A provider is called once per request, and once more
-   * after a 401 (it should then return a fresh token).
-   */
-  accessToken: string | (() => string | Promise<string>);
-}
-
-/**
- * The platform's server-to-server grant: the client posts `grant_type: 'none'` with these
- * credentials to `{auth host}/api/authorization/access_token`, caches the token, refreshes it
- * before it expires and once after a 401.
- */
-export interface ClientCredentialsAuth {
-  /** The API client id. */
-  clientId: string;
-  /** The API client secret. Never logged, never in an error message. */
-  clientSecret: string;
-  /** The scopes to ask for, e.g. `['/external/product/r', '/external/price/w']`. */
-  scopes: readonly string[];
-}
-
-/** How the client authenticates: a token, a token provider, or client credentials. */
-export type AuthOptions = AccessTokenAuth | ClientCredentialsAuth;
 
 /** The source of bearer tokens used by the pipeline. */
 export interface TokenSource {

@@ -7,7 +7,7 @@
 import type { KyInstance, Options as KyOptions, KyRequest, NormalizedOptions } from 'ky';
 import * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
-import { type AuthOptions, type TokenSource, tokenSource } from './auth.js';
+import { type TokenSource, tokenSource } from './auth.js';
 import { accessToken, type Endpoint, type Environment, type Host, pathOf, responseSchemaOf } from './endpoints.js';
 import {
   APIConnectionError,
@@ -20,7 +20,7 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { type Logger, redact } from './logger.js';
-import { checkOptions } from './options.js';
+import { type ClientSettings, type Hosts, type PlatformClientOptions, parseOptions } from './options.js';
 import { AccountChangeLog } from './resources/account-change-log.js';
 import { Accounts } from './resources/accounts.js';
 import { Authorization } from './resources/authorization.js';
@@ -40,18 +40,6 @@ import { Titles } from './resources/titles.js';
 import { UserProducts } from './resources/user-products.js';
 import { platformErrorMap } from './schemas/common.js';
 import { canSendGetWithBody, GET_WITH_BODY, transport } from './transport.js';
-
-/** The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`). */
-export interface Hosts {
-  /** `{base_url}`: the external API. */
-  api: string;
-  /** `{auth_api_url}`: the authorization API (tokens, tickets). */
-  auth: string;
-  /** `{sso_url}`: the SSO session service. */
-  sso?: string;
-  /** `{shop_url}`: the shop. */
-  shop?: string;
-}
 
 /** The parameters of {@link PlatformClient.request}: a request to a path the SDK does not wrap. */
 export interface RawRequestParams<S extends z.ZodType = z.ZodType<unknown>> {
@@ -73,80 +61,6 @@ export interface RawRequestParams<S extends z.ZodType = z.ZodType<unknown>> {
 
 /** The query of a raw request: names to text, numbers or booleans. */
 const RawQuery = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).optional());
-
-/** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
-export interface RetryDelay {
-  /** Delay before the first retry, in ms. Default 500. */
-  initial?: number;
-  /** Upper bound of one delay, in ms. Default 8000. */
-  max?: number;
-}
-
-/**
- * The site's own API client: its id and secret, sent in the body of the ticket and refresh-token
- * grants (endpoint 23) and used as the HS256 key of SSO request tokens (endpoint 21).
- */
-export interface ClientCredentials {
-  /** The API client id (`client_id`, the SSO `cid`). */
-  clientId: string;
-  /** The API client secret. Never logged, never in an error message; at least 32 bytes for SSO. */
-  clientSecret: string;
-}
-
-/** What the SSO service (endpoint 21) needs beyond the client's credentials. */
-export interface SsoOptions {
-  /** The SSO audience constant: `aud` of request tokens, `iss` of session tokens. */
-  audience: string;
-  /** The organisation id: `iss` of request tokens. */
-  organisationId: string;
-  /** Clock skew allowed when verifying session tokens, in seconds. Default 5. */
-  clockToleranceSeconds?: number;
-}
-
-/** Options of a {@link PlatformClient}. */
-export interface PlatformClientOptions {
-  /** `stage` or `production`: decides the path of endpoints whose path differs between them. */
-  environment: Environment;
-  /** The hosts of that environment; nothing is hard-coded. */
-  hosts: Hosts;
-  /** How requests are authenticated: a token, a token provider, or client credentials. */
-  auth: AuthOptions;
-  /**
-   * The site's own API client, for the ticket exchange (endpoint 23) and SSO (endpoint 21).
-   * Default: `auth` when it is client credentials.
-   */
-  credentials?: ClientCredentials;
-  /** The SSO service's audience and the organisation id, for endpoint 21. */
-  sso?: SsoOptions;
-  /** Time allowed for each attempt to get an answer, in ms. Default 30 000. */
-  timeout?: number;
-  /** Retries after the first attempt (reads always; writes with `retryWrite`). Default 2. */
-  maxRetries?: number;
-  /**
-   * The longest `Retry-After` honoured, in ms. Default 60 000. When the platform asks for a longer
-   * wait the call fails at once (a `RateLimitError` for 429) instead of hanging.
-   */
-  maxRetryAfter?: number;
-  /** Delays between retries. */
-  retryDelay?: RetryDelay;
-  /** Check every answer against the endpoint's schema. Default `true`. */
-  validateResponses?: boolean;
-  /** Where to log requests, answers and retries (secrets redacted). Default: no logging. */
-  logger?: Logger;
-  /**
-   * The `fetch` to use. Default: the global `fetch`. It is called as `fetch` may be: with a URL and
-   * an init for the first attempt of a call, with a `Request` for its retries.
-   *
-   * Not used by endpoint 6 (`meRetention.eligibleForCampaign`) nor by a `client.request` GET with a
-   * `body`: Fetch cannot send a body on a GET, so in Node those go over node:http(s) with its global
-   * agent (still through this client's timeout, abort, retries, logging and errors). A custom `fetch`
-   * that adds a proxy, a CA or other TLS settings does not apply to them: configure
-   * `https.globalAgent` (or `NODE_EXTRA_CA_CERTS`) for those instead.
-   */
-  fetch?: typeof fetch;
-  /** Headers sent with every request. */
-  headers?: Record<string, string>;
-}
 
 /** Options of one call; each overrides the client's option of the same name. */
 export interface RequestOptions {
@@ -414,15 +328,15 @@ class Pipeline implements Requester {
   /** Errors thrown by the caller's own code (a token provider): never retried, passed on as they are. */
   readonly #callerErrors = new WeakSet<object>();
 
-  constructor(options: PlatformClientOptions) {
+  constructor(options: ClientSettings) {
     this.#environment = options.environment;
     this.#hosts = options.hosts;
-    this.#maxRetries = options.maxRetries ?? 2;
-    this.#maxRetryAfter = options.maxRetryAfter ?? 60_000;
-    this.#initialDelay = options.retryDelay?.initial ?? 500;
-    this.#maxDelay = options.retryDelay?.max ?? 8_000;
-    this.#timeout = options.timeout ?? 30_000;
-    this.#validateResponses = options.validateResponses ?? true;
+    this.#maxRetries = options.maxRetries;
+    this.#maxRetryAfter = options.maxRetryAfter;
+    this.#initialDelay = options.retryDelay.initial;
+    this.#maxDelay = options.retryDelay.max;
+    this.#timeout = options.timeout;
+    this.#validateResponses = options.validateResponses;
     this.#logger = options.logger;
     this.#auth = tokenSource(options.auth, (body) =>
       // Asking for a token again is harmless: the grant is retried like a read.
@@ -934,14 +848,14 @@ export class PlatformClient {
    * @throws {@link ClientConfigurationError} at once, naming the option, when an option is wrong
    */
   constructor(options: PlatformClientOptions) {
-    checkOptions(options);
-    const pipeline = new Pipeline(options);
+    const settings = parseOptions(options);
+    const pipeline = new Pipeline(settings);
     this.#pipeline = pipeline;
-    const { auth } = options;
+    const { auth } = settings;
     const credentials =
-      options.credentials ??
+      settings.credentials ??
       ('clientId' in auth ? { clientId: auth.clientId, clientSecret: auth.clientSecret } : undefined);
-    this.environment = options.environment;
+    this.environment = settings.environment;
     this.products = new Products(pipeline);
     this.prices = new Prices(pipeline);
     this.orders = new Orders(pipeline);
@@ -949,8 +863,8 @@ export class PlatformClient {
     this.me = new Me(pipeline);
     this.accounts = new Accounts(pipeline);
     this.titles = new Titles(pipeline);
-    this.sso = new Sso(pipeline, { credentials, sso: options.sso, host: options.hosts.sso });
-    this.shop = new Shop(options.hosts.shop);
+    this.sso = new Sso(pipeline, { credentials, sso: settings.sso, host: settings.hosts.sso });
+    this.shop = new Shop(settings.hosts.shop);
     this.signOn = new SignOn(this.authorization, this.me, credentials !== undefined);
     this.userProducts = new UserProducts(pipeline);
     this.subscriptions = new Subscriptions(pipeline);

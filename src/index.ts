@@ -6,17 +6,7 @@
  */
 
 export { APIPromise, type APIResponse } from './api-promise.js';
-export type { AccessTokenAuth, AuthOptions, ClientCredentialsAuth } from './auth.js';
-export {
-  type ClientCredentials,
-  type Hosts,
-  PlatformClient,
-  type PlatformClientOptions,
-  type RawRequestParams,
-  type RequestOptions,
-  type RetryDelay,
-  type SsoOptions,
-} from './client.js';
+export { PlatformClient, type RawRequestParams, type RequestOptions } from './client.js';
 export type { Environment } from './endpoints.js';
 export {
   APIConnectionError,
@@ -41,6 +31,16 @@ export {
   type ValidationIssue,
 } from './errors.js';
 export type { Logger, LogMethod } from './logger.js';
+export type {
+  AccessTokenAuth,
+  AuthOptions,
+  ClientCredentials,
+  ClientCredentialsAuth,
+  Hosts,
+  PlatformClientOptions,
+  RetryDelay,
+  SsoOptions,
+} from './options.js';
 export type {
   AccountChangeLog,
   BatchProgress,

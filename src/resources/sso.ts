@@ -1,5 +1,5 @@
 import { type APIPromise, mapData } from '../api-promise.js';
-import type { ClientCredentials, Requester, SsoOptions } from '../client.js';
+import type { Requester } from '../client.js';
 import {
   authenticateWithTicket,
   ssoAuthenticate,
@@ -7,6 +7,7 @@ import {
   ssoLogout,
   ssoSessionStatus,
 } from '../endpoints.js';
+import type { ClientCredentials, SsoOptions } from '../options.js';
 import {
   type SsoEnvelope,
   SsoServiceErrorCode,
