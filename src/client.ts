@@ -8,7 +8,7 @@ import type { KyInstance, Options as KyOptions, KyRequest, NormalizedOptions } f
 import * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
 import { type TokenSource, tokenSource } from './auth.js';
-import { accessToken, type Endpoint, type Environment, type Host, pathOf, responseSchemaOf } from './endpoints.js';
+import { accessToken, type Endpoint, type Environment, type Host, responseSchemaOf } from './endpoints.js';
 import {
   APIConnectionError,
   APITimeoutError,
@@ -40,6 +40,7 @@ import { Titles } from './resources/titles.js';
 import { UserProducts } from './resources/user-products.js';
 import { platformErrorMap } from './schemas/common.js';
 import { canSendGetWithBody, GET_WITH_BODY, transport } from './transport.js';
+import { urlOf, withQuery } from './url.js';
 
 /** The parameters of {@link PlatformClient.request}: a request to a path the SDK does not wrap. */
 export interface RawRequestParams<S extends z.ZodType = z.ZodType<unknown>> {
@@ -111,27 +112,6 @@ export interface Requester {
 
 const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
 const RETRY_AFTER_STATUSES = [429, 503];
-
-/** The full URL of an endpoint: its host joined with its path in the environment. */
-export function urlOf(hosts: Hosts, endpoint: Endpoint, environment: Environment): string {
-  const host = hosts[endpoint.host];
-  if (!host) throw new PlatformError(`No "${endpoint.host}" host is configured (option hosts.${endpoint.host})`);
-  // Trailing slashes dropped by a loop: `/\/+$/` takes quadratic time on a long run of slashes.
-  let end = host.length;
-  while (end > 0 && host.charCodeAt(end - 1) === 47) end--;
-  return host.slice(0, end) + pathOf(endpoint, environment);
-}
-
-/** A query's validated values as text: booleans as `true`/`false`, undefined values left out. */
-export function toSearchParams(query: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (query === null || typeof query !== 'object') return out;
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    out[key] = value instanceof Date ? value.toISOString() : String(value);
-  }
-  return out;
-}
 
 /** The header a throttled answer names its wait in, looked for as ky looks (`Retry-After` first). */
 function retryAfterHeader(headers: Headers): string | null {
@@ -425,8 +405,7 @@ class Pipeline implements Requester {
     else if (endpoint.query) {
       input = this.#validate(endpoint.query, params ?? NONE);
       // The query goes into the URL here: ky's `searchParams` option would build a second Request.
-      const query = new URLSearchParams(toSearchParams(input)).toString();
-      if (query) url += `?${query}`;
+      url = withQuery(url, input);
     }
 
     // 2. Send, with retries. Every retry decision is made in retryDelay, counted there once.
@@ -863,7 +842,12 @@ export class PlatformClient {
     this.me = new Me(pipeline);
     this.accounts = new Accounts(pipeline);
     this.titles = new Titles(pipeline);
-    this.sso = new Sso(pipeline, { credentials, sso: settings.sso, host: settings.hosts.sso });
+    this.sso = new Sso(pipeline, {
+      credentials,
+      sso: settings.sso,
+      hosts: settings.hosts,
+      environment: settings.environment,
+    });
     this.shop = new Shop(settings.hosts.shop);
     this.signOn = new SignOn(this.authorization, this.me, credentials !== undefined);
     this.userProducts = new UserProducts(pipeline);
@@ -912,8 +896,7 @@ export class PlatformClient {
       status: 200,
     };
     if (params.body !== undefined && params.query !== undefined) {
-      const query = new URLSearchParams(toSearchParams(RawQuery.parse(params.query))).toString();
-      if (query) (endpoint as { path: string }).path = `${path}?${query}`;
+      (endpoint as { path: string }).path = withQuery(path, RawQuery.parse(params.query));
     }
     return this.#pipeline.request(endpoint, (params.body ?? params.query ?? {}) as never, options) as APIPromise<
       z.output<S>
