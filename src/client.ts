@@ -39,6 +39,7 @@ import { Subscriptions } from './resources/subscriptions.js';
 import { Titles } from './resources/titles.js';
 import { UserProducts } from './resources/user-products.js';
 import { platformErrorMap } from './schemas/common.js';
+import { MAX_SAFE_TIMEOUT, sleep } from './sleep.js';
 import { canSendGetWithBody, GET_WITH_BODY, transport } from './transport.js';
 import { urlOf, withQuery } from './url.js';
 
@@ -155,31 +156,6 @@ function httpErrorResponse(error: unknown): Response | undefined {
   if (!(error instanceof Error) || error.name !== 'HTTPError') return undefined;
   const { response } = error as Error & { response?: Response };
   return typeof response === 'object' && response !== null ? response : undefined;
-}
-
-/** The longest delay a timer takes (ky's bound too). */
-const MAX_SAFE_TIMEOUT = 2_147_483_647;
-
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.min(ms, MAX_SAFE_TIMEOUT),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /**

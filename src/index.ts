@@ -30,6 +30,18 @@ export {
   UnsupportedRequestError,
   type ValidationIssue,
 } from './errors.js';
+export type {
+  BatchProgress,
+  ChangeLogFailure,
+  LogInBatchesOptions,
+  LogInBatchesResult,
+} from './helpers/log-in-batches.js';
+export type {
+  CustomerSyncResult,
+  SyncInSequenceOptions,
+  SyncInSequenceResult,
+  SyncProgress,
+} from './helpers/sync-in-sequence.js';
 export type { Logger, LogMethod } from './logger.js';
 export type {
   AccessTokenAuth,
@@ -41,13 +53,7 @@ export type {
   RetryDelay,
   SsoOptions,
 } from './options.js';
-export type {
-  AccountChangeLog,
-  BatchProgress,
-  ChangeLogFailure,
-  LogInBatchesOptions,
-  LogInBatchesResult,
-} from './resources/account-change-log.js';
+export type { AccountChangeLog } from './resources/account-change-log.js';
 export type { Accounts } from './resources/accounts.js';
 export type {
   Authorization,
@@ -84,13 +90,7 @@ export type {
   SsoUnrecognisedRefusal,
   SsoVisitor,
 } from './resources/sso.js';
-export type {
-  CustomerSyncResult,
-  SubscriptionSystem,
-  SyncInSequenceOptions,
-  SyncInSequenceResult,
-  SyncProgress,
-} from './resources/subscription-system.js';
+export type { SubscriptionSystem } from './resources/subscription-system.js';
 export type { Subscriptions } from './resources/subscriptions.js';
 export type { Titles } from './resources/titles.js';
 export type { UserProducts } from './resources/user-products.js';
