@@ -2,7 +2,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
-import { retryAfterMs } from '../../src/client.js';
 import { type Endpoint, eligibleForCampaign, getProducts, pathOf } from '../../src/endpoints.js';
 import { makeAPIError, RequestValidationError, UnsupportedRequestError } from '../../src/errors.js';
 import {
@@ -19,6 +18,7 @@ import {
   UnprocessableEntityError,
 } from '../../src/index.js';
 import { redact } from '../../src/logger.js';
+import { retryAfterMs } from '../../src/retry.js';
 import { toSearchParams, urlOf } from '../../src/url.js';
 
 const hosts = { api: 'https://api.example.test/', auth: 'https://auth.example.test' };
