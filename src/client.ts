@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod';
 import type { APIPromise } from './api-promise.js';
-import type { Endpoint, Environment, Host } from './endpoints.js';
+import type { Endpoint, Environment, Host, ResponseByKey } from './endpoints.js';
 import { type PlatformClientOptions, parseOptions } from './options.js';
 import { ANY_ANSWER, Pipeline } from './pipeline.js';
 import { AccountChangeLog } from './resources/account-change-log.js';
@@ -75,8 +75,22 @@ export type ParamsOf<E extends Endpoint> = E['body'] extends z.ZodType
     ? z.input<E['query']>
     : undefined;
 
-/** The result of an endpoint's method: its response schema's output. */
-export type ResultOf<E extends Endpoint> = z.output<E['response']>;
+/**
+ * The result of an endpoint's method for the parameters `P`: its response schema's output, or,
+ * where the answer's form depends on a key of the input (`responseBy`, endpoint 14), the form for
+ * `P`: with the key given, `present`; without it, `absent`; when `P` may go either way, either.
+ */
+export type ResultOf<E extends Endpoint, P = ParamsOf<E>> = E extends {
+  readonly responseBy: ResponseByKey<infer K, infer Present, infer Absent>;
+}
+  ? K extends keyof P
+    ? P[K] extends undefined
+      ? z.output<Absent>
+      : undefined extends P[K]
+        ? z.output<Present> | z.output<Absent>
+        : z.output<Present>
+    : z.output<Absent>
+  : z.output<E['response']>;
 
 /** Sends an endpoint's request; what resources are given. */
 export interface Requester {
@@ -84,11 +98,11 @@ export interface Requester {
    * Validates `params`, sends the request, validates and returns the answer. `params` may be a
    * promise (a signed body): when it rejects, nothing is sent and the call rejects with its reason.
    */
-  request<E extends Endpoint>(
+  request<E extends Endpoint, P extends ParamsOf<E>>(
     endpoint: E,
-    params: ParamsOf<E> | Promise<ParamsOf<E>>,
+    params: P | Promise<P>,
     options?: RequestOptions,
-  ): APIPromise<ResultOf<E>>;
+  ): APIPromise<ResultOf<E, P>>;
 }
 
 /**

@@ -133,11 +133,11 @@ export class Pipeline implements Requester {
     });
   }
 
-  request<E extends Endpoint>(
+  request<E extends Endpoint, P extends ParamsOf<E>>(
     endpoint: E,
-    params: ParamsOf<E> | Promise<ParamsOf<E>>,
+    params: P | Promise<P>,
     options?: RequestOptions,
-  ): APIPromise<ResultOf<E>> {
+  ): APIPromise<ResultOf<E, P>> {
     return new APIPromise(this.#send(endpoint, params, options));
   }
 
@@ -146,19 +146,19 @@ export class Pipeline implements Requester {
     return new APIPromise(this.#sendRaw(params, schema, options));
   }
 
-  async #send<E extends Endpoint>(
+  async #send<E extends Endpoint, P extends ParamsOf<E>>(
     endpoint: E,
-    params: unknown,
+    params: P | Promise<P>,
     options: RequestOptions = NO_OPTIONS,
-  ): Promise<APIResponse<ResultOf<E>>> {
+  ): Promise<APIResponse<ResultOf<E, P>>> {
     refuseGetWithBody(endpoint.title, endpoint.method === 'GET' && endpoint.body !== undefined);
-    if (params instanceof Promise) params = await params;
+    const input = params instanceof Promise ? await params : params;
     const token = userTokenOf(endpoint.bearer, options);
-    return this.#call(this.#fromEntry(endpoint, params), options, token);
+    return this.#call(this.#fromEntry(endpoint, input), options, token);
   }
 
   /** What an entry of the table sends for `params`: checked against its body or query schema. */
-  #fromEntry<E extends Endpoint>(endpoint: E, params: unknown): Prepared<ResultOf<E>> {
+  #fromEntry<E extends Endpoint, P extends ParamsOf<E>>(endpoint: E, params: P): Prepared<ResultOf<E, P>> {
     const { title, method, bearer } = endpoint;
     let url = urlOf(this.#hosts, endpoint, this.#environment);
     let json: unknown;
@@ -169,8 +169,8 @@ export class Pipeline implements Requester {
       // The query goes into the URL here: ky's `searchParams` option would build a second Request.
       url = withQuery(url, input);
     }
-    // The entry's schemas type its answer; the table cannot tell the compiler so for a generic entry.
-    const schema = responseSchemaOf(endpoint, input) as z.ZodType<ResultOf<E>>;
+    // The entry's schemas type its answer (ResultOf): the one place the compiler takes the table's word for it.
+    const schema = responseSchemaOf(endpoint, input) as z.ZodType<ResultOf<E, P>>;
     return { title, method, url, json, bearer, schema };
   }
 
