@@ -5,6 +5,7 @@
  * `auth.clientId`), never on the first call as a wire field. Values are never quoted: some are secrets.
  */
 import * as z from 'zod';
+import type { Environment } from './endpoints.js';
 import { ClientConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
 import { fieldOf } from './schemas/common.js';
@@ -68,11 +69,8 @@ const Hosts = z.object(
   },
   { error: 'must be an object with the api and auth hosts' },
 );
-/**
- * The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`).
- * @interface
- */
-export type Hosts = z.input<typeof Hosts>;
+/** The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`). */
+export interface Hosts extends z.input<typeof Hosts> {}
 
 /** A fixed access token, or a function the client calls before each request (it should cache). */
 const AccessTokenAuth = z.object({
@@ -84,11 +82,8 @@ const AccessTokenAuth = z.object({
     error: NON_EMPTY,
   }),
 });
-/**
- * A fixed access token, or a function the client calls before each request (it should cache).
- * @interface
- */
-export type AccessTokenAuth = z.input<typeof AccessTokenAuth>;
+/** A fixed access token, or a function the client calls before each request (it should cache). */
+export interface AccessTokenAuth extends z.input<typeof AccessTokenAuth> {}
 
 const SCOPES = 'must be a list of scopes, e.g. ["/external/product/r"]';
 const scope = z.string({ error: SCOPES }).refine((value) => value.trim() !== '', SCOPES);
@@ -110,9 +105,8 @@ const ClientCredentialsAuth = z.object({
  * The platform's server-to-server grant: the client posts `grant_type: 'none'` with these
  * credentials to `{auth host}/api/authorization/access_token`, caches the token, refreshes it
  * before it expires and once after a 401.
- * @interface
  */
-export type ClientCredentialsAuth = z.input<typeof ClientCredentialsAuth>;
+export interface ClientCredentialsAuth extends z.input<typeof ClientCredentialsAuth> {}
 
 /** How the client authenticates: a token, a token provider, or client credentials. */
 export type AuthOptions = AccessTokenAuth | ClientCredentialsAuth;
@@ -155,9 +149,8 @@ const ClientCredentials = z.object(
 /**
  * The site's own API client: its id and secret, sent in the body of the ticket and refresh-token
  * grants (endpoint 23) and used as the HS256 key of SSO request tokens (endpoint 21).
- * @interface
  */
-export type ClientCredentials = z.input<typeof ClientCredentials>;
+export interface ClientCredentials extends z.input<typeof ClientCredentials> {}
 
 /** What the SSO service (endpoint 21) needs beyond the client's credentials. */
 const SsoOptions = z.object(
@@ -171,11 +164,8 @@ const SsoOptions = z.object(
   },
   { error: 'must be { audience, organisationId }' },
 );
-/**
- * What the SSO service (endpoint 21) needs beyond the client's credentials.
- * @interface
- */
-export type SsoOptions = z.input<typeof SsoOptions>;
+/** What the SSO service (endpoint 21) needs beyond the client's credentials. */
+export interface SsoOptions extends z.input<typeof SsoOptions> {}
 
 /** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
 const RetryDelay = z.object(
@@ -187,30 +177,32 @@ const RetryDelay = z.object(
   },
   { error: 'must be { initial?, max? }' },
 );
-/**
- * Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less).
- * @interface
- */
-export type RetryDelay = z.input<typeof RetryDelay>;
+/** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
+export interface RetryDelay extends z.input<typeof RetryDelay> {}
 
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** `schema`, typed by the name of what it checks, so that documents and hovers show the name. */
+function named<T>(schema: z.ZodType<T, T>): z.ZodType<T, T> {
+  return schema;
+}
 
 /** The options of a client, in the order they are checked. */
 const ClientOptions = z.object(
   {
     /** `stage` or `production`: decides the path of endpoints whose path differs between them. */
-    environment: z.enum(['stage', 'production'], { error: "must be 'stage' or 'production'" }),
+    environment: named<Environment>(z.enum(['stage', 'production'], { error: "must be 'stage' or 'production'" })),
     /** The hosts of that environment; nothing is hard-coded. */
-    hosts: Hosts,
+    hosts: named<Hosts>(Hosts),
     /** How requests are authenticated: a token, a token provider, or client credentials. */
     auth: Auth,
     /**
      * The site's own API client, for the ticket exchange (endpoint 23) and SSO (endpoint 21).
      * Default: `auth` when it is client credentials.
      */
-    credentials: ClientCredentials.optional(),
+    credentials: named<ClientCredentials>(ClientCredentials).optional(),
     /** The SSO service's audience and the organisation id, for endpoint 21. */
-    sso: SsoOptions.optional(),
+    sso: named<SsoOptions>(SsoOptions).optional(),
     /** Time allowed for each attempt to get an answer, in ms. Default 30 000. */
     timeout: positive.default(30_000),
     /** Retries after the first attempt (reads always; writes with `retryWrite`). Default 2. */
@@ -248,11 +240,8 @@ const ClientOptions = z.object(
   { error: 'must be an object' },
 );
 
-/**
- * Options of a {@link PlatformClient}.
- * @interface
- */
-export type PlatformClientOptions = z.input<typeof ClientOptions>;
+/** Options of a {@link PlatformClient}. */
+export interface PlatformClientOptions extends z.input<typeof ClientOptions> {}
 
 /** The options as the client works with them: checked, with every default filled in. */
 export type ClientSettings = z.output<typeof ClientOptions>;
