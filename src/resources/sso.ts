@@ -259,12 +259,14 @@ export class Sso extends APIResource {
       throw new SignOnConfigurationError('allowedOrigins', 'readLanding: allowedOrigins[0] must be an http(s) origin');
     const url = requestUrl(request);
     const tokens = url.searchParams.getAll('t');
-    if (tokens.length !== 1 || tokens[0] === '')
+    const [token] = tokens;
+    if (tokens.length !== 1 || !token)
       throw new SignOnValidationError('t', 't: the landing URL must carry exactly one session token');
-    const session = toSessionState(await this.#verify('readLanding', tokens[0] as string, undefined));
+    const session = toSessionState(await this.#verify('readLanding', token, undefined));
     if (session.status === 'error') throw new SsoTokenError('claims', 'The landing token reports an error', 'err');
     const returns = url.searchParams.getAll('r');
-    const allowed = returns.length === 1 ? allowedReturnUrl(returns[0] as string, origins) : undefined;
+    const [returnUrl] = returns;
+    const allowed = returns.length === 1 && returnUrl !== undefined ? allowedReturnUrl(returnUrl, origins) : undefined;
     return { ...session, redirectTo: allowed ?? fallback, returnUrlRefused: allowed === undefined };
   }
 
