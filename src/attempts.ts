@@ -47,15 +47,23 @@ export interface CallRules {
  * headers and body are built once ({@link Call.build}), for every attempt of both paths.
  */
 export class Call implements LoggedCall {
+  /** The endpoint's title (`METHOD path` for a raw request). */
   readonly title: string;
+  /** The method as the platform sees it. */
   readonly method: string;
   /** The method handed to the transport: the call's, or POST for a GET with a body (Fetch cannot send one). */
   readonly wireMethod: string;
+  /** The URL, with the query. */
   readonly url: string;
+  /** The validated JSON body, if any. */
   readonly json: unknown;
+  /** Time allowed for each attempt, in ms. */
   readonly timeout: number;
+  /** Retries allowed after the first attempt (the one retry after a 401 aside). */
   readonly maxRetries: number;
+  /** Whether failures other than a 401 may be retried. */
   readonly retriable: boolean;
+  /** The caller's signal. */
   readonly signal: AbortSignal | undefined;
   /** Whether the token comes from the client's `auth` (refreshable); false for a per-call token or none. */
   readonly authenticate: boolean;
@@ -67,11 +75,14 @@ export class Call implements LoggedCall {
   token: string | undefined;
   /** Whether the one retry after a 401 has been used. */
   authRetried = false;
+  /** Attempts made so far, each counted as it starts. */
   attempts = 0;
+  /** When the latest attempt started (`performance.now()`). */
   attemptStartedAt = 0;
   /** The wait before the next retry, as the rules decided it. */
   wait = 0;
 
+  /** A call of `outgoing` under `rules`; nothing is built or sent yet. */
   constructor(outgoing: Outgoing, rules: CallRules) {
     this.title = outgoing.title;
     this.method = outgoing.method;
@@ -211,6 +222,7 @@ export class Attempts {
   /** Errors thrown by the caller's own code (a token provider): never retried, passed on as they are. */
   readonly #callerErrors = new WeakSet<object>();
 
+  /** The attempt loop of a client with these settings. */
   constructor(settings: AttemptSettings) {
     this.#fetch = settings.fetch;
     this.#headers = mergeHeaders({}, settings.headers);

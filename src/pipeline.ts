@@ -133,6 +133,7 @@ export class Pipeline implements Requester {
     });
   }
 
+  /** Checks `params` against the entry, sends the call and reads its answer (see {@link Requester.request}). */
   request<E extends Endpoint, P extends ParamsOf<E>>(
     endpoint: E,
     params: P | Promise<P>,

@@ -321,8 +321,7 @@ export class Sso extends APIResource {
   async #sign(method: string, claims: z.ZodObject, params: object, lifetimeSeconds?: number): Promise<SsoEnvelope> {
     const { credentials, sso } = this.#settings(method);
     const signer = { ...credentials, organisationId: sso.organisationId, audience: sso.audience };
-    const options = lifetimeSeconds === undefined ? { schema: claims } : { schema: claims, lifetimeSeconds };
-    return { t: await signSsoRequest(signer, claimsFor(claims, params), options) };
+    return { t: await signSsoRequest(signer, claimsFor(claims, params), { schema: claims, lifetimeSeconds }) };
   }
 
   /** The claims of a session token of the SSO service, verified (for `sessionId` when given) before they are read. */

@@ -62,10 +62,7 @@ export interface SsoRequestTokenInput {
  * @throws {@link SignOnValidationError} when a claim breaks the spec's rules (e.g. an empty user agent)
  */
 export async function createSsoRequestToken(input: SsoRequestTokenInput): Promise<string> {
-  const { sessionId, ticket, ipAddress, userAgent } = input;
-  return signSsoRequest(input, claimsFor(SsoRequestClaims, { sessionId, ticket, ipAddress, userAgent }), {
-    schema: SsoRequestClaims,
-  });
+  return signSsoRequest(input, claimsFor(SsoRequestClaims, input), { schema: SsoRequestClaims });
 }
 
 /** Options of {@link verifySsoSessionToken}. */
@@ -252,11 +249,7 @@ export interface SsoOperationTokenInput {
  * @throws {@link SignOnConfigurationError} when the secret is shorter than 32 bytes or an id is empty
  */
 export async function createSsoOperationToken(input: SsoOperationTokenInput): Promise<string> {
-  return signSsoRequest(
-    input,
-    input.claims,
-    input.lifetimeSeconds === undefined ? {} : { lifetimeSeconds: input.lifetimeSeconds },
-  );
+  return signSsoRequest(input, input.claims, { lifetimeSeconds: input.lifetimeSeconds });
 }
 
 /** Who signs a request token of the SSO service: the API client, for its organisation, to the SSO audience. */
@@ -281,7 +274,7 @@ export interface SignSsoRequestOptions {
    */
   schema?: z.ZodType;
   /** Lifetime in seconds: 10 (the default) for every operation, 60 for identify. */
-  lifetimeSeconds?: number;
+  lifetimeSeconds?: number | undefined;
 }
 
 /**
