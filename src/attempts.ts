@@ -233,19 +233,11 @@ export class Attempts {
 
   /**
    * The attempts of `call` until one is answered 2xx or the rules stop: the last answer (outside 2xx
-   * when the retries ran out). A call that got no answer rejects with the caller's error or reason
-   * as they are, else an {@link APIConnectionError} (an {@link APITimeoutError} for a timeout).
+   * when the retries ran out). A call that got no answer rejects with what failed; {@link
+   * Attempts.failure} says what the caller is told.
    */
   async send(call: Call, callHeaders: HeadersInit | undefined): Promise<Response> {
-    try {
-      call.build(this.#headers, callHeaders);
-      return await this.#attempts(call);
-    } catch (error) {
-      throw this.#failure(call, error);
-    }
-  }
-
-  async #attempts(call: Call): Promise<Response> {
+    call.build(this.#headers, callHeaders);
     // A timeout no timer can hold is refused, as ky refuses it, before anything is sent.
     if (!(call.timeout <= MAX_SAFE_TIMEOUT))
       throw new RangeError(`The \`timeout\` option cannot be greater than ${MAX_SAFE_TIMEOUT}`);
@@ -358,23 +350,21 @@ export class Attempts {
   async #begin(call: Call, headers: Record<string, string> | Headers): Promise<void> {
     call.attempts += 1;
     call.attemptStartedAt = performance.now();
-    if (call.authenticate) call.token = await this.#clientToken();
+    if (call.authenticate) {
+      try {
+        call.token = await this.#auth.token();
+      } catch (error) {
+        // What the caller's provider throws is its own error: never retried, passed on as it is.
+        if (!(error instanceof PlatformError) && typeof error === 'object' && error) this.#callerErrors.add(error);
+        throw error;
+      }
+    }
     if (call.token !== undefined) {
       const authorization = `Bearer ${call.token}`;
       if (headers instanceof Headers) headers.set('authorization', authorization);
       else headers.authorization = authorization;
     }
     this.#log?.request(call, headers);
-  }
-
-  /** The client's token; what the caller's provider throws is its own error, never retried. */
-  async #clientToken(): Promise<string> {
-    try {
-      return await this.#auth.token();
-    } catch (error) {
-      if (!(error instanceof PlatformError) && typeof error === 'object' && error) this.#callerErrors.add(error);
-      throw error;
-    }
   }
 
   /**
@@ -412,8 +402,11 @@ export class Attempts {
     return typeof error === 'object' && error !== null && this.#callerErrors.has(error);
   }
 
-  /** What a call rejects with when no answer came: the caller's error or reason as they are, else a connection error. */
-  #failure(call: Call, error: unknown): unknown {
+  /**
+   * What a call that got no answer rejects with: the caller's error or reason as they are, else an
+   * {@link APIConnectionError} (an {@link APITimeoutError} for a timeout), logged.
+   */
+  failure(call: Call, error: unknown): unknown {
     if (error instanceof PlatformError || this.#isCallerError(error)) return error;
     if (call.signal?.aborted) return call.signal.reason;
     const attempts = Math.max(call.attempts, 1);

@@ -206,7 +206,12 @@ export class Pipeline implements Requester {
       token,
     };
     const call = new Call(prepared, rules);
-    const response = await this.#attempts.send(call, options.headers);
+    let response: Response;
+    try {
+      response = await this.#attempts.send(call, options.headers);
+    } catch (error) {
+      throw this.#attempts.failure(call, error);
+    }
     if (!response.ok) throw await this.#refusal(call, response);
     return this.#answer(call, prepared.schema, response);
   }
