@@ -2,7 +2,7 @@
  * The spec's endpoint table, read by both halves of the package: the SDK's resource methods
  * send what an entry says, and the reference platform routes, authorises and validates by it.
  * A path, a scope or a schema is written here once. Every endpoint of the spec (1 to 25) has its
- * entry, and so has each endpoint of the public documentation the package serves.
+ * entry; the platform answers `501 not_implemented` for an entry it does not serve yet.
  */
 import * as z from 'zod';
 import {
