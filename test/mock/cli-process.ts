@@ -9,6 +9,12 @@ const FAKE_TERMINAL = 'process.stdout.isTTY = true;';
 /** Every child started and not yet exited, so that {@link stopAll} can end them. */
 const running = new Set<ChildProcess>();
 
+/**
+ * Each child's exit code, known once it has exited and its output has been read to the end:
+ * `exit` can come before the last output is read from the pipes, `close` comes after both.
+ */
+const closed = new WeakMap<ChildProcess, Promise<number | null>>();
+
 /** Options of {@link run}. */
 export interface RunOptions {
   /** Run as if standard output were a terminal. */
@@ -35,7 +41,15 @@ export function run(args: string[], options: RunOptions = {}): ChildProcess {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
-  child.on('exit', () => running.delete(child));
+  closed.set(
+    child,
+    new Promise((resolve) =>
+      child.on('close', (code) => {
+        running.delete(child);
+        resolve(code);
+      }),
+    ),
+  );
   return child;
 }
 
@@ -55,10 +69,12 @@ export function started(child: ChildProcess): Promise<{ url: string; output: str
   });
 }
 
-/** Resolves with the exit code when the child exits (at once when it has). */
+/** Resolves with the exit code when the child has exited and everything it printed has been read. */
 export function exited(child: ChildProcess): Promise<number | null> {
+  const known = closed.get(child);
+  if (known) return known;
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve) => child.on('close', (code) => resolve(code)));
 }
 
 /** Runs to the end; answers the exit code and what was printed. */

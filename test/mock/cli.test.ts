@@ -157,13 +157,14 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       const { url } = await started(child);
       const answer = await fetch(`${url}${paths.products}?product_type=packages`);
       expect(answer.status).toBe(401);
-      // Standard output is a pipe, written synchronously: every line is in before the exit.
+      // Standard output is a pipe, written synchronously: every line is in before the exit, and
+      // `stop` answers once the pipe is read to its end.
       expect(await stop(child)).toBe(0);
       return { out, id: answer.headers.get('x-correlation-id')! };
     };
-    const loud = await printed([]);
+    // Both at once: each start-up is most of the test's time.
+    const [loud, quiet] = await Promise.all([printed([]), printed(['--quiet'])]);
     expect(loud.out).toMatch(new RegExp(`^GET ${paths.products}\\?product_type=packages 401 .*${loud.id}$`, 'm'));
-    const quiet = await printed(['--quiet']);
     expect(quiet.out).toContain('listening on');
     expect(quiet.out).not.toContain(quiet.id);
     expect(quiet.out).not.toMatch(/^GET /m);
