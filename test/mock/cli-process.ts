@@ -3,6 +3,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 
 const ROOT = new URL('../../', import.meta.url);
 
+/**
+ * How long a test that starts a CLI may take: a start-up takes about 1.5 s on an idle machine, and
+ * the bound holds at ten times a whole test's run.
+ */
+export const CLI_TEST_TIMEOUT_MS = 60_000;
+
 /** Makes the CLI believe its standard output is a terminal (where a line per request is the default). */
 const FAKE_TERMINAL = 'process.stdout.isTTY = true;';
 
