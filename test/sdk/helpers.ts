@@ -30,6 +30,7 @@ export function usePlatform(): void {
 export const READ = '/external/product/r';
 export const WRITE = '/external/price/w';
 
+export { entryOf, requestsTo } from '../journal.js';
 export { paths } from '../paths.js';
 
 /** A client with a token minted by the platform, and retry delays of a few ms. */
