@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { createPlatform, demoIds } from '../mock/index.js';
 import { type RunningServer, startServer } from '../mock/node/index.js';
+import { until } from './until.js';
 
 /**
  * How long a test that starts the script may take: a run takes about 2 s on an idle machine, and
@@ -79,15 +80,15 @@ test('Ctrl-C stops between two customers: the one under way is finished and repo
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   try {
     const script = start(slow.url, ['C1001', 'C1007', 'C1005']);
-    const waiting = { timeout: PROCESS_MS - 10_000, interval: 5 };
-    await vi.waitFor(
+    const waiting = PROCESS_MS - 10_000;
+    await until(
       () => expect(slow.platform.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(true),
       waiting,
     );
     script.child.kill('SIGINT');
-    await vi.waitFor(() => expect(script.stderr()).toContain('Stopping after the customer under way'), waiting);
+    await until(() => expect(script.stderr()).toContain('Stopping after the customer under way'), waiting);
     // Now the sync under way ends, and so does any the script still sends: a run that did not stop ends too.
-    await vi.waitFor(async () => {
+    await until(async () => {
       await vi.advanceTimersByTimeAsync(400);
       expect(script.child.exitCode).not.toBeNull();
     }, waiting);

@@ -8,6 +8,7 @@ import { IdResponse } from '../../src/schemas/common.js';
 import { ValidateGiftReceiverResponse } from '../../src/schemas/orders.js';
 import { SignedInUser } from '../../src/schemas/sign-on.js';
 import { DistributionInformationResponse } from '../../src/schemas/subscription-system.js';
+import { until } from '../until.js';
 import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
 const W = '/external/subscription_system/w';
@@ -441,8 +442,7 @@ describe('19 in sequence: a second sync of the organisation while one is under w
     h.call(paths.syncSubscriptions, { method: 'PUT', json: { customer_number }, token });
   const inFlight = (organisation: string = demoOrg) => h.platform.subscriptionSystems.syncInFlight(organisation);
   /** Resolves once the platform has a sync of the organisation under way. */
-  const underWay = (organisation: string = demoOrg) =>
-    vi.waitFor(() => expect(inFlight(organisation)).toBe(true), { timeout: 10_000, interval: 2 });
+  const underWay = (organisation: string = demoOrg) => until(() => expect(inFlight(organisation)).toBe(true));
   /** The platform's processing time passes: the syncs under way end. */
   const processed = () => vi.advanceTimersByTimeAsync(300);
   const annaSynced = () =>

@@ -32,6 +32,7 @@ import {
 } from '../../src/index.js';
 import { requestsTo } from '../journal.js';
 import { paths } from '../paths.js';
+import { until } from '../until.js';
 
 const READ = '/external/product/r';
 
@@ -259,7 +260,7 @@ describe('a GET with a JSON body (endpoint 6) over node:http', () => {
         { signal: controller.signal },
       );
       // Aborted once the platform has the request: under way, and no request left to arrive later.
-      await vi.waitFor(() => expect(requestsTo(platform, '/test/get-with-body')).toHaveLength(1));
+      await until(() => expect(requestsTo(platform, '/test/get-with-body')).toHaveLength(1));
       controller.abort(new Error('stopped by the caller'));
       await expect(pending).rejects.toThrow('stopped by the caller');
       await vi.advanceTimersByTimeAsync(500);
@@ -287,10 +288,10 @@ describe('endpoint 6 shares the pipeline: timeout, logging, https', () => {
           { accessToken: userToken(), timeout: 60, maxRetries: 1 },
         )
         .catch((e: unknown) => e);
-      await vi.waitFor(() => expect(attempts()).toHaveLength(1));
+      await until(() => expect(attempts()).toHaveLength(1));
       await vi.advanceTimersByTimeAsync(60); // the first attempt's timeout
       await vi.advanceTimersByTimeAsync(2); // the wait before the retry (retryDelay: at most 2 ms)
-      await vi.waitFor(() => expect(attempts()).toHaveLength(2));
+      await until(() => expect(attempts()).toHaveLength(2));
       await vi.advanceTimersByTimeAsync(60); // the retry's timeout
       const error = await outcome;
       expect(error).toBeInstanceOf(APITimeoutError);
@@ -298,7 +299,7 @@ describe('endpoint 6 shares the pipeline: timeout, logging, https', () => {
       expect((error as Error).message).toBe(`GET ${url()} got no answer within 60 ms (2 attempts)`);
       // Both attempts reached the platform as GETs with the body, and were answered after the client gave up.
       await vi.advanceTimersByTimeAsync(400);
-      await vi.waitFor(() =>
+      await until(() =>
         expect(attempts()).toMatchObject([
           { method: 'GET', body: '{"order_id":"order-0008"}', status: 200 },
           { method: 'GET', body: '{"order_id":"order-0008"}', status: 200 },

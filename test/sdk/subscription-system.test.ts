@@ -15,6 +15,7 @@ import {
   RequestValidationError,
 } from '../../src/index.js';
 import { paths } from '../paths.js';
+import { until } from '../until.js';
 import { client, demoIds, platform, requestsTo, server, usePlatform } from './helpers.js';
 
 usePlatform();
@@ -310,10 +311,7 @@ describe('syncs slower than the client: abort and timeout', () => {
       status: r.status,
     }));
   const inFlight = () =>
-    vi.waitFor(() => expect(slow.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(true), {
-      timeout: 10_000,
-      interval: 2,
-    });
+    until(() => expect(slow.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(true));
   /** Lets every timer run, the platform's processing included, until none is left: the platform is idle. */
   const idle = async () => {
     await vi.runAllTimersAsync();
@@ -460,7 +458,7 @@ describe('syncs slower than the client: abort and timeout', () => {
       signal: controller.signal,
       waitWhileBusy: { initialMs: 1_000 },
     });
-    await vi.waitFor(() => expect(syncs().some((r) => r.status === 409)).toBe(true), { timeout: 10_000, interval: 2 });
+    await until(() => expect(syncs().some((r) => r.status === 409)).toBe(true));
     controller.abort();
     expect(await running).toEqual({ results: [], notSent: ['C1007', 'C1005'], aborted: true });
     await idle();
