@@ -9,7 +9,7 @@ import { createPlatform } from '../../mock/index.js';
 import pkg from '../../package.json' with { type: 'json' };
 import * as e from '../../src/endpoints.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
-import { collect, run, started, stop, stopAll, withCli } from './cli-process.js';
+import { CLI_TEST_TIMEOUT_MS, collect, run, started, stop, stopAll, withCli } from './cli-process.js';
 import { demoCredentials, demoIds, demoUsers, paths } from './harness.js';
 
 // A test that fails half-way leaves no server running.
@@ -146,7 +146,9 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     });
   });
 
-  test('in a terminal a line per request is the default; --quiet alone prints none', async () => {
+  test('in a terminal a line per request is the default; --quiet alone prints none', {
+    timeout: CLI_TEST_TIMEOUT_MS,
+  }, async () => {
     /** Everything the CLI prints until it exits, with one request made while it runs. */
     const printed = async (args: string[]) => {
       const child = run(['--port', '0', ...args], { terminal: true });
