@@ -65,7 +65,7 @@ const serverShape = {
   /**
    * How many namespaces (`/_ns/{name}/...`, each a platform of its own made from the seed on its
    * first request) the server holds at once; a new one beyond is `503 namespace_limit_reached`. 0:
-   * no namespaces. Default 32. A namespace needs a platform made by `createPlatform`.
+   * no namespaces. Default 32. Namespaces need a platform made by `createPlatform`, at the root (no `basePath`).
    */
   maxNamespaces: flagged(integerIn(0, 10_000).default(32), {
     flag: '--max-namespaces',

@@ -402,10 +402,13 @@ function makeNamespace(
   return { platform, handle, changed: writer && (() => writer.changed()), writer };
 }
 
-/** The namespaces of a server, unless they are off or the platform served is not from `createPlatform`. */
+/**
+ * The namespaces of a server, unless they are off, the platform served is not from `createPlatform`,
+ * or it is under a base path of its own (which may be a namespace's: it is served as it is).
+ */
 function namespacesOf(platform: Platform, settings: ServerSettings, warn: (m: string) => void) {
   const internals = internalsOf(platform);
-  if (!internals || settings.maxNamespaces === 0) return undefined;
+  if (!internals || settings.maxNamespaces === 0 || internals.settings.basePath !== '') return undefined;
   return new Namespaces<Namespace>({
     max: settings.maxNamespaces,
     idleMs: settings.namespaceIdleSeconds * 1000,
