@@ -175,3 +175,64 @@ export type StartServerOptions = z.input<typeof ServerOptionsObject>;
 
 /** The options of a server, checked, with their defaults. */
 export type ServerSettings = z.output<typeof ServerOptionsObject>;
+
+/** An absolute http(s) URL, as `platform-mock capture` takes a platform's hosts: a schema each (a flag is declared on its schema). */
+const httpUrl = () => z.url({ protocol: /^https?$/, error: 'Parameter must be an absolute http(s) URL' });
+
+const captureShape = {
+  /** The platform's external API, `{base_url}` (endpoints 2, 3, 14, 15 and the titles). */
+  api: flagged(httpUrl(), {
+    flag: '--api',
+    value: '<base_url>',
+    help: "the platform's external API",
+    section: 'command',
+  }),
+  /** The platform's authorization API, `{auth_api_url}` (endpoint 23, the client-credentials grant). */
+  auth: flagged(httpUrl(), {
+    flag: '--auth',
+    value: '<auth_api_url>',
+    help: "the platform's authorization API",
+    section: 'command',
+  }),
+  /** The id of a client of the organisation whose catalogue is read. */
+  clientId: flagged(z.string().min(1, { error: 'Parameter must be a non-empty string' }), {
+    flag: '--client-id',
+    value: '<id>',
+    help: 'a client of the organisation (with /external/product/r; also\n/external/cancellation_reason/r and /external/title/r to read those)',
+    section: 'command',
+  }),
+  /** Its secret; never written to the state document. */
+  clientSecret: flagged(z.string().min(1, { error: 'Parameter must be a non-empty string' }), {
+    flag: '--client-secret',
+    value: '<secret>',
+    help: "the client's secret (never written to the file)",
+    section: 'command',
+    env: 'PLATFORM_CLIENT_SECRET',
+  }),
+  /** The organisation's id: the records of the document are its. */
+  organisation: flagged(
+    z.string().regex(/^[a-f\d]{24}$/i, { error: 'Parameter must be an organisation id (24 hex digits)' }),
+    {
+      flag: '--organisation',
+      value: '<id>',
+      help: "the client's organisation",
+      section: 'command',
+    },
+  ),
+  /** Where the state document is written (replaced atomically). */
+  out: flagged(z.string().min(1, { error: 'Parameter must be a path' }), {
+    flag: '--out',
+    value: '<file>',
+    help: 'where the state document is written',
+    section: 'command',
+  }),
+};
+
+/** The schema of `platform-mock capture`'s options: every one required but the secret's source. */
+export const CaptureOptionsSchema: z.ZodObject<typeof captureShape> = z.object(captureShape);
+
+/**
+ * Options of `platform-mock capture`.
+ * @interface
+ */
+export type CaptureOptions = z.output<typeof CaptureOptionsSchema>;
