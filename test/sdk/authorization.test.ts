@@ -10,8 +10,18 @@ import {
   PermissionDeniedError,
   type PlatformClient,
 } from '../../src/index.js';
-import { paths } from '../paths.js';
-import { demoIds, demoShop, demoSite, platform, received, requestsTo, siteClient, usePlatform } from './helpers.js';
+import {
+  absent,
+  demoIds,
+  demoShop,
+  demoSite,
+  paths,
+  platform,
+  received,
+  requestsTo,
+  siteClient,
+  usePlatform,
+} from './helpers.js';
 
 usePlatform();
 
@@ -62,7 +72,7 @@ describe('generate ticket (endpoint 22)', () => {
 
   test('400 invalid_parameter: an unknown account id', async () => {
     const error = await failure(
-      siteClient().authorization.generateTicket({ accountId: 'acffffffffffffffffffffff', clientId: demoShop.clientId }),
+      siteClient().authorization.generateTicket({ accountId: absent.account, clientId: demoShop.clientId }),
     );
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toMatchObject({ status: 400, code: 'invalid_parameter', field: 'accountId' });
