@@ -12,10 +12,19 @@ import { demoIds } from '../../mock/index.js';
 import { type CaptureProgress, capture } from '../../mock/node/capture.js';
 import { parseCommandLine, UsageError } from '../../mock/node/command-line.js';
 import { type RunningServer, startServer } from '../../mock/node/server.js';
+import {
+  getCancellationReason,
+  getPaymentPeriods,
+  getProductSharing,
+  getProducts,
+  listTitles,
+} from '../../src/endpoints.js';
 import { PlatformClient } from '../../src/index.js';
+import { scopesOf } from '../fixtures.js';
 import { CLI_TEST_TIMEOUT_MS, collect, run, stopAll } from './cli-process.js';
 
-const SCOPES = ['/external/product/r', '/external/cancellation_reason/r', '/external/title/r'];
+/** What a capture reads: a client with these reads every part of a catalogue. */
+const SCOPES = scopesOf(getProducts, getPaymentPeriods, getProductSharing, getCancellationReason, listTitles);
 
 function freshFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'platform-capture-')), 'catalogue.json');

@@ -12,10 +12,8 @@ import { Namespaces, sweepIntervalMs } from '../../mock/node/namespaces.js';
 import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/server.js';
 import { PlatformClient } from '../../src/index.js';
 import { ErrorBody } from '../../src/schemas/common.js';
+import { READ, WRITE } from '../fixtures.js';
 import { paths } from '../paths.js';
-
-const READ = '/external/product/r';
-const WRITE = '/external/price/w';
 
 /** An SDK client of the demo organisation whose every host is `base`. */
 function sdkAt(base: string): PlatformClient {

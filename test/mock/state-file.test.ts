@@ -12,10 +12,9 @@ import type { StateDocument } from '../../mock/index.js';
 import { createPlatform, demoCredentials } from '../../mock/index.js';
 import { startServer } from '../../mock/node/server.js';
 import { nodeFileSystem, STATE_WRITE_DELAY_MS, type StateFileSystem, StateWriter } from '../../mock/node/state-file.js';
+import { WRITE } from '../fixtures.js';
 import { paths } from '../paths.js';
 import { run, started, stop, stopAll } from './cli-process.js';
-
-const WRITE = '/external/price/w';
 
 function freshDirectory(): string {
   return mkdtempSync(join(tmpdir(), 'platform-state-'));

@@ -139,7 +139,11 @@ describe.each(ADAPTERS)('exchange ticket for access token (endpoint 23, grant ti
     const ticket = ticketFor();
     const answer = await exchange(ticket);
     const token = expectOk(answer, AccessTokenResponse);
-    expect(token).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: '/external/me/r /external/me/w /api/authorization/ticket' });
+    expect(token).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: '/external/me/r /external/me/w /api/authorization/ticket',
+    });
     expect(token.refresh_token).toMatch(/^[\w-]{43}$/);
     expect(answer.headers.get('cache-control')).toBe('no-store');
     expect(expectOk(await me(token.access_token), SignedInUser).id).toBe(anna);
