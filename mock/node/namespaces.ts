@@ -9,8 +9,19 @@ import { HttpError } from '../core/errors.js';
 /** Where a namespace's paths start: `/_ns/{name}/...`. */
 export const NAMESPACE_PREFIX = '/_ns/';
 
-/** A namespace's name: 1 to 32 lower-case letters, digits and hyphens, a letter or digit at each end. */
-export const NAMESPACE_NAME = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
+/** The most characters of a namespace's name. */
+export const NAMESPACE_NAME_MAX = 32;
+
+/**
+ * A namespace's name, but for its length: lower-case letters, digits and hyphens, a letter or digit
+ * at each end. (The length is counted apart: a bounded repetition costs the ReDoS check seconds.)
+ */
+const NAMESPACE_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
+
+/** Whether `name` is a namespace's name: 1 to 32 lower-case letters, digits and hyphens, a letter or digit at each end. */
+export function isNamespaceName(name: string): boolean {
+  return name.length <= NAMESPACE_NAME_MAX && NAMESPACE_NAME.test(name);
+}
 
 /** The base path of namespace `name`: `/_ns/{name}`. */
 export function namespacePath(name: string): string {
@@ -26,7 +37,7 @@ export function namespaceOf(path: string): string | undefined {
   if (!path.startsWith(NAMESPACE_PREFIX)) return undefined;
   const end = path.indexOf('/', NAMESPACE_PREFIX.length);
   const name = path.slice(NAMESPACE_PREFIX.length, end < 0 ? undefined : end);
-  if (!NAMESPACE_NAME.test(name))
+  if (!isNamespaceName(name))
     throw new HttpError(
       400,
       'invalid_parameter',
