@@ -23,19 +23,19 @@ export {
 export { HttpError } from './core/errors.js';
 export type { Fault, FaultList } from './core/faults.js';
 export type { JournalEntry, RequestJournal } from './core/journal.js';
-export { createPlatform } from './core/platform.js';
+export type { PlatformOptions } from './core/options.js';
 export type {
   CreateSsoSessionOptions,
   HandleInfo,
   IssueTicketOptions,
   MintTokenOptions,
   Platform,
-  PlatformOptions,
   SsoSessions,
   SubscriptionSystems,
 } from './core/types.js';
 export { createHandlers, defaultHosts, type Origins } from './msw.js';
 export { type OpenApiOptions, openApiDocument } from './openapi.js';
+export { createPlatform } from './platform.js';
 export {
   DEMO_SITE_LANDING_URL,
   DEMO_SSO_AUDIENCE,

@@ -4,7 +4,8 @@
  */
 import type { HttpHandler } from 'msw';
 import type { Host } from '../src/endpoints.js';
-import { securityOf } from './core/security.js';
+import { internalsOf } from './core/internals.js';
+import { DEFAULT_MAX_BODY_BYTES } from './core/limits.js';
 import type { HandleInfo, Platform } from './core/types.js';
 import { http } from './msw-import.js';
 
@@ -34,7 +35,7 @@ export function createHandlers(platform: Platform, origins: Origins = defaultHos
     while (end > 0 && o.charCodeAt(end - 1) === 47) end--;
     distinct.add(o.slice(0, end));
   }
-  const { maxBodyBytes } = securityOf(platform);
+  const maxBodyBytes = internalsOf(platform)?.settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // A RegExp without groups, not `${origin}/*`: MSW decodes a path pattern's parameters, and a path
   // that is not valid percent-encoding (`/%ED%A0%80`) would throw there, before the platform answers.
   return [...distinct].map((origin) =>

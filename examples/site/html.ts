@@ -1,46 +1,13 @@
 /**
- * Server-rendered HTML for the example site: one tagged template that escapes every interpolated
+ * Server-rendered HTML for the example site: the tagged template that escapes every interpolated
  * value unless it is already {@link SafeHtml}, and the page layout with a small inline stylesheet.
  * Attribute values must be written in double quotes.
  */
 
-/** A fragment of HTML that is safe to insert as is (made by {@link html}). */
-export class SafeHtml {
-  /** @param value - HTML text, already escaped */
-  constructor(readonly value: string) {}
+// The platform's own template: one escaping rule in the repository, for its pages and this site's.
+import { html, type SafeHtml } from '../../mock/core/html.js';
 
-  toString(): string {
-    return this.value;
-  }
-}
-
-const ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
-
-/** Escapes text for an element's content or a double-quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c);
-}
-
-function render(value: unknown): string {
-  if (value instanceof SafeHtml) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
-  if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
-}
-
-/** `html\`<p>${text}</p>\``: `text` is escaped; a {@link SafeHtml} goes in as is; arrays are joined. */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
-  let out = strings[0] ?? '';
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? '');
-  return new SafeHtml(out);
-}
+export { html, SafeHtml } from '../../mock/core/html.js';
 
 const STYLE = html`<style>
   :root { color-scheme: light; --accent: #0b5cad; --muted: #5b6470; --line: #d9dee5; }

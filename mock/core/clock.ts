@@ -1,4 +1,6 @@
+import * as z from 'zod';
 import { HttpError } from './errors.js';
+import { integerIn, validate } from './validate.js';
 
 /**
  * The platform's clock. Every expiry and every "inactive product" decision reads it. Time keeps
@@ -26,6 +28,11 @@ export interface Clock {
   readonly frozen: boolean;
 }
 
+/** Waits `ms` milliseconds of real time (the platform clock does not move for it). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** The earliest time the clock may show: dates are written with four-digit years. */
 export const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
 /** The latest time the clock may show. */
@@ -34,16 +41,16 @@ export const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 /** The longest lifetime of a token or ticket, in seconds (100 years): an option or test tool asking for more is refused. */
 export const MAX_LIFETIME_SECONDS = 3_155_760_000;
 
-/** A lifetime in seconds: a positive integer up to {@link MAX_LIFETIME_SECONDS}, or a refusal naming `field`. */
+/** A lifetime of a token or ticket in seconds: a positive integer up to {@link MAX_LIFETIME_SECONDS}. */
+export const LifetimeSeconds = integerIn(
+  1,
+  MAX_LIFETIME_SECONDS,
+  `a positive integer of at most ${MAX_LIFETIME_SECONDS}`,
+);
+
+/** A lifetime in seconds ({@link LifetimeSeconds}), or a refusal naming `field`. */
 export function lifetime(seconds: number, field: string): number {
-  if (!(Number.isInteger(seconds) && seconds > 0 && seconds <= MAX_LIFETIME_SECONDS))
-    throw new HttpError(
-      400,
-      'invalid_parameter',
-      `Parameter must be a positive integer of at most ${MAX_LIFETIME_SECONDS}`,
-      field,
-    );
-  return seconds;
+  return validate(LifetimeSeconds, seconds, field);
 }
 
 /** The instant `seconds` after `fromMs`, as the document writes it; never past the latest time a date can show. */
@@ -51,42 +58,43 @@ export function expiryAfter(fromMs: number, seconds: number): string {
   return new Date(Math.min(fromMs + seconds * 1000, LATEST)).toISOString();
 }
 
+const OUT_OF_RANGE = 'Parameter must keep the clock between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z';
+const NOT_A_DATE = 'Parameter must be a valid date-time';
+
 /** A time in epoch milliseconds the clock may show, or a refusal naming `field`. */
 function inRange(ms: number, field: string): number {
   if (!(Number.isFinite(ms) && ms >= EARLIEST && ms <= LATEST))
-    throw new HttpError(
-      400,
-      'invalid_parameter',
-      'Parameter must keep the clock between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
-      field,
-    );
+    throw new HttpError(400, 'invalid_parameter', OUT_OF_RANGE, field);
   return ms;
 }
 
-/** Reads a date, or refuses it as an invalid `field`. */
-export function toDate(value: Date | string, field: string): Date {
-  const d = typeof value === 'string' ? new Date(value) : new Date(value.getTime());
-  if (Number.isNaN(d.getTime()))
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a valid date-time', field);
-  return d;
-}
+/**
+ * A time the clock may be set to (a `Date`, or a string `new Date` reads), as epoch milliseconds:
+ * a valid date within the years 0001 to 9999.
+ */
+export const ClockTime = z.union([z.date(), z.string()], { error: NOT_A_DATE }).transform((value, ctx) => {
+  const ms = typeof value === 'string' ? new Date(value).getTime() : value.getTime();
+  if (Number.isNaN(ms)) ctx.issues.push({ code: 'custom', message: NOT_A_DATE, input: value });
+  else if (!(ms >= EARLIEST && ms <= LATEST)) ctx.issues.push({ code: 'custom', message: OUT_OF_RANGE, input: value });
+  return ms;
+});
 
 /** The platform's clock: the real time plus an offset, or a frozen instant; with the `reset()` the platform needs. */
 export class OffsetClock implements Clock {
-  private offset = 0;
-  private stoppedAt: number | undefined;
-  private readonly initial: number | undefined;
+  #offset = 0;
+  #stoppedAt: number | undefined;
+  readonly #initial: number | undefined;
 
-  /** @param initial - where the clock starts (and returns on reset); the real time when absent */
-  constructor(initial: Date | string | undefined) {
-    this.initial = initial === undefined ? undefined : inRange(toDate(initial, 'now').getTime(), 'now');
+  /** @param initialMs - where the clock starts (and returns on reset), a {@link ClockTime}; the real time when absent */
+  constructor(initialMs: number | undefined) {
+    this.#initial = initialMs;
     this.reset();
   }
 
   /** Back to the time given at creation (or the real time), flowing. */
   reset(): void {
-    this.stoppedAt = undefined;
-    this.offset = this.initial === undefined ? 0 : this.initial - Date.now();
+    this.#stoppedAt = undefined;
+    this.#offset = this.#initial === undefined ? 0 : this.#initial - Date.now();
   }
 
   now(): Date {
@@ -95,11 +103,11 @@ export class OffsetClock implements Clock {
 
   /** The current time in milliseconds since the epoch. */
   nowMs(): number {
-    return this.stoppedAt ?? Date.now() + this.offset;
+    return this.#stoppedAt ?? Date.now() + this.#offset;
   }
 
   get frozen(): boolean {
-    return this.stoppedAt !== undefined;
+    return this.#stoppedAt !== undefined;
   }
 
   advance(seconds: number): void {
@@ -109,21 +117,21 @@ export class OffsetClock implements Clock {
   }
 
   set(now: Date | string): void {
-    this.#moveTo(inRange(toDate(now, 'now').getTime(), 'now'));
+    this.#moveTo(validate(ClockTime, now, 'now'));
   }
 
   freeze(): void {
-    this.stoppedAt ??= this.nowMs();
+    this.#stoppedAt ??= this.nowMs();
   }
 
   resume(): void {
-    if (this.stoppedAt === undefined) return;
-    this.offset = this.stoppedAt - Date.now();
-    this.stoppedAt = undefined;
+    if (this.#stoppedAt === undefined) return;
+    this.#offset = this.#stoppedAt - Date.now();
+    this.#stoppedAt = undefined;
   }
 
   #moveTo(ms: number): void {
-    if (this.stoppedAt !== undefined) this.stoppedAt = ms;
-    else this.offset = ms - Date.now();
+    if (this.#stoppedAt !== undefined) this.#stoppedAt = ms;
+    else this.#offset = ms - Date.now();
   }
 }

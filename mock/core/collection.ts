@@ -243,12 +243,12 @@ interface AnyCollectionSpec {
 
 export function checkCollections(
   specs: Readonly<Record<string, AnyCollectionSpec>>,
-  doc: Readonly<Record<string, unknown>>,
+  document: Readonly<Record<string, unknown>>,
   issues: Issues,
 ): void {
   const primaryKeys = new Map<string, Set<string>>();
   for (const [name, spec] of Object.entries(specs)) {
-    const rows = (doc[name] ?? []) as object[];
+    const rows = (document[name] ?? []) as object[];
     for (const index of Object.values(spec.indexes) as IndexSpec<object>[]) {
       if (!index.unique) continue;
       const seen = new Set<string>();
@@ -270,7 +270,7 @@ export function checkCollections(
     }
   }
   for (const [name, spec] of Object.entries(specs)) {
-    const rows = (doc[name] ?? []) as Record<string, unknown>[];
+    const rows = (document[name] ?? []) as Record<string, unknown>[];
     for (const [field, target] of Object.entries(spec.references) as [string, string][]) {
       const targetSpec = specs[target];
       const keys = primaryKeys.get(target);

@@ -601,13 +601,13 @@ export const StateDocumentSchema = z
   })
   .check((ctx) => checkCollections(COLLECTIONS, ctx.value, ctx.issues))
   // A password given in clear is hashed, and only its hash is kept (the clear one wins over a hash).
-  .transform((doc) => {
-    for (const account of doc.accounts) {
+  .transform((document) => {
+    for (const account of document.accounts) {
       if (account.password === undefined) continue;
       account.password_hash = hashPassword(account.password);
       delete account.password;
     }
-    return doc;
+    return document;
   });
 
 /** An auth endpoint of a ticket configuration: an absolute http(s) URL, or a path (`/auth/ticket`). */

@@ -47,35 +47,35 @@ function check(f: Fault): void {
 
 /** The pending faults. */
 export class Faults implements FaultList {
-  private items: { fault: Fault; remaining: number }[] = [];
+  #items: { fault: Fault; remaining: number }[] = [];
 
   add(fault: Fault): void {
     check(fault);
     const copy: Fault = { ...fault, headers: fault.headers ? { ...fault.headers } : undefined };
     if (copy.method !== undefined) copy.method = copy.method.toUpperCase();
     if (copy.headers === undefined) delete copy.headers;
-    this.items.push({ fault: copy, remaining: fault.times ?? 1 });
+    this.#items.push({ fault: copy, remaining: fault.times ?? 1 });
   }
 
   clear(): void {
-    this.items = [];
+    this.#items = [];
   }
 
   list(): Fault[] {
-    return this.items.map(({ fault, remaining }) => ({ ...fault, times: remaining }));
+    return this.#items.map(({ fault, remaining }) => ({ ...fault, times: remaining }));
   }
 
   /** The first fault matching the request, used once; undefined when none does. */
   take(method: string, path: string): Fault | undefined {
-    if (this.items.length === 0) return undefined;
-    const i = this.items.findIndex(({ fault: f }) => {
+    if (this.#items.length === 0) return undefined;
+    const i = this.#items.findIndex(({ fault: f }) => {
       if (f.method !== undefined && f.method !== method) return false;
       return f.path.endsWith('*') ? path.startsWith(f.path.slice(0, -1)) : f.path === path;
     });
     if (i < 0) return undefined;
-    const item = this.items[i]!;
+    const item = this.#items[i]!;
     item.remaining -= 1;
-    if (item.remaining <= 0) this.items.splice(i, 1);
+    if (item.remaining <= 0) this.#items.splice(i, 1);
     return item.fault;
   }
 }

@@ -1,4 +1,7 @@
-/** Random identifiers and credentials, from the Web Crypto API (Node and browsers alike). */
+/**
+ * Identifiers and credentials: random ones from the Web Crypto API (Node and browsers alike), and
+ * how ids compare (the spec's id pattern ignores case).
+ */
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
@@ -19,6 +22,23 @@ export function newId(): string {
   for (let i = used; i < used + 12; i++) out += HEX[pool[i]!];
   used += 12;
   return out;
+}
+
+/** Compares two secrets in time independent of where they differ. */
+export function sameSecret(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % Math.max(b.length, 1));
+  return diff === 0;
+}
+
+/** An id as a key of a map or set: the spec's id pattern ignores case, so `0A1...` is `0a1...`. */
+export function idKey(id: string): string {
+  return id.toLowerCase();
+}
+
+/** Whether two ids name the same record (letter case aside). */
+export function sameId(a: string, b: string): boolean {
+  return a === b || idKey(a) === idKey(b);
 }
 
 /** A new opaque credential (token, ticket): `bytes` random bytes, base64url, no padding. */

@@ -5,7 +5,7 @@
  * each body shown, and {@link JOURNAL_TEXT_BUDGET} characters in all.
  */
 import { isSecretName, redactJsonText, redactParams } from '../../src/secrets.js';
-import { setOwn } from './exchange.js';
+import { setOwn } from './messages.js';
 
 /** One request the platform received. */
 export interface JournalEntry {
@@ -184,27 +184,34 @@ function redactedEntry(slot: Slot): JournalEntry {
 }
 
 /**
- * The journal's store, bounded by a count of entries and by {@link JOURNAL_TEXT_BUDGET}: the oldest
+ * The journal itself, bounded by a count of entries and by {@link JOURNAL_TEXT_BUDGET}: the oldest
  * entries go first. A request is redacted when the journal is first read, not on its way through
  * the platform (a 1000-entry batch would pay for its body on every call, and every request for its
  * headers); nothing reads a request but {@link Journal.list}, which redacts first.
  */
 export class Journal implements RequestJournal {
   /** Slots from {@link Journal.head} on are live; those before it were dropped and are cleared. */
-  private slots: (Slot | undefined)[] = [];
+  #slots: (Slot | undefined)[] = [];
   /**
    * The index of the oldest live slot. Dropping the oldest moves it on, so that a full journal
    * pays O(1) per request rather than shifting every entry; the array is compacted once the
    * dropped part is as long as the live one.
    */
-  private head = 0;
+  #head = 0;
   /** The text held in all, in characters. */
-  private size = 0;
+  #size = 0;
 
-  constructor(
-    private readonly limit: number,
-    private readonly budget: number = JOURNAL_TEXT_BUDGET,
-  ) {}
+  readonly #limit: number;
+  readonly #budget: number;
+
+  /**
+   * @param limit - how many entries it keeps
+   * @param budget - how much text it keeps in all, in characters
+   */
+  constructor(limit: number, budget: number = JOURNAL_TEXT_BUDGET) {
+    this.#limit = limit;
+    this.#budget = budget;
+  }
 
   /**
    * Records a request; the caller fills `status` when the answer is known. The headers are kept
@@ -225,41 +232,41 @@ export class Journal implements RequestJournal {
     for (const k in headers) size += k.length + headers[k]!.length;
     const slot = new Slot(method, href, url.pathname, headers, body, receivedAtMs, correlationId, ip ?? null, size);
     // A journal of no entries keeps none (`--journal-limit 0`).
-    if (this.limit === 0) return slot;
-    this.slots.push(slot);
-    this.size += size;
+    if (this.#limit === 0) return slot;
+    this.#slots.push(slot);
+    this.#size += size;
     // The newest entry always stays, even over the text budget.
-    const last = this.slots.length - 1;
-    while (this.head < last && (last - this.head >= this.limit || this.size > this.budget)) this.drop();
-    if (this.head > 0 && this.head >= this.slots.length - this.head) {
-      this.slots.splice(0, this.head);
-      this.head = 0;
+    const last = this.#slots.length - 1;
+    while (this.#head < last && (last - this.#head >= this.#limit || this.#size > this.#budget)) this.#drop();
+    if (this.#head > 0 && this.#head >= this.#slots.length - this.#head) {
+      this.#slots.splice(0, this.#head);
+      this.#head = 0;
     }
     return slot;
   }
 
   /** Drops the oldest entry. */
-  private drop(): void {
-    this.size -= this.slots[this.head]!.size;
-    this.slots[this.head] = undefined;
-    this.head++;
+  #drop(): void {
+    this.#size -= this.#slots[this.#head]!.size;
+    this.#slots[this.#head] = undefined;
+    this.#head++;
   }
 
   list(): JournalEntry[] {
     const list: JournalEntry[] = [];
-    for (let i = this.head; i < this.slots.length; i++) {
-      const slot = this.slots[i]!;
+    for (let i = this.#head; i < this.#slots.length; i++) {
+      const slot = this.#slots[i]!;
       const before = slot.size;
       const entry = slot.redacted();
-      this.size += slot.size - before;
+      this.#size += slot.size - before;
       list.push({ ...entry, query: { ...entry.query }, headers: { ...entry.headers } });
     }
     return list;
   }
 
   clear(): void {
-    this.slots = [];
-    this.head = 0;
-    this.size = 0;
+    this.#slots = [];
+    this.#head = 0;
+    this.#size = 0;
   }
 }

@@ -15,14 +15,6 @@ export function bodyTooLarge(limit: number): HttpError {
   return new HttpError(413, 'payload_too_large', `Body exceeds the limit of ${limit} bytes`, 'body');
 }
 
-/** A body size limit from an option: a positive integer, else a HttpError naming the option. */
-export function bodyLimitOf(value: number | undefined, option: string): number {
-  const limit = value ?? DEFAULT_MAX_BODY_BYTES;
-  if (!(Number.isSafeInteger(limit) && limit > 0))
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a positive integer', option);
-  return limit;
-}
-
 /** The `Content-Length` a request declares: a number, undefined when absent, NaN when malformed. */
 export function declaredLength(header: string | null | undefined): number | undefined {
   if (header === null || header === undefined) return undefined;
@@ -108,19 +100,4 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     offset += chunk.byteLength;
   }
   return new TextDecoder().decode(whole);
-}
-
-/**
- * A request the core is to refuse before reading it: the adapter found it over a limit (413) or
- * from a host it does not serve. The core answers the error in its usual body, journaled.
- */
-export interface Refusal {
-  /** Why the request is refused. */
-  readonly refusal?: HttpError;
-}
-
-/** The refusal an adapter attached to a core request, if any. */
-export function refusalOf(request: object): HttpError | undefined {
-  const r = (request as Refusal).refusal;
-  return r instanceof HttpError ? r : undefined;
 }

@@ -6,8 +6,9 @@
 
 import type { AccountRecord, ProductRecord, RetentionOfferRecord, UserProductRecord } from './document.js';
 import { notFound } from './errors.js';
+import { sameId } from './ids.js';
 import { isActive } from './products.js';
-import type { Store } from './store.js';
+import type { State } from './state.js';
 import { isLive } from './user-products.js';
 
 /** Why a subscription may not be offered a campaign: the code, and a readable message. */
@@ -33,32 +34,27 @@ export interface RetentionTarget {
  * `orders` collection), if it is the token user's; otherwise absent: 404 `not_found` naming the
  * parameter given (another user's subscription is never revealed).
  */
-export function retentionTarget(state: Store, account: AccountRecord, target: RetentionTarget): UserProductRecord {
-  const mine = (u: UserProductRecord | undefined) =>
-    u && u.account_id.toLowerCase() === account.id.toLowerCase() ? u : undefined;
+export function retentionTarget(state: State, account: AccountRecord, target: RetentionTarget): UserProductRecord {
   if (target.order_id !== undefined) {
-    const order = state.orders.get(target.order_id);
-    const u =
-      order && order.account_id.toLowerCase() === account.id.toLowerCase()
-        ? mine(state.userProducts.get(order.user_product_id))
-        : undefined;
+    const order = state.orderOfAccount(account.id, target.order_id);
+    const u = order && state.userProductOfAccount(account.id, order.user_product_id);
     if (!u) throw notFound('order_id', 'No order of yours with that id');
     return u;
   }
-  const u = mine(state.userProducts.get(target.user_product_id ?? ''));
+  const u = state.userProductOfAccount(account.id, target.user_product_id ?? '');
   if (!u) throw notFound('user_product_id', 'No subscription of yours with that id');
   return u;
 }
 
 /** The offer for a user-product's product: the product's own, else its package's (a campaign's parent). */
-function offerFor(state: Store, product: ProductRecord): RetentionOfferRecord | undefined {
+function offerFor(state: State, product: ProductRecord): RetentionOfferRecord | undefined {
   const own = state.retentionOffers.list('package', product.id)[0];
   if (own || product.parent_product_id === null) return own;
   return state.retentionOffers.list('package', product.parent_product_id)[0];
 }
 
 /** Judges whether `u` may be offered a campaign at `nowMs`. */
-export function judgeRetention(state: Store, u: UserProductRecord, nowMs: number): Eligible | NotEligible {
+export function judgeRetention(state: State, u: UserProductRecord, nowMs: number): Eligible | NotEligible {
   if (u.subscription_type !== 'recurring')
     return { code: 'not_recurring', message: 'Only a recurring subscription can be offered a campaign' };
   if (u.provision_service !== null)
@@ -75,7 +71,7 @@ export function judgeRetention(state: Store, u: UserProductRecord, nowMs: number
   if (!offer || !campaign) return { code: 'not_eligible', message: 'No campaign is offered for this subscription' };
   if (!isActive(campaign, nowMs))
     return { code: 'not_eligible', message: 'The campaign on offer for this subscription is not on sale now' };
-  if (campaign.id.toLowerCase() === u.product_id.toLowerCase())
+  if (sameId(campaign.id, u.product_id))
     return { code: 'already_on_campaign', message: 'The subscription is already on the campaign on offer' };
   return { offer, campaign };
 }

@@ -7,7 +7,8 @@ import type * as z from 'zod';
 import type { Endpoint, Environment } from '../../src/endpoints.js';
 import type { OffsetClock } from './clock.js';
 import type { AccessTokenRecord, AccountRecord, ClientRecord } from './document.js';
-import type { Store } from './store.js';
+import type { PlatformSettings } from './options.js';
+import type { State } from './state.js';
 import type { Platform } from './types.js';
 
 /** Who called: the token's client, the token, and the account when the token is a user's. */
@@ -17,36 +18,14 @@ export interface Auth {
   readonly account: AccountRecord | undefined;
 }
 
-/** Settings fixed when the platform is created. */
-export interface Settings {
-  readonly accessTokenLifetimeSeconds: number;
-  /** Lifetime of authorization tickets, in seconds. */
-  readonly ticketLifetimeSeconds: number;
-  /** The SSO audience constant when the options override the state document's `sso_audience`. */
-  readonly ssoAudience: string | undefined;
-  /** How long a sync of customer subscriptions (endpoint 19) takes, in ms: a second one of the organisation meanwhile is refused. */
-  readonly syncProcessingMs: number;
-  /** The SSO service's login limits. */
-  readonly login: LoginLimits;
-  /** What `GET /external/api/v1/me` answers: the spec's user (endpoint 24) or the documented `{ item }`. */
-  readonly meShape: 'spec' | 'documented';
-}
-
-/** The SSO service's login limits (`createPlatform`'s `login` option). */
-export interface LoginLimits {
-  /** Wrong passwords in a row before the account freezes. */
-  readonly maxFailedAttempts: number;
-  /** How long a frozen account stays frozen, in seconds of the platform clock. */
-  readonly freezeSeconds: number;
-  /** Logged-in SSO sessions an account may hold at once (all of its organisation's sites and apps). */
-  readonly maxSessionsPerAccount: number;
-}
+/** Settings fixed when the platform is created: its options, checked, with their defaults. */
+export type Settings = Readonly<PlatformSettings>;
 
 /** What a handler receives. */
 export interface RouteContext<I = unknown> {
   /** The validated query (GET) or body. */
   readonly input: I;
-  readonly state: Store;
+  readonly state: State;
   readonly auth: Auth | undefined;
   readonly clock: OffsetClock;
   readonly environment: Environment;

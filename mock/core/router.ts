@@ -12,39 +12,40 @@ interface PatternRoute {
   readonly regex: RegExp;
   readonly names: readonly string[];
   readonly route: Route | undefined;
-  readonly planned: Endpoint | undefined;
+  readonly unserved: Endpoint | undefined;
 }
 
 /** A route found for a request: the route and its path parameters, or an endpoint of the table without a route yet. */
 export type Match =
-  | { readonly route: Route; readonly params: Readonly<Record<string, string>>; readonly planned?: undefined }
-  | { readonly planned: Endpoint; readonly route?: undefined; readonly params?: undefined };
+  | { readonly route: Route; readonly params: Readonly<Record<string, string>>; readonly unserved?: undefined }
+  | { readonly unserved: Endpoint; readonly route?: undefined; readonly params?: undefined };
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The routing table of one platform. */
 export class Router {
-  private readonly exact = new Map<string, Match>();
-  private readonly methodsByPath = new Map<string, string[]>();
-  private readonly patterns: PatternRoute[] = [];
+  readonly #exact = new Map<string, Match>();
+  readonly #methodsByPath = new Map<string, string[]>();
+  readonly #patterns: PatternRoute[] = [];
 
   /**
-   * Registers `routes`, then every entry of the endpoint table left without one as planned: it
-   * answers `501 not_implemented` naming its number.
+   * Registers `routes`, then every entry of the endpoint table left without one as unserved: it
+   * answers `501 not_implemented` naming its number (the platform serves every entry; a platform
+   * built with fewer routes, as its own tests build one, does not).
    */
   constructor(routes: readonly Route[], environment: Environment) {
-    for (const r of routes) this.add(r.method, typeof r.path === 'string' ? r.path : r.path[environment], r);
+    for (const r of routes) this.#add(r.method, typeof r.path === 'string' ? r.path : r.path[environment], r);
     for (const e of endpoints) {
       const path = pathOf(e, environment);
-      if (!this.serves(e.method, path)) this.add(e.method, path, undefined, e);
+      if (!this.#serves(e.method, path)) this.#add(e.method, path, undefined, e);
     }
   }
 
-  private serves(method: string, path: string): boolean {
-    return this.exact.has(`${method} ${path}`) || this.patterns.some((p) => p.method === method && p.path === path);
+  #serves(method: string, path: string): boolean {
+    return this.#exact.has(`${method} ${path}`) || this.#patterns.some((p) => p.method === method && p.path === path);
   }
 
-  private add(method: string, path: string, r: Route | undefined, planned?: Endpoint): void {
+  #add(method: string, path: string, r: Route | undefined, unserved?: Endpoint): void {
     const key = `${method} ${path}`;
     if (path.includes('{')) {
       const names: string[] = [];
@@ -57,25 +58,25 @@ export class Router {
           return '([^/]+)';
         })
         .join('/');
-      this.patterns.push({ method, path, regex: new RegExp(`^${source}$`), names, route: r, planned });
+      this.#patterns.push({ method, path, regex: new RegExp(`^${source}$`), names, route: r, unserved });
       return;
     }
-    if (this.exact.has(key)) throw new Error(`Two routes for ${key}`);
-    this.exact.set(key, r ? { route: r, params: NO_PARAMS } : { planned: planned! });
-    const methods = this.methodsByPath.get(path);
+    if (this.#exact.has(key)) throw new Error(`Two routes for ${key}`);
+    this.#exact.set(key, r ? { route: r, params: NO_PARAMS } : { unserved: unserved! });
+    const methods = this.#methodsByPath.get(path);
     if (methods) methods.push(method);
-    else this.methodsByPath.set(path, [method]);
+    else this.#methodsByPath.set(path, [method]);
   }
 
   /** The route for a request, or undefined. A path with or without a trailing slash finds the same route. */
   find(method: string, path: string): Match | undefined {
-    const hit = this.exact.get(`${method} ${path}`);
+    const hit = this.#exact.get(`${method} ${path}`);
     if (hit) return hit;
-    for (const p of this.patterns) {
+    for (const p of this.#patterns) {
       if (p.method !== method) continue;
       const m = p.regex.exec(path);
       if (!m) continue;
-      if (!p.route) return { planned: p.planned! };
+      if (!p.route) return { unserved: p.unserved! };
       const params: Record<string, string> = {};
       try {
         p.names.forEach((name, i) => {
@@ -87,15 +88,15 @@ export class Router {
       return { route: p.route, params };
     }
     const other = otherSlash(path);
-    return other === undefined ? undefined : this.exact.get(`${method} ${other}`);
+    return other === undefined ? undefined : this.#exact.get(`${method} ${other}`);
   }
 
   /** The methods served on a path, for `405` and its `Allow` header; undefined for an unknown path. */
   allowed(path: string): readonly string[] | undefined {
-    const methods = new Set(this.methodsByPath.get(path));
+    const methods = new Set(this.#methodsByPath.get(path));
     const other = otherSlash(path);
-    if (other !== undefined) for (const m of this.methodsByPath.get(other) ?? []) methods.add(m);
-    for (const p of this.patterns) if (p.regex.test(path)) methods.add(p.method);
+    if (other !== undefined) for (const m of this.#methodsByPath.get(other) ?? []) methods.add(m);
+    for (const p of this.#patterns) if (p.regex.test(path)) methods.add(p.method);
     return methods.size > 0 ? [...methods] : undefined;
   }
 }

@@ -1,66 +1,15 @@
 /**
- * The platform's security settings, fixed when it is created: the body size limit, whether the
- * `/__admin` API is served and the bearer token it requires, and how the shop treats a return URL
- * whose domain is not registered. Adapters read them (`securityOf`) the way they find the core.
+ * The admin API's guard: whether `/__admin` is served at all, the bearer token it requires, and
+ * its refusal of what another site's web page could send it.
  */
-
 import { HttpError } from './errors.js';
-import type { CoreResponse } from './exchange.js';
 import { isLoopbackHost } from './hosts.js';
-import { bodyLimitOf } from './limits.js';
-import type { PlatformOptions } from './types.js';
+import { sameSecret } from './ids.js';
+import type { PlatformSettings } from './options.js';
 import { invalidContentType, mediaTypeOf } from './validate.js';
 
-/** What the security options of `createPlatform` come to. */
-export interface SecuritySettings {
-  /** Largest body accepted, in bytes. */
-  readonly maxBodyBytes: number;
-  /** Whether `/__admin` is served at all. */
-  readonly admin: boolean;
-  /** The bearer token `/__admin` requires; none when undefined. */
-  readonly adminToken: string | undefined;
-  /** Whether a return to an unregistered domain shows a "you are leaving" page instead of redirecting. */
-  readonly returnInterstitial: boolean;
-}
-
-const registry = new WeakMap<object, SecuritySettings>();
-
-const DEFAULTS: SecuritySettings = {
-  maxBodyBytes: bodyLimitOf(undefined, 'maxBodyBytes'),
-  admin: true,
-  adminToken: undefined,
-  returnInterstitial: false,
-};
-
-/** The settings of `options`, checked: a HttpError names the option that is wrong. */
-export function securitySettings(options: PlatformOptions): SecuritySettings {
-  const { adminToken } = options;
-  if (adminToken !== undefined && !(typeof adminToken === 'string' && adminToken.length > 0))
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a non-empty string', 'adminToken');
-  return {
-    maxBodyBytes: bodyLimitOf(options.maxBodyBytes, 'maxBodyBytes'),
-    admin: options.admin ?? true,
-    adminToken,
-    returnInterstitial: options.returnInterstitial ?? false,
-  };
-}
-
-/** Records the settings of a platform. */
-export function registerSecurity(platform: object, settings: SecuritySettings): void {
-  registry.set(platform, settings);
-}
-
-/** The settings of a platform made by `createPlatform`; the defaults for any other. */
-export function securityOf(platform: object): SecuritySettings {
-  return registry.get(platform) ?? DEFAULTS;
-}
-
-/** Compares two secrets in time independent of where they differ. */
-function sameSecret(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % Math.max(b.length, 1));
-  return diff === 0;
-}
+/** What the admin guard reads of the platform's settings. */
+export type AdminSettings = Readonly<Pick<PlatformSettings, 'admin' | 'adminToken'>>;
 
 /** The parts of a request the admin guard reads. */
 export interface AdminRequest {
@@ -106,7 +55,7 @@ function crossSite(field: string, message: string): HttpError {
  * curl (with `-H 'content-type: application/json'` on a body), Node's `fetch` and in-process calls
  * send no `Origin` and no `Sec-Fetch-Site`, and pass.
  */
-export function guardAdmin(settings: SecuritySettings, request: AdminRequest): HttpError | undefined {
+export function guardAdmin(settings: AdminSettings, request: AdminRequest): HttpError | undefined {
   const { method, url, headers, body } = request;
   if (!settings.admin) return new HttpError(404, 'not_found', `No route for ${method} ${url.pathname}`);
   const site = headers['sec-fetch-site'];
@@ -135,13 +84,4 @@ export function guardAdmin(settings: SecuritySettings, request: AdminRequest): H
   if ((hasBody || contentType !== undefined) && mediaTypeOf(contentType) !== 'application/json')
     return invalidContentType('application/json');
   return undefined;
-}
-
-/** An answer without any CORS header: `/__admin` is never readable by another origin's page. */
-export function withoutCors(response: CoreResponse): CoreResponse {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) {
-    if (!name.startsWith('access-control-')) headers[name] = value;
-  }
-  return { ...response, headers };
 }

@@ -11,17 +11,22 @@
  *
  * A terminated session stays terminated. Sessions belong to an organisation (the one of the client
  * they were created for): a client of another organisation never finds them.
+ *
+ * Password log-ins (authenticate) are counted here too: wrong passwords in a row per organisation
+ * and e-mail address, and the freeze they lead to ({@link checkCredentials}).
  */
 import type { OffsetClock } from './clock.js';
-import type { ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
+import type { AccountRecord, ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
 import { HttpError } from './errors.js';
-import { newSecret } from './ids.js';
-import type { Store } from './store.js';
+import { idKey, newSecret, sameId } from './ids.js';
+import { NO_PASSWORD, verifyPassword } from './passwords.js';
+import type { State } from './state.js';
+import { isActiveAccount } from './tickets.js';
 import type { CreateSsoSessionOptions, SsoSessions } from './types.js';
 
 /** Creates an `anon` session for `clientId` (or for no client: the admin tools' sessions). */
-export function createSsoSession(store: Store, clock: OffsetClock, clientId?: string): SsoSessionRecord {
-  if (clientId !== undefined && !store.clients.has(clientId))
+export function createSsoSession(state: State, clock: OffsetClock, clientId?: string): SsoSessionRecord {
+  if (clientId !== undefined && !state.clients.has(clientId))
     throw new HttpError(404, 'not_found', 'No such client', 'client_id');
   const session: SsoSessionRecord = {
     // 192 random bits: a session id is as good as a password to whoever holds it.
@@ -32,13 +37,13 @@ export function createSsoSession(store: Store, clock: OffsetClock, clientId?: st
     created_at: clock.now().toISOString(),
     timeline: [],
   };
-  store.ssoSessions.add(session);
+  state.ssoSessions.add(session);
   return session;
 }
 
 /** The organisation a session belongs to: its client's; undefined for a session made without one. */
-function organisationOf(store: Store, session: SsoSessionRecord): string | undefined {
-  return session.client_id === null ? undefined : store.clients.get(session.client_id)?.organisation_id.toLowerCase();
+function organisationOf(state: State, session: SsoSessionRecord): string | undefined {
+  return session.client_id === null ? undefined : state.clients.get(session.client_id)?.organisation_id;
 }
 
 /**
@@ -46,11 +51,11 @@ function organisationOf(store: Store, session: SsoSessionRecord): string | undef
  * another organisation. A session made without a client (by the admin tools) is adopted by the
  * first client that uses it.
  */
-export function findSsoSession(store: Store, sid: string, client: ClientRecord): SsoSessionRecord | undefined {
-  const session = store.ssoSessions.get(sid);
+export function findSsoSession(state: State, sid: string, client: ClientRecord): SsoSessionRecord | undefined {
+  const session = state.ssoSessions.get(sid);
   if (!session) return undefined;
-  const org = organisationOf(store, session);
-  if (org !== undefined && org !== client.organisation_id.toLowerCase()) return undefined;
+  const org = organisationOf(state, session);
+  if (org !== undefined && !sameId(org, client.organisation_id)) return undefined;
   if (session.client_id === null) session.client_id = client.client_id;
   return session;
 }
@@ -73,9 +78,10 @@ export function recordSsoEvent(
 }
 
 /** The logged-in sessions of an account, across its organisation's clients. */
-export function loggedInSessions(store: Store, accountId: string): SsoSessionRecord[] {
-  const id = accountId.toLowerCase();
-  return store.ssoSessions.rows.filter((s) => s.state === 'loggedin' && s.account_id?.toLowerCase() === id);
+export function loggedInSessions(state: State, accountId: string): SsoSessionRecord[] {
+  return state.ssoSessions.rows.filter(
+    (s) => s.state === 'loggedin' && s.account_id !== null && sameId(s.account_id, accountId),
+  );
 }
 
 /** Why a session may not log in, as the SSO service's `err` says it. */
@@ -113,7 +119,7 @@ export function sessionLimit(limits: SsoSessionLimits, organisation: Organisatio
  * guard applies. Undefined when the log-in may go ahead.
  */
 export function logInRefusal(
-  store: Store,
+  state: State,
   session: SsoSessionRecord,
   accountId: string | undefined,
   limits: SsoSessionLimits,
@@ -121,15 +127,15 @@ export function logInRefusal(
   if (session.state === 'terminated') return { err: 'session_terminated', ems: 'The session is terminated' };
   if (accountId === undefined) return undefined;
   if (session.state === 'loggedin') {
-    if (session.account_id?.toLowerCase() === accountId.toLowerCase()) return undefined;
+    if (session.account_id !== null && sameId(session.account_id, accountId)) return undefined;
     return {
       err: 'session_already_logged_in_on_another_account',
       ems: 'The session is logged in on another account: log out first',
     };
   }
-  const account = store.accounts.get(accountId);
-  const organisation = account ? store.organisation(account.organisation_id) : undefined;
-  if (loggedInSessions(store, accountId).length >= sessionLimit(limits, organisation))
+  const account = state.accounts.get(accountId);
+  const organisation = account ? state.organisation(account.organisation_id) : undefined;
+  if (loggedInSessions(state, accountId).length >= sessionLimit(limits, organisation))
     return { err: 'session_limit_reached', ems: 'The account has its maximum of logged-in sessions' };
   return undefined;
 }
@@ -148,12 +154,12 @@ export type SsoLogInOutcome =
  * one refuses.
  */
 export function logInSsoSession(
-  store: Store,
+  state: State,
   session: SsoSessionRecord,
   accountId: string,
   limits: SsoSessionLimits,
 ): SsoLogInOutcome {
-  const refusal = logInRefusal(store, session, accountId, limits);
+  const refusal = logInRefusal(state, session, accountId, limits);
   if (refusal) return { ok: false, ...refusal };
   const verification = session.state === 'loggedin';
   session.state = 'loggedin';
@@ -172,32 +178,111 @@ export function terminateSsoSession(session: SsoSessionRecord): boolean {
 }
 
 /** Terminates `session` and, when it is logged in, every other session of the same account. Answers how many ended. */
-export function logOutSsoSession(store: Store, session: SsoSessionRecord): number {
+export function logOutSsoSession(state: State, session: SsoSessionRecord): number {
   const others =
-    session.account_id === null || session.state !== 'loggedin' ? [] : loggedInSessions(store, session.account_id);
+    session.account_id === null || session.state !== 'loggedin' ? [] : loggedInSessions(state, session.account_id);
   let ended = 0;
   for (const s of new Set([session, ...others])) if (terminateSsoSession(s)) ended++;
   return ended;
 }
 
+/** The limits a password log-in is held to (the platform's `login` option). */
+export interface PasswordLimits {
+  /** Wrong passwords in a row before the address freezes. */
+  readonly maxFailedAttempts: number;
+  /** How long a frozen address stays frozen, in seconds of the platform clock. */
+  readonly freezeSeconds: number;
+}
+
+/** What checking an e-mail address and a password comes to. */
+export type CredentialCheck =
+  | { readonly ok: true; readonly account: AccountRecord }
+  | {
+      readonly ok: false;
+      readonly err: 'account_frozen' | 'invalid_credentials' | 'account_not_active';
+      readonly ems: string;
+      /** Seconds until a frozen address thaws (`account_frozen`). */
+      readonly frozenForSeconds?: number;
+      /** Wrong passwords left before the address freezes (`invalid_credentials`). */
+      readonly attemptsLeft?: number;
+    };
+
+/** The key of an e-mail address's wrong-password count: per organisation, letter case aside. */
+function failuresKey(organisationId: string, email: string): string {
+  return `${idKey(organisationId)}\n${email.toLowerCase()}`;
+}
+
+/** Seconds until a frozen address thaws, on the platform clock; 0 when it is not frozen. */
+function frozenFor(state: State, clock: OffsetClock, key: string): number {
+  const entry = state.loginFailures.get(key);
+  if (!entry || entry.frozenUntilMs <= clock.nowMs()) return 0;
+  return Math.ceil((entry.frozenUntilMs - clock.nowMs()) / 1000);
+}
+
+/** Counts a wrong password (the first after a freeze starts a new count); answers the attempts left. */
+function countFailure(state: State, clock: OffsetClock, limits: PasswordLimits, key: string): number {
+  const entry = state.loginFailures.get(key) ?? { failures: 0, frozenUntilMs: 0 };
+  entry.failures = entry.frozenUntilMs > 0 ? 1 : entry.failures + 1;
+  entry.frozenUntilMs = 0;
+  const left = Math.max(0, limits.maxFailedAttempts - entry.failures);
+  if (left === 0) entry.frozenUntilMs = clock.nowMs() + limits.freezeSeconds * 1000;
+  state.loginFailures.set(key, entry);
+  return left;
+}
+
+/**
+ * Checks an e-mail address and password of an organisation, in the SSO service's order: a frozen
+ * address is refused before the password is looked at (so it is no password oracle); an unknown
+ * address costs a hash check and counts as a wrong password too (the answer does not tell which it
+ * was); the wrong password that leaves no attempt freezes the address for `freezeSeconds`; a right
+ * one clears the count, and then the account must be active.
+ */
+export function checkCredentials(
+  state: State,
+  clock: OffsetClock,
+  limits: PasswordLimits,
+  organisationId: string,
+  email: string,
+  password: string,
+): CredentialCheck {
+  const key = failuresKey(organisationId, email);
+  const frozen = frozenFor(state, clock, key);
+  if (frozen > 0)
+    return {
+      ok: false,
+      err: 'account_frozen',
+      ems: 'Too many wrong passwords: try again later',
+      frozenForSeconds: frozen,
+    };
+  const account = state.accountByEmail(organisationId, email);
+  const right = verifyPassword(password, account?.password_hash ?? NO_PASSWORD) && account?.password_hash !== undefined;
+  if (!account || !right) {
+    const attemptsLeft = countFailure(state, clock, limits, key);
+    return { ok: false, err: 'invalid_credentials', ems: 'Wrong e-mail address or password', attemptsLeft };
+  }
+  state.loginFailures.delete(key);
+  if (!isActiveAccount(account)) return { ok: false, err: 'account_not_active', ems: 'This account cannot log in' };
+  return { ok: true, account };
+}
+
 /** The session `sid`, or 404 `not_found` naming `sid`. */
-export function ssoSessionOrThrow(store: Store, sid: string): SsoSessionRecord {
-  const session = store.ssoSessions.get(sid);
+export function ssoSessionOrThrow(state: State, sid: string): SsoSessionRecord {
+  const session = state.ssoSessions.get(sid);
   if (!session) throw new HttpError(404, 'not_found', 'No such SSO session', 'sid');
   return session;
 }
 
 /** The in-process SSO tools of a platform. */
-export function createSsoSessions(store: Store, clock: OffsetClock): SsoSessions {
+export function createSsoSessions(state: State, clock: OffsetClock): SsoSessions {
   return {
     createSession(options: CreateSsoSessionOptions = {}): string {
-      return createSsoSession(store, clock, options.clientId).sid;
+      return createSsoSession(state, clock, options.clientId).sid;
     },
     terminate(sid: string): void {
-      terminateSsoSession(ssoSessionOrThrow(store, sid));
+      terminateSsoSession(ssoSessionOrThrow(state, sid));
     },
     session(sid: string): SsoSessionRecord | undefined {
-      const session = store.ssoSessions.get(sid);
+      const session = state.ssoSessions.get(sid);
       return session && structuredClone(session);
     },
   };

@@ -13,13 +13,14 @@ import type {
 } from './document.js';
 import { COLLECTIONS, ExternalCustomer, type ExternalCustomerInput } from './document.js';
 import { HttpError, notFound } from './errors.js';
-import { newId } from './ids.js';
-import type { Store } from './store.js';
+import { idKey, sameId } from './ids.js';
+import type { State } from './state.js';
 import type { SubscriptionSystems } from './types.js';
+import { addUserProduct } from './user-products.js';
 import { validate } from './validate.js';
 
 /** The organisation's external subscription system, or `400 configuration_error` when it has none. */
-export function systemOf(state: Store, organisationId: string): SubscriptionSystemRecord {
+export function systemOf(state: State, organisationId: string): SubscriptionSystemRecord {
   const system = state.subscriptionSystems.get(organisationId);
   if (!system)
     throw new HttpError(400, 'configuration_error', 'The organisation has no external subscription system integration');
@@ -35,7 +36,7 @@ export function customerOf(
 }
 
 /** The account of the organisation with this customer number, or `404 not_found` (field `customer_number`). */
-export function accountByCustomerNumber(state: Store, organisationId: string, customerNumber: string): AccountRecord {
+export function accountByCustomerNumber(state: State, organisationId: string, customerNumber: string): AccountRecord {
   const account = state.accounts.find('customerNumber', organisationId, customerNumber);
   if (!account) throw notFound('customer_number', 'No account with that customer number');
   return account;
@@ -87,7 +88,7 @@ type SyncChange =
  * alone. A product code the organisation does not have refuses the whole sync (`404 not_found`).
  */
 export function planSync(
-  state: Store,
+  state: State,
   system: SubscriptionSystemRecord,
   account: AccountRecord,
   customer: ExternalCustomerRecord,
@@ -110,7 +111,7 @@ export function planSync(
     }
     kept.add(existing);
     const same =
-      existing.product_id.toLowerCase() === product.id.toLowerCase() &&
+      sameId(existing.product_id, product.id) &&
       existing.subscription_type === subscription.subscription_type &&
       Date.parse(existing.valid_from) === Date.parse(subscription.valid_from) &&
       Date.parse(existing.valid_to) === Date.parse(subscription.valid_to) &&
@@ -124,7 +125,7 @@ export function planSync(
 
 /** Makes the changes of {@link planSync}; `updated` moves only on a user-product that changes. */
 export function applySync(
-  state: Store,
+  state: State,
   system: SubscriptionSystemRecord,
   account: AccountRecord,
   changes: readonly SyncChange[],
@@ -133,28 +134,14 @@ export function applySync(
   for (const change of changes) {
     if (change.kind === 'create') {
       const { product, subscription } = change;
-      state.userProducts.add({
-        id: newId(),
-        account_id: account.id,
-        product_id: product.id,
-        product_code: product.product_code,
-        title_code: product.title_code,
-        created: now,
-        updated: now,
-        valid_from: subscription.valid_from,
-        valid_to: subscription.valid_to,
-        provision_service: system.provision_service,
-        subscription_type: subscription.subscription_type,
-        state: 'activated',
-        has_pending_change_request: false,
-        external_start_date: subscription.valid_from,
-        payment_option: null,
-        period_id: null,
-        order_id: null,
-        cancelled_at: null,
-        cancellation_reason_id: null,
-        retention_offer_id: null,
-        subscription_number: subscription.subscription_number,
+      addUserProduct(state, now, {
+        accountId: account.id,
+        product,
+        subscriptionType: subscription.subscription_type,
+        validFrom: subscription.valid_from,
+        validTo: subscription.valid_to,
+        provisionService: system.provision_service,
+        subscriptionNumber: subscription.subscription_number,
       });
     } else if (change.kind === 'update') {
       const { product, subscription } = change;
@@ -187,7 +174,7 @@ export const DistributionSettings = COLLECTIONS.subscription_systems.schema
   .partial();
 
 /** The in-process tools over the simulated systems (`platform.subscriptionSystems`). */
-export function createSubscriptionSystems(state: Store): SubscriptionSystems {
+export function createSubscriptionSystems(state: State): SubscriptionSystems {
   const systemOrThrow = (organisationId: string) => {
     const system = state.subscriptionSystems.get(organisationId);
     if (!system) throw notFound('organisation_id', 'The organisation has no external subscription system');
@@ -213,7 +200,7 @@ export function createSubscriptionSystems(state: Store): SubscriptionSystems {
       if (checked.distribution !== undefined) system.distribution = checked.distribution;
     },
     syncInFlight(organisationId) {
-      return state.syncsInFlight.has(organisationId.toLowerCase());
+      return state.syncsInFlight.has(idKey(organisationId));
     },
     removeCustomer(organisationId, customerNumber) {
       const system = systemOrThrow(organisationId);

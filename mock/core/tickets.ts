@@ -6,7 +6,7 @@
 import { expiryAfter, type OffsetClock } from './clock.js';
 import type { AccountRecord, TicketRecord } from './document.js';
 import { newSecret } from './ids.js';
-import type { Store } from './store.js';
+import type { State } from './state.js';
 import { revokeFamily } from './tokens.js';
 
 /** What a new ticket is for. */
@@ -19,7 +19,7 @@ export interface TicketFor {
 }
 
 /** Issues a ticket and stores it. */
-export function issueTicket(store: Store, clock: OffsetClock, what: TicketFor): TicketRecord {
+export function issueTicket(state: State, clock: OffsetClock, what: TicketFor): TicketRecord {
   const now = clock.nowMs();
   const record: TicketRecord = {
     ticket: newSecret(32),
@@ -30,7 +30,7 @@ export function issueTicket(store: Store, clock: OffsetClock, what: TicketFor): 
     used_at: null,
     access_token: null,
   };
-  store.tickets.add(record);
+  state.tickets.add(record);
   return record;
 }
 
@@ -54,17 +54,17 @@ export function isActiveAccount(account: AccountRecord): boolean {
  * no longer active. Changes nothing else: the caller marks a usable ticket with {@link useTicket}
  * in the same synchronous step, so two racing presentations cannot both win.
  */
-export function judgeTicket(store: Store, clock: OffsetClock, value: string, clientId: string): TicketJudgement {
-  const ticket = store.tickets.get(value);
+export function judgeTicket(state: State, clock: OffsetClock, value: string, clientId: string): TicketJudgement {
+  const ticket = state.tickets.get(value);
   if (!ticket) return { ok: false, reason: 'unknown' };
   if (ticket.client_id !== clientId) return { ok: false, reason: 'other_client' };
   if (ticket.used_at !== null) {
-    const issued = ticket.access_token === null ? undefined : store.accessTokens.get(ticket.access_token);
-    if (issued) revokeFamily(store, clock, issued);
+    const issued = ticket.access_token === null ? undefined : state.accessTokens.get(ticket.access_token);
+    if (issued) revokeFamily(state, clock, issued);
     return { ok: false, reason: 'used' };
   }
   if (Date.parse(ticket.expires_at) <= clock.nowMs()) return { ok: false, reason: 'expired' };
-  const account = store.accounts.get(ticket.account_id);
+  const account = state.accounts.get(ticket.account_id);
   if (!account || !isActiveAccount(account)) return { ok: false, reason: 'account_not_active' };
   return { ok: true, ticket, account };
 }

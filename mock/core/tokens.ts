@@ -3,7 +3,7 @@ import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { expiryAfter, type OffsetClock } from './clock.js';
 import type { AccessTokenRecord, ClientRecord } from './document.js';
 import { newId, newSecret } from './ids.js';
-import type { Store } from './store.js';
+import type { State } from './state.js';
 
 /** What a new token is for. */
 export interface TokenGrant {
@@ -16,11 +16,11 @@ export interface TokenGrant {
 }
 
 /** Issues an access token (256 random bits) with its refresh token, and stores both. */
-export function issueToken(store: Store, clock: OffsetClock, grant: TokenGrant): AccessTokenResponse {
+export function issueToken(state: State, clock: OffsetClock, grant: TokenGrant): AccessTokenResponse {
   const accessToken = newSecret();
   const refreshToken = newSecret();
   const scopes = [...grant.scopes];
-  store.accessTokens.add({
+  state.accessTokens.add({
     access_token: accessToken,
     refresh_token: refreshToken,
     client_id: grant.client.client_id,
@@ -44,9 +44,9 @@ export function issueToken(store: Store, clock: OffsetClock, grant: TokenGrant):
  * Revokes a token and every token of its refresh family, refresh tokens included: what a reused
  * ticket or refresh token calls for (RFC 6749 section 10.5).
  */
-export function revokeFamily(store: Store, clock: OffsetClock, token: AccessTokenRecord): void {
+export function revokeFamily(state: State, clock: OffsetClock, token: AccessTokenRecord): void {
   const now = clock.now().toISOString();
-  for (const t of store.familyOf(token)) if (t.revoked_at === null) t.revoked_at = now;
+  for (const t of state.familyOf(token)) if (t.revoked_at === null) t.revoked_at = now;
 }
 
 /** Each token's expiry in milliseconds, parsed once per value of `expires_at`. */

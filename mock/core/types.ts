@@ -11,60 +11,7 @@ import type {
 import type { FaultList } from './faults.js';
 import type { RequestJournal } from './journal.js';
 
-/** Options of `createPlatform`. */
-export interface PlatformOptions {
-  /** The initial state, and what `reset()` returns to: `demo` (default), `empty`, or a state document. */
-  seed?: 'demo' | 'empty' | StateDocumentInput;
-  /** Which environment's paths to serve (they differ for endpoint 10). Default `stage`. */
-  environment?: Environment;
-  /** Start the platform clock at this time instead of the real time; it keeps flowing from there. */
-  now?: Date | string;
-  /** Lifetime of issued access tokens, in seconds. Default 3600. */
-  accessTokenLifetimeSeconds?: number;
-  /** Lifetime of authorization tickets, in seconds, on the platform clock. Default 60. */
-  ticketLifetimeSeconds?: number;
-  /** The SSO audience constant; overrides the state document's `sso_audience` when given. */
-  ssoAudience?: string;
-  /**
-   * How long a sync of customer subscriptions (endpoint 19) takes, in ms. Another sync of the same
-   * organisation that arrives meanwhile is refused (`409 sync_in_progress`): bulk runs must be made
-   * in sequence, and a test suite that runs them in parallel finds out. Default 50.
-   */
-  syncProcessingMs?: number;
-  /**
-   * The SSO service's login limits: wrong passwords in a row before an account freezes (default 5),
-   * how long it stays frozen on the platform clock (default 300 s), and how many logged-in SSO
-   * sessions one account may hold (default 5: two sites and a phone fit).
-   */
-  login?: { maxFailedAttempts?: number; freezeSeconds?: number; maxSessionsPerAccount?: number };
-  /**
-   * What `GET /external/api/v1/me` answers: `spec` (default) the spec's Signed-in user account
-   * (endpoint 24, flat camelCase), or `documented` the `{ item: { ... } }` of the platform's public
-   * documentation, so that a site written against that runs unchanged. `/external/api/v3/me`
-   * always answers the documented shape.
-   */
-  meShape?: 'spec' | 'documented';
-  /** How many requests the journal keeps, an integer of 0 (none) or more; the oldest go first. Default 1000. */
-  journalLimit?: number;
-  /** Called with an unexpected exception before it is answered as `500 internal_server_error`. */
-  onError?: (error: unknown) => void;
-  /**
-   * The largest request body accepted, in bytes; a larger one is refused with `413
-   * payload_too_large` as soon as it is known to be larger (from `Content-Length`, or while
-   * reading). Default 1 MiB (1048576).
-   */
-  maxBodyBytes?: number;
-  /** Serve the `/__admin` test tools. Default true; false answers them `404 not_found`. */
-  admin?: boolean;
-  /** When set, `/__admin` requires `Authorization: Bearer <adminToken>` (else `401 invalid_token`). */
-  adminToken?: string;
-  /**
-   * When the shop sends a user back to a return URL whose domain has no ticket configuration, show
-   * a "you are leaving" page with a link instead of redirecting at once (the spec's default, an
-   * open redirect). Default false.
-   */
-  returnInterstitial?: boolean;
-}
+export type { PlatformOptions } from './options.js';
 
 /** What an adapter knows about a request beyond the Fetch `Request`. */
 export interface HandleInfo {
@@ -163,10 +110,10 @@ export interface Platform {
   /** A deep copy of the whole state. */
   snapshot(): StateDocument;
   /**
-   * Replaces the whole state with `doc` (validated; throws a `HttpError` naming the field when
+   * Replaces the whole state with `document` (validated; throws a `HttpError` naming the field when
    * it is invalid). The seed that `reset()` returns to stays.
    */
-  restore(doc: StateDocumentInput): void;
+  restore(document: StateDocumentInput): void;
   /** Issues an access token directly, as if a client had asked for it. */
   mintToken(options: MintTokenOptions): AccessTokenResponse;
   /**

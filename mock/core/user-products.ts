@@ -1,9 +1,9 @@
 /**
  * User-products (subscriptions), the one model every endpoint that reads or writes them shares:
- * the shop's purchase, provisioning (13), update (12), transfer (5), reactivation (16), and later
- * retention and the subscription-system sync. A user-product belongs to an account; its orders and
- * payment profiles follow it. Everything is per organisation: another organisation's records are
- * absent.
+ * the shop's purchase, provisioning (13), update (12), transfer (5), reactivation (16), retention
+ * (6, 7) and the subscription-system sync (19). A user-product belongs to an account; its orders
+ * and payment profiles follow it. Everything is per organisation: another organisation's records
+ * are absent.
  */
 
 import { sumOfDetails } from '../../src/schemas/products.js';
@@ -12,17 +12,11 @@ import type { ClientRecord, PricePeriodRecord, ProductRecord, UserProductRecord 
 import { HttpError } from './errors.js';
 import { newId } from './ids.js';
 import type { Auth } from './route.js';
-import type { Store } from './store.js';
+import type { State } from './state.js';
 
 /** A user-product that still gives access: `activated`, or `cancelled` with its term not yet ended. */
 export function isLive(u: UserProductRecord, nowMs: number): boolean {
   return u.state === 'activated' || (u.state === 'cancelled' && Date.parse(u.valid_to) > nowMs);
-}
-
-/** The user-product `id` if its account is of the organisation; undefined otherwise (absent, or another organisation's). */
-export function userProductOf(state: Store, organisationId: string, id: string): UserProductRecord | undefined {
-  const u = state.userProducts.get(id);
-  return u && state.account(organisationId, u.account_id) ? u : undefined;
 }
 
 /** The provision service of the calling client, or `400 configuration_error` (endpoints 12 and 13). */
@@ -56,6 +50,54 @@ export function periodEnd(fromMs: number, type: PricePeriodRecord['type'], lengt
   return d.getTime();
 }
 
+/** What a new user-product is: the fields in which a purchase, a provisioning and a sync differ. */
+export interface NewUserProduct {
+  readonly accountId: string;
+  readonly product: ProductRecord;
+  readonly subscriptionType: UserProductRecord['subscription_type'];
+  readonly validFrom: string;
+  readonly validTo: string;
+  /** The external provision service that controls it; null for the platform's own (a purchase). */
+  readonly provisionService: string | null;
+  /** What a purchase paid: its payment option, the period and the order. */
+  readonly paid?: { readonly paymentOption: string; readonly periodId: string; readonly orderId: string };
+  /** The external system's own number, for a user-product a sync created. */
+  readonly subscriptionNumber?: string;
+}
+
+/**
+ * Adds an `activated` user-product, created `now`, and answers it: the one place its record is
+ * written. One controlled by a provision service started externally when it became valid.
+ */
+export function addUserProduct(state: State, now: string, what: NewUserProduct): UserProductRecord {
+  const { product, paid } = what;
+  const userProduct: UserProductRecord = {
+    id: newId(),
+    account_id: what.accountId,
+    product_id: product.id,
+    product_code: product.product_code,
+    title_code: product.title_code,
+    created: now,
+    updated: now,
+    valid_from: what.validFrom,
+    valid_to: what.validTo,
+    provision_service: what.provisionService,
+    subscription_type: what.subscriptionType,
+    state: 'activated',
+    has_pending_change_request: false,
+    external_start_date: what.provisionService === null ? null : what.validFrom,
+    payment_option: paid?.paymentOption ?? null,
+    period_id: paid?.periodId ?? null,
+    order_id: paid?.orderId ?? null,
+    cancelled_at: null,
+    cancellation_reason_id: null,
+    retention_offer_id: null,
+    subscription_number: what.subscriptionNumber ?? null,
+  };
+  state.userProducts.add(userProduct);
+  return userProduct;
+}
+
 /** What a purchase is of. */
 export interface Purchase {
   readonly accountId: string;
@@ -68,41 +110,25 @@ export interface Purchase {
  * from now, with its order (the amount charged) and, for every payment option but `free`, its
  * payment profile (the period and the amount each iteration charges). Answers the new user-product.
  */
-export function purchase(state: Store, clock: OffsetClock, what: Purchase): UserProductRecord {
+export function purchase(state: State, clock: OffsetClock, what: Purchase): UserProductRecord {
   const now = clock.nowMs();
   const created = new Date(now).toISOString();
-  const id = newId();
   const orderId = newId();
   const { product, period } = what;
-  const userProduct: UserProductRecord = {
-    id,
-    account_id: what.accountId,
-    product_id: product.id,
-    product_code: product.product_code,
-    title_code: product.title_code,
-    created,
-    updated: created,
-    valid_from: created,
-    valid_to: new Date(periodEnd(now, period.type, period.length)).toISOString(),
+  const userProduct = addUserProduct(state, created, {
+    accountId: what.accountId,
+    product,
+    subscriptionType: period.purchase_type,
+    validFrom: created,
+    validTo: new Date(periodEnd(now, period.type, period.length)).toISOString(),
     // A purchase is controlled by the platform, not by an external provision service.
-    provision_service: null,
-    subscription_type: period.purchase_type,
-    state: 'activated',
-    has_pending_change_request: false,
-    external_start_date: null,
-    payment_option: period.payment_option,
-    period_id: period.id,
-    order_id: orderId,
-    cancelled_at: null,
-    cancellation_reason_id: null,
-    retention_offer_id: null,
-    subscription_number: null,
-  };
-  state.userProducts.add(userProduct);
+    provisionService: null,
+    paid: { paymentOption: period.payment_option, periodId: period.id, orderId },
+  });
   state.orders.add({
     id: orderId,
     account_id: what.accountId,
-    user_product_id: id,
+    user_product_id: userProduct.id,
     created,
     product_id: product.id,
     product_code: product.product_code,
@@ -114,7 +140,7 @@ export function purchase(state: Store, clock: OffsetClock, what: Purchase): User
     state.paymentProfiles.add({
       id: newId(),
       account_id: what.accountId,
-      user_product_id: id,
+      user_product_id: userProduct.id,
       created,
       payment_option: period.payment_option,
       details: period.payment_option === 'psp' ? (period.payment_option_details ?? null) : null,
@@ -128,7 +154,7 @@ export function purchase(state: Store, clock: OffsetClock, what: Purchase): User
  * Moves a user-product, with its orders and payment profiles, to another account (endpoint 5):
  * nothing of it stays on the source account.
  */
-export function transfer(state: Store, clock: OffsetClock, userProduct: UserProductRecord, accountId: string): void {
+export function transfer(state: State, clock: OffsetClock, userProduct: UserProductRecord, accountId: string): void {
   const move = <T extends { account_id: string }>(r: T) => {
     r.account_id = accountId;
   };

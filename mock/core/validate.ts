@@ -1,8 +1,8 @@
 /** Reading a request's input the spec's way: content type, JSON, then the endpoint's zod schema. */
-import type * as z from 'zod';
+import * as z from 'zod';
 import { fieldOf, platformErrorMap, primaryIssue, refusalCodeOf } from '../../src/schemas/common.js';
 import { HttpError } from './errors.js';
-import { setOwn } from './exchange.js';
+import { setOwn } from './messages.js';
 
 /** `application/json`, from a Content-Type such as `application/json; charset=utf-8`. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
@@ -80,6 +80,15 @@ function isPlainPairs(text: string): boolean {
     if (c === 37 /* % */ || (c >= 0xd800 && c <= 0xdfff)) return false;
   }
   return true;
+}
+
+/**
+ * An integer from `min` to `max`, refused in one sentence whatever is wrong with it: `Parameter must
+ * be an integer from 1 to 1000` (or `words` instead of "an integer from 1 to 1000").
+ */
+export function integerIn(min: number, max: number, words = `an integer from ${min} to ${max}`): z.ZodNumber {
+  const error = `Parameter must be ${words}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 }
 
 /**

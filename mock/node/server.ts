@@ -1,77 +1,28 @@
 /** The standalone adapter: the platform over node:http, for clients in any language. */
-import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isSecretName, redactParams } from '../../src/secrets.js';
+import { refusalResponse } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
-import { type Core, type CoreRequest, type CoreResponse, coreOf, setOwn } from '../core/exchange.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
+import { internalsOf } from '../core/internals.js';
 import { REDACTED } from '../core/journal.js';
-import { bodyLimitOf, bodyTooLarge, declaredLength, type Refusal, refusalOf } from '../core/limits.js';
-import { createPlatform, refusalResponse } from '../core/platform.js';
-import { securityOf } from '../core/security.js';
-import type { Platform, PlatformOptions } from '../core/types.js';
+import { bodyTooLarge, DEFAULT_MAX_BODY_BYTES, declaredLength } from '../core/limits.js';
+import { type CoreRequest, type CoreResponse, type RequestHandler, setOwn } from '../core/messages.js';
+import type { Route } from '../core/route.js';
+import type { Platform } from '../core/types.js';
+import { validate } from '../core/validate.js';
+import { createPlatform } from '../platform.js';
 import { allRoutes } from '../routes/index.js';
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  ServerOptionsSchema,
+  type ServerSettings,
+  type StartServerOptions,
+} from './options.js';
 
-/** Defaults of the connection limits (milliseconds, and a count of sockets). */
-export const SERVER_DEFAULTS = {
-  /** Time to receive a whole request, headers and body. */
-  requestTimeoutMs: 30_000,
-  /** Time to receive a request's headers. */
-  headersTimeoutMs: 10_000,
-  /** How long an idle kept-alive connection stays open. */
-  keepAliveTimeoutMs: 5_000,
-  /** Open connections at once; more are closed at once. */
-  maxConnections: 256,
-} as const;
-
-/** Options of `startServer`. */
-export interface StartServerOptions {
-  /**
-   * The platform to serve; a new one from `seed` when absent. For any other platform option (the
-   * clock, lifetimes, `environment`, `syncProcessingMs`...), pass `createPlatform({ ... })` here.
-   */
-  platform?: Platform;
-  /** The port; 0 picks a free one. Default 4010. */
-  port?: number;
-  /** The interface to listen on. Default `127.0.0.1`. */
-  host?: string;
-  /** The seed of the new platform (ignored when `platform` is given). Default `demo`. */
-  seed?: PlatformOptions['seed'];
-  /**
-   * Host names answered besides loopback ones (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`)
-   * and the IP address given as `host`: each exact, or `.example.com` for it and every name under
-   * it; `all` answers any. A request with another `Host` gets `403 host_not_allowed`: a web page
-   * cannot reach the platform by making its own host name resolve to this machine (DNS rebinding).
-   */
-  allowedHosts?: AllowedHosts;
-  /**
-   * Trust `X-Forwarded-Proto` and `X-Forwarded-For` from a reverse proxy in front: the first
-   * gives the scheme of the request's URL (so the shop's cookies are `Secure` behind a TLS proxy),
-   * the second the client's IP (its first entry). Without it both are ignored. Default false.
-   */
-  trustProxy?: boolean;
-  /** The body size limit in bytes (413 over it). Default: the platform's (`createPlatform`'s `maxBodyBytes`, 1 MiB). */
-  maxBodyBytes?: number;
-  /** Serve `/__admin` (new platform only; see `createPlatform`). Default true. */
-  admin?: boolean;
-  /** The bearer token `/__admin` requires (new platform only; see `createPlatform`). */
-  adminToken?: string;
-  /** Show a "you are leaving" page for returns to unregistered domains (new platform only). */
-  returnInterstitial?: boolean;
-  /** Time to receive a whole request, in ms; a slower client gets 408 and is disconnected. Default 30000. */
-  requestTimeoutMs?: number;
-  /** Time to receive a request's headers, in ms. Default 10000. */
-  headersTimeoutMs?: number;
-  /** How long an idle kept-alive connection stays open, in ms. Default 5000. */
-  keepAliveTimeoutMs?: number;
-  /** Open connections at once; a connection over it is closed at once. Default 256. */
-  maxConnections?: number;
-  /** Where warnings go (listening beyond loopback without an admin token). Default: standard error. */
-  warn?: (message: string) => void;
-  /** Called once per answered request (the CLI prints a line each); secrets in the path and query are redacted. */
-  onRequest?: (line: RequestLogLine) => void;
-}
+export type { StartServerOptions } from './options.js';
 
 /** One answered request, as `startServer`'s `onRequest` sees it. */
 export interface RequestLogLine {
@@ -100,7 +51,9 @@ const LINGER_MS = 2_000;
 
 /** What one server knows when it serves a request. */
 interface ServeContext {
-  readonly core: Core;
+  readonly handle: RequestHandler;
+  /** The path templates (as segments) of its routes with a secret parameter in the path, for the request log. */
+  readonly secretPaths: readonly (readonly string[])[];
   readonly maxBodyBytes: number;
   readonly allowedHosts: AllowedHosts;
   readonly boundAddress: string;
@@ -183,11 +136,13 @@ function firstForwarded(value: string | string[] | undefined): string | undefine
 }
 
 /** The path templates (as segments) of routes with a secret parameter in the path: `/__admin/sso/sessions/{sid}`. */
-const SECRET_PATHS: readonly (readonly string[])[] = allRoutes.flatMap((route) =>
-  (typeof route.path === 'string' ? [route.path] : Object.values(route.path))
-    .map((path) => path.split('/'))
-    .filter((segments) => segments.some((s) => secretParam(s))),
-);
+function secretPathsOf(routes: readonly Route[]): readonly (readonly string[])[] {
+  return routes.flatMap((route) =>
+    (typeof route.path === 'string' ? [route.path] : Object.values(route.path))
+      .map((path) => path.split('/'))
+      .filter((segments) => segments.some((s) => secretParam(s))),
+  );
+}
 
 /** Whether a template segment is a parameter with a secret name (`{sid}`). */
 function secretParam(segment: string): boolean {
@@ -199,7 +154,7 @@ function secretParam(segment: string): boolean {
  * segments removed; an absolute URL loses its origin), a secret path parameter (an SSO session's `sid`) and secret query parameters
  * redacted.
  */
-function loggedTarget(target: string): string {
+function loggedTarget(target: string, secretPaths: readonly (readonly string[])[]): string {
   let url: URL;
   try {
     // As the server reads it: a path (`//x` stays a path), or an absolute URL, of which the path is kept.
@@ -210,7 +165,7 @@ function loggedTarget(target: string): string {
   const segments = url.pathname.split('/');
   // A trailing slash finds the same route.
   const n = segments.length > 2 && segments.at(-1) === '' ? segments.length - 1 : segments.length;
-  for (const template of SECRET_PATHS) {
+  for (const template of secretPaths) {
     if (template.length !== n) continue;
     if (!template.every((t, i) => (t.startsWith('{') && segments[i] !== '') || t === segments[i])) continue;
     template.forEach((t, i) => {
@@ -225,10 +180,9 @@ function loggedTarget(target: string): string {
  * refuses (a `Host` it does not serve, a body over the limit) is answered here, with the
  * platform's JSON error, and never reaches the platform: its body was not read whole.
  */
-function viaFetch(platform: Platform): Core {
+function viaFetch(platform: Platform): RequestHandler {
   return async (r: CoreRequest): Promise<CoreResponse> => {
-    const refusal = refusalOf(r);
-    if (refusal) return refusalResponse(refusal, r.url.pathname);
+    if (r.refusal) return refusalResponse(r.refusal, r.url.pathname);
     const response = await platform.handle(new Request(r.url, { method: r.method, headers: r.headers }), {
       ip: r.ip,
       body: r.body ?? undefined,
@@ -303,7 +257,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   const remote = req.socket.remoteAddress;
   const socketIp = remote?.startsWith('::ffff:') ? remote.slice(7) : remote;
   const ip = (ctx.trustProxy ? firstForwarded(req.headers['x-forwarded-for']) : undefined) ?? socketIp;
-  const request: CoreRequest & Refusal = {
+  const request: CoreRequest = {
     method: (req.method ?? 'GET').toUpperCase(),
     url,
     headers,
@@ -311,7 +265,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     ip,
     refusal,
   };
-  const answer = await ctx.core(request);
+  const answer = await ctx.handle(request);
   if (answer.drop) {
     req.socket.destroy();
     return;
@@ -335,12 +289,6 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   res.end(answer.body ?? undefined);
 }
 
-function positiveInteger(value: number, name: string): number {
-  if (!(Number.isSafeInteger(value) && value > 0))
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a positive integer', name);
-  return value;
-}
-
 /** Whether listening on `host` reaches beyond this machine. */
 function beyondLoopback(host: string): boolean {
   return !isLoopbackHost(host.startsWith('[') || !host.includes(':') ? host : `[${host}]`);
@@ -351,8 +299,9 @@ function beyondLoopback(host: string): boolean {
  * reach the port; undefined when there is nothing to warn about.
  */
 export function exposureWarning(host: string, platform: Platform): string | undefined {
-  const security = securityOf(platform);
-  if (!beyondLoopback(host) || !security.admin || security.adminToken !== undefined) return undefined;
+  // A platform not made by `createPlatform` is taken to have the defaults: the admin API open.
+  const settings = internalsOf(platform)?.settings;
+  if (!beyondLoopback(host) || settings?.admin === false || settings?.adminToken !== undefined) return undefined;
   return (
     `listening on ${host}, beyond this machine, with the admin API open: anyone who can reach ` +
     'the port can read the whole state (client secrets, passwords) and change it under /__admin. ' +
@@ -360,60 +309,47 @@ export function exposureWarning(host: string, platform: Platform): string | unde
   );
 }
 
-/** Serves a platform over node:http. Resolves once it listens. */
-export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const platform =
-    options.platform ??
-    createPlatform({
-      seed: options.seed ?? 'demo',
-      maxBodyBytes: options.maxBodyBytes,
-      admin: options.admin,
-      adminToken: options.adminToken,
-      returnInterstitial: options.returnInterstitial,
-    });
-  const core = coreOf(platform) ?? viaFetch(platform);
-  const host = options.host ?? '127.0.0.1';
-  const requestTimeout = positiveInteger(
-    options.requestTimeoutMs ?? SERVER_DEFAULTS.requestTimeoutMs,
-    'requestTimeoutMs',
-  );
-  const headersTimeout = positiveInteger(
-    options.headersTimeoutMs ?? Math.min(SERVER_DEFAULTS.headersTimeoutMs, requestTimeout),
-    'headersTimeoutMs',
-  );
-  if (headersTimeout > requestTimeout)
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be at most requestTimeoutMs', 'headersTimeoutMs');
-  const keepAliveTimeout = positiveInteger(
-    options.keepAliveTimeoutMs ?? SERVER_DEFAULTS.keepAliveTimeoutMs,
-    'keepAliveTimeoutMs',
-  );
-  const maxConnections = positiveInteger(options.maxConnections ?? SERVER_DEFAULTS.maxConnections, 'maxConnections');
-  const ctx: ServeContext = {
-    core,
-    maxBodyBytes: bodyLimitOf(options.maxBodyBytes ?? securityOf(platform).maxBodyBytes, 'maxBodyBytes'),
-    allowedHosts: options.allowedHosts ?? [],
-    boundAddress: isIpLiteral(host) ? host : '',
-    trustProxy: options.trustProxy ?? false,
+/** The platform a server serves: the one given, else a new one from the server's options. */
+function platformOf(settings: ServerSettings): Platform {
+  if (settings.platform) return settings.platform;
+  const { seed, maxBodyBytes, admin, adminToken, returnInterstitial } = settings;
+  return createPlatform({ seed, maxBodyBytes, admin, adminToken, returnInterstitial });
+}
+
+/** What a server knows of the platform it serves, and of its own options, for every request. */
+function serveContext(platform: Platform, settings: ServerSettings): ServeContext {
+  const internals = internalsOf(platform);
+  return {
+    handle: internals?.handle ?? viaFetch(platform),
+    secretPaths: secretPathsOf(internals?.routes ?? allRoutes),
+    maxBodyBytes: settings.maxBodyBytes ?? internals?.settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    allowedHosts: settings.allowedHosts ?? [],
+    boundAddress: isIpLiteral(settings.host) ? settings.host : '',
+    trustProxy: settings.trustProxy,
     origin: '',
     hosts: new Map(),
-    logged: options.onRequest !== undefined,
+    logged: settings.onRequest !== undefined,
   };
-  const { onRequest } = options;
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
+}
+
+/**
+ * The listener of a server's requests: each served (and logged, when `onRequest` is given), and
+ * any failure answered as this request's alone, never the process's.
+ */
+function requestListener(ctx: ServeContext, onRequest: ServerSettings['onRequest']) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
     if (onRequest) {
       const started = performance.now();
       res.once('finish', () => {
-        const id = correlationIds.get(res);
         onRequest({
           method: req.method ?? 'GET',
-          path: loggedTarget(req.url ?? '/'),
+          path: loggedTarget(req.url ?? '/', ctx.secretPaths),
           status: res.statusCode,
           durationMs: performance.now() - started,
-          correlationId: id,
+          correlationId: correlationIds.get(res),
         });
       });
     }
-    // No request may end the process: any failure is this request's alone.
     serve(ctx, req, res).catch(() => {
       if (res.headersSent || req.socket.destroyed) {
         req.socket.destroy();
@@ -423,53 +359,77 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       res.end('{"code":"internal_server_error","message":"Internal server error"}');
     });
   };
+}
+
+/**
+ * node:http's own refusals (a malformed request, headers over 16 KiB, a timeout): the platform's
+ * JSON error too, then the connection is closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request headers exceed 16 KiB']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request was not received in time']
+        : [400, 'malformed_request', 'The request is not valid HTTP/1.1'];
+  const body = JSON.stringify({ code, field: status === 431 ? 'headers' : undefined, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+/** A node:http server with the connection limits of `settings`, serving through `listener`. */
+function httpServer(ctx: ServeContext, settings: ServerSettings, listener: ReturnType<typeof requestListener>) {
+  const { requestTimeoutMs } = settings;
+  const headersTimeout = settings.headersTimeoutMs ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
   const server = createServer(
     {
-      requestTimeout,
+      requestTimeout: requestTimeoutMs,
       headersTimeout,
-      keepAliveTimeout,
+      keepAliveTimeout: settings.keepAliveTimeoutMs,
       // How often the request and header timeouts are checked.
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
     },
-    handler,
+    listener,
   );
-  server.maxConnections = maxConnections;
-  // node:http's own refusals (a malformed request, headers over 16 KiB, a timeout): the platform's
-  // JSON error too, then the connection is closed.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable || error.code === 'ECONNRESET') {
-      socket.destroy();
-      return;
-    }
-    const [status, code, message] =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'headers_too_large', 'The request headers exceed 16 KiB']
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'request_timeout', 'The request was not received in time']
-          : [400, 'malformed_request', 'The request is not valid HTTP/1.1'];
-    const body = JSON.stringify({ code, field: status === 431 ? 'headers' : undefined, message });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-    );
-  });
+  server.maxConnections = settings.maxConnections;
+  server.on('clientError', answerClientError);
   // `Expect: 100-continue`: a declared body over the limit is refused before the client sends it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const declared = declaredLength(req.headers['content-length']);
     if (declared === undefined || !(declared > ctx.maxBodyBytes)) res.writeContinue();
-    handler(req, res);
+    listener(req, res);
   });
+  return server;
+}
+
+/** Listens on `port` and `host`; answers the origin it is reached at. */
+async function listen(server: Server, port: number, host: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 4010, host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const { address, port } = server.address() as AddressInfo;
-  ctx.origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-  const warning = exposureWarning(host, platform);
-  if (warning) (options.warn ?? ((m: string) => process.stderr.write(`platform-mock: warning: ${m}\n`)))(warning);
+  const { address, port: bound } = server.address() as AddressInfo;
+  return `http://${address.includes(':') ? `[${address}]` : address}:${bound}`;
+}
+
+/** Serves a platform over node:http. Resolves once it listens. */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const settings = validate(ServerOptionsSchema, options);
+  const platform = platformOf(settings);
+  const ctx = serveContext(platform, settings);
+  const server = httpServer(ctx, settings, requestListener(ctx, settings.onRequest));
+  ctx.origin = await listen(server, settings.port, settings.host);
+  const warning = exposureWarning(settings.host, platform);
+  if (warning) (settings.warn ?? ((m: string) => process.stderr.write(`platform-mock: warning: ${m}\n`)))(warning);
   return {
     url: ctx.origin,
     platform,

@@ -11,8 +11,9 @@ import type {
 } from '../../src/schemas/authorization.js';
 import type { ClientRecord } from '../core/document.js';
 import { HttpError, invalidParameter } from '../core/errors.js';
+import { sameId, sameSecret } from '../core/ids.js';
 import { apiRoute, type InputOf, type Route, type RouteContext, type RouteResult } from '../core/route.js';
-import type { Store } from '../core/store.js';
+import type { State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
 import { issueToken, revokeFamily } from '../core/tokens.js';
 
@@ -29,18 +30,11 @@ type Granted = RouteResult<AccessTokenResponse>;
 const NO_STORE = { 'cache-control': 'no-store' } as const;
 
 /** The client named by its credentials: 401 `invalid_client` when unknown or the secret is wrong. */
-function authenticateClient(state: Store, clientId: string, clientSecret: string): ClientRecord {
+function authenticateClient(state: State, clientId: string, clientSecret: string): ClientRecord {
   const client = state.clients.get(clientId);
-  if (!client || !timingSafeEqual(client.client_secret, clientSecret))
+  if (!client || !sameSecret(client.client_secret, clientSecret))
     throw new HttpError(401, 'invalid_client', 'Unknown client or wrong client secret');
   return client;
-}
-
-/** Compares two secrets in time independent of where they differ. */
-export function timingSafeEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % Math.max(b.length, 1));
-  return diff === 0;
 }
 
 /** The scopes asked for: all within `allowed`, or 400 `invalid_scope`; none asked means `fallback`. */
@@ -81,15 +75,15 @@ function clientCredentials({ state, clock, settings }: Context, req: ClientCrede
 function ticket({ state, clock, settings }: Context, req: TicketGrantRequest): Granted {
   const client = authenticateClient(state, req.client_id, req.client_secret);
   const scopes = grantedScopes([...USER_SCOPES, ...client.scopes], USER_SCOPES, req.scope);
-  const judged = judgeTicket(state, clock, req.ticket, client.client_id);
-  if (!judged.ok) throw invalidGrant('ticket', TICKET_REFUSALS[judged.reason]);
+  const presented = judgeTicket(state, clock, req.ticket, client.client_id);
+  if (!presented.ok) throw invalidGrant('ticket', TICKET_REFUSALS[presented.reason]);
   const body = issueToken(state, clock, {
     client,
     scopes,
-    accountId: judged.account.id,
+    accountId: presented.account.id,
     expiresIn: settings.accessTokenLifetimeSeconds,
   });
-  useTicket(judged.ticket, clock, body.access_token);
+  useTicket(presented.ticket, clock, body.access_token);
   return { body, headers: NO_STORE };
 }
 
@@ -143,7 +137,7 @@ const token = apiRoute(accessToken, (ctx) => {
  * active (400 `account_not_active`).
  */
 const ticketRoute = apiRoute(generateTicket, ({ input, auth, state, clock, settings }) => {
-  const org = auth.client.organisation_id.toLowerCase();
+  const org = auth.client.organisation_id;
   let accountId: string;
   let clientId: string;
   let clientField: string;
@@ -169,7 +163,7 @@ const ticketRoute = apiRoute(generateTicket, ({ input, auth, state, clock, setti
     clientField = 'clientId';
   }
   const destination = state.clients.get(clientId);
-  if (!destination || destination.organisation_id.toLowerCase() !== org)
+  if (!destination || !sameId(destination.organisation_id, org))
     throw invalidParameter(clientField, 'No such client in the organisation');
   const issued = issueTicket(state, clock, {
     accountId,

@@ -3,6 +3,7 @@ import { getCancellationReason } from '../../src/endpoints.js';
 import type { CancellationReason } from '../../src/schemas/cancellation-reasons.js';
 import type { CancellationReasonRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
+import { sameId } from '../core/ids.js';
 import { apiRoute, type Route } from '../core/route.js';
 
 function view(r: CancellationReasonRecord): CancellationReason {
@@ -30,8 +31,7 @@ const get = apiRoute(getCancellationReason, ({ input, state, auth }) => {
   const org = auth.client.organisation_id;
   if (input.id !== undefined) {
     const r = state.cancellationReasons.get(input.id);
-    if (!r || r.organisation_id.toLowerCase() !== org.toLowerCase() || !kept(r))
-      throw notFound('id', 'Cancellation reason not found');
+    if (!r || !sameId(r.organisation_id, org) || !kept(r)) throw notFound('id', 'Cancellation reason not found');
     return { body: { item: view(r) } };
   }
   const items = state.cancellationReasons

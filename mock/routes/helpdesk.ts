@@ -8,7 +8,7 @@ import type { HelpdeskAccount, HelpdeskAssignee, HelpdeskMessage } from '../../s
 import type { AccountRecord, HelpdeskMessageRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
 import { apiRoute, type Route } from '../core/route.js';
-import type { Store } from '../core/store.js';
+import type { State } from '../core/state.js';
 
 function assigneeView(a: AccountRecord): HelpdeskAssignee {
   return {
@@ -23,12 +23,12 @@ function assigneeView(a: AccountRecord): HelpdeskAssignee {
   };
 }
 
-function accountView(state: Store, a: AccountRecord): HelpdeskAccount {
+function accountView(state: State, a: AccountRecord): HelpdeskAccount {
   return { ...assigneeView(a), has_products: state.userProductsOf(a.id).some((u) => u.state === 'activated') };
 }
 
 /** A message as the spec's Helpdesk message reads it; `occurrences` only on single reads. */
-function messageView(state: Store, m: HelpdeskMessageRecord): HelpdeskMessage {
+function messageView(state: State, m: HelpdeskMessageRecord): HelpdeskMessage {
   const account = state.accounts.get(m.account_id)!;
   const assignee = m.assignee_id === null ? undefined : state.accounts.get(m.assignee_id);
   return {
@@ -50,7 +50,7 @@ function messageView(state: Store, m: HelpdeskMessageRecord): HelpdeskMessage {
 }
 
 /** A message or template of the caller's organisation (by its account), or undefined. */
-function ofOrganisation(state: Store, org: string, m: HelpdeskMessageRecord | undefined) {
+function ofOrganisation(state: State, org: string, m: HelpdeskMessageRecord | undefined) {
   return m && state.account(org, m.account_id) ? m : undefined;
 }
 

@@ -10,9 +10,9 @@ import { apiRoute, type Route } from '../core/route.js';
 /** Endpoint 6: the campaign on offer (`{ item }`), or why not (`{ code, message }`), both 200. */
 const eligible = apiRoute(eligibleForCampaign, ({ input, state, auth, clock }) => {
   const u = retentionTarget(state, auth.account!, input);
-  const judged = judgeRetention(state, u, clock.nowMs());
-  if ('code' in judged) return { body: { code: judged.code, message: judged.message } };
-  return { body: { item: campaignItem(judged) } };
+  const eligibility = judgeRetention(state, u, clock.nowMs());
+  if ('code' in eligibility) return { body: { code: eligibility.code, message: eligibility.message } };
+  return { body: { item: campaignItem(eligibility) } };
 });
 
 /**
@@ -22,15 +22,15 @@ const eligible = apiRoute(eligibleForCampaign, ({ input, state, auth, clock }) =
  */
 const subscribe = apiRoute(subscribeToCampaign, ({ input, state, auth, clock }) => {
   const u = retentionTarget(state, auth.account!, input);
-  const judged = judgeRetention(state, u, clock.nowMs());
-  if ('code' in judged)
+  const eligibility = judgeRetention(state, u, clock.nowMs());
+  if ('code' in eligibility)
     throw new HttpError(
       409,
-      judged.code,
-      judged.message,
+      eligibility.code,
+      eligibility.message,
       input.order_id !== undefined ? 'order_id' : 'user_product_id',
     );
-  const { offer, campaign } = judged;
+  const { offer, campaign } = eligibility;
   state.userProducts.update(u, (r) => {
     r.product_id = campaign.id;
     r.product_code = campaign.product_code;
@@ -41,7 +41,7 @@ const subscribe = apiRoute(subscribeToCampaign, ({ input, state, auth, clock }) 
     r.retention_offer_id = offer.id;
     r.updated = clock.now().toISOString();
   });
-  return { body: { item: campaignItem(judged) } };
+  return { body: { item: campaignItem(eligibility) } };
 });
 
 /** The routes of this file. */

@@ -12,11 +12,12 @@ import type { DocumentedUser, DocumentedUserV3, Title } from '../../src/schemas/
 import type { SignedInUser } from '../../src/schemas/sign-on.js';
 import type { AccountRecord, TitleRecord, UserProductRecord } from '../core/document.js';
 import { HttpError, notFound } from '../core/errors.js';
+import { sameId } from '../core/ids.js';
 import { apiRoute, type Route } from '../core/route.js';
-import type { Store } from '../core/store.js';
+import type { State } from '../core/state.js';
 
 /** A user-product as the documented me API lists it (v1). */
-function documentedUserProduct(state: Store, u: UserProductRecord) {
+function documentedUserProduct(state: State, u: UserProductRecord) {
   return {
     id: u.id,
     order_id: u.order_id,
@@ -42,7 +43,7 @@ function documentedUserProduct(state: Store, u: UserProductRecord) {
  * user-product of the account (oldest first). Fields the platform does not model are empty
  * strings; `birth_date` is null when unknown.
  */
-function documentedUser(state: Store, a: AccountRecord, v3: boolean): DocumentedUser | DocumentedUserV3 {
+function documentedUser(state: State, a: AccountRecord, v3: boolean): DocumentedUser | DocumentedUserV3 {
   const address = a.address;
   const userProducts = [...state.userProductsOf(a.id)]
     .sort((x, y) => x.created.localeCompare(y.created))
@@ -94,7 +95,7 @@ function documentedUser(state: Store, a: AccountRecord, v3: boolean): Documented
  * `cancelled` ones still in term (`valid_from` <= now < `valid_to`), each package or campaign
  * expanded to itself and its member products. Sorted, each code once.
  */
-function activeProducts(state: Store, accountId: string, nowMs: number): string[] {
+function activeProducts(state: State, accountId: string, nowMs: number): string[] {
   const codes = new Set<string>();
   for (const u of state.userProductsOf(accountId)) {
     if (u.state === 'deactivated') continue;
@@ -153,17 +154,11 @@ const me = apiRoute(getSignedInUser, ({ auth, state, settings }) => {
  */
 const cancel = apiRoute(cancelProduct, ({ input, state, auth, clock }) => {
   const account = auth.account!;
-  const u = state.userProducts.get(input.id);
-  if (!u || u.account_id.toLowerCase() !== account.id.toLowerCase())
-    throw notFound('id', 'No subscription of yours with that id');
+  const u = state.userProductOfAccount(account.id, input.id);
+  if (!u) throw notFound('id', 'No subscription of yours with that id');
   if (input.cancellation_reason_id !== undefined) {
     const r = state.cancellationReasons.get(input.cancellation_reason_id);
-    if (
-      !r ||
-      r.organisation_id.toLowerCase() !== account.organisation_id.toLowerCase() ||
-      r.internal ||
-      !r.visible_to_end_customer
-    )
+    if (!r || !sameId(r.organisation_id, account.organisation_id) || r.internal || !r.visible_to_end_customer)
       throw notFound('cancellation_reason_id', 'Cancellation reason not found');
   }
   if (u.provision_service !== null)

@@ -6,9 +6,10 @@ import { validateGiftReceiver, validateOrder } from '../../src/endpoints.js';
 import type { OrderValidationResult } from '../../src/schemas/orders.js';
 import type { AccountRecord, ProductRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
+import { sameId } from '../core/ids.js';
 import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
-import type { Store } from '../core/store.js';
+import type { State } from '../core/state.js';
 import { sameAddress } from '../core/subscription-system.js';
 import { isLive } from '../core/user-products.js';
 
@@ -21,19 +22,18 @@ const ALLOWED: OrderValidationResult = {
 };
 
 /** The package a product is: itself, or a campaign's parent package. */
-function packageOf(state: Store, product: ProductRecord): ProductRecord {
+function packageOf(state: State, product: ProductRecord): ProductRecord {
   if (!product.is_campaign || product.parent_product_id === null) return product;
   return state.product(product.organisation_id, product.parent_product_id) ?? product;
 }
 
 /** Whether `account` holds a live user-product of `pkg` or of a campaign based on it. */
-function subscribesTo(state: Store, account: AccountRecord, pkg: ProductRecord, nowMs: number): boolean {
-  const packageId = pkg.id.toLowerCase();
+function subscribesTo(state: State, account: AccountRecord, pkg: ProductRecord, nowMs: number): boolean {
   return state.userProductsOf(account.id).some((u) => {
     if (!isLive(u, nowMs)) return false;
     const owned = state.products.get(u.product_id);
     if (!owned) return false;
-    return owned.id.toLowerCase() === packageId || packageOf(state, owned).id.toLowerCase() === packageId;
+    return sameId(owned.id, pkg.id) || sameId(packageOf(state, owned).id, pkg.id);
   });
 }
 
@@ -62,7 +62,7 @@ export interface Buyer {
  * `too_young` when the buyer is younger than the minimum age (a campaign's own, else its
  * package's), offering the fallback package.
  */
-export function judgeOrder(state: Store, product: ProductRecord, buyer: Buyer, nowMs: number): OrderValidationResult {
+export function judgeOrder(state: State, product: ProductRecord, buyer: Buyer, nowMs: number): OrderValidationResult {
   const pkg = packageOf(state, product);
   if (buyer.account && subscribesTo(state, buyer.account, pkg, nowMs))
     return {
@@ -85,7 +85,7 @@ export function judgeOrder(state: Store, product: ProductRecord, buyer: Buyer, n
 
 /** A package or campaign of an organisation that is on sale now, by product code. */
 export function packageForSale(
-  state: Store,
+  state: State,
   organisationId: string,
   code: string,
   nowMs: number,

@@ -11,11 +11,11 @@ import type { OrganisationRecord, PricePeriodRecord, ProductRecord } from '../co
 import { notFound } from '../core/errors.js';
 import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
-import type { Store } from '../core/store.js';
+import type { State } from '../core/state.js';
 
 type PriceModel = OrganisationRecord['price_model'];
 
-function priceModelOf(state: Store, organisationId: string): PriceModel {
+function priceModelOf(state: State, organisationId: string): PriceModel {
   return state.organisation(organisationId)?.price_model ?? 'simple';
 }
 

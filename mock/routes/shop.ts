@@ -16,6 +16,7 @@
  */
 import * as z from 'zod';
 import { marketplace } from '../../src/endpoints.js';
+import { cookieOf } from '../core/cookies.js';
 import type {
   AccountRecord,
   MarketplaceRecord,
@@ -25,14 +26,12 @@ import type {
 } from '../core/document.js';
 import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
-import { newSecret } from '../core/ids.js';
+import { newSecret, sameId, sameSecret } from '../core/ids.js';
 import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
 import { apiRoute, type ContextOf, type RouteContext, type RouteResult, route } from '../core/route.js';
-import { securityOf } from '../core/security.js';
-import type { ShopSession, Store } from '../core/store.js';
+import type { ShopSession, State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 import { purchase as buy, priceOf } from '../core/user-products.js';
-import { timingSafeEqual } from './authorization.js';
 import { judgeOrder, packageForSale } from './orders.js';
 
 /** The shop's session cookie. */
@@ -123,19 +122,8 @@ function marketplacePath(m: MarketplaceRecord): string {
 }
 
 /** The organisation a marketplace sells for: its client's. */
-function organisationOf(state: Store, m: MarketplaceRecord): string | undefined {
+function organisationOf(state: State, m: MarketplaceRecord): string | undefined {
   return state.clients.get(m.client_id)?.organisation_id;
-}
-
-/** The value of the request's cookie `name`. */
-function cookieOf(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  const cookie = headers.cookie;
-  if (cookie === undefined) return undefined;
-  for (const part of cookie.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 /** A signed-in shop visit: the account and its session. */
@@ -151,8 +139,7 @@ function loggedIn(ctx: Context, organisationId?: string): SignedIn | undefined {
   if (!session) return undefined;
   const account = ctx.state.accounts.get(session.account_id);
   if (!account || !isActiveAccount(account)) return undefined;
-  if (organisationId !== undefined && account.organisation_id.toLowerCase() !== organisationId.toLowerCase())
-    return undefined;
+  if (organisationId !== undefined && !sameId(account.organisation_id, organisationId)) return undefined;
   return { account, session };
 }
 
@@ -203,7 +190,7 @@ function isCrossSite(ctx: Context): boolean {
 /** Whether the form's `csrf_token` is `expected` (compared in constant time). */
 function tokenMatches(f: Fields, expected: string | undefined): boolean {
   const sent = f[CSRF_FIELD];
-  return expected !== undefined && sent !== undefined && timingSafeEqual(expected, sent);
+  return expected !== undefined && sent !== undefined && sameSecret(expected, sent);
 }
 
 /** The 403 page of a refused form post. */
@@ -226,7 +213,7 @@ function periodText(pp: PricePeriodRecord): string {
 }
 
 /** The packages and campaigns of a marketplace on sale now, with their enabled periods. */
-function onSale(state: Store, m: MarketplaceRecord, organisationId: string, nowMs: number): ProductRecord[] {
+function onSale(state: State, m: MarketplaceRecord, organisationId: string, nowMs: number): ProductRecord[] {
   const out: ProductRecord[] = [];
   for (const code of m.product_codes) {
     const p = packageForSale(state, organisationId, code, nowMs);
@@ -273,7 +260,7 @@ function signedInHeader({ account, session }: SignedIn, m: MarketplaceRecord | u
 <form method="post" action="/shop/logout">${m ? carried(m, {}) : ''}${csrfField(session.csrf_token)}<button type="submit" data-testid="logout" id="logout">Sign out</button></form></header>`;
 }
 
-function storePage(state: Store, m: MarketplaceRecord, org: string, visit: SignedIn, q: Fields, now: number) {
+function storePage(state: State, m: MarketplaceRecord, org: string, visit: SignedIn, q: Fields, now: number) {
   const products = onSale(state, m, org, now);
   const periods = (p: ProductRecord) => p.price_periods.filter((pp) => pp.enabled);
   // `period` pre-selects a period shown; else `campaign` pre-selects its first period.
@@ -312,11 +299,11 @@ function showMarketplace(ctx: ContextOf<typeof marketplace>): Page {
   if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');
   if (q.at !== undefined) {
     // Consumed when valid; either way the ticket leaves the address bar (and history) at once.
-    const judged = judgeTicket(state, clock, q.at, m.client_id);
+    const presented = judgeTicket(state, clock, q.at, m.client_id);
     const headers: Record<string, string> = {};
-    if (judged.ok && judged.account.organisation_id.toLowerCase() === org.toLowerCase()) {
-      useTicket(judged.ticket, clock);
-      headers['set-cookie'] = openSession(ctx, judged.account);
+    if (presented.ok && sameId(presented.account.organisation_id, org)) {
+      useTicket(presented.ticket, clock);
+      headers['set-cookie'] = openSession(ctx, presented.account);
     }
     const { at: _, ...rest } = q;
     return redirect(withQuery(marketplacePath(m), rest), headers);
@@ -392,9 +379,8 @@ function purchase(ctx: Context): Page {
 function confirmation(ctx: Context): Page {
   const { state, params, input: q } = ctx;
   const visit = loggedIn(ctx);
-  const up = state.userProducts.get(params.userProductId ?? '');
-  if (!visit || !up || up.account_id.toLowerCase() !== visit.account.id.toLowerCase())
-    return errorPage(404, 'Not found', 'No such purchase');
+  const up = visit && state.userProductOfAccount(visit.account.id, params.userProductId ?? '');
+  if (!visit || !up) return errorPage(404, 'Not found', 'No such purchase');
   const product = state.products.get(up.product_id);
   const period = product?.price_periods.find((pp) => pp.id === up.period_id);
   const back = httpUrl(returnUrlOf(q));
@@ -474,11 +460,10 @@ function giveBack(ctx: Context): Page {
   if (back.searchParams.has('ticket')) back.searchParams.delete('ticket');
   const config = state.ticketConfiguration(back.hostname);
   if (!config || !ticketMayGoTo(back, config))
-    return securityOf(ctx.platform).returnInterstitial ? leavingPage(back) : redirect(back.href);
+    return settings.returnInterstitial ? leavingPage(back) : redirect(back.href);
   const account = loggedIn(ctx)?.account;
   const client = state.clients.get(config.client_id);
-  if (!account || !client || client.organisation_id.toLowerCase() !== account.organisation_id.toLowerCase())
-    return redirect(back.href);
+  if (!account || !client || !sameId(client.organisation_id, account.organisation_id)) return redirect(back.href);
   const ticket = issueTicket(state, clock, {
     accountId: account.id,
     clientId: client.client_id,

@@ -29,12 +29,13 @@ import {
   SsoSessionStatusClaims,
 } from '../../src/schemas/sign-on.js';
 import { SSO_IDENTIFY_LIFETIME_SECONDS, SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
-import type { AccountRecord, ClientRecord, SsoSessionRecord } from '../core/document.js';
+import { cookieOf } from '../core/cookies.js';
+import type { ClientRecord, SsoSessionRecord } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
 import { html } from '../core/html.js';
-import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
 import { apiRoute, type Route, type RouteContext, type RouteResult } from '../core/route.js';
 import {
+  checkCredentials,
   createSsoSession,
   findSsoSession,
   logInRefusal,
@@ -43,8 +44,8 @@ import {
   recordSsoEvent,
   sessionLimit,
 } from '../core/sso.js';
-import type { Store } from '../core/store.js';
-import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
+import type { State } from '../core/state.js';
+import { issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 
 /** Clock skew allowed on a request token's `exp`, `nbf` and `iat`, in seconds. */
 export const SSO_CLOCK_TOLERANCE_SECONDS = 5;
@@ -75,7 +76,7 @@ function invalidRequestToken(message: string): HttpError {
 
 /** The SSO audience constant in force. */
 function audienceOf(ctx: RouteContext): string {
-  return ctx.settings.ssoAudience ?? ctx.state.doc.sso_audience;
+  return ctx.settings.ssoAudience ?? ctx.state.document.sso_audience;
 }
 
 /** Signs a session token for `client` (HS256, its secret): `iss` = the audience constant, `aud` = the client. */
@@ -106,7 +107,7 @@ async function sessionToken(ctx: RouteContext, client: ClientRecord, o: Outcome)
 }
 
 /** The client a request token names (read unverified, only to find whose secret verifies it). */
-function clientOf(state: Store, token: string): { client: ClientRecord; unverified: JWTPayload } {
+function clientOf(state: State, token: string): { client: ClientRecord; unverified: JWTPayload } {
   let unverified: JWTPayload;
   try {
     unverified = decodeJwt(token);
@@ -118,8 +119,11 @@ function clientOf(state: Store, token: string): { client: ClientRecord; unverifi
   return { client, unverified };
 }
 
+/** What every request token carries: the client and its lifetime. */
+type RequestClaims = { cid: string; iat: number; nbf: number; exp: number };
+
 /** Verifies a request token against `schema`; answers its claims, or undefined for any failure. */
-async function verifyRequest<S extends z.ZodType<{ cid: string; iat: number; nbf: number; exp: number }>>(
+async function verifyRequest<S extends z.ZodType<RequestClaims>>(
   token: string,
   client: ClientRecord,
   audience: string,
@@ -154,10 +158,7 @@ async function verifyRequest<S extends z.ZodType<{ cid: string; iat: number; nbf
 }
 
 /** The pieces every `{ t }` operation shares: the client, its verified claims (or none), and the answer. */
-async function operation<S extends z.ZodType<{ cid: string; iat: number; nbf: number; exp: number }>>(
-  ctx: RouteContext<{ t: string }>,
-  schema: S,
-) {
+async function operation<S extends z.ZodType<RequestClaims>>(ctx: RouteContext<{ t: string }>, schema: S) {
   const { client, unverified } = clientOf(ctx.state, ctx.input.t);
   const claims = await verifyRequest(ctx.input.t, client, audienceOf(ctx), ctx.clock.now(), schema);
   const reply = async (o: Outcome): Promise<RouteResult<{ t: string }>> => ({
@@ -174,6 +175,31 @@ async function operation<S extends z.ZodType<{ cid: string; iat: number; nbf: nu
   return { client, claims, reply, unverifiable };
 }
 
+/** What an operation on the session a request token names (`sid`) has at hand. */
+interface SessionOperation<C> {
+  readonly client: ClientRecord;
+  readonly claims: C;
+  readonly session: SsoSessionRecord;
+  readonly reply: (o: Outcome) => Promise<RouteResult<{ t: string }>>;
+}
+
+/**
+ * An operation on the session the request token names: a token that does not verify, and a `sid`
+ * this client's organisation has no session by (`session_not_found`), are answered here; `operate`
+ * runs with the session found, in the same synchronous step as the lookup.
+ */
+async function sessionOperation<S extends z.ZodType<RequestClaims & { sid: string }>>(
+  ctx: RouteContext<{ t: string }>,
+  schema: S,
+  operate: (op: SessionOperation<z.output<S>>) => Promise<RouteResult<{ t: string }>>,
+): Promise<RouteResult<{ t: string }>> {
+  const { client, claims, reply, unverifiable } = await operation(ctx, schema);
+  if (!claims) return unverifiable();
+  const session = findSsoSession(ctx.state, claims.sid, client);
+  if (!session) return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
+  return operate({ client, claims, session, reply });
+}
+
 /** A fresh ticket for `client`, for the account of a logged-in session. */
 function ticketFor(ctx: RouteContext, accountId: string, client: ClientRecord): string {
   return issueTicket(ctx.state, ctx.clock, {
@@ -185,31 +211,29 @@ function ticketFor(ctx: RouteContext, accountId: string, client: ClientRecord): 
 
 // ------------------------------------------------------------------ 21. authenticatewithticket
 
-const authenticateWithTicketRoute = apiRoute(authenticateWithTicket, async (ctx) => {
-  const { state, clock } = ctx;
-  const { client, claims, reply, unverifiable } = await operation(ctx, SsoRequestClaims);
-  // Everything from here to the signing runs in one synchronous step: two racing requests with one
-  // ticket cannot both consume it.
-  // Not judged when unverified: the ticket stays usable; nothing is recorded on an unverified token.
-  if (!claims) return unverifiable();
-  const session = findSsoSession(state, claims.sid, client);
-  if (!session) return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
-  const refuse = (err: string, ems: string) => {
-    recordSsoEvent(session, clock, 'authenticatewithticket', err, claims);
-    return reply({ sts: session.state, sid: session.sid, err, ems });
-  };
-  const early = logInRefusal(state, session, undefined, ctx.settings.login);
-  if (early) return refuse(early.err, early.ems);
-  const judged = judgeTicket(state, clock, claims.at, client.client_id);
-  if (!judged.ok) return refuse('invalid_ticket', 'The ticket is invalid or expired');
-  const accountId = judged.account.id;
-  // A refused log-in (another account, the session limit) leaves the ticket unused.
-  const outcome = logInSsoSession(state, session, accountId, ctx.settings.login);
-  if (!outcome.ok) return refuse(outcome.err, outcome.ems);
-  useTicket(judged.ticket, clock);
-  recordSsoEvent(session, clock, 'authenticatewithticket', outcome.verification ? 'verified' : 'loggedin', claims);
-  return reply({ sts: 'loggedin', sid: session.sid, aid: accountId, at: ticketFor(ctx, accountId, client) });
-});
+// Everything from the session's lookup to the signing runs in one synchronous step: two racing
+// requests with one ticket cannot both consume it. A token that does not verify leaves the ticket
+// unjudged and usable, and nothing is recorded.
+const authenticateWithTicketRoute = apiRoute(authenticateWithTicket, (ctx) =>
+  sessionOperation(ctx, SsoRequestClaims, ({ client, claims, session, reply }) => {
+    const { state, clock } = ctx;
+    const refuse = (err: string, ems: string) => {
+      recordSsoEvent(session, clock, 'authenticatewithticket', err, claims);
+      return reply({ sts: session.state, sid: session.sid, err, ems });
+    };
+    const refusedBeforeTicket = logInRefusal(state, session, undefined, ctx.settings.login);
+    if (refusedBeforeTicket) return refuse(refusedBeforeTicket.err, refusedBeforeTicket.ems);
+    const presented = judgeTicket(state, clock, claims.at, client.client_id);
+    if (!presented.ok) return refuse('invalid_ticket', 'The ticket is invalid or expired');
+    const accountId = presented.account.id;
+    // A refused log-in (another account, the session limit) leaves the ticket unused.
+    const outcome = logInSsoSession(state, session, accountId, ctx.settings.login);
+    if (!outcome.ok) return refuse(outcome.err, outcome.ems);
+    useTicket(presented.ticket, clock);
+    recordSsoEvent(session, clock, 'authenticatewithticket', outcome.verification ? 'verified' : 'loggedin', claims);
+    return reply({ sts: 'loggedin', sid: session.sid, aid: accountId, at: ticketFor(ctx, accountId, client) });
+  }),
+);
 
 // ------------------------------------------------------------------ identify
 
@@ -229,15 +253,6 @@ function identifyRefused(message: string): RouteResult<string> {
       'content-security-policy': "default-src 'none'",
     },
   };
-}
-
-/** The value of the request's cookie `name`. */
-function cookieOf(headers: Readonly<Record<string, string>>, name: string): string | undefined {
-  for (const part of (headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 const identify = apiRoute(ssoIdentify, async (ctx) => {
@@ -299,87 +314,55 @@ const createSession = apiRoute(ssoCreateSession, async (ctx) => {
 
 // ------------------------------------------------------------------ sessionstatus
 
-const sessionStatus = apiRoute(ssoSessionStatus, async (ctx) => {
-  const { client, claims, reply, unverifiable } = await operation(ctx, SsoSessionStatusClaims);
-  if (!claims) return unverifiable();
-  const session = findSsoSession(ctx.state, claims.sid, client);
-  if (!session) return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
-  // A fresh ticket only when the site does not know yet that the session is logged in: it needs
-  // one to read the user; a site that already knows gets none (tickets are credentials).
-  const loggedIn = session.state === 'loggedin' && session.account_id !== null;
-  const fresh = loggedIn && claims.lks !== 'loggedin';
-  return reply({
-    sts: session.state,
-    sid: session.sid,
-    ...(loggedIn ? { aid: session.account_id ?? '' } : {}),
-    ...(fresh && session.account_id !== null ? { at: ticketFor(ctx, session.account_id, client) } : {}),
-  });
-});
+const sessionStatus = apiRoute(ssoSessionStatus, (ctx) =>
+  sessionOperation(ctx, SsoSessionStatusClaims, ({ client, claims, session, reply }) => {
+    // A fresh ticket only when the site does not know yet that the session is logged in: it needs
+    // one to read the user; a site that already knows gets none (tickets are credentials).
+    const loggedIn = session.state === 'loggedin' && session.account_id !== null;
+    const fresh = loggedIn && claims.lks !== 'loggedin';
+    return reply({
+      sts: session.state,
+      sid: session.sid,
+      ...(loggedIn ? { aid: session.account_id ?? '' } : {}),
+      ...(fresh && session.account_id !== null ? { at: ticketFor(ctx, session.account_id, client) } : {}),
+    });
+  }),
+);
 
 // ------------------------------------------------------------------ authenticate
 
-/** The key of an e-mail's wrong-password count: per organisation, case-insensitive. */
-function failuresKey(client: ClientRecord, email: string): string {
-  return `${client.organisation_id.toLowerCase()}\n${email.toLowerCase()}`;
-}
-
-/** Seconds until a frozen account thaws, on the platform clock; 0 when it is not frozen. */
-function frozenFor(ctx: RouteContext, key: string): number {
-  const entry = ctx.state.loginFailures.get(key);
-  if (!entry || entry.frozenUntilMs <= ctx.clock.nowMs()) return 0;
-  return Math.ceil((entry.frozenUntilMs - ctx.clock.nowMs()) / 1000);
-}
-
-const authenticate = apiRoute(ssoAuthenticate, async (ctx) => {
-  const { state, clock, settings } = ctx;
-  const { client, claims, reply, unverifiable } = await operation(ctx, SsoAuthenticateClaims);
-  if (!claims) return unverifiable();
-  const session = findSsoSession(state, claims.sid, client);
-  if (!session) return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
-  const refuse = (err: string, ems: string, extra: Partial<Outcome> = {}) => {
-    recordSsoEvent(session, clock, 'authenticate', err, claims);
-    return reply({ sts: session.state, sid: session.sid, err, ems, ...extra });
-  };
-  const early = logInRefusal(state, session, undefined, settings.login);
-  if (early) return refuse(early.err, early.ems);
-
-  const key = failuresKey(client, claims.usr);
-  // Frozen: refused before the password is looked at, so a frozen account is no password oracle.
-  const frozen = frozenFor(ctx, key);
-  if (frozen > 0) return refuse('account_frozen', 'Too many wrong passwords: try again later', { frf: frozen });
-  const account: AccountRecord | undefined = state.accountByEmail(client.organisation_id, claims.usr);
-  // An unknown e-mail costs a hash check and counts as a failure too: the answer does not tell which it was.
-  const right =
-    verifyPassword(claims.pwd, account?.password_hash ?? NO_PASSWORD) && account?.password_hash !== undefined;
-  if (!account || !right) {
-    const { maxFailedAttempts, freezeSeconds } = settings.login;
-    const entry = state.loginFailures.get(key) ?? { failures: 0, frozenUntilMs: 0 };
-    entry.failures = entry.frozenUntilMs > 0 ? 1 : entry.failures + 1;
-    entry.frozenUntilMs = 0;
-    const remaining = Math.max(0, maxFailedAttempts - entry.failures);
-    if (remaining === 0) entry.frozenUntilMs = clock.nowMs() + freezeSeconds * 1000;
-    state.loginFailures.set(key, entry);
-    return refuse('invalid_credentials', 'Wrong e-mail address or password', { raa: remaining });
-  }
-  state.loginFailures.delete(key);
-  if (!isActiveAccount(account)) return refuse('account_not_active', 'This account cannot log in');
-  const outcome = logInSsoSession(state, session, account.id, settings.login);
-  if (!outcome.ok) return refuse(outcome.err, outcome.ems);
-  recordSsoEvent(session, clock, 'authenticate', 'loggedin', claims);
-  return reply({ sts: 'loggedin', sid: session.sid, aid: account.id, at: ticketFor(ctx, account.id, client) });
-});
+const authenticate = apiRoute(ssoAuthenticate, (ctx) =>
+  sessionOperation(ctx, SsoAuthenticateClaims, ({ client, claims, session, reply }) => {
+    const { state, clock, settings } = ctx;
+    const refuse = (err: string, ems: string, extra: Partial<Outcome> = {}) => {
+      recordSsoEvent(session, clock, 'authenticate', err, claims);
+      return reply({ sts: session.state, sid: session.sid, err, ems, ...extra });
+    };
+    const refusedBeforeCredentials = logInRefusal(state, session, undefined, settings.login);
+    if (refusedBeforeCredentials) return refuse(refusedBeforeCredentials.err, refusedBeforeCredentials.ems);
+    const credentials = checkCredentials(state, clock, settings.login, client.organisation_id, claims.usr, claims.pwd);
+    if (!credentials.ok)
+      return refuse(credentials.err, credentials.ems, {
+        frf: credentials.frozenForSeconds,
+        raa: credentials.attemptsLeft,
+      });
+    const { account } = credentials;
+    const outcome = logInSsoSession(state, session, account.id, settings.login);
+    if (!outcome.ok) return refuse(outcome.err, outcome.ems);
+    recordSsoEvent(session, clock, 'authenticate', 'loggedin', claims);
+    return reply({ sts: 'loggedin', sid: session.sid, aid: account.id, at: ticketFor(ctx, account.id, client) });
+  }),
+);
 
 // ------------------------------------------------------------------ logout
 
-const logout = apiRoute(ssoLogout, async (ctx) => {
-  const { client, claims, reply, unverifiable } = await operation(ctx, SsoLogoutClaims);
-  if (!claims) return unverifiable();
-  const session = findSsoSession(ctx.state, claims.sid, client);
-  if (!session) return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
-  const ended = logOutSsoSession(ctx.state, session);
-  recordSsoEvent(session, ctx.clock, 'logout', `terminated ${ended}`, claims);
-  return reply({ sts: 'terminated', sid: session.sid });
-});
+const logout = apiRoute(ssoLogout, (ctx) =>
+  sessionOperation(ctx, SsoLogoutClaims, ({ claims, session, reply }) => {
+    const ended = logOutSsoSession(ctx.state, session);
+    recordSsoEvent(session, ctx.clock, 'logout', `terminated ${ended}`, claims);
+    return reply({ sts: 'terminated', sid: session.sid });
+  }),
+);
 
 /** The routes of this file. */
 export const ssoRoutes: readonly Route[] = [

@@ -9,7 +9,9 @@ import {
   syncAddress,
   syncCustomerSubscriptions,
 } from '../../src/endpoints.js';
+import { sleep } from '../core/clock.js';
 import { HttpError, notFound } from '../core/errors.js';
+import { idKey, sameId } from '../core/ids.js';
 import { apiRoute, type Route } from '../core/route.js';
 import {
   accountByCustomerNumber,
@@ -18,7 +20,6 @@ import {
   planSync,
   systemOf,
 } from '../core/subscription-system.js';
-import { userProductOf } from '../core/user-products.js';
 
 /**
  * Endpoint 16. 404 `not_found` for the account, then the user-product (of the organisation); then
@@ -30,9 +31,9 @@ const reactivate = apiRoute(reactivateSubscription, ({ input, state, auth, clock
   const org = auth.client.organisation_id;
   const account = state.account(org, input.account_id);
   if (!account) throw notFound('account_id', 'Account not found');
-  const u = userProductOf(state, org, input.user_product_id);
+  const u = state.userProduct(org, input.user_product_id);
   if (!u) throw notFound('user_product_id', 'User-product not found');
-  if (u.account_id.toLowerCase() !== account.id.toLowerCase())
+  if (!sameId(u.account_id, account.id))
     throw new HttpError(
       409,
       'user_product_not_belong_to_account',
@@ -79,10 +80,6 @@ const address = apiRoute(syncAddress, ({ input, state, auth }) => {
   return { body: { id: account.id } };
 });
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /**
  * Endpoint 19. "Bulk runs must be made in sequence": a sync takes `syncProcessingMs`, and another
  * sync of the same organisation that arrives meanwhile is refused (`409 sync_in_progress`, no
@@ -93,15 +90,16 @@ function sleep(ms: number): Promise<void> {
  * state and answers `409 invalid_state`.
  */
 const subscriptions = apiRoute(syncCustomerSubscriptions, async ({ input, state, auth, clock, settings }) => {
-  const org = auth.client.organisation_id.toLowerCase();
-  if (state.syncsInFlight.has(org))
+  const org = auth.client.organisation_id;
+  const syncKey = idKey(org);
+  if (state.syncsInFlight.has(syncKey))
     throw new HttpError(
       409,
       'sync_in_progress',
       'Another sync of customer subscriptions of the organisation is under way: bulk runs must be made in sequence',
     );
   const generation = state.generation;
-  state.syncsInFlight.add(org);
+  state.syncsInFlight.add(syncKey);
   try {
     if (settings.syncProcessingMs > 0) await sleep(settings.syncProcessingMs);
     // The state was reset or replaced meanwhile: this sync belongs to the old one.
@@ -119,7 +117,7 @@ const subscriptions = apiRoute(syncCustomerSubscriptions, async ({ input, state,
     return { body: { id: account.id } };
   } finally {
     // After a reset the set is the new state's: a sync started since then is not this one.
-    if (state.generation === generation) state.syncsInFlight.delete(org);
+    if (state.generation === generation) state.syncsInFlight.delete(syncKey);
   }
 });
 
@@ -140,12 +138,12 @@ const distribution = apiRoute(getDistributionInformation, ({ input, state, auth 
     );
   const product = state.productByCode(org, input.product_code);
   if (!product) throw notFound('product_code', 'Product not found');
-  if (!product.price_periods.some((p) => p.id.toLowerCase() === input.period_id.toLowerCase()))
+  if (!product.price_periods.some((p) => sameId(p.id, input.period_id)))
     throw notFound('period_id', 'The product has no such period');
   const zip = input.zip_code.replace(/\s+/g, '');
   const zone = system.distribution.zones.find((z) => z.zip_codes.some((c) => c.replace(/\s+/g, '') === zip));
   const price = system.distribution.prices.find(
-    (p) => p.product_code === product.product_code && p.period_id.toLowerCase() === input.period_id.toLowerCase(),
+    (p) => p.product_code === product.product_code && sameId(p.period_id, input.period_id),
   );
   return {
     body: {

@@ -1,8 +1,9 @@
 /** Endpoint 5, transfer subscription: a user-product moves, with its history, to another account. */
 import { transferSubscription } from '../../src/endpoints.js';
 import { HttpError, invalidParameter } from '../core/errors.js';
+import { sameId } from '../core/ids.js';
 import { apiRoute, type Route } from '../core/route.js';
-import { transfer, userProductOf } from '../core/user-products.js';
+import { transfer } from '../core/user-products.js';
 
 /** The spec's 404 for a missing source account or subscription: `does_not_exist` on `unspecified_field`. */
 function doesNotExist(message: string): HttpError {
@@ -20,13 +21,12 @@ const transferRoute = apiRoute(transferSubscription, ({ input, state, auth, cloc
   const org = auth.client.organisation_id;
   const source = state.account(org, input.source_account_id);
   if (!source) throw doesNotExist('The source account does not exist');
-  const u = userProductOf(state, org, input.subscription_id);
-  if (!u || u.account_id.toLowerCase() !== source.id.toLowerCase())
-    throw doesNotExist('The subscription does not exist on the source account');
+  const u = state.userProductOfAccount(source.id, input.subscription_id);
+  if (!u) throw doesNotExist('The subscription does not exist on the source account');
   const target = state.accountByEmail(org, input.target_account_email);
   if (!target)
     throw new HttpError(404, 'account_not_found', 'No account with that e-mail address', 'target_account_email');
-  if (target.id.toLowerCase() === source.id.toLowerCase())
+  if (sameId(target.id, source.id))
     throw invalidParameter('target_account_email', 'Parameter must name another account than the source');
   if (u.payment_option === 'psp')
     throw new HttpError(

@@ -4,10 +4,10 @@
  */
 import { provisionUserProduct, updateUserProduct } from '../../src/endpoints.js';
 import { HttpError, invalidParameter, notFound } from '../core/errors.js';
-import { newId } from '../core/ids.js';
+import { sameId } from '../core/ids.js';
 import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
-import { isLive, provisionServiceOf, requireProvisionService, userProductOf } from '../core/user-products.js';
+import { addUserProduct, isLive, provisionServiceOf, requireProvisionService } from '../core/user-products.js';
 
 /** A validity window must end after it starts. */
 function checkWindow(validFrom: string, validTo: string): void {
@@ -36,47 +36,30 @@ const provision = apiRoute(
     checkWindow(input.valid_from, input.valid_to);
     const from = Date.parse(input.valid_from);
     const to = Date.parse(input.valid_to);
-    const twin = state
+    const overlapping = state
       .userProductsOf(account.id)
       .find(
         (u) =>
-          u.product_id.toLowerCase() === pkg.id.toLowerCase() &&
+          sameId(u.product_id, pkg.id) &&
           u.provision_service === service &&
           isLive(u, now) &&
           Date.parse(u.valid_from) < to &&
           from < Date.parse(u.valid_to),
       );
-    if (twin)
+    if (overlapping)
       throw new HttpError(
         409,
         'already_provisioned',
-        `The account already holds ${pkg.product_code} from this provision service for that time (user-product ${twin.id})`,
+        `The account already holds ${pkg.product_code} from this provision service for that time (user-product ${overlapping.id})`,
         'package_code',
       );
-    const created = clock.now().toISOString();
-    const id = newId();
-    state.userProducts.add({
-      id,
-      account_id: account.id,
-      product_id: pkg.id,
-      product_code: pkg.product_code,
-      title_code: pkg.title_code,
-      created,
-      updated: created,
-      valid_from: input.valid_from,
-      valid_to: input.valid_to,
-      provision_service: service,
-      subscription_type: input.subscription_type,
-      state: 'activated',
-      has_pending_change_request: false,
-      external_start_date: input.valid_from,
-      payment_option: null,
-      period_id: null,
-      order_id: null,
-      cancelled_at: null,
-      cancellation_reason_id: null,
-      retention_offer_id: null,
-      subscription_number: null,
+    const { id } = addUserProduct(state, clock.now().toISOString(), {
+      accountId: account.id,
+      product: pkg,
+      subscriptionType: input.subscription_type,
+      validFrom: input.valid_from,
+      validTo: input.valid_to,
+      provisionService: service,
     });
     return { body: { id } };
   },
@@ -95,9 +78,8 @@ const update = apiRoute(
     const service = provisionServiceOf(auth.client);
     const account = state.account(org, input.account_id);
     if (!account) throw notFound('account_id', 'Account not found');
-    const u = userProductOf(state, org, input.product_id);
-    if (!u || u.account_id.toLowerCase() !== account.id.toLowerCase())
-      throw notFound('product_id', 'User-product not found on the account');
+    const u = state.userProductOfAccount(account.id, input.product_id);
+    if (!u) throw notFound('product_id', 'User-product not found on the account');
     if (u.provision_service !== service)
       throw new HttpError(
         403,

@@ -58,27 +58,14 @@ describe('platform-mock CLI', () => {
     }
   });
 
-  test('--help prints the usage; a bad option exits 2', async () => {
+  test('--help prints the usage and exits 0; a bad option exits 2 naming its flag, then the usage', async () => {
     const help = await collect(run(['--help']));
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('--seed');
-    for (const flag of [
-      '--environment',
-      '--sso-audience',
-      '--ticket-lifetime',
-      '--token-lifetime',
-      '--sync-processing-ms',
-      '--me-shape',
-      '--login-max-failures',
-      '--login-freeze-seconds',
-      '--max-sessions-per-account',
-      '--now',
-      '--journal-limit',
-    ])
-      expect(help.stdout, flag).toMatch(new RegExp(`${flag} .*default`));
+    expect(help.stdout).toContain('Usage: platform-mock [options]');
     const bad = await collect(run(['--port', 'abc']));
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('invalid port');
+    expect(bad.stderr).toContain('invalid --port: abc');
+    expect(bad.stderr).toContain('Usage: platform-mock [options]');
   });
 });
 
@@ -222,28 +209,6 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     const v = await collect(run(['--version']));
     expect(v.code).toBe(0);
     expect(v.stdout).toBe(`${pkg.version}\n`);
-  });
-
-  test.each([
-    [['--environment', 'qa'], 'invalid --environment: qa'],
-    [['--ticket-lifetime', '0'], 'invalid --ticket-lifetime'],
-    [['--login-max-failures', '0'], 'invalid --login-max-failures'],
-    [['--me-shape', 'camel'], 'invalid --me-shape: camel'],
-    [['--login-freeze-seconds', '1.5'], 'invalid --login-freeze-seconds'],
-    [['--max-sessions-per-account', 'x'], 'invalid --max-sessions-per-account'],
-    [['--token-lifetime', 'x'], 'invalid --token-lifetime'],
-    [['--sync-processing-ms', '60001'], 'invalid --sync-processing-ms'],
-    [['--sso-audience', ''], 'invalid --sso-audience'],
-    [['--now', '2030-01-01'], 'invalid --now: 2030-01-01'],
-    [['--now', '2030-01-01T00:00:00'], 'invalid --now: 2030-01-01T00:00:00'],
-    [['--now', '0000-06-01T00:00:00Z'], 'invalid --now'],
-    [['--journal-limit', 'x'], 'invalid --journal-limit: x'],
-    [['--journal-limit', '1.5'], 'invalid --journal-limit: 1.5'],
-    [['--quiet', '--log'], 'exclude each other'],
-  ] as const)('%j: exits 2 naming the flag (%s)', async (args, message) => {
-    const bad = await collect(run([...args]));
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(message);
   });
 
   test('a port in use: one line that says so and which option to change, exit 1, no usage', async () => {

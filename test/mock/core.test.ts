@@ -2,9 +2,9 @@
 import * as http from 'node:http';
 import { describe, expect, test, vi } from 'vitest';
 import * as z from 'zod';
-import { createPlatformWith } from '../../mock/core/platform.js';
 import { apiRoute } from '../../mock/core/route.js';
 import { createPlatform } from '../../mock/index.js';
+import { createPlatformWith } from '../../mock/platform.js';
 import { allRoutes } from '../../mock/routes/index.js';
 import { type Endpoint, type Environment, endpoints, nameOf, pathOf } from '../../src/endpoints.js';
 import { ErrorBody } from '../../src/schemas/common.js';

@@ -6,7 +6,7 @@
  * and the warning when it listens beyond loopback with an open admin API.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { storeOf } from '../../mock/core/platform.js';
+import { internalsOf } from '../../mock/core/internals.js';
 import { createPlatform, type Platform } from '../../mock/index.js';
 import {
   type RequestLogLine,
@@ -206,7 +206,7 @@ describe.each(ADAPTERS)('the shop through %s', (kind) => {
   const h = useAdapter(kind);
   const market = `/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`;
   /** Shop sessions live beside the state document, which snapshot() leaves out: counted in process. */
-  const sessions = () => storeOf(h.platform)?.shopSessions.size;
+  const sessions = () => internalsOf(h.platform)?.state.shopSessions.size;
 
   test('a cross-site login post is refused with a 403 page and creates no shop session; the same post from the page logs in', async () => {
     const page = await h.call(market, { host: 'shop' });

@@ -1,6 +1,6 @@
 /** The test-suite tools: reset, snapshot/restore, seeds, mintToken, clock, journal, faults. */
 import { describe, expect, test } from 'vitest';
-import { storeOf } from '../../mock/core/platform.js';
+import { internalsOf } from '../../mock/core/internals.js';
 import { createPlatform, type StateDocument } from '../../mock/index.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
 import {
@@ -34,36 +34,36 @@ async function codes(platform: ReturnType<typeof createPlatform>, query = ''): P
 describe('reset, snapshot, restore', () => {
   test('reset rebuilds every index from the seed, not only the document', async () => {
     const platform = createPlatform();
-    const fresh = storeOf(createPlatform())!.describeIndexes();
-    const store = storeOf(platform)!;
+    const fresh = internalsOf(createPlatform())!.state.describeIndexes();
+    const state = internalsOf(platform)!.state;
     // Writes that move records in and out of indexes: tokens, a ticket, a new product code, a new user-product.
     platform.mintToken({ scopes: [READ] });
     platform.issueTicket({ accountId: demoIds.accounts.anna, clientId: demoCredentials.clientId });
     const doc = platform.snapshot();
     doc.products = doc.products.map((p) => (p.product_code === 'e-paper' ? { ...p, product_code: 'e-paper-2' } : p));
     platform.restore(doc);
-    const bo = store.userProductsOf(demoIds.accounts.bo)[0]!;
-    store.userProducts.update(bo, (u) => {
+    const bo = state.userProductsOf(demoIds.accounts.bo)[0]!;
+    state.userProducts.update(bo, (u) => {
       u.account_id = demoIds.accounts.anna;
     });
-    expect(store.describeIndexes()).not.toEqual(fresh);
+    expect(state.describeIndexes()).not.toEqual(fresh);
     platform.reset();
-    expect(store.describeIndexes()).toEqual(fresh);
+    expect(state.describeIndexes()).toEqual(fresh);
     // The old records are gone from every lookup, the seed's are back.
-    expect(store.productByCode(demoIds.organisations.demo, 'e-paper-2')).toBeUndefined();
-    expect(store.productByCode(demoIds.organisations.demo, 'e-paper')?.id).toBe(demoIds.products.ePaper);
-    expect(store.userProductsOf(demoIds.accounts.anna).map((u) => u.id)).not.toContain(bo.id);
-    expect(store.userProductsOf(demoIds.accounts.bo).map((u) => u.id)).toContain(bo.id);
+    expect(state.productByCode(demoIds.organisations.demo, 'e-paper-2')).toBeUndefined();
+    expect(state.productByCode(demoIds.organisations.demo, 'e-paper')?.id).toBe(demoIds.products.ePaper);
+    expect(state.userProductsOf(demoIds.accounts.anna).map((u) => u.id)).not.toContain(bo.id);
+    expect(state.userProductsOf(demoIds.accounts.bo).map((u) => u.id)).toContain(bo.id);
   });
 
   test('update keeps an index right when an indexed field changes', () => {
-    const store = storeOf(createPlatform())!;
-    const bo = store.userProductsOf(demoIds.accounts.bo)[0]!;
-    store.userProducts.update(bo, (u) => {
+    const state = internalsOf(createPlatform())!.state;
+    const bo = state.userProductsOf(demoIds.accounts.bo)[0]!;
+    state.userProducts.update(bo, (u) => {
       u.account_id = demoIds.accounts.anna.toUpperCase();
     });
-    expect(store.userProductsOf(demoIds.accounts.bo)).toEqual([]);
-    expect(store.userProductsOf(demoIds.accounts.anna)).toContain(bo);
+    expect(state.userProductsOf(demoIds.accounts.bo)).toEqual([]);
+    expect(state.userProductsOf(demoIds.accounts.anna)).toContain(bo);
   });
 
   test('reset returns to the seed: state, journal, faults and clock', async () => {

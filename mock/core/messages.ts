@@ -2,6 +2,7 @@
  * The core's own request and answer: plain data, cheaper than Fetch's `Request` and `Response`.
  * `Platform.handle` converts from and to Fetch; the node:http adapter uses them directly.
  */
+import type { HttpError } from './errors.js';
 
 /**
  * Sets an own property, `__proto__` included (an assignment would set the prototype instead). For
@@ -24,6 +25,11 @@ export interface CoreRequest {
   /** The body text; null when there is none. */
   readonly body: string | null;
   readonly ip: string | undefined;
+  /**
+   * Why the adapter refused the request before the core read it (a body over the limit, a `Host`
+   * it does not serve): the core answers this error in its usual body, journaled.
+   */
+  readonly refusal: HttpError | undefined;
 }
 
 /** An answer of the core. */
@@ -36,17 +42,5 @@ export interface CoreResponse {
   readonly drop: boolean;
 }
 
-/** The core behind a platform created by `createPlatform`. */
-export type Core = (request: CoreRequest) => Promise<CoreResponse>;
-
-const cores = new WeakMap<object, Core>();
-
-/** Records the core of a platform. */
-export function registerCore(platform: object, core: Core): void {
-  cores.set(platform, core);
-}
-
-/** The core of a platform made by `createPlatform`, for adapters that skip Fetch objects; undefined otherwise. */
-export function coreOf(platform: object): Core | undefined {
-  return cores.get(platform);
-}
+/** One request, start to end: the core of a platform. Never rejects. */
+export type RequestHandler = (request: CoreRequest) => Promise<CoreResponse>;

@@ -13,12 +13,14 @@ import {
   COLLECTIONS,
   type CollectionKey,
   type MarketplaceRecord,
+  type OrderRecord,
   type OrganisationRecord,
   type ProductRecord,
   type StateDocument,
   type TicketConfigurationRecord,
   type UserProductRecord,
 } from './document.js';
+import { idKey, sameId } from './ids.js';
 
 /** `user_products` as a property name: `userProducts`. */
 type Camel<S extends string> = S extends `${infer H}_${infer R}` ? `${H}${Capitalize<Camel<R>>}` : S;
@@ -55,57 +57,24 @@ export interface ShopSession {
   readonly csrf_token: string;
 }
 
-function sameId(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
+/** One live collection per declaration of `COLLECTIONS`, by document key and by property name. */
+function liveCollections(): { byKey: Map<CollectionKey, Collection<object, never>>; named: Collections } {
+  const byKey = new Map<CollectionKey, Collection<object, never>>();
+  const named: Record<string, unknown> = {};
+  for (const key of Object.keys(COLLECTIONS) as CollectionKey[]) {
+    const collection = new Collection(COLLECTIONS[key] as never) as Collection<object, never>;
+    byKey.set(key, collection);
+    named[camel(key)] = collection;
+  }
+  return { byKey, named: named as Collections };
 }
 
-/** Creates the live state over `doc` (already validated, owned from now on). */
-export function createStore(doc: StateDocument) {
-  const byKey = new Map<CollectionKey, Collection<object, never>>();
-  const collections: Record<string, unknown> = {};
-  for (const key of Object.keys(COLLECTIONS) as CollectionKey[]) {
-    const c = new Collection(COLLECTIONS[key] as never) as Collection<object, never>;
-    byKey.set(key, c);
-    collections[camel(key)] = c;
-  }
-  const c = collections as Collections;
-
-  const store = {
-    ...c,
-    /** The state document: the records the collections index. */
-    doc,
-    /** The shop's browser sessions by session id (not part of the document). */
-    shopSessions: new Map<string, ShopSession>(),
-    /** Wrong passwords in a row, by organisation and lower-case e-mail (not part of the document). */
-    loginFailures: new Map<string, LoginFailures>(),
-    /**
-     * Organisations with a sync of customer subscriptions (endpoint 19) under way (not part of the
-     * document); `load` empties it.
-     */
-    syncsInFlight: new Set<string>(),
-    /**
-     * How many times a state has been loaded: a sync under way when `load` (so `reset`, `restore`)
-     * replaces the state sees it change, and writes nothing into the new state.
-     */
-    generation: 0,
-
-    /** Takes `next` (already validated, owned from now on) as the state and rebuilds every index. */
-    load(next: StateDocument): void {
-      store.doc = next;
-      for (const [key, collection] of byKey) collection.load(next[key] as object[]);
-      store.shopSessions.clear();
-      store.loginFailures.clear();
-      store.syncsInFlight.clear();
-      store.generation++;
-    },
-
-    /** Every index of every collection, for a test that compares them after `reset()`. */
-    describeIndexes(): Record<string, Record<string, [string, number[]][]>> {
-      const out: Record<string, Record<string, [string, number[]][]>> = {};
-      for (const [key, collection] of byKey) out[key] = collection.describeIndexes();
-      return out;
-    },
-
+/**
+ * The lookups routes make within an organisation, each one step through an index. Another
+ * organisation's records are absent: a caller never tells "someone else's" from "none".
+ */
+function organisationLookups(c: Collections) {
+  return {
     /** The organisation of a record, by id. */
     organisation(id: string): OrganisationRecord | undefined {
       return c.organisations.get(id);
@@ -148,9 +117,36 @@ export function createStore(doc: StateDocument) {
       return c.products.list('organisation', organisationId);
     },
 
+    /** A user-product by id when its account is of the organisation; undefined when absent or another organisation's. */
+    userProduct(organisationId: string, userProductId: string): UserProductRecord | undefined {
+      const u = c.userProducts.get(userProductId);
+      const account = u && c.accounts.get(u.account_id);
+      return account && sameId(account.organisation_id, organisationId) ? u : undefined;
+    },
+  };
+}
+
+/**
+ * The other lookups routes make: an account's own records (another account's are absent), the
+ * shop's marketplaces and ticket configurations, and token families.
+ */
+function recordLookups(c: Collections) {
+  return {
+    /** A user-product by id when it is the account's; undefined when absent or another account's. */
+    userProductOfAccount(accountId: string, userProductId: string): UserProductRecord | undefined {
+      const u = c.userProducts.get(userProductId);
+      return u && sameId(u.account_id, accountId) ? u : undefined;
+    },
+
     /** Every user-product of an account, in document order. */
     userProductsOf(accountId: string): readonly UserProductRecord[] {
       return c.userProducts.list('account', accountId);
+    },
+
+    /** An order by id when it is the account's; undefined when absent or another account's. */
+    orderOfAccount(accountId: string, orderId: string): OrderRecord | undefined {
+      const o = c.orders.get(orderId);
+      return o && sameId(o.account_id, accountId) ? o : undefined;
     },
 
     /** The marketplace `groupId`/`marketplaceId`. */
@@ -169,9 +165,52 @@ export function createStore(doc: StateDocument) {
       return family.length > 0 ? family : [t];
     },
   };
-  store.load(doc);
-  return store;
+}
+
+/** Creates the live state over `document` (already validated, owned from now on). */
+export function createState(document: StateDocument) {
+  const { byKey, named } = liveCollections();
+  const state = {
+    ...named,
+    ...organisationLookups(named),
+    ...recordLookups(named),
+    /** The state document: the records the collections index. */
+    document,
+    /** The shop's browser sessions by session id (not part of the document). */
+    shopSessions: new Map<string, ShopSession>(),
+    /** Wrong passwords in a row, by organisation and lower-case e-mail (not part of the document). */
+    loginFailures: new Map<string, LoginFailures>(),
+    /**
+     * Organisations with a sync of customer subscriptions (endpoint 19) under way, by {@link idKey}
+     * (not part of the document); `load` empties it.
+     */
+    syncsInFlight: new Set<string>(),
+    /**
+     * How many times a state has been loaded: a sync under way when `load` (so `reset`, `restore`)
+     * replaces the state sees it change, and writes nothing into the new state.
+     */
+    generation: 0,
+
+    /** Takes `next` (already validated, owned from now on) as the state and rebuilds every index. */
+    load(next: StateDocument): void {
+      state.document = next;
+      for (const [key, collection] of byKey) collection.load(next[key] as object[]);
+      state.shopSessions.clear();
+      state.loginFailures.clear();
+      state.syncsInFlight.clear();
+      state.generation++;
+    },
+
+    /** Every index of every collection, for a test that compares them after `reset()`. */
+    describeIndexes(): Record<string, Record<string, [string, number[]][]>> {
+      const out: Record<string, Record<string, [string, number[]][]>> = {};
+      for (const [key, collection] of byKey) out[key] = collection.describeIndexes();
+      return out;
+    },
+  };
+  state.load(document);
+  return state;
 }
 
 /** The live state and its indexes. */
-export type Store = ReturnType<typeof createStore>;
+export type State = ReturnType<typeof createState>;

@@ -1,0 +1,253 @@
+/**
+ * The `platform-mock` command line, read without side effects: its flags, their help and their
+ * checks all come from the declarations of the options they set (the platform's,
+ * `mock/core/options.ts`; the server's, `mock/node/options.ts`; and the command's own switches
+ * here). {@link parseCommandLine} turns arguments into options or a {@link UsageError}.
+ */
+import { parseArgs } from 'node:util';
+import * as z from 'zod';
+import { HttpError } from '../core/errors.js';
+import { type CommandLineFlag, flagged, flagOf, type HelpSection, PlatformOptionsSchema } from '../core/options.js';
+import type { PlatformOptions } from '../core/types.js';
+import { validate } from '../core/validate.js';
+import { ServerOptionsSchema, type StartServerOptions } from './options.js';
+
+/** The command's own switches: not options of the server or the platform. */
+const commandShape = {
+  quiet: flagged(z.boolean().default(false), {
+    flag: '--quiet',
+    help: 'no line per request (default: a line each when standard output is a terminal)',
+    section: 'server',
+  }),
+  log: flagged(z.boolean().default(false), {
+    flag: '--log',
+    help: 'a line per request even when standard output is not a terminal',
+    section: 'server',
+  }),
+  help: flagged(z.boolean().default(false), { flag: '--help', short: '-h', help: 'this help', section: 'command' }),
+  version: flagged(z.boolean().default(false), {
+    flag: '--version',
+    short: '-v',
+    help: 'the package version',
+    section: 'command',
+  }),
+};
+
+/** Flags that may not be given together. */
+const EXCLUSIVE: readonly (readonly [string, string])[] = [
+  ['--quiet', '--log'],
+  ['--admin-token', '--no-admin'],
+];
+
+/** Whose option a flag sets. */
+type Target = 'command' | 'server' | 'platform';
+
+/** A flag as declared, with the option it sets: whose, and where (`['login', 'maxFailedAttempts']`). */
+interface DeclaredFlag extends CommandLineFlag {
+  readonly target: Target;
+  readonly path: readonly string[];
+}
+
+/** Every flag declared in `shape` (and in the objects it nests, such as `login`). */
+function flagsIn(
+  shape: Readonly<Record<string, z.core.$ZodType>>,
+  target: Target,
+  path: string[] = [],
+): DeclaredFlag[] {
+  return Object.entries(shape).flatMap(([key, schema]) => {
+    const flag = flagOf(schema);
+    if (flag) return [{ ...flag, target, path: [...path, key] }];
+    const inner = schema instanceof z.ZodPrefault || schema instanceof z.ZodDefault ? schema.unwrap() : schema;
+    return inner instanceof z.ZodObject ? flagsIn(inner.shape, target, [...path, key]) : [];
+  });
+}
+
+/** Every flag, in the help's order within each section: the server's, the platform's, the command's own. */
+const FLAGS: readonly DeclaredFlag[] = [
+  ...flagsIn(ServerOptionsSchema.shape, 'server'),
+  ...flagsIn(PlatformOptionsSchema.shape, 'platform'),
+  ...flagsIn(commandShape, 'command'),
+];
+
+/** What an argument list asks for. */
+export type CommandLine =
+  | { readonly action: 'help' }
+  | { readonly action: 'version' }
+  | {
+      readonly action: 'serve';
+      /** The platform's options (`seed` as given: `demo`, `empty` or a file's path). */
+      readonly platform: PlatformOptions;
+      /** The server's options. */
+      readonly server: StartServerOptions;
+      /** A line per request: always (`--log`), never (`--quiet`), or when standard output is a terminal. */
+      readonly requestLines: 'always' | 'never' | 'terminal';
+    };
+
+/** A command line that cannot be run: the message says why (the CLI prints the help after it, exit code 2). */
+export class UsageError extends Error {
+  /** @param message - what is wrong, naming the flag */
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** A record with `value` set at `path`, creating the objects on the way. */
+function setAt(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    const child: Record<string, unknown> = typeof next === 'object' && next !== null ? { ...next } : {};
+    node[key] = child;
+    node = child;
+  }
+  node[path.at(-1) ?? ''] = value;
+}
+
+/** A flag's text as a message quotes it: as it is, or `''` when empty. */
+function shown(text: string): string {
+  return text === '' ? "''" : text;
+}
+
+/** A refusal's reason as the command line words it: `must be an integer from 1 to 1000`. */
+function reason(message: string): string {
+  return message.startsWith('Parameter ') ? message.slice('Parameter '.length) : message;
+}
+
+/** The value a flag's text stands for, as its declaration reads it. */
+function flagValue(flag: DeclaredFlag, text: string): unknown {
+  if (!flag.read) return text;
+  const read = flag.read.safeParse(text);
+  if (read.success) return read.data;
+  throw new UsageError(
+    `invalid ${flag.flag}: ${shown(text)} (${read.error.issues[0]?.message ?? 'not a valid value'})`,
+  );
+}
+
+/** The flags given, by flag, as their text (or true for a switch): from the arguments, else the environment. */
+function given(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Map<DeclaredFlag, string | true> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: Object.fromEntries(
+        FLAGS.map((f) => [
+          f.flag.slice(2),
+          { type: f.value ? 'string' : 'boolean', ...(f.short ? { short: f.short.slice(1) } : {}) } as const,
+        ]),
+      ),
+      strict: true,
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const out = new Map<DeclaredFlag, string | true>();
+  for (const f of FLAGS) {
+    const value = values[f.flag.slice(2)] ?? (f.env ? env[f.env] || undefined : undefined);
+    if (typeof value === 'string') out.set(f, value);
+    else if (value === true) out.set(f, true);
+  }
+  return out;
+}
+
+/** Checks options with `schema`; a refusal names the flag of the option it names, and the value given. */
+function checked(schema: z.ZodType, options: unknown, target: Target, texts: Map<DeclaredFlag, string | true>): void {
+  try {
+    validate(schema, options);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    const flag = FLAGS.find((f) => f.target === target && f.path.join('.') === error.field);
+    const text = flag && texts.get(flag);
+    if (!flag) throw new UsageError(`invalid ${error.field ?? 'option'}: ${reason(error.message)}`);
+    throw new UsageError(
+      `invalid ${flag.flag}: ${typeof text === 'string' ? `${shown(text)} ` : ''}(${reason(error.message)})`,
+    );
+  }
+}
+
+/**
+ * Reads `platform-mock`'s arguments (`process.argv.slice(2)`) and environment: help, the version,
+ * or the options to serve with, each checked by its declaration. Throws a {@link UsageError} naming
+ * the flag at fault.
+ */
+export function parseCommandLine(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): CommandLine {
+  const texts = given(argv, env);
+  const options: Record<Target, Record<string, unknown>> = { command: {}, server: {}, platform: {} };
+  for (const [flag, text] of texts) {
+    const value = text === true ? !flag.negates : flagValue(flag, text);
+    setAt(options[flag.target], flag.path, value);
+  }
+  if (options.command.help === true) return { action: 'help' };
+  if (options.command.version === true) return { action: 'version' };
+  const names = new Set([...texts.keys()].map((f) => f.flag));
+  for (const [a, b] of EXCLUSIVE)
+    if (names.has(a) && names.has(b)) throw new UsageError(`${a} and ${b} exclude each other`);
+  checked(ServerOptionsSchema, options.server, 'server', texts);
+  checked(PlatformOptionsSchema, options.platform, 'platform', texts);
+  const { quiet, log } = options.command;
+  return {
+    action: 'serve',
+    platform: options.platform,
+    server: options.server,
+    requestLines: log === true ? 'always' : quiet === true ? 'never' : 'terminal',
+  };
+}
+
+const SECTIONS: readonly (readonly [HelpSection, string | undefined])[] = [
+  ['server', undefined],
+  ['platform', 'The platform:'],
+  ['security', 'Security (a test fixture: its state holds client secrets and passwords):'],
+  ['command', undefined],
+];
+
+/** What the help says of a flag's default: the declaration's words, else its default value (none for a switch). */
+function defaultOf(flag: DeclaredFlag, defaults: Record<Target, unknown>): string | undefined {
+  if (flag.defaultText !== undefined) return `: ${flag.defaultText}`;
+  if (!flag.value) return undefined;
+  let value: unknown = defaults[flag.target];
+  for (const key of flag.path)
+    value = typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
+  return value === undefined ? undefined : ` ${String(value)}`;
+}
+
+/** A flag's lines in the help: the flag and its value's name, then its words, aligned. */
+function helpLines(flag: DeclaredFlag, defaults: Record<Target, unknown>): string[] {
+  const left = `${flag.short ? `${flag.short}, ` : ''}${flag.flag}${flag.value ? ` ${flag.value}` : ''}`;
+  const fallback = defaultOf(flag, defaults);
+  const [first = '', ...more] = flag.help.split('\n');
+  const indent = ' '.repeat(28);
+  return [
+    `  ${left.padEnd(25)} ${first}${more.length === 0 && fallback !== undefined ? ` (default${fallback})` : ''}`,
+    ...more.map(
+      (line, i) => `${indent}${line}${i === more.length - 1 && fallback !== undefined ? ` (default${fallback})` : ''}`,
+    ),
+    ...(flag.env ? [`${indent}(or set ${flag.env})`] : []),
+  ];
+}
+
+/** The help: every flag by section, with its default. */
+export function helpText(): string {
+  const defaults: Record<Target, unknown> = {
+    command: {},
+    server: validate(ServerOptionsSchema, {}),
+    platform: validate(PlatformOptionsSchema, {}),
+  };
+  const sections = SECTIONS.map(([section, title]) => {
+    const lines = FLAGS.filter((f) => f.section === section).flatMap((f) => helpLines(f, defaults));
+    return [...(title ? [title] : []), ...lines].join('\n');
+  });
+  return `platform-mock: the subscription platform's reference implementation, in memory.
+
+Usage: platform-mock [options]
+
+${sections.join('\n\n')}
+
+Test tools are under /__admin: reset, state, tokens, tickets, sso/sessions, clock, requests, faults.
+`;
+}

@@ -1,0 +1,146 @@
+/**
+ * The standalone server's options, declared once as the platform's are (`mock/core/options.ts`):
+ * type and TSDoc, default, check, and the `platform-mock` flag of each. The options a new platform
+ * takes (`seed`, `maxBodyBytes`, `admin`...) are the platform's own schemas, without their
+ * defaults: left out, the platform's apply.
+ */
+import * as z from 'zod';
+import type { AllowedHosts } from '../core/hosts.js';
+import { Digits, flagged, PlatformOptionsSchema } from '../core/options.js';
+import type { Platform } from '../core/types.js';
+import { integerIn } from '../core/validate.js';
+import type { RequestLogLine } from './server.js';
+
+const positive = integerIn(1, Number.MAX_SAFE_INTEGER, 'a positive integer');
+const platform = PlatformOptionsSchema.shape;
+
+/** `--allowed-hosts`: `all`, or host names separated by commas. */
+const HostList = z.string().transform(
+  (text): AllowedHosts =>
+    text === 'all'
+      ? 'all'
+      : text
+          .split(',')
+          .map((h) => h.trim())
+          .filter((h) => h.length > 0),
+);
+
+/** The default time to receive a request's headers, in ms (at most the request's own). */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+
+const serverShape = {
+  /**
+   * The platform to serve; a new one from `seed` when absent. For any other platform option (the
+   * clock, lifetimes, `environment`, `syncProcessingMs`...), pass `createPlatform({ ... })` here.
+   */
+  platform: z.custom<Platform>().optional(),
+  /** The port; 0 picks a free one. Default 4010. */
+  port: flagged(integerIn(0, 65535).default(4010), {
+    flag: '--port',
+    value: '<n>',
+    help: 'port to listen on; 0 picks a free port',
+    section: 'server',
+    read: Digits,
+  }),
+  /** The interface to listen on. Default `127.0.0.1`. */
+  host: flagged(z.string().default('127.0.0.1'), {
+    flag: '--host',
+    value: '<host>',
+    help: 'interface to listen on',
+    section: 'server',
+  }),
+  /** The seed of the new platform (ignored when `platform` is given). Default `demo`. */
+  seed: platform.seed.unwrap().optional(),
+  /**
+   * Host names answered besides loopback ones (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`)
+   * and the IP address given as `host`: each exact, or `.example.com` for it and every name under
+   * it; `all` answers any. A request with another `Host` gets `403 host_not_allowed`: a web page
+   * cannot reach the platform by making its own host name resolve to this machine (DNS rebinding).
+   */
+  allowedHosts: flagged(z.union([z.literal('all'), z.array(z.string()).readonly()]).optional(), {
+    flag: '--allowed-hosts',
+    value: '<list>',
+    help: 'host names answered besides loopback ones, comma-separated;\n.example.com for a domain and its subdomains; all for any',
+    section: 'security',
+    read: HostList,
+  }),
+  /**
+   * Trust `X-Forwarded-Proto` and `X-Forwarded-For` from a reverse proxy in front: the first
+   * gives the scheme of the request's URL (so the shop's cookies are `Secure` behind a TLS proxy),
+   * the second the client's IP (its first entry). Without it both are ignored. Default false.
+   */
+  trustProxy: flagged(z.boolean().default(false), {
+    flag: '--trust-proxy',
+    help: 'trust X-Forwarded-Proto and X-Forwarded-For from a proxy in front',
+    section: 'security',
+  }),
+  /** The body size limit in bytes (413 over it). Default: the platform's (`createPlatform`'s `maxBodyBytes`, 1 MiB). */
+  maxBodyBytes: platform.maxBodyBytes.unwrap().optional(),
+  /** Serve `/__admin` (new platform only; see `createPlatform`). Default true. */
+  admin: platform.admin.unwrap().optional(),
+  /** The bearer token `/__admin` requires (new platform only; see `createPlatform`). */
+  adminToken: platform.adminToken.unwrap().optional(),
+  /** Show a "you are leaving" page for returns to unregistered domains (new platform only). */
+  returnInterstitial: platform.returnInterstitial.unwrap().optional(),
+  /** Time to receive a whole request, in ms; a slower client gets 408 and is disconnected. Default 30000. */
+  requestTimeoutMs: flagged(positive.default(30_000), {
+    flag: '--request-timeout',
+    value: '<ms>',
+    help: 'time to receive a whole request',
+    section: 'security',
+    read: Digits,
+  }),
+  /** Time to receive a request's headers, in ms; at most `requestTimeoutMs`. Default 10000 (or `requestTimeoutMs`, when less). */
+  headersTimeoutMs: flagged(positive.optional(), {
+    flag: '--headers-timeout',
+    value: '<ms>',
+    help: "time to receive a request's headers",
+    section: 'security',
+    defaultText: `${DEFAULT_HEADERS_TIMEOUT_MS}, or the request timeout when less`,
+    read: Digits,
+  }),
+  /** How long an idle kept-alive connection stays open, in ms. Default 5000. */
+  keepAliveTimeoutMs: flagged(positive.default(5_000), {
+    flag: '--keep-alive-timeout',
+    value: '<ms>',
+    help: 'idle time of a kept-alive connection',
+    section: 'security',
+    read: Digits,
+  }),
+  /** Open connections at once; a connection over it is closed at once. Default 256. */
+  maxConnections: flagged(positive.default(256), {
+    flag: '--max-connections',
+    value: '<n>',
+    help: 'open connections at once',
+    section: 'security',
+    read: Digits,
+  }),
+  /** Where warnings go (listening beyond loopback without an admin token). Default: standard error. */
+  warn: z.custom<(message: string) => void>().optional(),
+  /** Called once per answered request (the CLI prints a line each); secrets in the path and query are redacted. */
+  onRequest: z.custom<(line: RequestLogLine) => void>().optional(),
+};
+
+/** The schema of `startServer`'s options, one by one. */
+const ServerOptionsObject: z.ZodObject<typeof serverShape> = z.object(serverShape);
+
+/** The schema of `startServer`'s options: their checks and defaults, the headers' timeout within the request's. */
+export const ServerOptionsSchema = ServerOptionsObject.check((ctx) => {
+  const { headersTimeoutMs, requestTimeoutMs } = ctx.value;
+  if (headersTimeoutMs !== undefined && headersTimeoutMs > requestTimeoutMs)
+    ctx.issues.push({
+      code: 'custom',
+      input: headersTimeoutMs,
+      path: ['headersTimeoutMs'],
+      message: 'Parameter must be at most requestTimeoutMs',
+    });
+});
+
+/**
+ * Options of `startServer`.
+ * @interface
+ */
+export type StartServerOptions = z.input<typeof ServerOptionsObject>;
+
+/** The options of a server, checked, with their defaults. */
+export type ServerSettings = z.output<typeof ServerOptionsObject>;

@@ -1,0 +1,146 @@
+/**
+ * The `platform-mock` command line, read in process: its help, its flags and their checks come from
+ * the options' declarations. The CLI's process (start, signals, exit codes) is tested in cli.test.ts.
+ */
+import { describe, expect, test } from 'vitest';
+import { helpText, parseCommandLine, UsageError } from '../../mock/node/command-line.js';
+
+/** The message of the usage error `args` make. */
+function refusal(args: string[], env: Record<string, string> = {}): string {
+  try {
+    parseCommandLine(args, env);
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+  throw new Error(`${args.join(' ')} was not refused`);
+}
+
+describe('platform-mock --help', () => {
+  test('names every platform option with its default', () => {
+    const help = helpText();
+    expect(help).toContain('--seed');
+    for (const flag of [
+      '--environment',
+      '--sso-audience',
+      '--ticket-lifetime',
+      '--token-lifetime',
+      '--sync-processing-ms',
+      '--me-shape',
+      '--login-max-failures',
+      '--login-freeze-seconds',
+      '--max-sessions-per-account',
+      '--now',
+      '--journal-limit',
+      '--max-body-bytes',
+      '--request-timeout',
+      '--headers-timeout',
+      '--keep-alive-timeout',
+      '--max-connections',
+    ])
+      expect(help, flag).toMatch(new RegExp(`${flag} .*default`));
+  });
+
+  test('shows the declared defaults: 4010, stage, 60 s tickets, 1000 journal entries, 1 MiB bodies', () => {
+    const help = helpText();
+    expect(help).toMatch(/--port <n> .*\(default 4010\)/);
+    expect(help).toMatch(/--environment <env> .*\(default stage\)/);
+    expect(help).toMatch(/--ticket-lifetime <s> .*\(default 60\)/);
+    expect(help).toMatch(/--journal-limit <n> .*\(default 1000\)/);
+    expect(help).toMatch(/--max-body-bytes <n> .*\(default 1048576\)/);
+    expect(help).toContain('(or set PLATFORM_MOCK_ADMIN_TOKEN)');
+  });
+
+  test('-h and --help ask for the help, -v and --version for the version', () => {
+    expect(parseCommandLine(['-h'])).toEqual({ action: 'help' });
+    expect(parseCommandLine(['--help', '--port', '1'])).toEqual({ action: 'help' });
+    expect(parseCommandLine(['-v'])).toEqual({ action: 'version' });
+  });
+});
+
+describe('platform-mock flags', () => {
+  test('each flag sets its option, in the type the option declares', () => {
+    const command = parseCommandLine([
+      '--port',
+      '0',
+      '--environment',
+      'production',
+      '--now',
+      '2030-01-02T03:04:05Z',
+      '--ticket-lifetime',
+      '5',
+      '--login-max-failures',
+      '3',
+      '--allowed-hosts',
+      ' a.example, .b.example ,',
+      '--no-admin',
+      '--return-interstitial',
+      '--headers-timeout',
+      '2000',
+      '--log',
+    ]);
+    expect(command).toEqual({
+      action: 'serve',
+      platform: {
+        environment: 'production',
+        now: '2030-01-02T03:04:05Z',
+        ticketLifetimeSeconds: 5,
+        login: { maxFailedAttempts: 3 },
+        admin: false,
+        returnInterstitial: true,
+      },
+      server: { port: 0, allowedHosts: ['a.example', '.b.example'], headersTimeoutMs: 2000 },
+      requestLines: 'always',
+    });
+  });
+
+  test('no flags: nothing set, the declarations default it; a line per request when standard output is a terminal', () => {
+    expect(parseCommandLine([])).toEqual({ action: 'serve', platform: {}, server: {}, requestLines: 'terminal' });
+    expect(parseCommandLine(['--quiet'])).toMatchObject({ requestLines: 'never' });
+    expect(parseCommandLine(['--allowed-hosts', 'all'])).toMatchObject({ server: { allowedHosts: 'all' } });
+  });
+
+  test('the admin token may come from PLATFORM_MOCK_ADMIN_TOKEN; the flag wins; an empty variable is none', () => {
+    expect(parseCommandLine([], { PLATFORM_MOCK_ADMIN_TOKEN: 'from-env' })).toMatchObject({
+      platform: { adminToken: 'from-env' },
+    });
+    expect(parseCommandLine(['--admin-token', 'flag'], { PLATFORM_MOCK_ADMIN_TOKEN: 'env' })).toMatchObject({
+      platform: { adminToken: 'flag' },
+    });
+    expect(parseCommandLine([], { PLATFORM_MOCK_ADMIN_TOKEN: '' })).toMatchObject({ platform: {} });
+  });
+
+  test.each([
+    [['--port', 'abc'], 'invalid --port: abc'],
+    [['--port', '65536'], 'invalid --port: 65536'],
+    [['--environment', 'qa'], 'invalid --environment: qa'],
+    [['--ticket-lifetime', '0'], 'invalid --ticket-lifetime'],
+    [['--login-max-failures', '0'], 'invalid --login-max-failures'],
+    [['--me-shape', 'camel'], 'invalid --me-shape: camel'],
+    [['--login-freeze-seconds', '1.5'], 'invalid --login-freeze-seconds'],
+    [['--max-sessions-per-account', 'x'], 'invalid --max-sessions-per-account'],
+    [['--token-lifetime', 'x'], 'invalid --token-lifetime'],
+    [['--sync-processing-ms', '60001'], 'invalid --sync-processing-ms'],
+    [['--sso-audience', ''], 'invalid --sso-audience'],
+    [['--now', '2030-01-01'], 'invalid --now: 2030-01-01'],
+    [['--now', '2030-01-01T00:00:00'], 'invalid --now: 2030-01-01T00:00:00'],
+    [['--now', '0000-06-01T00:00:00Z'], 'invalid --now'],
+    [['--journal-limit', 'x'], 'invalid --journal-limit: x'],
+    [['--journal-limit', '1.5'], 'invalid --journal-limit: 1.5'],
+    [['--max-body-bytes', '0'], 'invalid --max-body-bytes: 0'],
+    [['--request-timeout', '0'], 'invalid --request-timeout: 0'],
+    [['--headers-timeout', '40000'], 'invalid --headers-timeout: 40000'],
+    [['--admin-token', ''], 'invalid --admin-token'],
+    [['--quiet', '--log'], '--quiet and --log exclude each other'],
+    [['--admin-token', 'x', '--no-admin'], '--admin-token and --no-admin exclude each other'],
+    [['--bogus'], "Unknown option '--bogus'"],
+  ] as const)('%j is a usage error naming the flag (%s)', (args, message) => {
+    expect(refusal([...args])).toContain(message);
+  });
+
+  test('PLATFORM_MOCK_ADMIN_TOKEN with --no-admin is a usage error too', () => {
+    expect(refusal(['--no-admin'], { PLATFORM_MOCK_ADMIN_TOKEN: 'x' })).toBe(
+      '--admin-token and --no-admin exclude each other',
+    );
+  });
+});
