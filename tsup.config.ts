@@ -16,6 +16,9 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /** The entry points a user imports, in both formats (`exports` in package.json), with their declarations. */
 const PUBLIC_ENTRIES = {
   index: 'src/index.ts',
+  types: 'src/types.ts',
+  'sign-on': 'src/sign-on/index.ts',
+  schemas: 'src/schemas/index.ts',
   'mock/index': 'mock/index.ts',
   'mock/node': 'mock/node/index.ts',
 };
@@ -169,6 +172,6 @@ export default defineConfig({
   },
   // The OpenAPI document, generated from the same endpoint table: `subscription-platform-sdk/openapi.json`.
   async onSuccess() {
-    writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument({ version: pkg.version }), null, 2)}\n`);
+    writeFileSync('dist/openapi.json', `${JSON.stringify(openApiDocument({ version: pkg.version }))}\n`);
   },
 });

@@ -78,13 +78,12 @@ register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HIDE_MSW_
 let failures = 0;
 let passes = 0;
 
-/** Runs a command; answers its output, or throws with it. */
+/** Runs a command; answers its standard output, or throws with all it printed. */
 function run(file: string, args: readonly string[], cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(file, args, { cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const output = `${stdout}${stderr}`.trim();
-      if (error) reject(new Error(`${[file, ...args].join(' ')}\n${output}`));
-      else resolve(output);
+      if (error) reject(new Error(`${[file, ...args].join(' ')}\n${`${stdout}${stderr}`.trim()}`));
+      else resolve(stdout.trim());
     });
   });
 }
@@ -147,8 +146,8 @@ try {
       const args = ['pack', '--json', '--pack-destination', work];
       if (process.argv.includes('--no-build')) args.push('--ignore-scripts');
       // The report follows whatever `prepare` printed: it starts at a line of its own, `[`.
-    const output = await run('npm', args, ROOT);
-    const [packed] = JSON.parse(output.slice(output.search(/^\[$/m))) as Array<{
+      const output = await run('npm', args, ROOT);
+      const [packed] = JSON.parse(output.slice(output.search(/^\[$/m))) as Array<{
         filename: string;
         size: number;
         unpackedSize: number;
@@ -208,11 +207,11 @@ try {
   const hideEsm = `data:text/javascript,${encodeURIComponent(HIDE_MSW_ESM)}`;
   const hideCjs = join(work, 'hide-msw.cjs');
   writeFileSync(hideCjs, HIDE_MSW_CJS);
-  for (const file of ['index.js', 'openapi.js', 'openapi-require.js']) {
+  for (const file of ['index.js', 'subpaths.js', 'openapi.js', 'openapi-require.js']) {
     await step(`node esm/out/${file}`, () => node([`esm/out/${file}`]));
   }
   await step('node esm/out/without-msw.js (msw hidden)', () => node(['--import', hideEsm, 'esm/out/without-msw.js']));
-  for (const file of ['index.js', 'msw.js']) {
+  for (const file of ['index.js', 'subpaths.js', 'msw.js']) {
     await step(`node cjs/out/${file}`, () => node([`cjs/out/${file}`]));
   }
   await step('node cjs/out/without-msw.js (msw hidden)', () => node(['--require', hideCjs, 'cjs/out/without-msw.js']));

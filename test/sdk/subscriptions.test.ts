@@ -7,17 +7,14 @@ import { describe, expect, test } from 'vitest';
 import {
   type APIError,
   BadRequestError,
-  type BatchProgress,
-  type ChangeLogEntry,
   ConflictError,
   InternalServerError,
-  type LogInBatchesOptions,
-  type LogToAccountsRequest,
   NotFoundError,
   PermissionDeniedError,
   type PlatformClient,
   RequestValidationError,
 } from '../../src/index.js';
+import type { BatchProgress, ChangeLogEntry, LogInBatchesOptions, LogToAccountsRequest } from '../../src/types.js';
 import { paths } from '../paths.js';
 import { client, defaultHosts, demoIds, platform, received, server, usePlatform } from './helpers.js';
 

@@ -11,9 +11,9 @@ import {
   InternalServerError,
   NotFoundError,
   PlatformClient,
-  schemas,
 } from '../../src/index.js';
 import { redact } from '../../src/logger.js';
+import * as schemas from '../../src/schemas/index.js';
 
 const hosts = { api: 'https://api.example.test/', auth: 'https://auth.example.test' };
 
