@@ -11,17 +11,7 @@
  */
 
 export { APIPromise, type APIResponse } from './api-promise.js';
-export type { AccessTokenAuth, AuthOptions, ClientCredentialsAuth } from './auth.js';
-export {
-  type ClientCredentials,
-  type Hosts,
-  PlatformClient,
-  type PlatformClientOptions,
-  type RawRequestParams,
-  type RequestOptions,
-  type RetryDelay,
-  type SsoOptions,
-} from './client.js';
+export { PlatformClient, type RawRequestParams, type RequestOptions } from './client.js';
 export type { Environment } from './endpoints.js';
 export {
   APIConnectionError,
@@ -43,6 +33,16 @@ export {
   type ValidationIssue,
 } from './errors.js';
 export type { Logger, LogMethod } from './logger.js';
+export type {
+  AccessTokenAuth,
+  AuthOptions,
+  ClientCredentials,
+  ClientCredentialsAuth,
+  Hosts,
+  PlatformClientOptions,
+  RetryDelay,
+  SsoOptions,
+} from './options.js';
 export type { ErrorCode, KnownErrorCode } from './schemas/common.js';
 export {
   MemoryTicketStore,

@@ -13,12 +13,18 @@
 
 export type { APIConnectionErrorOptions, APIErrorInit, ResponseValidationErrorInit } from './errors.js';
 export type {
-  AccountChangeLog,
   BatchProgress,
   ChangeLogFailure,
   LogInBatchesOptions,
   LogInBatchesResult,
-} from './resources/account-change-log.js';
+} from './helpers/log-in-batches.js';
+export type {
+  CustomerSyncResult,
+  SyncInSequenceOptions,
+  SyncInSequenceResult,
+  SyncProgress,
+} from './helpers/sync-in-sequence.js';
+export type { AccountChangeLog } from './resources/account-change-log.js';
 export type { Accounts } from './resources/accounts.js';
 export type {
   Authorization,
@@ -55,13 +61,7 @@ export type {
   SsoUnrecognisedRefusal,
   SsoVisitor,
 } from './resources/sso.js';
-export type {
-  CustomerSyncResult,
-  SubscriptionSystem,
-  SyncInSequenceOptions,
-  SyncInSequenceResult,
-  SyncProgress,
-} from './resources/subscription-system.js';
+export type { SubscriptionSystem } from './resources/subscription-system.js';
 export type { Subscriptions } from './resources/subscriptions.js';
 export type { Titles } from './resources/titles.js';
 export type { UserProducts } from './resources/user-products.js';

@@ -1,7 +1,14 @@
 /** The helpdesk's reads (8, 10, 11) and cancellation reasons (14) through the SDK, in process. */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, expectTypeOf, test } from 'vitest';
 import { createHandlers, createPlatform, defaultHosts } from '../../mock/index.js';
+import type { ResultOf } from '../../src/client.js';
+import { getCancellationReason, responseSchemaOf } from '../../src/endpoints.js';
 import { NotFoundError, PlatformClient } from '../../src/index.js';
+import {
+  CancellationReasonResponse,
+  CancellationReasonsResponse,
+  type GetCancellationReasonQuery,
+} from '../../src/schemas/cancellation-reasons.js';
 import { client, demoIds, platform, server, usePlatform } from './helpers.js';
 
 usePlatform();
@@ -61,5 +68,19 @@ describe('cancellation reasons', () => {
   test('retrieve: { item }, typed as one reason', async () => {
     const { item } = await sdk().cancellationReasons.retrieve(demoIds.cancellationReasons.tooExpensive);
     expect(item.code).toBe('too_expensive');
+  });
+
+  test('the entry types the answer by the query: with id { item }, without { items }, either when undecided', () => {
+    type Result<Q> = ResultOf<typeof getCancellationReason, Q>;
+    expectTypeOf<Result<{ id: string }>>().toEqualTypeOf<CancellationReasonResponse>();
+    expectTypeOf<Result<{ include_internal: true }>>().toEqualTypeOf<CancellationReasonsResponse>();
+    expectTypeOf<Result<undefined>>().toEqualTypeOf<CancellationReasonsResponse>();
+    expectTypeOf<Result<GetCancellationReasonQuery>>().toEqualTypeOf<
+      CancellationReasonResponse | CancellationReasonsResponse
+    >();
+    expect(responseSchemaOf(getCancellationReason, { id: demoIds.cancellationReasons.tooExpensive })).toBe(
+      CancellationReasonResponse,
+    );
+    expect(responseSchemaOf(getCancellationReason, {})).toBe(CancellationReasonsResponse);
   });
 });

@@ -169,6 +169,22 @@ describe('createSession, authenticate, sessionStatus, logout', () => {
     expect(platform.requests.list()).toHaveLength(before);
   });
 
+  test("a claim the SSO service's schema refuses is refused before sending, named by its parameter", async () => {
+    const site = siteClient();
+    const before = platform.requests.list().length;
+    await expect(
+      site.sso.sessionStatus({ sessionId: 's', lastKnownStatus: 'asleep' as never, ...VISITOR }),
+    ).rejects.toMatchObject({ constructor: SignOnValidationError, field: 'lastKnownStatus' });
+    await expect(
+      site.sso.logout({ sessionId: 's', ipAddress: VISITOR.ipAddress, userAgent: 'u'.repeat(1025) }),
+    ).rejects.toMatchObject({ constructor: SignOnValidationError, field: 'userAgent' });
+    await expect(site.sso.identifyUrl({ returnUrl: '' })).rejects.toMatchObject({
+      constructor: SignOnValidationError,
+      field: 'returnUrl',
+    });
+    expect(platform.requests.list()).toHaveLength(before);
+  });
+
   test('no password, ticket or signed token reaches the logger', async () => {
     const logger = recordingLogger();
     const site = siteClient({ logger });
