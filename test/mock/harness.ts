@@ -29,6 +29,7 @@ export const ADAPTERS: AdapterKind[] = ['msw', 'http'];
 export const READ = '/external/product/r';
 export const WRITE = '/external/price/w';
 
+export { entryOf, requestsTo } from '../journal.js';
 export { paths } from '../paths.js';
 
 /** An answer, read. */

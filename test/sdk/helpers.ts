@@ -30,6 +30,7 @@ export function usePlatform(): void {
 export const READ = '/external/product/r';
 export const WRITE = '/external/price/w';
 
+export { entryOf, requestsTo } from '../journal.js';
 export { paths } from '../paths.js';
 
 /** A client with a token minted by the platform, and retry delays of a few ms. */
@@ -65,9 +66,15 @@ export const demoAuth = {
   scopes: [READ, WRITE],
 };
 
-/** What the platform received, as `METHOD path status`. */
-export function received(): string[] {
-  return platform.requests.list().map((r) => `${r.method} ${r.path} ${r.status}`);
+/**
+ * What the platform received, as `METHOD path status`, in the order it came: on the paths given
+ * (then a request another test left under way to another path does not count), else on every path.
+ */
+export function received(...onPaths: string[]): string[] {
+  return platform.requests
+    .list()
+    .filter((r) => onPaths.length === 0 || onPaths.includes(r.path))
+    .map((r) => `${r.method} ${r.path} ${r.status}`);
 }
 
 /** A logger that keeps every call. */

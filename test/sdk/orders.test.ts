@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { NotFoundError, RequestValidationError } from '../../src/index.js';
 import type { OrderValidationQuery } from '../../src/types.js';
 import { paths } from '../paths.js';
-import { client, demoIds, platform, received, recordingLogger, usePlatform } from './helpers.js';
+import { client, demoIds, platform, received, recordingLogger, requestsTo, usePlatform } from './helpers.js';
 
 usePlatform();
 
@@ -15,14 +15,14 @@ describe('order validation (endpoint 9): may this buyer purchase the package?', 
   test('an adult account without the package may buy it: purchase_allowed true, no reason', async () => {
     const { item } = await orders().validate({ product_code: 'premium-digital', account_id: demoIds.accounts.anna });
     expect(item).toEqual({ purchase_allowed: true, reason: null, message: null, fallback_package_code: null });
-    expect(received()).toEqual([`GET ${PATH} 200`]);
+    expect(received(PATH)).toEqual([`GET ${PATH} 200`]);
   });
 
   test('the query carries product_code and the one buyer field (the journal redacts an ssn)', async () => {
     await orders().validate({ product_code: 'basic-news', ssn: '19850412-1234' });
-    const [entry] = platform.requests.list();
-    expect(entry?.query).toEqual({ product_code: 'basic-news', ssn: '[redacted]' });
-    expect(entry?.status).toBe(200);
+    expect(requestsTo(platform, PATH)).toMatchObject([
+      { query: { product_code: 'basic-news', ssn: '[redacted]' }, status: 200 },
+    ]);
   });
 
   describe('a refusal is a 200 with purchase_allowed false, a reason and a message', () => {
@@ -78,7 +78,7 @@ describe('order validation (endpoint 9): may this buyer purchase the package?', 
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(error).toMatchObject({ code: 'invalid_parameter', field });
-      expect(received()).toEqual([]);
+      expect(received(PATH)).toEqual([]);
     });
 
     test('a malformed account_id is refused before sending', async () => {
@@ -86,7 +86,7 @@ describe('order validation (endpoint 9): may this buyer purchase the package?', 
         .validate({ product_code: 'premium-digital', account_id: 'nope' })
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ name: 'RequestValidationError', field: 'account_id' });
-      expect(received()).toEqual([]);
+      expect(received(PATH)).toEqual([]);
     });
   });
 

@@ -1,7 +1,7 @@
 /** Endpoints 1, 2, 3 and 15 through the SDK: the happy paths, read as the spec words them. */
 import { describe, expect, test } from 'vitest';
 import { NotFoundError } from '../../src/index.js';
-import { client, creditcardPrice, demoIds, paths, platform, READ, usePlatform } from './helpers.js';
+import { client, creditcardPrice, demoIds, paths, platform, READ, requestsTo, usePlatform } from './helpers.js';
 
 usePlatform();
 
@@ -25,7 +25,9 @@ describe('2. Get products', () => {
   test('include_inactive=true includes inactive products; the boolean is sent as "true"', async () => {
     const { items } = await client().products.list({ product_code: 'legacy-package', include_inactive: true });
     expect(items.map((p) => p.id)).toEqual([demoIds.products.legacy]);
-    expect(platform.requests.list()[0]?.query).toEqual({ product_code: 'legacy-package', include_inactive: 'true' });
+    expect(requestsTo(platform, paths.getProducts)).toMatchObject([
+      { query: { product_code: 'legacy-package', include_inactive: 'true' } },
+    ]);
   });
 
   test('a product that is absent: 404 not_found', async () => {
