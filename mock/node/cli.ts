@@ -54,9 +54,10 @@ function unexpected(error: unknown): string {
   return `platform-mock: an unexpected ${name} was answered 500 internal_server_error${frame ? ` (${frame.trim()})` : ''}\n`;
 }
 
-/** The line printed per request. */
+/** The line printed per request; a refused one says which check failed. */
 function logLine(l: RequestLogLine): string {
-  return `${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}\n`;
+  const why = l.refusal ? ` refused: ${l.refusal.check}: ${l.refusal.detail}` : '';
+  return `${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}${why}\n`;
 }
 
 /** The seed `--seed` names: `demo`, `empty`, or the state document in a file. */

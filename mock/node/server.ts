@@ -7,7 +7,7 @@ import { refusalResponse } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
 import { internalsOf } from '../core/internals.js';
-import { REDACTED } from '../core/journal.js';
+import { REDACTED, type Refusal } from '../core/journal.js';
 import { bodyTooLarge, DEFAULT_MAX_BODY_BYTES, declaredLength } from '../core/limits.js';
 import { type CoreRequest, type CoreResponse, type RequestHandler, setOwn } from '../core/messages.js';
 import type { Route } from '../core/route.js';
@@ -34,6 +34,8 @@ export interface RequestLogLine {
   readonly durationMs: number;
   /** The answer's `x-correlation-id`, when it has one. */
   readonly correlationId: string | undefined;
+  /** Why the platform refused it, when it did: which check failed (as the journal's entry says). */
+  readonly refusal?: Refusal;
 }
 
 /** A running platform server. */
@@ -88,6 +90,8 @@ function answeredHost(ctx: ServeContext, header: string | undefined): string | n
 
 /** The correlation id of each answer, for the request log (headers given to `writeHead` cannot be read back). */
 const correlationIds = new WeakMap<ServerResponse, string>();
+/** Why each refused answer was refused, for the request log. */
+const refusals = new WeakMap<ServerResponse, Refusal>();
 
 /** A body that was not read whole: over the limit. */
 const TOO_LARGE = Symbol('too large');
@@ -278,6 +282,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   if (ctx.logged) {
     const id = answer.headers['x-correlation-id'];
     if (id !== undefined) correlationIds.set(res, id);
+    if (answer.refusal) refusals.set(res, answer.refusal);
   }
   // Name, value, name, value...: the form writeHead reads fastest.
   const answerHeaders: string[] = [];
@@ -347,6 +352,7 @@ function requestListener(ctx: ServeContext, onRequest: ServerSettings['onRequest
           status: res.statusCode,
           durationMs: performance.now() - started,
           correlationId: correlationIds.get(res),
+          refusal: refusals.get(res),
         });
       });
     }

@@ -114,7 +114,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     });
   });
 
-  test('--log prints one line per request: method, path with secrets redacted, status, time, correlation id', async () => {
+  test('--log prints one line per request: method, path with secrets redacted, status, time, correlation id, and why it was refused', async () => {
     await withCli(['--port', '0', '--log'], async (url, _, child) => {
       let out = '';
       child.stdout?.on('data', (c: Buffer) => {
@@ -125,7 +125,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       await expect.poll(() => out).toContain(id);
       expect(out).toMatch(
         new RegExp(
-          `^GET ${paths.getProducts}\\?client_secret=\\[redacted\\]&product_type=packages 401 \\d+\\.\\dms ${id}$`,
+          `^GET ${paths.getProducts}\\?client_secret=\\[redacted\\]&product_type=packages 401 \\d+\\.\\dms ${id} refused: token: Missing bearer token: send Authorization: Bearer <token>$`,
           'm',
         ),
       );
@@ -149,7 +149,9 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       return { out, id: answer.headers.get('x-correlation-id')! };
     };
     const loud = await printed([]);
-    expect(loud.out).toMatch(new RegExp(`^GET ${paths.getProducts}\\?product_type=packages 401 .*${loud.id}$`, 'm'));
+    expect(loud.out).toMatch(
+      new RegExp(`^GET ${paths.getProducts}\\?product_type=packages 401 .*${loud.id} refused: token: .*$`, 'm'),
+    );
     const quiet = await printed(['--quiet']);
     expect(quiet.out).toContain('listening on');
     expect(quiet.out).not.toContain(quiet.id);
