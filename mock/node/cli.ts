@@ -128,6 +128,15 @@ function optionLines(platform: Platform): string[] {
   });
 }
 
+/** Each organisation's id (the `iss` of SSO request tokens) with its clients: one line per organisation. */
+function organisationLines(platform: Platform): string[] {
+  const { organisations, clients } = platform.snapshot();
+  return organisations.map((o) => {
+    const ids = clients.filter((c) => c.organisation_id === o.id).map((c) => c.client_id);
+    return `  ${o.id} (${o.name}): ${ids.join(', ')}`;
+  });
+}
+
 /** What the CLI prints once it listens: where, the options that matter, and the demo's credentials. */
 function startupLines(command: Serve, server: RunningServer, logging: boolean): string[] {
   const seed = command.platform.seed ?? 'demo';
@@ -140,6 +149,8 @@ function startupLines(command: Serve, server: RunningServer, logging: boolean): 
           `demo client_secret: ${demoCredentials.clientSecret}`,
           `demo site:          ${demoSite.clientId} / ${demoSite.clientSecret}`,
           `demo shop:          ${server.url}/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`,
+          'demo organisations (the iss of SSO request tokens) and their client_ids:',
+          ...organisationLines(server.platform),
           'demo users (e-mail / password; what each can do: README, "Demo data"):',
           ...Object.values(demoUsers).map((u) => `  ${u.email} / ${u.password}`),
         ]
