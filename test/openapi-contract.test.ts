@@ -232,3 +232,29 @@ describe('servers', () => {
     expect(served.info.description).toMatch(/reference platform .* at http:\/\/127\.0\.0\.1:4010/);
   });
 });
+
+test("each SSO operation names its request token's claims and the answer's, from the schemas the platform verifies with", () => {
+  const names: Record<string, string> = {
+    '/authenticatewithticket': 'SsoRequestClaims',
+    '/identify': 'SsoIdentifyClaims',
+    '/createsession': 'SsoCreateSessionClaims',
+    '/sessionstatus': 'SsoSessionStatusClaims',
+    '/authenticate': 'SsoAuthenticateClaims',
+    '/logout': 'SsoLogoutClaims',
+  };
+  for (const [path, name] of Object.entries(names)) {
+    const [method, op] = Object.entries(doc.paths[path]!)[0]!;
+    const ref = `#/components/schemas/${name}`;
+    expect(op['x-sso-claims'], path).toMatchObject({ request: { $ref: ref }, header: { alg: 'HS256', typ: 'JWT' } });
+    const t =
+      method === 'get'
+        ? (op.parameters as { name: string; schema: Json }[]).find((p) => p.name === 't')!.schema
+        : (op.requestBody!.content['application/json']!.schema.properties as Record<string, Json>).t!;
+    expect(t, path).toMatchObject({ contentMediaType: 'application/jwt', contentSchema: { $ref: ref } });
+    expect(t.description, path).toContain(name);
+    expect(doc.components.schemas[name]).toMatchObject({ type: 'object' });
+  }
+  expect(doc.paths['/logout']!.post!['x-sso-claims']).toMatchObject({
+    answer: { $ref: '#/components/schemas/SsoSessionClaims' },
+  });
+});
