@@ -367,6 +367,18 @@ function requestListener(ctx: ServeContext, onRequest: ServerSettings['onRequest
   };
 }
 
+/** Why a body sent without framing is refused: Node's `http.request` sends a GET's body so unless told. */
+const UNFRAMED_BODY =
+  'A body followed a request that declared none: send it with Content-Length or Transfer-Encoding: chunked';
+
+/** Whether a parse error is a JSON body after a request head with no framing (HTTP/1.1 reads it as the next request). */
+function unframedBody(error: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }): boolean {
+  if (error.code !== 'HPE_INVALID_METHOD' && error.code !== 'HPE_CLOSED_CONNECTION') return false;
+  // The parser stops at the JSON's first byte, or just past it after `Connection: close`.
+  const at = error.bytesParsed ?? -1;
+  return [at, at - 1].some((i) => error.rawPacket?.[i] === 0x7b || error.rawPacket?.[i] === 0x5b);
+}
+
 /**
  * node:http's own refusals (a malformed request, headers over 16 KiB, a timeout): the platform's
  * JSON error too, then the connection is closed.
@@ -381,7 +393,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       ? [431, 'headers_too_large', 'The request headers exceed 16 KiB']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'The request was not received in time']
-        : [400, 'malformed_request', 'The request is not valid HTTP/1.1'];
+        : unframedBody(error)
+          ? [400, 'malformed_request', UNFRAMED_BODY]
+          : [400, 'malformed_request', 'The request is not valid HTTP/1.1'];
   const body = JSON.stringify({ code, field: status === 431 ? 'headers' : undefined, message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
