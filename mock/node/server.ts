@@ -337,6 +337,19 @@ function serveContext(platform: Platform, settings: ServerSettings): ServeContex
   };
 }
 
+/** A refusal as the request log prints it: a path in its detail (`No route for GET /...`) as the log shows it. */
+function loggedRefusal(refusal: Refusal | undefined, target: string, logged: string): Refusal | undefined {
+  if (!refusal) return undefined;
+  let raw: string;
+  try {
+    raw = new URL(target.startsWith('/') ? `http://platform.invalid${target}` : target).pathname;
+  } catch {
+    return refusal;
+  }
+  const shown = logged.split('?')[0]!;
+  return raw === shown ? refusal : { ...refusal, detail: refusal.detail.replaceAll(raw, shown) };
+}
+
 /**
  * The listener of a server's requests: each served (and logged, when `onRequest` is given), and
  * any failure answered as this request's alone, never the process's.
@@ -346,13 +359,14 @@ function requestListener(ctx: ServeContext, onRequest: ServerSettings['onRequest
     if (onRequest) {
       const started = performance.now();
       res.once('finish', () => {
+        const path = loggedTarget(req.url ?? '/', ctx.secretPaths);
         onRequest({
           method: req.method ?? 'GET',
-          path: loggedTarget(req.url ?? '/', ctx.secretPaths),
+          path,
           status: res.statusCode,
           durationMs: performance.now() - started,
           correlationId: correlationIds.get(res),
-          refusal: refusals.get(res),
+          refusal: loggedRefusal(refusals.get(res), req.url ?? '/', path),
         });
       });
     }
