@@ -104,6 +104,7 @@ export function createRequestHandler({ settings, clock, journal, faults, dispatc
         const faulted = fault && (await injected(fault, correlationId));
         if (faulted) {
           if (!faulted.drop) entry.status = faulted.status;
+          entry.refusal = faulted.refusal ?? null;
           return faulted;
         }
       }
@@ -113,7 +114,10 @@ export function createRequestHandler({ settings, clock, journal, faults, dispatc
     } catch (error) {
       response = failure(error, correlationId, settings.onError);
     }
-    if (entry) entry.status = response.status;
+    if (entry) {
+      entry.status = response.status;
+      entry.refusal = response.refusal ?? null;
+    }
     return admin ? withoutCors(response) : response;
   };
 }

@@ -59,9 +59,10 @@ function unexpected(error: unknown): string {
   return `platform-mock: an unexpected ${name} was answered 500 internal_server_error${frame ? ` (${frame.trim()})` : ''}\n`;
 }
 
-/** The line printed per request. */
+/** The line printed per request; a refused one says which check failed. */
 function logLine(l: RequestLogLine): string {
-  return `${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}\n`;
+  const why = l.refusal ? ` refused: ${l.refusal.check}: ${l.refusal.detail}` : '';
+  return `${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}${why}\n`;
 }
 
 /** The seed `--seed` names: `demo`, `empty`, or the state document in a file. */
@@ -145,6 +146,15 @@ function sharedLines(command: Serve, server: RunningServer): string[] {
   ];
 }
 
+/** Each organisation's id (the `iss` of SSO request tokens) with its clients: one line per organisation. */
+function organisationLines(platform: Platform): string[] {
+  const { organisations, clients } = platform.snapshot();
+  return organisations.map((o) => {
+    const ids = clients.filter((c) => c.organisation_id === o.id).map((c) => c.client_id);
+    return `  ${o.id} (${o.name}): ${ids.join(', ')}`;
+  });
+}
+
 /** What the CLI prints once it listens: where, the options that matter, and the demo's credentials. */
 function startupLines(command: Serve, server: RunningServer, logging: boolean): string[] {
   const seed = command.platform.seed ?? 'demo';
@@ -157,6 +167,8 @@ function startupLines(command: Serve, server: RunningServer, logging: boolean): 
           `demo client_secret: ${demoCredentials.clientSecret}`,
           `demo site:          ${demoSite.clientId} / ${demoSite.clientSecret}`,
           `demo shop:          ${server.url}/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`,
+          'demo organisations (the iss of SSO request tokens) and their client_ids:',
+          ...organisationLines(server.platform),
           'demo users (e-mail / password; what each can do: README, "Demo data"):',
           ...Object.values(demoUsers).map((u) => `  ${u.email} / ${u.password}`),
         ]

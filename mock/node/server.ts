@@ -7,7 +7,7 @@ import { refusalResponse } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
 import { internalsOf, type PlatformInternals } from '../core/internals.js';
-import { REDACTED } from '../core/journal.js';
+import { REDACTED, type Refusal } from '../core/journal.js';
 import { bodyTooLarge, DEFAULT_MAX_BODY_BYTES, declaredLength } from '../core/limits.js';
 import { type CoreRequest, type CoreResponse, type RequestHandler, setOwn } from '../core/messages.js';
 import type { Route } from '../core/route.js';
@@ -36,6 +36,8 @@ export interface RequestLogLine {
   readonly durationMs: number;
   /** The answer's `x-correlation-id`, when it has one. */
   readonly correlationId: string | undefined;
+  /** Why the platform refused it, when it did: which check failed (as the journal's entry says). */
+  readonly refusal?: Refusal;
 }
 
 /** A running platform server. */
@@ -105,6 +107,8 @@ function answeredHost(ctx: ServeContext, header: string | undefined): string | n
 
 /** The correlation id of each answer, for the request log (headers given to `writeHead` cannot be read back). */
 const correlationIds = new WeakMap<ServerResponse, string>();
+/** Why each refused answer was refused, for the request log. */
+const refusals = new WeakMap<ServerResponse, Refusal>();
 
 /** A body that was not read whole: over the limit. */
 const TOO_LARGE = Symbol('too large');
@@ -322,6 +326,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   if (ctx.logged) {
     const id = answer.headers['x-correlation-id'];
     if (id !== undefined) correlationIds.set(res, id);
+    if (answer.refusal) refusals.set(res, answer.refusal);
   }
   // Name, value, name, value...: the form writeHead reads fastest.
   const answerHeaders: string[] = [];
@@ -440,6 +445,19 @@ function serveContext(
   };
 }
 
+/** A refusal as the request log prints it: a path in its detail (`No route for GET /...`) as the log shows it. */
+function loggedRefusal(refusal: Refusal | undefined, target: string, logged: string): Refusal | undefined {
+  if (!refusal) return undefined;
+  let raw: string;
+  try {
+    raw = new URL(target.startsWith('/') ? `http://platform.invalid${target}` : target).pathname;
+  } catch {
+    return refusal;
+  }
+  const shown = logged.split('?')[0]!;
+  return raw === shown ? refusal : { ...refusal, detail: refusal.detail.replaceAll(raw, shown) };
+}
+
 /**
  * The listener of a server's requests: each served (and logged, when `onRequest` is given), and
  * any failure answered as this request's alone, never the process's.
@@ -449,12 +467,14 @@ function requestListener(ctx: ServeContext, onRequest: ServerSettings['onRequest
     if (onRequest) {
       const started = performance.now();
       res.once('finish', () => {
+        const path = loggedTarget(req.url ?? '/', ctx.secretPaths);
         onRequest({
           method: req.method ?? 'GET',
-          path: loggedTarget(req.url ?? '/', ctx.secretPaths),
+          path,
           status: res.statusCode,
           durationMs: performance.now() - started,
           correlationId: correlationIds.get(res),
+          refusal: loggedRefusal(refusals.get(res), req.url ?? '/', path),
         });
       });
     }
@@ -467,6 +487,18 @@ function requestListener(ctx: ServeContext, onRequest: ServerSettings['onRequest
       res.end('{"code":"internal_server_error","message":"Internal server error"}');
     });
   };
+}
+
+/** Why a body sent without framing is refused: Node's `http.request` sends a GET's body so unless told. */
+const UNFRAMED_BODY =
+  'A body followed a request that declared none: send it with Content-Length or Transfer-Encoding: chunked';
+
+/** Whether a parse error is a JSON body after a request head with no framing (HTTP/1.1 reads it as the next request). */
+function unframedBody(error: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }): boolean {
+  if (error.code !== 'HPE_INVALID_METHOD' && error.code !== 'HPE_CLOSED_CONNECTION') return false;
+  // The parser stops at the JSON's first byte, or just past it after `Connection: close`.
+  const at = error.bytesParsed ?? -1;
+  return [at, at - 1].some((i) => error.rawPacket?.[i] === 0x7b || error.rawPacket?.[i] === 0x5b);
 }
 
 /**
@@ -483,7 +515,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       ? [431, 'headers_too_large', 'The request headers exceed 16 KiB']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'The request was not received in time']
-        : [400, 'malformed_request', 'The request is not valid HTTP/1.1'];
+        : unframedBody(error)
+          ? [400, 'malformed_request', UNFRAMED_BODY]
+          : [400, 'malformed_request', 'The request is not valid HTTP/1.1'];
   const body = JSON.stringify({ code, field: status === 431 ? 'headers' : undefined, message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +

@@ -1,34 +1,34 @@
 /**
- * `GET /openapi.json`: the OpenAPI 3.1 document of the platform (`mock/openapi.ts`), generated from
- * the same endpoint table the platform serves. No token needed. Made once, on first use: it is the
- * same for every platform, but for one under a base path (a namespace), whose servers keep it.
+ * `GET /openapi.json`: the OpenAPI 3.1 document of this platform (`mock/openapi.ts`), generated
+ * from the same endpoint table it serves, describing the server that answers: its own URL (with
+ * its base path, such as a namespace's), its environment's spelling of endpoint 10, `/me` in the
+ * shape it answers. No token needed.
  */
 import * as z from 'zod';
-import { type Route, route } from '../core/route.js';
-import { openApiDocument } from '../openapi.js';
+import { type Route, type RouteContext, route } from '../core/route.js';
+import { type DescribedServer, openApiDocument } from '../openapi.js';
 
-let openApi: Record<string, unknown> | undefined;
+/** The document of each kind of platform (environment and `/me` shape), made on first use; the URL is added per request. */
+const documents = new Map<string, Record<string, unknown>>();
 
-/** The documents of platforms under a base path, by the URL they are served at; a few are kept. */
-const underBase = new Map<string, Record<string, unknown>>();
-const KEPT_UNDER_BASE = 16;
-
-/** The document whose every host is `base` (an origin and a base path). */
-function documentAt(base: string): Record<string, unknown> {
-  let document = underBase.get(base);
-  if (!document) {
-    if (underBase.size >= KEPT_UNDER_BASE) underBase.clear();
-    document = openApiDocument({ hosts: { api: base, auth: base, sso: base, shop: base } });
-    underBase.set(base, document);
-  }
-  return document;
+/** The server a request reached: the origin it was sent to, and what the platform serves there. */
+function serverOf(ctx: RouteContext): DescribedServer {
+  const url = `${ctx.url.origin}${ctx.settings.basePath}`;
+  return { url, environment: ctx.environment, meShape: ctx.settings.meShape };
 }
 
 /** The routes of this file. */
 export const openApiRoutes: readonly Route[] = [
-  route({ method: 'GET', path: '/openapi.json', kind: 'api', query: z.strictObject({}) }, ({ url, settings }) => {
-    if (settings.basePath !== '') return { body: documentAt(`${url.origin}${settings.basePath}`) };
-    openApi ??= openApiDocument();
-    return { body: openApi };
+  route({ method: 'GET', path: '/openapi.json', kind: 'api', query: z.strictObject({}) }, (ctx) => {
+    const server = serverOf(ctx);
+    const key = `${server.environment} ${server.meShape}`;
+    let document = documents.get(key);
+    if (!document) {
+      document = openApiDocument({ server: { ...server, url: '{server}' } });
+      documents.set(key, document);
+    }
+    // Only the URL differs between two servers of one kind: the document's text says it twice.
+    const url = JSON.stringify(server.url).slice(1, -1);
+    return { body: JSON.parse(JSON.stringify(document).replaceAll('{server}', url)) };
   }),
 ];

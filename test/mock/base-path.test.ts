@@ -148,13 +148,14 @@ describe.each(ADAPTERS)('a platform under a base path, through %s', (kind) => {
   test("the served OpenAPI document's servers are the platform's own URL, base included", async () => {
     const answer = await h.call(`${BASE}/openapi.json`);
     const document = answer.body as {
-      servers: { variables: Record<string, { default: string }> }[];
-      paths: Record<string, Record<string, { servers: { variables: Record<string, { default: string }> }[] }>>;
+      servers: { url: string }[];
+      paths: Record<string, Record<string, { servers?: unknown }>>;
     };
-    const own = `${h.origin()}${BASE}`;
-    for (const variable of Object.values(document.servers[0]!.variables)) expect(variable.default).toBe(own);
-    const products = document.paths[paths.getProducts]!.get!;
-    expect(Object.values(products.servers[0]!.variables)[0]!.default).toBe(own);
+    // One server, this platform's URL with its base, for every host: no operation names another.
+    expect(document.servers.map((s) => s.url)).toEqual([`${h.origin()}${BASE}`]);
+    const own = Object.values(document.paths).flatMap((item) => Object.values(item).filter((op) => op.servers));
+    expect(own).toEqual([]);
+    expect(document.paths[paths.getProducts]?.get).toBeDefined();
   });
 });
 
