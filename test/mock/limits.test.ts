@@ -349,33 +349,6 @@ describe('slow clients: the node:http adapter times them out', () => {
   });
 });
 
-describe('the node:http adapter caps open connections', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ port: 0, maxConnections: 2, headersTimeoutMs: 20_000, requestTimeoutMs: 20_000 });
-  });
-  afterAll(() => server.close());
-
-  test('a connection over maxConnections is closed at once; once the others go, requests are answered', async () => {
-    const held = [await openSocket(server.url), await openSocket(server.url)];
-    held[0]?.write('GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    held[1]?.write('GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    const third = await openSocket(server.url);
-    expect(await closedByServer(third)).toBe('');
-    for (const s of held) s.destroy();
-    // The server counts a connection gone when it sees it close: ask until it has.
-    let status = 0;
-    for (let attempt = 0; attempt < 100 && status !== 404; attempt++) {
-      status = await fetch(`${server.url}/nope`).then(
-        (r) => r.status,
-        () => 0,
-      );
-      if (status !== 404) await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(status).toBe(404);
-  });
-});
-
 describe('server options are checked', () => {
   test.each([
     [{ requestTimeoutMs: 0 }, 'requestTimeoutMs'],
