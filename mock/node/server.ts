@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { isSecretName, redactParams } from '../../src/secrets.js';
+import { isSecretName, redactParams, redactShapes } from '../../src/secrets.js';
 import { refusalResponse } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
@@ -175,10 +175,16 @@ function secretParam(segment: string): boolean {
 
 /**
  * A request target as the request log prints it: the path as the platform resolves it (dot
- * segments removed; an absolute URL loses its origin), a secret path parameter (an SSO session's `sid`) and secret query parameters
- * redacted.
+ * segments removed; an absolute URL loses its origin), a secret path parameter (an SSO session's
+ * `sid`), secret query parameters and whatever is shaped like a credential redacted, by the
+ * journal's rule.
  */
 function loggedTarget(target: string, secretPaths: readonly (readonly string[])[]): string {
+  return redactShapes(namedTarget(target, secretPaths), REDACTED);
+}
+
+/** A request target with its secret path and query parameters, by name, redacted. */
+function namedTarget(target: string, secretPaths: readonly (readonly string[])[]): string {
   let url: URL;
   try {
     // As the server reads it: a path (`//x` stays a path), or an absolute URL, of which the path is kept.
