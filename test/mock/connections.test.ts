@@ -8,6 +8,7 @@ import * as net from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createPlatform, type Platform } from '../../mock/index.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
+import { until } from '../until.js';
 import { rawRequest } from './raw-http.js';
 
 /** Timeouts no run reaches: the idle sockets are closed by the cap, never by a timer. */
@@ -115,7 +116,7 @@ describe('a connection whose request the platform is answering keeps its place',
     });
     const answers = [rawRequest(server.url, '/slow'), rawRequest(server.url, '/slow')];
     // Both whole, in the platform's hands.
-    await until(() => waiting === 2);
+    await until(() => expect(waiting).toBe(2));
     const third = await hold(server.url);
     await third.closed;
     release();
@@ -143,9 +144,4 @@ function answered(held: Held): Promise<void> {
       if (received.includes('\r\n\r\n')) resolve();
     });
   });
-}
-
-/** Resolves once `condition` holds, asked on each turn of the event loop. */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
