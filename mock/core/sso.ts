@@ -12,8 +12,9 @@
  * A terminated session stays terminated. Sessions belong to an organisation (the one of the client
  * they were created for): a client of another organisation never finds them.
  *
- * Password log-ins (authenticate) are counted here too: wrong passwords in a row per organisation
- * and e-mail address, and the freeze they lead to ({@link checkCredentials}).
+ * Password log-ins (the SSO service's authenticate and the shop's login form alike) are counted here
+ * too: wrong passwords in a row per organisation and e-mail address, and the freeze they lead to
+ * ({@link checkCredentials}).
  */
 import type { OffsetClock } from './clock.js';
 import type { AccountRecord, ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
@@ -207,6 +208,8 @@ export type CredentialCheck =
       readonly attemptsLeft?: number;
     };
 
+const WRONG_CREDENTIALS = 'Wrong e-mail address or password';
+
 /** The key of an e-mail address's wrong-password count: per organisation, letter case aside. */
 function failuresKey(organisationId: string, email: string): string {
   return `${idKey(organisationId)}\n${email.toLowerCase()}`;
@@ -231,11 +234,32 @@ function countFailure(state: State, clock: OffsetClock, limits: PasswordLimits, 
 }
 
 /**
- * Checks an e-mail address and password of an organisation, in the SSO service's order: a frozen
- * address is refused before the password is looked at (so it is no password oracle); an unknown
- * address costs a hash check and counts as a wrong password too (the answer does not tell which it
- * was); the wrong password that leaves no attempt freezes the address for `freezeSeconds`; a right
- * one clears the count, and then the account must be active.
+ * Runs `check` once every check of the same key started before it has ended: one password check
+ * per e-mail address at a time, so that checks sent in parallel are counted, and frozen, as if sent
+ * one after another. The first runs at once, in the caller's synchronous step.
+ */
+function oneAtATime<T>(checks: Map<string, Promise<void>>, key: string, check: () => Promise<T>): Promise<T> {
+  const previous = checks.get(key);
+  const result = previous ? previous.then(check) : check();
+  const settled = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  checks.set(key, settled);
+  void settled.then(() => {
+    if (checks.get(key) === settled) checks.delete(key);
+  });
+  return result;
+}
+
+/**
+ * Checks an e-mail address and password of an organisation, for every password login (the SSO
+ * service's authenticate and the shop's login form share the count and the freeze), in the SSO
+ * service's order: a frozen address is refused before the password is looked at (so it is no
+ * password oracle); an unknown address costs a hash check and counts as a wrong password too (the
+ * answer does not tell which it was); the wrong password that leaves no attempt freezes the address
+ * for `freezeSeconds`; a right one clears the count, and then the account must be active. The hash
+ * is checked off the event loop, one check per address at a time.
  */
 export function checkCredentials(
   state: State,
@@ -244,25 +268,31 @@ export function checkCredentials(
   organisationId: string,
   email: string,
   password: string,
-): CredentialCheck {
+): Promise<CredentialCheck> {
   const key = failuresKey(organisationId, email);
-  const frozen = frozenFor(state, clock, key);
-  if (frozen > 0)
-    return {
-      ok: false,
-      err: 'account_frozen',
-      ems: 'Too many wrong passwords: try again later',
-      frozenForSeconds: frozen,
-    };
-  const account = state.accountByEmail(organisationId, email);
-  const right = verifyPassword(password, account?.password_hash ?? NO_PASSWORD) && account?.password_hash !== undefined;
-  if (!account || !right) {
-    const attemptsLeft = countFailure(state, clock, limits, key);
-    return { ok: false, err: 'invalid_credentials', ems: 'Wrong e-mail address or password', attemptsLeft };
-  }
-  state.loginFailures.delete(key);
-  if (!isActiveAccount(account)) return { ok: false, err: 'account_not_active', ems: 'This account cannot log in' };
-  return { ok: true, account };
+  return oneAtATime(state.passwordChecks, key, async (): Promise<CredentialCheck> => {
+    const frozen = frozenFor(state, clock, key);
+    if (frozen > 0)
+      return {
+        ok: false,
+        err: 'account_frozen',
+        ems: 'Too many wrong passwords: try again later',
+        frozenForSeconds: frozen,
+      };
+    const generation = state.generation;
+    const account = state.accountByEmail(organisationId, email);
+    const hash = account?.password_hash;
+    const right = (await verifyPassword(password, hash ?? NO_PASSWORD)) && hash !== undefined;
+    // A state loaded meanwhile (reset, restore) has its own accounts and counts: this check is not one of its.
+    if (state.generation !== generation) return { ok: false, err: 'invalid_credentials', ems: WRONG_CREDENTIALS };
+    if (!account || !right) {
+      const attemptsLeft = countFailure(state, clock, limits, key);
+      return { ok: false, err: 'invalid_credentials', ems: WRONG_CREDENTIALS, attemptsLeft };
+    }
+    state.loginFailures.delete(key);
+    if (!isActiveAccount(account)) return { ok: false, err: 'account_not_active', ems: 'This account cannot log in' };
+    return { ok: true, account };
+  });
 }
 
 /** The session `sid`, or 404 `not_found` naming `sid`. */

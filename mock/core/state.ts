@@ -180,6 +180,8 @@ export function createState(document: StateDocument) {
     shopSessions: new Map<string, ShopSession>(),
     /** Wrong passwords in a row, by organisation and lower-case e-mail (not part of the document). */
     loginFailures: new Map<string, LoginFailures>(),
+    /** The password check under way for each organisation and lower-case e-mail, the last one queued (not part of the document). */
+    passwordChecks: new Map<string, Promise<void>>(),
     /**
      * Organisations with a sync of customer subscriptions (endpoint 19) under way, by {@link idKey}
      * (not part of the document); `load` empties it.

@@ -331,8 +331,10 @@ const sessionStatus = apiRoute(ssoSessionStatus, (ctx) =>
 
 // ------------------------------------------------------------------ authenticate
 
+// The password is checked off the event loop: after it, the session is looked up again (a load or
+// an eviction may have taken it meanwhile), and the log-in's guards are checked again.
 const authenticate = apiRoute(ssoAuthenticate, (ctx) =>
-  sessionOperation(ctx, SsoAuthenticateClaims, ({ client, claims, session, reply }) => {
+  sessionOperation(ctx, SsoAuthenticateClaims, async ({ client, claims, session, reply }) => {
     const { state, clock, settings } = ctx;
     const refuse = (err: string, ems: string, extra: Partial<Outcome> = {}) => {
       recordSsoEvent(session, clock, 'authenticate', err, claims);
@@ -340,7 +342,16 @@ const authenticate = apiRoute(ssoAuthenticate, (ctx) =>
     };
     const refusedBeforeCredentials = logInRefusal(state, session, undefined, settings.login);
     if (refusedBeforeCredentials) return refuse(refusedBeforeCredentials.err, refusedBeforeCredentials.ems);
-    const credentials = checkCredentials(state, clock, settings.login, client.organisation_id, claims.usr, claims.pwd);
+    const credentials = await checkCredentials(
+      state,
+      clock,
+      settings.login,
+      client.organisation_id,
+      claims.usr,
+      claims.pwd,
+    );
+    if (state.ssoSessions.get(session.sid) !== session)
+      return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
     if (!credentials.ok)
       return refuse(credentials.err, credentials.ems, {
         frf: credentials.frozenForSeconds,
