@@ -92,7 +92,11 @@ export const adminRoutes: readonly Route[] = [
     // The time first: a refused time (out of range) changes nothing, the freeze included.
     if (input.now !== undefined) clock.set(input.now);
     if (input.advance_seconds !== undefined) clock.advance(input.advance_seconds);
-    if (input.frozen === true) clock.freeze();
+    if (input.frozen === true) {
+      clock.freeze();
+      // Frozen at the very instant asked for, not at the millisecond the freeze came in.
+      if (input.now !== undefined) clock.set(input.now);
+    }
     if (input.frozen === false) clock.resume();
     return { body: clockJson(clock) };
   }),
