@@ -80,7 +80,7 @@ export function buildPlatform(parts: PlatformParts, options: PlatformOptions = {
   const seed = validate(StateDocumentSchema, seedDocument(settings.seed, parts.seeds));
   // The seed is kept as text: it costs far less memory than a second copy of the records.
   const seedText = JSON.stringify(seed);
-  const state = createState(seed);
+  const state = createState(seed, settings.retention);
   const clock = new OffsetClock(settings.now);
   const journal = new Journal(settings.journalLimit);
   const faults = new Faults();

@@ -19,16 +19,27 @@
 import type { OffsetClock } from './clock.js';
 import type { AccountRecord, ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
 import { HttpError } from './errors.js';
+import {
+  keepWrongPasswordCount,
+  makeRoomForSsoSession,
+  SSO_TIMELINE_ENTRIES,
+  SSO_TIMELINE_TEXT,
+  ssoSessionOver,
+} from './eviction.js';
 import { idKey, newSecret, sameId } from './ids.js';
 import { NO_PASSWORD, verifyPassword } from './passwords.js';
 import type { State } from './state.js';
 import { isActiveAccount } from './tickets.js';
 import type { CreateSsoSessionOptions, SsoSessions } from './types.js';
 
-/** Creates an `anon` session for `clientId` (or for no client: the admin tools' sessions). */
+/**
+ * Creates an `anon` session for `clientId` (or for no client: the admin tools' sessions); a few
+ * sessions that have ended, and the oldest over the cap, make room for it first.
+ */
 export function createSsoSession(state: State, clock: OffsetClock, clientId?: string): SsoSessionRecord {
   if (clientId !== undefined && !state.clients.has(clientId))
     throw new HttpError(404, 'not_found', 'No such client', 'client_id');
+  makeRoomForSsoSession(state, clock.nowMs());
   const session: SsoSessionRecord = {
     // 192 random bits: a session id is as good as a password to whoever holds it.
     sid: newSecret(24),
@@ -48,20 +59,30 @@ function organisationOf(state: State, session: SsoSessionRecord): string | undef
 }
 
 /**
- * The session `sid` as `client` may see it: undefined when there is none, or when it belongs to
- * another organisation. A session made without a client (by the admin tools) is adopted by the
- * first client that uses it.
+ * The session `sid` as `client` may see it: undefined when there is none, when it has ended (its
+ * lifetime, or its idle time, is over: `mock/core/eviction.ts`), or when it belongs to another
+ * organisation. A session made without a client (by the admin tools) is adopted by the first
+ * client that uses it.
  */
-export function findSsoSession(state: State, sid: string, client: ClientRecord): SsoSessionRecord | undefined {
+export function findSsoSession(
+  state: State,
+  clock: OffsetClock,
+  sid: string,
+  client: ClientRecord,
+): SsoSessionRecord | undefined {
   const session = state.ssoSessions.get(sid);
-  if (!session) return undefined;
+  if (!session || ssoSessionOver(state.retention, session, clock.nowMs())) return undefined;
   const org = organisationOf(state, session);
   if (org !== undefined && !sameId(org, client.organisation_id)) return undefined;
   if (session.client_id === null) session.client_id = client.client_id;
   return session;
 }
 
-/** Records an operation in the session's timeline. */
+/**
+ * Records an operation in the session's timeline: its latest {@link SSO_TIMELINE_ENTRIES} entries
+ * are kept, each with at most the first characters of the IP address and user agent
+ * ({@link SSO_TIMELINE_TEXT}), so that no client can make one session large.
+ */
 export function recordSsoEvent(
   session: SsoSessionRecord,
   clock: OffsetClock,
@@ -69,19 +90,26 @@ export function recordSsoEvent(
   outcome: string,
   claims: { ipa?: string; uas?: string },
 ): void {
-  session.timeline.push({
+  const timeline = session.timeline;
+  timeline.push({
     at: clock.now().toISOString(),
     operation,
     outcome,
-    ip_address: claims.ipa ?? '',
-    user_agent: claims.uas ?? '',
+    ip_address: (claims.ipa ?? '').slice(0, SSO_TIMELINE_TEXT.ip),
+    user_agent: (claims.uas ?? '').slice(0, SSO_TIMELINE_TEXT.userAgent),
   });
+  if (timeline.length > SSO_TIMELINE_ENTRIES) timeline.splice(0, timeline.length - SSO_TIMELINE_ENTRIES);
 }
 
-/** The logged-in sessions of an account, across its organisation's clients. */
-export function loggedInSessions(state: State, accountId: string): SsoSessionRecord[] {
+/** The logged-in sessions of an account, across its organisation's clients (ended ones aside). */
+export function loggedInSessions(state: State, clock: OffsetClock, accountId: string): SsoSessionRecord[] {
+  const now = clock.nowMs();
   return state.ssoSessions.rows.filter(
-    (s) => s.state === 'loggedin' && s.account_id !== null && sameId(s.account_id, accountId),
+    (s) =>
+      s.state === 'loggedin' &&
+      s.account_id !== null &&
+      sameId(s.account_id, accountId) &&
+      !ssoSessionOver(state.retention, s, now),
   );
 }
 
@@ -121,6 +149,7 @@ export function sessionLimit(limits: SsoSessionLimits, organisation: Organisatio
  */
 export function logInRefusal(
   state: State,
+  clock: OffsetClock,
   session: SsoSessionRecord,
   accountId: string | undefined,
   limits: SsoSessionLimits,
@@ -136,7 +165,7 @@ export function logInRefusal(
   }
   const account = state.accounts.get(accountId);
   const organisation = account ? state.organisation(account.organisation_id) : undefined;
-  if (loggedInSessions(state, accountId).length >= sessionLimit(limits, organisation))
+  if (loggedInSessions(state, clock, accountId).length >= sessionLimit(limits, organisation))
     return { err: 'session_limit_reached', ems: 'The account has its maximum of logged-in sessions' };
   return undefined;
 }
@@ -156,11 +185,12 @@ export type SsoLogInOutcome =
  */
 export function logInSsoSession(
   state: State,
+  clock: OffsetClock,
   session: SsoSessionRecord,
   accountId: string,
   limits: SsoSessionLimits,
 ): SsoLogInOutcome {
-  const refusal = logInRefusal(state, session, accountId, limits);
+  const refusal = logInRefusal(state, clock, session, accountId, limits);
   if (refusal) return { ok: false, ...refusal };
   const verification = session.state === 'loggedin';
   session.state = 'loggedin';
@@ -179,9 +209,11 @@ export function terminateSsoSession(session: SsoSessionRecord): boolean {
 }
 
 /** Terminates `session` and, when it is logged in, every other session of the same account. Answers how many ended. */
-export function logOutSsoSession(state: State, session: SsoSessionRecord): number {
+export function logOutSsoSession(state: State, clock: OffsetClock, session: SsoSessionRecord): number {
   const others =
-    session.account_id === null || session.state !== 'loggedin' ? [] : loggedInSessions(state, session.account_id);
+    session.account_id === null || session.state !== 'loggedin'
+      ? []
+      : loggedInSessions(state, clock, session.account_id);
   let ended = 0;
   for (const s of new Set([session, ...others])) if (terminateSsoSession(s)) ended++;
   return ended;
@@ -229,7 +261,7 @@ function countFailure(state: State, clock: OffsetClock, limits: PasswordLimits, 
   entry.frozenUntilMs = 0;
   const left = Math.max(0, limits.maxFailedAttempts - entry.failures);
   if (left === 0) entry.frozenUntilMs = clock.nowMs() + limits.freezeSeconds * 1000;
-  state.loginFailures.set(key, entry);
+  keepWrongPasswordCount(state, key, entry, clock.nowMs());
   return left;
 }
 

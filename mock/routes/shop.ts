@@ -24,6 +24,7 @@ import type {
   ProductRecord,
   TicketConfigurationRecord,
 } from '../core/document.js';
+import { makeRoomForShopSession, shopSessionOver } from '../core/eviction.js';
 import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
 import { newSecret, sameId, sameSecret } from '../core/ids.js';
@@ -136,7 +137,7 @@ interface SignedIn {
 function loggedIn(ctx: Context, organisationId?: string): SignedIn | undefined {
   const id = cookieOf(ctx.headers, SHOP_SESSION_COOKIE);
   const session = id === undefined ? undefined : ctx.state.shopSessions.get(id);
-  if (!session) return undefined;
+  if (!session || shopSessionOver(ctx.state.retention, session, ctx.clock.nowMs())) return undefined;
   const account = ctx.state.accounts.get(session.account_id);
   if (!account || !isActiveAccount(account)) return undefined;
   if (organisationId !== undefined && !sameId(account.organisation_id, organisationId)) return undefined;
@@ -154,6 +155,7 @@ function cookie(ctx: Context, value: string, maxAge?: number, name = SHOP_SESSIO
 function openSession(ctx: Context, account: AccountRecord): string {
   const old = cookieOf(ctx.headers, SHOP_SESSION_COOKIE);
   if (old !== undefined) ctx.state.shopSessions.delete(old);
+  makeRoomForShopSession(ctx.state, ctx.clock.nowMs());
   const id = newSecret(32);
   ctx.state.shopSessions.set(id, {
     account_id: account.id,

@@ -195,7 +195,7 @@ async function sessionOperation<S extends z.ZodType<RequestClaims & { sid: strin
 ): Promise<RouteResult<{ t: string }>> {
   const { client, claims, reply, unverifiable } = await operation(ctx, schema);
   if (!claims) return unverifiable();
-  const session = findSsoSession(ctx.state, claims.sid, client);
+  const session = findSsoSession(ctx.state, ctx.clock, claims.sid, client);
   if (!session) return reply({ sts: 'anon', sid: claims.sid, err: 'session_not_found', ems: 'No such session' });
   return operate({ client, claims, session, reply });
 }
@@ -221,13 +221,13 @@ const authenticateWithTicketRoute = apiRoute(authenticateWithTicket, (ctx) =>
       recordSsoEvent(session, clock, 'authenticatewithticket', err, claims);
       return reply({ sts: session.state, sid: session.sid, err, ems });
     };
-    const refusedBeforeTicket = logInRefusal(state, session, undefined, ctx.settings.login);
+    const refusedBeforeTicket = logInRefusal(state, clock, session, undefined, ctx.settings.login);
     if (refusedBeforeTicket) return refuse(refusedBeforeTicket.err, refusedBeforeTicket.ems);
     const presented = judgeTicket(state, clock, claims.at, client.client_id);
     if (!presented.ok) return refuse('invalid_ticket', 'The ticket is invalid or expired');
     const accountId = presented.account.id;
     // A refused log-in (another account, the session limit) leaves the ticket unused.
-    const outcome = logInSsoSession(state, session, accountId, ctx.settings.login);
+    const outcome = logInSsoSession(state, clock, session, accountId, ctx.settings.login);
     if (!outcome.ok) return refuse(outcome.err, outcome.ems);
     useTicket(presented.ticket, clock);
     recordSsoEvent(session, clock, 'authenticatewithticket', outcome.verification ? 'verified' : 'loggedin', claims);
@@ -277,7 +277,7 @@ const identify = apiRoute(ssoIdentify, async (ctx) => {
     return identifyRefused('This site has no landing page registered with the SSO service.');
   // The browser's session on the SSO host, when it is one this organisation may use; else a new one.
   const sid = cookieOf(ctx.headers, SSO_SESSION_COOKIE);
-  let session = sid === undefined ? undefined : findSsoSession(state, sid, client);
+  let session = sid === undefined ? undefined : findSsoSession(state, clock, sid, client);
   if (!session || session.state === 'terminated') session = createSsoSession(state, clock, client.client_id);
   recordSsoEvent(session, clock, 'identify', session.state, { uas: ctx.headers['user-agent'] ?? '' });
   const token = await sessionToken(ctx, client, {
@@ -340,7 +340,7 @@ const authenticate = apiRoute(ssoAuthenticate, (ctx) =>
       recordSsoEvent(session, clock, 'authenticate', err, claims);
       return reply({ sts: session.state, sid: session.sid, err, ems, ...extra });
     };
-    const refusedBeforeCredentials = logInRefusal(state, session, undefined, settings.login);
+    const refusedBeforeCredentials = logInRefusal(state, clock, session, undefined, settings.login);
     if (refusedBeforeCredentials) return refuse(refusedBeforeCredentials.err, refusedBeforeCredentials.ems);
     const credentials = await checkCredentials(
       state,
@@ -358,7 +358,7 @@ const authenticate = apiRoute(ssoAuthenticate, (ctx) =>
         raa: credentials.attemptsLeft,
       });
     const { account } = credentials;
-    const outcome = logInSsoSession(state, session, account.id, settings.login);
+    const outcome = logInSsoSession(state, clock, session, account.id, settings.login);
     if (!outcome.ok) return refuse(outcome.err, outcome.ems);
     recordSsoEvent(session, clock, 'authenticate', 'loggedin', claims);
     return reply({ sts: 'loggedin', sid: session.sid, aid: account.id, at: ticketFor(ctx, account.id, client) });
@@ -369,7 +369,7 @@ const authenticate = apiRoute(ssoAuthenticate, (ctx) =>
 
 const logout = apiRoute(ssoLogout, (ctx) =>
   sessionOperation(ctx, SsoLogoutClaims, ({ claims, session, reply }) => {
-    const ended = logOutSsoSession(ctx.state, session);
+    const ended = logOutSsoSession(ctx.state, ctx.clock, session);
     recordSsoEvent(session, ctx.clock, 'logout', `terminated ${ended}`, claims);
     return reply({ sts: 'terminated', sid: session.sid });
   }),
