@@ -48,7 +48,11 @@ async function customerNumbers(): Promise<string[]> {
 const numbers = await customerNumbers();
 const controller = new AbortController();
 // Once: the run stops after the call under way; a second Ctrl-C gets Node's default (quit now).
-process.once('SIGINT', () => controller.abort());
+process.once('SIGINT', () => {
+  controller.abort();
+  // Said at once: the call under way may take a while, and the user should know the key was heard.
+  process.stderr.write('\nStopping after the customer under way (Ctrl-C again quits now).\n');
+});
 
 const bar = new SingleBar(
   {

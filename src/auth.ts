@@ -2,33 +2,8 @@
  * Where the bearer token of each API request comes from: a fixed token, a provider the caller
  * owns, or the platform's server-to-server grant (client credentials), cached and refreshed here.
  */
+import type { AuthOptions, ClientCredentialsAuth } from './options.js';
 import type { AccessTokenResponse, ClientCredentialsRequest } from './schemas/authorization.js';
-
-/** A fixed access token, or a function the client calls before each request (it should cache). */
-export interface AccessTokenAuth {
-  /**
-   * The bearer token, or a provider of it. A provider is called once per request, and once more
-   * after a 401 (it should then return a fresh token).
-   */
-  accessToken: string | (() => string | Promise<string>);
-}
-
-/**
- * The platform's server-to-server grant: the client posts `grant_type: 'none'` with these
- * credentials to `{auth host}/api/authorization/access_token`, caches the token, refreshes it
- * before it expires and once after a 401.
- */
-export interface ClientCredentialsAuth {
-  /** The API client id. */
-  clientId: string;
-  /** The API client secret. Never logged, never in an error message. */
-  clientSecret: string;
-  /** The scopes to ask for, e.g. `['/external/product/r', '/external/price/w']`. */
-  scopes: readonly string[];
-}
-
-/** How the client authenticates: a token, a token provider, or client credentials. */
-export type AuthOptions = AccessTokenAuth | ClientCredentialsAuth;
 
 /** The source of bearer tokens used by the pipeline. */
 export interface TokenSource {
@@ -45,20 +20,28 @@ export function refreshMargin(lifetimeMs: number): number {
   return Math.min(60_000, lifetimeMs * 0.1);
 }
 
+/** A fixed token: never refreshable, since asking again gives the same refused token. */
 class FixedToken implements TokenSource {
   readonly refreshable = false;
-  constructor(private readonly value: string) {}
+  readonly #value: string;
+  constructor(value: string) {
+    this.#value = value;
+  }
   token(): Promise<string> {
-    return Promise.resolve(this.value);
+    return Promise.resolve(this.#value);
   }
   invalidate(): void {}
 }
 
+/** The caller's provider, asked on every attempt: after a 401 it is asked again for a fresh token. */
 class ProvidedToken implements TokenSource {
   readonly refreshable = true;
-  constructor(private readonly provide: () => string | Promise<string>) {}
+  readonly #provide: () => string | Promise<string>;
+  constructor(provide: () => string | Promise<string>) {
+    this.#provide = provide;
+  }
   async token(): Promise<string> {
-    return this.provide();
+    return this.#provide();
   }
   invalidate(): void {}
 }
@@ -66,13 +49,18 @@ class ProvidedToken implements TokenSource {
 /** Client credentials: one cached token, one refresh in flight at a time. */
 class ClientCredentialsToken implements TokenSource {
   readonly refreshable = true;
+  readonly #auth: ClientCredentialsAuth;
+  readonly #fetchToken: (body: ClientCredentialsRequest) => Promise<AccessTokenResponse>;
   #cached: { token: string; refreshAt: number } | undefined;
   #pending: Promise<string> | undefined;
 
   constructor(
-    private readonly auth: ClientCredentialsAuth,
-    private readonly fetchToken: (body: ClientCredentialsRequest) => Promise<AccessTokenResponse>,
-  ) {}
+    auth: ClientCredentialsAuth,
+    fetchToken: (body: ClientCredentialsRequest) => Promise<AccessTokenResponse>,
+  ) {
+    this.#auth = auth;
+    this.#fetchToken = fetchToken;
+  }
 
   token(): Promise<string> {
     const cached = this.#cached;
@@ -90,11 +78,11 @@ class ClientCredentialsToken implements TokenSource {
 
   async #refresh(): Promise<string> {
     const requestedAt = Date.now();
-    const scope = this.auth.scopes.join(' ');
-    const answer = await this.fetchToken({
+    const scope = this.#auth.scopes.join(' ');
+    const answer = await this.#fetchToken({
       grant_type: 'none',
-      client_id: this.auth.clientId,
-      client_secret: this.auth.clientSecret,
+      client_id: this.#auth.clientId,
+      client_secret: this.#auth.clientSecret,
       ...(scope ? { scope } : {}),
     });
     const lifetime = answer.expires_in * 1000;

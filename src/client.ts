@@ -1,26 +1,13 @@
 /**
- * The client and its one request pipeline (a first attempt straight through fetch, the retries on
- * ky): URL per host and environment, headers, auth, timeout, abort, retries, logging, error
- * mapping, request and response validation. Resources (src/resources/*.ts) name an endpoint entry
- * and never touch any of this.
+ * The client: one {@link PlatformClient} per environment, its resources (`src/resources/*.ts`,
+ * which name an endpoint entry and never touch the pipeline), and the types of what a call takes.
+ * The pipeline itself is `src/pipeline.ts`.
  */
-import type { KyInstance, Options as KyOptions, KyRequest, NormalizedOptions } from 'ky';
-import * as z from 'zod';
-import { APIPromise, type APIResponse } from './api-promise.js';
-import { type AuthOptions, type TokenSource, tokenSource } from './auth.js';
-import { accessToken, type Endpoint, type Environment, type Host, pathOf, responseSchemaOf } from './endpoints.js';
-import {
-  APIConnectionError,
-  APITimeoutError,
-  makeAPIError,
-  PlatformError,
-  RequestValidationError,
-  ResponseValidationError,
-  UnsupportedRequestError,
-  type ValidationIssue,
-} from './errors.js';
-import { type Logger, redact } from './logger.js';
-import { checkOptions } from './options.js';
+import type * as z from 'zod';
+import type { APIPromise } from './api-promise.js';
+import type { Endpoint, Environment, Host, ResponseByKey } from './endpoints.js';
+import { type PlatformClientOptions, parseOptions } from './options.js';
+import { ANY_ANSWER, Pipeline } from './pipeline.js';
 import { AccountChangeLog } from './resources/account-change-log.js';
 import { Accounts } from './resources/accounts.js';
 import { Authorization } from './resources/authorization.js';
@@ -38,20 +25,6 @@ import { SubscriptionSystem } from './resources/subscription-system.js';
 import { Subscriptions } from './resources/subscriptions.js';
 import { Titles } from './resources/titles.js';
 import { UserProducts } from './resources/user-products.js';
-import { platformErrorMap } from './schemas/common.js';
-import { canSendGetWithBody, GET_WITH_BODY, transport } from './transport.js';
-
-/** The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`). */
-export interface Hosts {
-  /** `{base_url}`: the external API. */
-  api: string;
-  /** `{auth_api_url}`: the authorization API (tokens, tickets). */
-  auth: string;
-  /** `{sso_url}`: the SSO session service. */
-  sso?: string;
-  /** `{shop_url}`: the shop. */
-  shop?: string;
-}
 
 /** The parameters of {@link PlatformClient.request}: a request to a path the SDK does not wrap. */
 export interface RawRequestParams<S extends z.ZodType = z.ZodType<unknown>> {
@@ -69,83 +42,6 @@ export interface RawRequestParams<S extends z.ZodType = z.ZodType<unknown>> {
   schema?: S;
   /** Whether to send the client's bearer token (or `accessToken`). Default `true`. */
   bearer?: boolean;
-}
-
-/** The query of a raw request: names to text, numbers or booleans. */
-const RawQuery = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).optional());
-
-/** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
-export interface RetryDelay {
-  /** Delay before the first retry, in ms. Default 500. */
-  initial?: number;
-  /** Upper bound of one delay, in ms. Default 8000. */
-  max?: number;
-}
-
-/**
- * The site's own API client: its id and secret, sent in the body of the ticket and refresh-token
- * grants (endpoint 23) and used as the HS256 key of SSO request tokens (endpoint 21).
- */
-export interface ClientCredentials {
-  /** The API client id (`client_id`, the SSO `cid`). */
-  clientId: string;
-  /** The API client secret. Never logged, never in an error message; at least 32 bytes for SSO. */
-  clientSecret: string;
-}
-
-/** What the SSO service (endpoint 21) needs beyond the client's credentials. */
-export interface SsoOptions {
-  /** The SSO audience constant: `aud` of request tokens, `iss` of session tokens. */
-  audience: string;
-  /** The organisation id: `iss` of request tokens. */
-  organisationId: string;
-  /** Clock skew allowed when verifying session tokens, in seconds. Default 5. */
-  clockToleranceSeconds?: number;
-}
-
-/** Options of a {@link PlatformClient}. */
-export interface PlatformClientOptions {
-  /** `stage` or `production`: decides the path of endpoints whose path differs between them. */
-  environment: Environment;
-  /** The hosts of that environment; nothing is hard-coded. */
-  hosts: Hosts;
-  /** How requests are authenticated: a token, a token provider, or client credentials. */
-  auth: AuthOptions;
-  /**
-   * The site's own API client, for the ticket exchange (endpoint 23) and SSO (endpoint 21).
-   * Default: `auth` when it is client credentials.
-   */
-  credentials?: ClientCredentials;
-  /** The SSO service's audience and the organisation id, for endpoint 21. */
-  sso?: SsoOptions;
-  /** Time allowed for each attempt to get an answer, in ms. Default 30 000. */
-  timeout?: number;
-  /** Retries after the first attempt (reads always; writes with `retryWrite`). Default 2. */
-  maxRetries?: number;
-  /**
-   * The longest `Retry-After` honoured, in ms. Default 60 000. When the platform asks for a longer
-   * wait the call fails at once (a `RateLimitError` for 429) instead of hanging.
-   */
-  maxRetryAfter?: number;
-  /** Delays between retries. */
-  retryDelay?: RetryDelay;
-  /** Check every answer against the endpoint's schema. Default `true`. */
-  validateResponses?: boolean;
-  /** Where to log requests, answers and retries (secrets redacted). Default: no logging. */
-  logger?: Logger;
-  /**
-   * The `fetch` to use. Default: the global `fetch`. It is called as `fetch` may be: with a URL and
-   * an init for the first attempt of a call, with a `Request` for its retries.
-   *
-   * Not used by endpoint 6 (`meRetention.eligibleForCampaign`) nor by a `client.request` GET with a
-   * `body`: Fetch cannot send a body on a GET, so in Node those go over node:http(s) with its global
-   * agent (still through this client's timeout, abort, retries, logging and errors). A custom `fetch`
-   * that adds a proxy, a CA or other TLS settings does not apply to them: configure
-   * `https.globalAgent` (or `NODE_EXTRA_CA_CERTS`) for those instead.
-   */
-  fetch?: typeof fetch;
-  /** Headers sent with every request. */
-  headers?: Record<string, string>;
 }
 
 /** Options of one call; each overrides the client's option of the same name. */
@@ -179,8 +75,22 @@ export type ParamsOf<E extends Endpoint> = E['body'] extends z.ZodType
     ? z.input<E['query']>
     : undefined;
 
-/** The result of an endpoint's method: its response schema's output. */
-export type ResultOf<E extends Endpoint> = z.output<E['response']>;
+/**
+ * The result of an endpoint's method for the parameters `P`: its response schema's output, or,
+ * where the answer's form depends on a key of the input (`responseBy`, endpoint 14), the form for
+ * `P`: with the key given, `present`; without it, `absent`; when `P` may go either way, either.
+ */
+export type ResultOf<E extends Endpoint, P = ParamsOf<E>> = E extends {
+  readonly responseBy: ResponseByKey<infer K, infer Present, infer Absent>;
+}
+  ? K extends keyof P
+    ? P[K] extends undefined
+      ? z.output<Absent>
+      : undefined extends P[K]
+        ? z.output<Present> | z.output<Absent>
+        : z.output<Present>
+    : z.output<Absent>
+  : z.output<E['response']>;
 
 /** Sends an endpoint's request; what resources are given. */
 export interface Requester {
@@ -188,689 +98,11 @@ export interface Requester {
    * Validates `params`, sends the request, validates and returns the answer. `params` may be a
    * promise (a signed body): when it rejects, nothing is sent and the call rejects with its reason.
    */
-  request<E extends Endpoint>(
+  request<E extends Endpoint, P extends ParamsOf<E>>(
     endpoint: E,
-    params: ParamsOf<E> | Promise<ParamsOf<E>>,
+    params: P | Promise<P>,
     options?: RequestOptions,
-  ): APIPromise<ResultOf<E>>;
-}
-
-const RETRY_STATUSES = [408, 429, 500, 502, 503, 504];
-const RETRY_AFTER_STATUSES = [429, 503];
-
-/** The full URL of an endpoint: its host joined with its path in the environment. */
-export function urlOf(hosts: Hosts, endpoint: Endpoint, environment: Environment): string {
-  const host = hosts[endpoint.host];
-  if (!host) throw new PlatformError(`No "${endpoint.host}" host is configured (option hosts.${endpoint.host})`);
-  // Trailing slashes dropped by a loop: `/\/+$/` takes quadratic time on a long run of slashes.
-  let end = host.length;
-  while (end > 0 && host.charCodeAt(end - 1) === 47) end--;
-  return host.slice(0, end) + pathOf(endpoint, environment);
-}
-
-/** A query's validated values as text: booleans as `true`/`false`, undefined values left out. */
-export function toSearchParams(query: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (query === null || typeof query !== 'object') return out;
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    out[key] = value instanceof Date ? value.toISOString() : String(value);
-  }
-  return out;
-}
-
-/** The header a throttled answer names its wait in, looked for as ky looks (`Retry-After` first). */
-function retryAfterHeader(headers: Headers): string | null {
-  return (
-    headers.get('retry-after') ??
-    headers.get('ratelimit-reset') ??
-    headers.get('x-ratelimit-retry-after') ??
-    headers.get('x-ratelimit-reset') ??
-    headers.get('x-rate-limit-reset')
-  );
-}
-
-/**
- * The wait a throttled answer asks for, in ms, read as ky reads it (`Retry-After` in seconds or
- * as a date, or a rate-limit reset header); `undefined` when none.
- */
-export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const value = retryAfterHeader(headers);
-  if (!value) return undefined;
-  let after = Number(value) * 1000;
-  if (Number.isNaN(after)) after = Date.parse(value) - now;
-  else if (after >= Date.parse('2024-01-01')) after -= now; // a timestamp, as ky takes it
-  return Number.isNaN(after) ? undefined : after;
-}
-
-/**
- * A first attempt that got no answer in time. Named as ky names its own: ky is loaded only for
- * retries, so what a timeout is on either path is told by name, never by ky's class.
- */
-class AttemptTimeout extends Error {
-  override name = 'TimeoutError';
-}
-
-/** Whether an attempt failed for want of an answer in time: the first attempt's timeout, or ky's. */
-function isTimeout(error: unknown): boolean {
-  return error instanceof Error && error.name === 'TimeoutError';
-}
-
-/** The answer inside ky's error for a status outside 2xx (an `HTTPError`), told by name as ky's own check does. */
-function httpErrorResponse(error: unknown): Response | undefined {
-  if (!(error instanceof Error) || error.name !== 'HTTPError') return undefined;
-  const { response } = error as Error & { response?: Response };
-  return typeof response === 'object' && response !== null ? response : undefined;
-}
-
-/** The longest delay a timer takes (ky's bound too). */
-const MAX_SAFE_TIMEOUT = 2_147_483_647;
-
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(
-      () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      },
-      Math.min(ms, MAX_SAFE_TIMEOUT),
-    );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/**
- * The headers of a call: the client's (merged once, names in lower case) with the call's over
- * them, as ky merges them (a value `'undefined'` removes the header).
- */
-function mergeHeaders(base: Readonly<Record<string, string>>, over: HeadersInit | undefined): Record<string, string> {
-  const out: Record<string, string> = { ...base };
-  if (over === undefined) return out;
-  new Headers(over).forEach((value, name) => {
-    if (value === 'undefined') delete out[name];
-    else out[name] = value;
-  });
-  return out;
-}
-
-/** What one call carries through its attempts (in ky's hooks: `options.context.call`). */
-interface CallState {
-  readonly title: string;
-  /** The endpoint's method (a GET with a body travels to the transport as a POST). */
-  readonly method: string;
-  /** The method handed to the transport: the endpoint's, or POST for a GET with a body. */
-  readonly wireMethod: string;
-  /** Whether the token comes from the client's `auth` (refreshable); false for a per-call token. */
-  readonly authenticate: boolean;
-  /** The validated body, for the debug log (redacted). */
-  readonly body: unknown;
-  /** The caller's signal. */
-  readonly signal: AbortSignal | undefined;
-  /** Whether failures other than a 401 may be retried: reads, and writes with `retryWrite`. */
-  readonly retriable: boolean;
-  /** Retries allowed after the first attempt (the one retry after a 401 aside). */
-  readonly maxRetries: number;
-  /** The token sent on the latest attempt (or the per-call `accessToken`). */
-  token: string | undefined;
-  /** Whether the one retry after a 401 has been used. */
-  authRetried: boolean;
-  /** Attempts made so far (each one counted as it starts). */
-  attempts: number;
-  attemptStartedAt: number;
-  /** Attempts made before ky took the call over: ky counts its retries from 0. */
-  offset: number;
-  /** The wait before the next retry, as decided by `retryDelay`. */
-  wait: number;
-}
-
-function callOf(options: NormalizedOptions): CallState | undefined {
-  return options.context.call as CallState | undefined;
-}
-
-function elapsed(since: number): number {
-  return Math.round(performance.now() - since);
-}
-
-async function readBody(response: Response): Promise<unknown> {
-  try {
-    const text = await response.text();
-    if (text === '') return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
-  } catch {
-    return undefined;
-  }
-}
-
-/** The system code of a failure before an answer (`ECONNREFUSED`, `ENOTFOUND`), looked for along its causes. */
-function causeCodeOf(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/**
- * `schema.safeParse`, with the platform's wording of issues. The error map costs a few
- * microseconds even when nothing is wrong, so it is applied only to a failed parse.
- */
-function parse(schema: z.ZodType, input: unknown): ReturnType<z.ZodType['safeParse']> {
-  const result = schema.safeParse(input);
-  return result.success ? result : schema.safeParse(input, { error: platformErrorMap });
-}
-
-function issue(message: string, field?: string): ValidationIssue {
-  return { code: 'custom', path: field ? [field] : [], message, input: undefined };
-}
-
-/** An empty object, shared: the default of options and of an absent query. */
-const NONE = {} as const;
-
-/**
- * The request pipeline of one client.
- *
- * The first attempt of a call goes straight to the transport's `fetch`: most calls succeed at
- * once, and ky's per-call work (options merged, a `Request` built and cloned, a timeout wrapper)
- * would cost more than the rest of the SDK. When that attempt fails in a way the retry rules
- * retry, the call waits as those rules say and ky makes the retries, with its hooks. Both paths
- * share one of everything: the headers, the authorization, the logging, the retry rules
- * (`#retryDelay`) and the error mapping.
- */
-class Pipeline implements Requester {
-  readonly #environment: Environment;
-  readonly #hosts: Hosts;
-  readonly #maxRetries: number;
-  readonly #maxRetryAfter: number;
-  readonly #initialDelay: number;
-  readonly #maxDelay: number;
-  readonly #timeout: number;
-  readonly #validateResponses: boolean;
-  readonly #logger: Logger | undefined;
-  readonly #auth: TokenSource;
-  /** The client's headers with `accept`, merged once; names in lower case. */
-  readonly #headers: Readonly<Record<string, string>>;
-  /** The caller's `fetch` (or the global one), and node:http(s) for a GET with a body. */
-  readonly #fetch: typeof fetch;
-  /** ky, loaded and set up on the first retry: a call answered at once never needs it. */
-  #ky: Promise<KyInstance> | undefined;
-  /** Errors thrown by the caller's own code (a token provider): never retried, passed on as they are. */
-  readonly #callerErrors = new WeakSet<object>();
-
-  constructor(options: PlatformClientOptions) {
-    this.#environment = options.environment;
-    this.#hosts = options.hosts;
-    this.#maxRetries = options.maxRetries ?? 2;
-    this.#maxRetryAfter = options.maxRetryAfter ?? 60_000;
-    this.#initialDelay = options.retryDelay?.initial ?? 500;
-    this.#maxDelay = options.retryDelay?.max ?? 8_000;
-    this.#timeout = options.timeout ?? 30_000;
-    this.#validateResponses = options.validateResponses ?? true;
-    this.#logger = options.logger;
-    this.#auth = tokenSource(options.auth, (body) =>
-      // Asking for a token again is harmless: the grant is retried like a read.
-      this.#send(accessToken, body, { retryWrite: true }).then((r) => r.data),
-    );
-    this.#headers = mergeHeaders({}, { ...options.headers, accept: 'application/json' });
-    this.#fetch = transport(options.fetch);
-  }
-
-  /**
-   * The ky instance that makes the retries, made on first use: ky is loaded then (a bundler puts it
-   * in a chunk of its own), so a site whose calls are answered at once never downloads it.
-   */
-  #retrier(): Promise<KyInstance> {
-    this.#ky ??= import('ky').then(({ default: ky, isHTTPError }) =>
-      ky.create({
-        headers: this.#headers,
-        timeout: this.#timeout,
-        fetch: this.#fetch,
-        // Every retry decision and every wait is retryDelay's, given to ky per call (shouldRetry and
-        // delay): ky's own limit, status lists, jitter and caps only have to stay out of its way.
-        retry: { limit: Number.POSITIVE_INFINITY },
-        // No afterResponse hook: ky clones every response for one. Answers are logged and a 401 is
-        // retried from #send and retryDelay instead; the logging hooks exist only with a logger.
-        hooks: {
-          beforeRequest: [
-            (request, opts) => this.#authorize(request, opts),
-            ...(this.#logger
-              ? [
-                  (request: KyRequest, opts: NormalizedOptions) =>
-                    this.#logRequest(callOf(opts), request.method, request.url, request.headers),
-                ]
-              : []),
-          ],
-          beforeRetry: this.#logger
-            ? [
-                ({ request, options: opts, error, retryCount }) => {
-                  const call = callOf(opts);
-                  const answer = isHTTPError(error) ? error.response : undefined;
-                  this.#logRetry(call, request.method, request.url, error, answer, retryCount + (call?.offset ?? 0));
-                },
-              ]
-            : [],
-        },
-      }),
-    );
-    return this.#ky;
-  }
-
-  request<E extends Endpoint>(
-    endpoint: E,
-    params: ParamsOf<E> | Promise<ParamsOf<E>>,
-    options?: RequestOptions,
-  ): APIPromise<ResultOf<E>> {
-    return new APIPromise(this.#send(endpoint, params, options));
-  }
-
-  async #send<E extends Endpoint>(
-    endpoint: E,
-    params: unknown,
-    options: RequestOptions = NONE,
-  ): Promise<APIResponse<ResultOf<E>>> {
-    // 1. Check, before anything is sent: the transport, the user token, the parameters.
-    const method = endpoint.method;
-    const getWithBody = method === 'GET' && endpoint.body !== undefined;
-    if (getWithBody && !canSendGetWithBody()) {
-      throw new UnsupportedRequestError(
-        `${endpoint.title} sends its parameters in the JSON body of a GET, which this runtime's fetch cannot send (a browser): call it from a server (Node)`,
-      );
-    }
-    if (params instanceof Promise) params = await params;
-    // The entry says whether a bearer token is sent (not for the token endpoint nor SSO). A per-call
-    // user token takes the place of the client's auth; given but empty, it is refused rather than
-    // silently replaced by the client's own token.
-    let userToken: string | undefined;
-    if (endpoint.bearer && 'accessToken' in options) {
-      userToken = options.accessToken;
-      if (typeof userToken !== 'string' || userToken === '') {
-        throw new RequestValidationError([issue('Parameter must be a non-empty string', 'accessToken')]);
-      }
-    }
-    let json: unknown;
-    let input: unknown;
-    let url = urlOf(this.#hosts, endpoint, this.#environment);
-    if (endpoint.body) input = json = this.#validate(endpoint.body, params);
-    else if (endpoint.query) {
-      input = this.#validate(endpoint.query, params ?? NONE);
-      // The query goes into the URL here: ky's `searchParams` option would build a second Request.
-      const query = new URLSearchParams(toSearchParams(input)).toString();
-      if (query) url += `?${query}`;
-    }
-
-    // 2. Send, with retries. Every retry decision is made in retryDelay, counted there once.
-    const signal = options.signal;
-    const call: CallState = {
-      title: endpoint.title,
-      method,
-      // Fetch cannot carry a body on GET: such a request travels to the transport as a marked POST.
-      wireMethod: getWithBody ? 'POST' : method,
-      authenticate: endpoint.bearer && userToken === undefined,
-      body: json,
-      signal,
-      retriable: method === 'GET' || options.retryWrite === true,
-      maxRetries: options.maxRetries ?? this.#maxRetries,
-      token: userToken,
-      authRetried: false,
-      attempts: 0,
-      attemptStartedAt: 0,
-      offset: 0,
-      wait: 0,
-    };
-    const timeout = options.timeout ?? this.#timeout;
-    let response: Response;
-    try {
-      response = await this.#exchange(call, url, json, options, timeout);
-    } catch (error) {
-      throw this.#toError(error, call, url, timeout);
-    }
-    if (!response.ok) {
-      if (signal?.aborted) throw signal.reason;
-      this.#logResponse(url, response, call);
-      throw makeAPIError(response.status, await readBody(response), response.headers, Math.max(call.attempts, 1));
-    }
-
-    // 3. Read and check the answer.
-    this.#logResponse(url, response, call);
-    const correlationId = response.headers.get('x-correlation-id') ?? undefined;
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw signal?.aborted ? signal.reason : this.#connectionError(error, call, url);
-    }
-    let body: unknown;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      if (this.#validateResponses) {
-        throw new ResponseValidationError({
-          endpoint: endpoint.title,
-          status: response.status,
-          correlationId,
-          issues: [issue('The body is not JSON')],
-        });
-      }
-      body = text;
-    }
-    if (!this.#validateResponses) return { data: body as ResultOf<E>, response, correlationId };
-    const checked = parse(responseSchemaOf(endpoint, input), body);
-    if (!checked.success) {
-      throw new ResponseValidationError({
-        endpoint: endpoint.title,
-        status: response.status,
-        correlationId,
-        issues: checked.error.issues,
-      });
-    }
-    return { data: checked.data as ResultOf<E>, response, correlationId };
-  }
-
-  /**
-   * The attempts of a call, until one is answered 2xx or the retry rules stop: the answer of the
-   * last attempt (outside 2xx when the retries ran out), or what failed before an answer.
-   */
-  async #exchange(
-    call: CallState,
-    url: string,
-    json: unknown,
-    options: RequestOptions,
-    timeout: number,
-  ): Promise<Response> {
-    // A timeout no timer can hold is ky's to refuse, as it always has.
-    if (typeof timeout !== 'number' || !(timeout <= MAX_SAFE_TIMEOUT))
-      return this.#kyAttempts(call, url, json, options);
-    // Headers and body are made before the attempt: when they cannot be (a header name fetch
-    // refuses, a body JSON cannot hold), the call fails without a retry, as it does in ky.
-    const headers =
-      call.wireMethod !== call.method
-        ? mergeHeaders(this.#headers, { ...options.headers, [GET_WITH_BODY]: '1' })
-        : mergeHeaders(this.#headers, options.headers);
-    let body: string | undefined;
-    if (json !== undefined) {
-      body = JSON.stringify(json);
-      headers['content-type'] ??= 'application/json';
-    }
-    let answer: Response | undefined;
-    let failure: unknown;
-    try {
-      answer = await this.#firstAttempt(call, url, headers, body, timeout);
-      if (answer.ok) return answer;
-    } catch (error) {
-      failure = error;
-    }
-    const wait = this.#retryDelay(call, failure, answer, 1);
-    if (wait === false) {
-      if (answer) return answer;
-      throw failure;
-    }
-    // ky loads while the call waits (a rejected load shows when the retry awaits it).
-    this.#retrier().catch(() => undefined);
-    await sleep(wait, call.signal);
-    if (this.#logger) this.#logRetry(call, call.wireMethod, new URL(url).href, failure, answer, 1);
-    call.offset = 1;
-    return this.#kyAttempts(call, url, json, options);
-  }
-
-  /** One attempt straight through the transport, with the client's timeout and the caller's signal. */
-  async #firstAttempt(
-    call: CallState,
-    url: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    timeout: number,
-  ): Promise<Response> {
-    const token = await this.#beginAttempt(call);
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
-    if (this.#logger) this.#logRequest(call, call.wireMethod, new URL(url).href, new Headers(headers));
-    // As ky does: an abort of its own on timeout, joined with the caller's signal.
-    const controller = new AbortController();
-    const signal = call.signal ? AbortSignal.any([call.signal, controller.signal]) : controller.signal;
-    const init: RequestInit = { method: call.wireMethod, headers, body, signal };
-    return new Promise<Response>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        controller.abort();
-        reject(new AttemptTimeout(`${call.wireMethod} ${redact(url) as string} timed out after ${timeout} ms`));
-      }, timeout);
-      this.#fetch(url, init).then(
-        (response) => {
-          clearTimeout(timer);
-          resolve(response);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
-  }
-
-  /**
-   * The rest of a call's attempts, on ky (all of them when `call.offset` is 0): its hooks count,
-   * authorize and log each attempt; retryDelay decides each retry. An answer outside 2xx after the
-   * last attempt is returned, not thrown.
-   */
-  async #kyAttempts(call: CallState, url: string, json: unknown, options: RequestOptions): Promise<Response> {
-    const wireMethod = call.wireMethod;
-    // Only the keys this call sets: ky merges every key given with the client's defaults.
-    const kyOptions: KyOptions = {
-      method: wireMethod,
-      context: { call },
-      retry: {
-        methods: [wireMethod.toLowerCase()],
-        shouldRetry: ({ error, retryCount }) => {
-          // ky wraps what is not an Error (a caller's thrown object) in a NonError: the rules see the thrown value.
-          const thrown = error.name === 'NonError' && 'value' in error ? error.value : error;
-          const wait = this.#retryDelay(call, thrown, httpErrorResponse(error), retryCount + call.offset);
-          if (wait === false) return false;
-          call.wait = wait;
-          return true;
-        },
-        delay: () => call.wait,
-      },
-    };
-    if (json !== undefined) kyOptions.json = json;
-    if (call.wireMethod !== call.method) kyOptions.headers = { ...options.headers, [GET_WITH_BODY]: '1' };
-    else if (options.headers) kyOptions.headers = options.headers;
-    if (call.signal) kyOptions.signal = call.signal;
-    if (options.timeout !== undefined) kyOptions.timeout = options.timeout;
-    try {
-      return await (await this.#retrier())(url, kyOptions);
-    } catch (error) {
-      const answer = httpErrorResponse(error);
-      if (answer) return answer;
-      throw error;
-    }
-  }
-
-  /**
-   * Every retry rule, for both paths: the wait before retry number `retryCount` (1 for the first)
-   * after an attempt answered `answer` or failed with `error`, in ms; `false` for no retry.
-   *
-   * Never retried: errors of the caller's code and the SDK's own, an aborted call, a 401 with a
-   * token that cannot change. After a 401, one retry with a new token, at once, for writes too (a
-   * 401 means nothing was processed), not counted against `maxRetries`. Reads (writes with
-   * `retryWrite`) are retried on 408, 429, 500, 502, 503, 504, a timeout or a failure before an
-   * answer, up to `maxRetries` times: after the `Retry-After` asked for (429, 503; failing at once
-   * when it is over `maxRetryAfter`), or an exponential backoff with jitter capped by `retryDelay.max`.
-   */
-  #retryDelay(call: CallState, error: unknown, answer: Response | undefined, retryCount: number): number | false {
-    if (error instanceof PlatformError || this.#callerErrors.has(error as object)) return false;
-    if (call.signal?.aborted) return false;
-    if (answer?.status === 401) return this.#retryWithNewToken(call) ? 0 : false;
-    if (!call.retriable) return false;
-    // The one retry with a new token after a 401 is not counted against maxRetries.
-    if (retryCount - (call.authRetried ? 1 : 0) > call.maxRetries) return false;
-    if (answer) {
-      if (!RETRY_STATUSES.includes(answer.status)) return false;
-      if (RETRY_AFTER_STATUSES.includes(answer.status) && retryAfterHeader(answer.headers)) {
-        const after = retryAfterMs(answer.headers);
-        // A wait it cannot read is maxRetryAfter (ky's reading); a longer wait than allowed fails now.
-        if (after === undefined) return this.#maxRetryAfter;
-        return after > this.#maxRetryAfter ? false : after;
-      }
-    }
-    const backoff = this.#initialDelay * 2 ** (retryCount - 1);
-    const jittered = backoff * (1 - Math.random() * 0.25);
-    return Math.min(this.#maxDelay, Number.isFinite(jittered) && jittered >= 0 ? jittered : backoff);
-  }
-
-  #validate(schema: z.ZodType, input: unknown): unknown {
-    const result = parse(schema, input);
-    if (!result.success) throw new RequestValidationError(result.error.issues);
-    return result.data;
-  }
-
-  /** What a call rejects with when no answer came: the caller's error or reason as they are, else a connection error. */
-  #toError(error: unknown, call: CallState, url: string, timeout: number): unknown {
-    if (error instanceof PlatformError || (typeof error === 'object' && error && this.#callerErrors.has(error))) {
-      return error;
-    }
-    if (call.signal?.aborted) return call.signal.reason;
-    const attempts = Math.max(call.attempts, 1);
-    const mapped = isTimeout(error)
-      ? new APITimeoutError(
-          `${call.method} ${redact(url) as string} got no answer within ${timeout} ms (${plural(attempts, 'attempt')})`,
-          { cause: error, attempts },
-        )
-      : this.#connectionError(error, call, url);
-    this.#log('error', mapped.message, {
-      method: call.method,
-      url,
-      endpoint: call.title,
-      error: mapped.name,
-      attempts,
-    });
-    return mapped;
-  }
-
-  /** A failure without an answer: the method, the URL without secrets, the cause and the attempts. */
-  #connectionError(error: unknown, call: CallState, url: string): APIConnectionError {
-    const attempts = Math.max(call.attempts, 1);
-    const causeCode = causeCodeOf(error);
-    const cause = causeCode ?? (error instanceof Error ? error.message : 'connection failed');
-    return new APIConnectionError(
-      `${call.method} ${redact(url) as string} failed after ${plural(attempts, 'attempt')}: ${cause}`,
-      { cause: error, attempts, causeCode },
-    );
-  }
-
-  /**
-   * Counts an attempt and gives the bearer token it sends: the client's (asked for on every
-   * attempt, so a refused one is replaced), the call's own, or none.
-   */
-  async #beginAttempt(call: CallState): Promise<string | undefined> {
-    call.attempts += 1;
-    call.attemptStartedAt = performance.now();
-    if (!call.authenticate) return call.token;
-    let token: string;
-    try {
-      token = await this.#auth.token();
-    } catch (error) {
-      if (!(error instanceof PlatformError) && typeof error === 'object' && error) this.#callerErrors.add(error);
-      throw error;
-    }
-    call.token = token;
-    return token;
-  }
-
-  /** ky's beforeRequest hook: an attempt begins, with its token. */
-  async #authorize(request: KyRequest, options: NormalizedOptions): Promise<void> {
-    const call = callOf(options);
-    if (!call) return;
-    const token = await this.#beginAttempt(call);
-    if (token !== undefined) request.headers.set('authorization', `Bearer ${token}`);
-  }
-
-  #logRequest(call: CallState | undefined, wireMethod: string, url: string, headers: Headers): void {
-    // The marker of a GET with a body is the transport's business; it never reaches the wire, nor the log.
-    if (headers.has(GET_WITH_BODY)) {
-      headers = new Headers(headers);
-      headers.delete(GET_WITH_BODY);
-    }
-    const method = call?.method ?? wireMethod;
-    this.#log('debug', `${method} ${url}`, {
-      method,
-      url,
-      endpoint: call?.title,
-      attempt: call?.attempts,
-      headers,
-      body: call?.body,
-    });
-  }
-
-  /**
-   * After a 401, one retry with a new token (a 401 means nothing was processed, so writes too); the
-   * refused token is forgotten first. A fixed token is not retried: it would be refused again.
-   */
-  #retryWithNewToken(call: CallState): boolean {
-    if (!call.authenticate || !this.#auth.refreshable || call.authRetried) return false;
-    if (call.token !== undefined) this.#auth.invalidate(call.token);
-    call.authRetried = true;
-    return true;
-  }
-
-  /** Logs an answer: debug for 2xx, warn for the others. */
-  #logResponse(url: string, response: Response, call: CallState): void {
-    if (!this.#logger) return;
-    this.#log(response.ok ? 'debug' : 'warn', `${call.method} ${url} ${response.status}`, {
-      method: call.method,
-      url,
-      endpoint: call.title,
-      status: response.status,
-      durationMs: elapsed(call.attemptStartedAt),
-      attempt: call.attempts,
-      correlationId: response.headers.get('x-correlation-id') ?? undefined,
-    });
-  }
-
-  /** Logs a retry about to be made, with the reason of the failure before it. */
-  #logRetry(
-    call: CallState | undefined,
-    wireMethod: string,
-    url: string,
-    error: unknown,
-    answer: Response | undefined,
-    retryCount: number,
-  ): void {
-    const reason = !answer
-      ? isTimeout(error)
-        ? 'timeout'
-        : 'connection error'
-      : answer.status === 401
-        ? 'token refused (401), retrying with a new token'
-        : `status ${answer.status}`;
-    const method = call?.method ?? wireMethod;
-    this.#log('info', `${method} ${url} retry ${retryCount}: ${reason}`, {
-      method,
-      url,
-      endpoint: call?.title,
-      retryCount,
-      reason,
-    });
-  }
-
-  #log(level: keyof Logger, message: string, meta: Record<string, unknown>): void {
-    if (!this.#logger) return;
-    this.#logger[level](redact(message) as string, redact(meta) as Record<string, unknown>);
-  }
+  ): APIPromise<ResultOf<E, P>>;
 }
 
 /**
@@ -934,14 +166,14 @@ export class PlatformClient {
    * @throws {@link ClientConfigurationError} at once, naming the option, when an option is wrong
    */
   constructor(options: PlatformClientOptions) {
-    checkOptions(options);
-    const pipeline = new Pipeline(options);
+    const settings = parseOptions(options);
+    const pipeline = new Pipeline(settings);
     this.#pipeline = pipeline;
-    const { auth } = options;
+    const { auth } = settings;
     const credentials =
-      options.credentials ??
+      settings.credentials ??
       ('clientId' in auth ? { clientId: auth.clientId, clientSecret: auth.clientSecret } : undefined);
-    this.environment = options.environment;
+    this.environment = settings.environment;
     this.products = new Products(pipeline);
     this.prices = new Prices(pipeline);
     this.orders = new Orders(pipeline);
@@ -949,8 +181,13 @@ export class PlatformClient {
     this.me = new Me(pipeline);
     this.accounts = new Accounts(pipeline);
     this.titles = new Titles(pipeline);
-    this.sso = new Sso(pipeline, { credentials, sso: options.sso, host: options.hosts.sso });
-    this.shop = new Shop(options.hosts.shop);
+    this.sso = new Sso(pipeline, {
+      credentials,
+      sso: settings.sso,
+      hosts: settings.hosts,
+      environment: settings.environment,
+    });
+    this.shop = new Shop(settings.hosts.shop);
     this.signOn = new SignOn(this.authorization, this.me, credentials !== undefined);
     this.userProducts = new UserProducts(pipeline);
     this.subscriptions = new Subscriptions(pipeline);
@@ -972,37 +209,13 @@ export class PlatformClient {
    * const { items } = await client.request({ method: 'GET', path: '/external/api/v1/titles/', schema: Titles });
    * ```
    */
-  request<S extends z.ZodType = z.ZodType<unknown>>(
-    params: RawRequestParams<S>,
+  request<S extends z.ZodType>(
+    params: RawRequestParams<S> & { schema: S },
     options?: RequestOptions,
-  ): APIPromise<z.output<S>> {
-    const path = params?.path;
-    if (typeof path !== 'string' || !/^\/(?!\/)[^?#]*$/.test(path)) {
-      const refused = new RequestValidationError([
-        issue('Parameter must be a path starting with / (the query goes in query)', 'path'),
-      ]);
-      return new APIPromise(Promise.reject(refused));
-    }
-    const endpoint: Endpoint = {
-      number: 0,
-      title: `${params.method} ${path}`,
-      method: params.method as Endpoint['method'],
-      host: params.host ?? 'api',
-      path,
-      scopes: [],
-      identity: false,
-      bearer: params.bearer ?? true,
-      query: params.body === undefined ? RawQuery : undefined,
-      body: params.body === undefined ? undefined : z.unknown(),
-      response: params.schema ?? z.unknown(),
-      status: 200,
-    };
-    if (params.body !== undefined && params.query !== undefined) {
-      const query = new URLSearchParams(toSearchParams(RawQuery.parse(params.query))).toString();
-      if (query) (endpoint as { path: string }).path = `${path}?${query}`;
-    }
-    return this.#pipeline.request(endpoint, (params.body ?? params.query ?? {}) as never, options) as APIPromise<
-      z.output<S>
-    >;
+  ): APIPromise<z.output<S>>;
+  /** A request to a path the SDK does not wrap, its answer as it is (`unknown`): see the overload with a `schema`. */
+  request(params: RawRequestParams, options?: RequestOptions): APIPromise<unknown>;
+  request(params: RawRequestParams, options?: RequestOptions): APIPromise<unknown> {
+    return this.#pipeline.requestRaw(params, params?.schema ?? ANY_ANSWER, options);
   }
 }

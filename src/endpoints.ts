@@ -66,6 +66,24 @@ import {
 import { TransferSubscriptionRequest } from './schemas/subscriptions.js';
 import { ProvisionUserProductRequest, UpdateUserProductRequest } from './schemas/user-products.js';
 
+/**
+ * An answer whose form depends on one key of the validated input: `present` when the key is given,
+ * else `absent` (endpoint 14: `{ item }` with `id`, `{ items }` without). Declared as data, so that
+ * the SDK types each call's result by its input as the platform answers it.
+ */
+export interface ResponseByKey<
+  K extends string = string,
+  P extends z.ZodType = z.ZodType,
+  A extends z.ZodType = z.ZodType,
+> {
+  /** The input's key that decides the form. */
+  readonly key: K;
+  /** The answer's schema when the key is given. */
+  readonly present: P;
+  /** The answer's schema when it is not. */
+  readonly absent: A;
+}
+
 /** Which of the spec's four hosts an endpoint lives on. */
 export type Host = 'api' | 'auth' | 'sso' | 'shop';
 /** The environments of the spec: stage and production. */
@@ -115,8 +133,8 @@ export interface Endpoint<
   readonly form?: boolean;
   /** The answer's schema; a union where the answer has several forms (6, 14). */
   readonly response: R;
-  /** The schema of the answer to one input, where the answer's form depends on it (14: `item` with `id`). */
-  readonly responseFor?: (input: never) => z.ZodType;
+  /** Where the answer's form depends on a key of the input: the schema of each form (14: `item` with `id`). */
+  readonly responseBy?: ResponseByKey;
   /** The answer is an HTML page for a browser, not JSON (the shop, endpoint 25). */
   readonly page?: boolean;
   /** The status of a successful answer. */
@@ -154,9 +172,12 @@ export function pathOf(e: Endpoint, environment: Environment): string {
   return typeof e.path === 'string' ? e.path : e.path[environment];
 }
 
-/** The response schema for a validated input: the entry's `responseFor`, else its `response`. */
+/** The response schema for a validated input: the form `responseBy` names for it, else the entry's `response`. */
 export function responseSchemaOf(e: Endpoint, input: unknown): z.ZodType {
-  return e.responseFor ? e.responseFor(input as never) : e.response;
+  if (!e.responseBy) return e.response;
+  const { key, present, absent } = e.responseBy;
+  const given = input !== null && typeof input === 'object' && Reflect.get(input, key) !== undefined;
+  return given ? present : absent;
 }
 
 const V1 = '/external/api/v1';
@@ -372,8 +393,7 @@ export const getCancellationReason = endpoint({
   query: GetCancellationReasonQuery,
   body: undefined,
   response: GetCancellationReasonResponse,
-  responseFor: (query: z.output<typeof GetCancellationReasonQuery>) =>
-    query.id === undefined ? CancellationReasonsResponse : CancellationReasonResponse,
+  responseBy: { key: 'id', present: CancellationReasonResponse, absent: CancellationReasonsResponse },
   status: 200,
   errors: [404],
 });

@@ -12,10 +12,10 @@ import { ErrorBody, type ErrorCode, fieldOf, primaryIssue } from './schemas/comm
 
 export { PlatformError };
 
-/** What an {@link APIError} is made of. */
-export interface APIErrorInit {
+/** What an {@link APIError} is made of; `S` is the status its class stands for. */
+export interface APIErrorInit<S extends number = number> {
   /** HTTP status of the answer. */
-  status: number;
+  status: S;
   /** Readable message: the platform's `message`, or a generic one when the body has none. */
   message: string;
   /** The spec's error `code`, e.g. `invalid_parameter`, `not_found`. */
@@ -34,12 +34,13 @@ export interface APIErrorInit {
 
 /**
  * The platform answered with a status outside 2xx. `switch (err.code)` on the spec's code;
- * `err.message` is the platform's own message.
+ * `err.message` is the platform's own message. Each subclass stands for one status (`S`), typed as
+ * its literal: `NotFoundError`'s `status` is `404`.
  */
-export class APIError extends PlatformError {
+export class APIError<S extends number = number> extends PlatformError {
   override name = 'APIError';
   /** HTTP status of the answer. */
-  readonly status: number;
+  readonly status: S;
   /**
    * The spec's error `code`, e.g. `invalid_parameter`; `undefined` when the body carries none. Typed
    * as the codes the platform is known to answer, open to new ones, so `switch (err.code)` autocompletes.
@@ -57,7 +58,7 @@ export class APIError extends PlatformError {
   readonly attempts: number;
 
   /** Builds the error; the SDK picks the subclass for the status. */
-  constructor(init: APIErrorInit) {
+  constructor(init: APIErrorInit<S>) {
     super(init.message);
     this.status = init.status;
     this.code = init.code;
@@ -70,31 +71,31 @@ export class APIError extends PlatformError {
 }
 
 /** 400: a parameter was refused (`invalid_parameter`, `unknown_parameter`, `json_parser_error`, ...). */
-export class BadRequestError extends APIError {
+export class BadRequestError extends APIError<400> {
   override name = 'BadRequestError';
 }
 /** 401: the access token (or, on the token endpoint, the client credentials or ticket) was refused. */
-export class AuthenticationError extends APIError {
+export class AuthenticationError extends APIError<401> {
   override name = 'AuthenticationError';
 }
 /** 403: the token lacks a scope or identity, or the record is not the caller's (`not_product_owner`). */
-export class PermissionDeniedError extends APIError {
+export class PermissionDeniedError extends APIError<403> {
   override name = 'PermissionDeniedError';
 }
 /** 404: the record is absent (`not_found`, `does_not_exist`, `account_not_found`). */
-export class NotFoundError extends APIError {
+export class NotFoundError extends APIError<404> {
   override name = 'NotFoundError';
 }
 /** 409: the record is not in a state that allows the operation (e.g. `invalid_state`). */
-export class ConflictError extends APIError {
+export class ConflictError extends APIError<409> {
   override name = 'ConflictError';
 }
 /** 422: the request was understood but cannot be processed. */
-export class UnprocessableEntityError extends APIError {
+export class UnprocessableEntityError extends APIError<422> {
   override name = 'UnprocessableEntityError';
 }
 /** 429: too many requests; see the `retry-after` header in {@link APIError.headers}. */
-export class RateLimitError extends APIError {
+export class RateLimitError extends APIError<429> {
   override name = 'RateLimitError';
 }
 /** 500 and above: the platform failed (`internal_server_error`). */
@@ -243,16 +244,6 @@ export function fieldOfIssue(issue: ValidationIssue): string {
   return fieldOf(issue.path);
 }
 
-const byStatus: Record<number, typeof APIError> = {
-  400: BadRequestError,
-  401: AuthenticationError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-  409: ConflictError,
-  422: UnprocessableEntityError,
-  429: RateLimitError,
-};
-
 /**
  * The one place where an answer outside 2xx becomes an error: the class by status, `code`,
  * `field` and `message` from the spec's error body, the correlation id from the header or body.
@@ -260,9 +251,7 @@ const byStatus: Record<number, typeof APIError> = {
 export function makeAPIError(status: number, body: unknown, headers: Headers, attempts = 1): APIError {
   const parsed = ErrorBody.safeParse(body);
   const error = parsed.success ? parsed.data : undefined;
-  const Class = status >= 500 ? InternalServerError : (byStatus[status] ?? APIError);
-  return new Class({
-    status,
+  const init = {
     message: error?.message ?? `HTTP ${status}`,
     code: error?.code,
     field: error?.field,
@@ -270,5 +259,15 @@ export function makeAPIError(status: number, body: unknown, headers: Headers, at
     headers,
     body,
     attempts,
-  });
+  };
+  // Each comparison narrows `status` to the literal its class stands for.
+  if (status === 400) return new BadRequestError({ ...init, status });
+  if (status === 401) return new AuthenticationError({ ...init, status });
+  if (status === 403) return new PermissionDeniedError({ ...init, status });
+  if (status === 404) return new NotFoundError({ ...init, status });
+  if (status === 409) return new ConflictError({ ...init, status });
+  if (status === 422) return new UnprocessableEntityError({ ...init, status });
+  if (status === 429) return new RateLimitError({ ...init, status });
+  if (status >= 500) return new InternalServerError({ ...init, status });
+  return new APIError({ ...init, status });
 }

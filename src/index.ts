@@ -6,17 +6,7 @@
  */
 
 export { APIPromise, type APIResponse } from './api-promise.js';
-export type { AccessTokenAuth, AuthOptions, ClientCredentialsAuth } from './auth.js';
-export {
-  type ClientCredentials,
-  type Hosts,
-  PlatformClient,
-  type PlatformClientOptions,
-  type RawRequestParams,
-  type RequestOptions,
-  type RetryDelay,
-  type SsoOptions,
-} from './client.js';
+export { PlatformClient, type RawRequestParams, type RequestOptions } from './client.js';
 export type { Environment } from './endpoints.js';
 export {
   APIConnectionError,
@@ -40,14 +30,30 @@ export {
   UnsupportedRequestError,
   type ValidationIssue,
 } from './errors.js';
-export type { Logger, LogMethod } from './logger.js';
 export type {
-  AccountChangeLog,
   BatchProgress,
   ChangeLogFailure,
   LogInBatchesOptions,
   LogInBatchesResult,
-} from './resources/account-change-log.js';
+} from './helpers/log-in-batches.js';
+export type {
+  CustomerSyncResult,
+  SyncInSequenceOptions,
+  SyncInSequenceResult,
+  SyncProgress,
+} from './helpers/sync-in-sequence.js';
+export type { Logger, LogMethod } from './logger.js';
+export type {
+  AccessTokenAuth,
+  AuthOptions,
+  ClientCredentials,
+  ClientCredentialsAuth,
+  Hosts,
+  PlatformClientOptions,
+  RetryDelay,
+  SsoOptions,
+} from './options.js';
+export type { AccountChangeLog } from './resources/account-change-log.js';
 export type { Accounts } from './resources/accounts.js';
 export type {
   Authorization,
@@ -84,13 +90,7 @@ export type {
   SsoUnrecognisedRefusal,
   SsoVisitor,
 } from './resources/sso.js';
-export type {
-  CustomerSyncResult,
-  SubscriptionSystem,
-  SyncInSequenceOptions,
-  SyncInSequenceResult,
-  SyncProgress,
-} from './resources/subscription-system.js';
+export type { SubscriptionSystem } from './resources/subscription-system.js';
 export type { Subscriptions } from './resources/subscriptions.js';
 export type { Titles } from './resources/titles.js';
 export type { UserProducts } from './resources/user-products.js';

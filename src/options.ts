@@ -1,94 +1,262 @@
 /**
- * The client's options, checked once by the constructor: a mistake is thrown at once, naming the
- * option as the caller spelled it (`hosts.api`, `auth.clientId`), never on the first call as a wire
- * field. Values are never quoted: some are secrets.
+ * The client's options, declared once: the zod schema below gives their type
+ * ({@link PlatformClientOptions}), their defaults and their checks. The constructor parses them
+ * once: a mistake is thrown at once, naming the option as the caller spelled it (`hosts.api`,
+ * `auth.clientId`), never on the first call as a wire field. Values are never quoted: some are secrets.
  */
-import type { PlatformClientOptions } from './client.js';
+import * as z from 'zod';
+import type { Environment } from './endpoints.js';
 import { ClientConfigurationError } from './errors.js';
+import type { Logger } from './logger.js';
+import { fieldOf } from './schemas/common.js';
 
-function fail(option: string, rule: string): never {
-  throw new ClientConfigurationError(option, rule);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
+function isObject(value: unknown): value is object {
   return value !== null && typeof value === 'object';
 }
 
-function nonEmptyString(value: unknown, option: string): void {
-  if (typeof value !== 'string' || value.trim() === '') fail(option, 'must be a non-empty string');
+function isFunction(value: unknown): value is (...args: never[]) => unknown {
+  return typeof value === 'function';
 }
 
-function httpUrl(value: unknown, option: string): void {
-  let url: URL | undefined;
+const NON_EMPTY = 'must be a non-empty string';
+
+/** A string with something in it besides white space. */
+const nonEmpty = z.string({ error: NON_EMPTY }).refine((value) => value.trim() !== '', NON_EMPTY);
+
+/** A number of the given kind; NaN and the infinities are no number here (as in zod). */
+const positive = z.number({ error: 'must be a positive number' }).positive('must be a positive number');
+const nonNegative = z.number({ error: 'must be a non-negative number' }).nonnegative('must be a non-negative number');
+const NON_NEGATIVE_INTEGER = 'must be a non-negative integer number';
+const nonNegativeInteger = z
+  .number({ error: NON_NEGATIVE_INTEGER })
+  .int(NON_NEGATIVE_INTEGER)
+  .nonnegative(NON_NEGATIVE_INTEGER);
+
+function parsedUrl(value: string): URL | undefined {
   try {
-    url = typeof value === 'string' ? new URL(value) : undefined;
+    return new URL(value);
   } catch {
-    url = undefined;
+    return undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    fail(option, 'must be an absolute http(s) URL, e.g. https://api.example.com');
-  if (url.username || url.password) fail(option, 'must not carry credentials (user:password@)');
-  if (url.search || url.hash) fail(option, 'must not carry a query or a fragment');
 }
 
-function number(value: unknown, option: string, rule: 'positive' | 'non-negative' | 'non-negative integer'): void {
-  if (value === undefined) return;
-  const ok =
-    typeof value === 'number' &&
-    Number.isFinite(value) &&
-    (rule === 'positive' ? value > 0 : value >= 0) &&
-    (rule !== 'non-negative integer' || Number.isInteger(value));
-  if (!ok) fail(option, `must be a ${rule} number`);
+const ABSOLUTE_URL = 'must be an absolute http(s) URL, e.g. https://api.example.com';
+
+/** A host of the platform: an absolute http(s) URL, without credentials, query or fragment. */
+const hostUrl = z
+  .string({ error: ABSOLUTE_URL })
+  .refine((value) => /^https?:$/.test(parsedUrl(value)?.protocol ?? ''), { error: ABSOLUTE_URL, abort: true })
+  .refine((value) => {
+    const url = parsedUrl(value);
+    return !url?.username && !url?.password;
+  }, 'must not carry credentials (user:password@)')
+  .refine((value) => {
+    const url = parsedUrl(value);
+    return !url?.search && !url?.hash;
+  }, 'must not carry a query or a fragment');
+
+/** The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`). */
+const Hosts = z.object(
+  {
+    /** `{base_url}`: the external API. */
+    api: hostUrl,
+    /** `{auth_api_url}`: the authorization API (tokens, tickets). */
+    auth: hostUrl,
+    /** `{sso_url}`: the SSO session service. */
+    sso: hostUrl.optional(),
+    /** `{shop_url}`: the shop. */
+    shop: hostUrl.optional(),
+  },
+  { error: 'must be an object with the api and auth hosts' },
+);
+/** The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`). */
+export interface Hosts extends z.input<typeof Hosts> {}
+
+/** A fixed access token, or a function the client calls before each request (it should cache). */
+const AccessTokenAuth = z.object({
+  /**
+   * The bearer token, or a provider of it. A provider is called once per request, and once more
+   * after a 401 (it should then return a fresh token).
+   */
+  accessToken: z.union([nonEmpty, z.custom<() => string | Promise<string>>(isFunction, NON_EMPTY)], {
+    error: NON_EMPTY,
+  }),
+});
+/** A fixed access token, or a function the client calls before each request (it should cache). */
+export interface AccessTokenAuth extends z.input<typeof AccessTokenAuth> {}
+
+const SCOPES = 'must be a list of scopes, e.g. ["/external/product/r"]';
+const scope = z.string({ error: SCOPES }).refine((value) => value.trim() !== '', SCOPES);
+
+/**
+ * The platform's server-to-server grant: the client posts `grant_type: 'none'` with these
+ * credentials to `{auth host}/api/authorization/access_token`, caches the token, refreshes it
+ * before it expires and once after a 401.
+ */
+const ClientCredentialsAuth = z.object({
+  /** The API client id. */
+  clientId: nonEmpty,
+  /** The API client secret. Never logged, never in an error message. */
+  clientSecret: nonEmpty,
+  /** The scopes to ask for, e.g. `['/external/product/r', '/external/price/w']`. */
+  scopes: z.array(scope, { error: SCOPES }).readonly(),
+});
+/**
+ * The platform's server-to-server grant: the client posts `grant_type: 'none'` with these
+ * credentials to `{auth host}/api/authorization/access_token`, caches the token, refreshes it
+ * before it expires and once after a 401.
+ */
+export interface ClientCredentialsAuth extends z.input<typeof ClientCredentialsAuth> {}
+
+/** How the client authenticates: a token, a token provider, or client credentials. */
+export type AuthOptions = AccessTokenAuth | ClientCredentialsAuth;
+
+/**
+ * One of two forms of an option, told apart by whether `key` is given, as the client tells them
+ * apart (`'accessToken' in auth`): the value is checked against its own form only, so a mistake is
+ * named in that form (`auth.scopes`), not in the other.
+ */
+function formBy<A extends z.ZodObject, B extends z.ZodObject>(key: string, withKey: A, withoutKey: B, error: string) {
+  return z.custom<z.input<A> | z.input<B>>(isObject, { error, abort: true }).check((ctx) => {
+    const form = key in ctx.value ? withKey : withoutKey;
+    const checked = form.safeParse(ctx.value);
+    for (const { path, message } of checked.error?.issues ?? [])
+      ctx.issues.push({ code: 'custom', path, message, input: ctx.value });
+  });
 }
 
-/** Throws a {@link ClientConfigurationError} naming the first option that is wrong. */
-export function checkOptions(options: PlatformClientOptions): void {
-  if (!isObject(options)) fail('options', 'must be an object');
-  const o = options as unknown as Record<string, unknown>;
-  if (o.environment !== 'stage' && o.environment !== 'production')
-    fail('environment', "must be 'stage' or 'production'");
+/** `auth`, its form told by `accessToken`. Typed by its name, so that documents show `AuthOptions`. */
+const Auth: z.ZodType<AuthOptions, AuthOptions> = formBy(
+  'accessToken',
+  AccessTokenAuth,
+  ClientCredentialsAuth,
+  'must be { accessToken } or { clientId, clientSecret, scopes }',
+);
 
-  if (!isObject(o.hosts)) fail('hosts', 'must be an object with the api and auth hosts');
-  httpUrl(o.hosts.api, 'hosts.api');
-  httpUrl(o.hosts.auth, 'hosts.auth');
-  for (const name of ['sso', 'shop'] as const) if (o.hosts[name] !== undefined) httpUrl(o.hosts[name], `hosts.${name}`);
+/**
+ * The site's own API client: its id and secret, sent in the body of the ticket and refresh-token
+ * grants (endpoint 23) and used as the HS256 key of SSO request tokens (endpoint 21).
+ */
+const ClientCredentials = z.object(
+  {
+    /** The API client id (`client_id`, the SSO `cid`). */
+    clientId: nonEmpty,
+    /** The API client secret. Never logged, never in an error message; at least 32 bytes for SSO. */
+    clientSecret: nonEmpty,
+  },
+  { error: 'must be { clientId, clientSecret }' },
+);
+/**
+ * The site's own API client: its id and secret, sent in the body of the ticket and refresh-token
+ * grants (endpoint 23) and used as the HS256 key of SSO request tokens (endpoint 21).
+ */
+export interface ClientCredentials extends z.input<typeof ClientCredentials> {}
 
-  const auth = o.auth;
-  if (!isObject(auth)) fail('auth', 'must be { accessToken } or { clientId, clientSecret, scopes }');
-  if ('accessToken' in auth) {
-    if (typeof auth.accessToken !== 'function') nonEmptyString(auth.accessToken, 'auth.accessToken');
-  } else {
-    nonEmptyString(auth.clientId, 'auth.clientId');
-    nonEmptyString(auth.clientSecret, 'auth.clientSecret');
-    if (!Array.isArray(auth.scopes) || !auth.scopes.every((s) => typeof s === 'string' && s.trim() !== ''))
-      fail('auth.scopes', 'must be a list of scopes, e.g. ["/external/product/r"]');
-  }
+/** What the SSO service (endpoint 21) needs beyond the client's credentials. */
+const SsoOptions = z.object(
+  {
+    /** The SSO audience constant: `aud` of request tokens, `iss` of session tokens. */
+    audience: nonEmpty,
+    /** The organisation id: `iss` of request tokens. */
+    organisationId: nonEmpty,
+    /** Clock skew allowed when verifying session tokens, in seconds. Default 5. */
+    clockToleranceSeconds: nonNegative.optional(),
+  },
+  { error: 'must be { audience, organisationId }' },
+);
+/** What the SSO service (endpoint 21) needs beyond the client's credentials. */
+export interface SsoOptions extends z.input<typeof SsoOptions> {}
 
-  if (o.credentials !== undefined) {
-    if (!isObject(o.credentials)) fail('credentials', 'must be { clientId, clientSecret }');
-    nonEmptyString(o.credentials.clientId, 'credentials.clientId');
-    nonEmptyString(o.credentials.clientSecret, 'credentials.clientSecret');
-  }
-  if (o.sso !== undefined) {
-    if (!isObject(o.sso)) fail('sso', 'must be { audience, organisationId }');
-    nonEmptyString(o.sso.audience, 'sso.audience');
-    nonEmptyString(o.sso.organisationId, 'sso.organisationId');
-    number(o.sso.clockToleranceSeconds, 'sso.clockToleranceSeconds', 'non-negative');
-  }
+/** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
+const RetryDelay = z.object(
+  {
+    /** Delay before the first retry, in ms. Default 500. */
+    initial: nonNegative.default(500),
+    /** Upper bound of one delay, in ms. Default 8000. */
+    max: nonNegative.default(8_000),
+  },
+  { error: 'must be { initial?, max? }' },
+);
+/** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
+export interface RetryDelay extends z.input<typeof RetryDelay> {}
 
-  number(o.timeout, 'timeout', 'positive');
-  number(o.maxRetries, 'maxRetries', 'non-negative integer');
-  number(o.maxRetryAfter, 'maxRetryAfter', 'non-negative');
-  if (o.retryDelay !== undefined) {
-    if (!isObject(o.retryDelay)) fail('retryDelay', 'must be { initial?, max? }');
-    number(o.retryDelay.initial, 'retryDelay.initial', 'non-negative');
-    number(o.retryDelay.max, 'retryDelay.max', 'non-negative');
-  }
-  if (o.logger !== undefined) {
-    const logger = o.logger;
-    if (!isObject(logger) || !['debug', 'info', 'warn', 'error'].every((m) => typeof logger[m] === 'function'))
-      fail('logger', 'must have debug, info, warn and error methods (console fits)');
-  }
-  if (o.fetch !== undefined && typeof o.fetch !== 'function') fail('fetch', 'must be a fetch function');
-  if (o.headers !== undefined && !isObject(o.headers)) fail('headers', 'must be an object of header names and values');
+const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
+
+/** `schema`, typed by the name of what it checks, so that documents and hovers show the name. */
+function named<T>(schema: z.ZodType<T, T>): z.ZodType<T, T> {
+  return schema;
+}
+
+/** The options of a client, in the order they are checked. */
+const ClientOptions = z.object(
+  {
+    /** `stage` or `production`: decides the path of endpoints whose path differs between them. */
+    environment: named<Environment>(z.enum(['stage', 'production'], { error: "must be 'stage' or 'production'" })),
+    /** The hosts of that environment; nothing is hard-coded. */
+    hosts: named<Hosts>(Hosts),
+    /** How requests are authenticated: a token, a token provider, or client credentials. */
+    auth: Auth,
+    /**
+     * The site's own API client, for the ticket exchange (endpoint 23) and SSO (endpoint 21).
+     * Default: `auth` when it is client credentials.
+     */
+    credentials: named<ClientCredentials>(ClientCredentials).optional(),
+    /** The SSO service's audience and the organisation id, for endpoint 21. */
+    sso: named<SsoOptions>(SsoOptions).optional(),
+    /** Time allowed for each attempt to get an answer, in ms. Default 30 000. */
+    timeout: positive.default(30_000),
+    /** Retries after the first attempt (reads always; writes with `retryWrite`). Default 2. */
+    maxRetries: nonNegativeInteger.default(2),
+    /**
+     * The longest `Retry-After` honoured, in ms. Default 60 000. When the platform asks for a longer
+     * wait the call fails at once (a `RateLimitError` for 429) instead of hanging.
+     */
+    maxRetryAfter: nonNegative.default(60_000),
+    /** Delays between retries. */
+    retryDelay: RetryDelay.prefault({}),
+    /** Check every answer against the endpoint's schema. Default `true`. */
+    validateResponses: z.boolean({ error: 'must be true or false' }).default(true),
+    /** Where to log requests, answers and retries (secrets redacted). Default: no logging. */
+    logger: z
+      .custom<Logger>(
+        (value) => isObject(value) && LOGGER_METHODS.every((method) => isFunction(Reflect.get(value, method))),
+        'must have debug, info, warn and error methods (console fits)',
+      )
+      .optional(),
+    /**
+     * The `fetch` to use. Default: the global `fetch`. It is called as `fetch` may be: with a URL and
+     * an init for the first attempt of a call, with a `Request` for its retries.
+     *
+     * Not used by endpoint 6 (`meRetention.eligibleForCampaign`) nor by a `client.request` GET with a
+     * `body`: Fetch cannot send a body on a GET, so in Node those go over node:http(s) with its global
+     * agent (still through this client's timeout, abort, retries, logging and errors). A custom `fetch`
+     * that adds a proxy, a CA or other TLS settings does not apply to them: configure
+     * `https.globalAgent` (or `NODE_EXTRA_CA_CERTS`) for those instead.
+     */
+    fetch: z.custom<typeof fetch>(isFunction, 'must be a fetch function').optional(),
+    /** Headers sent with every request. */
+    headers: z.custom<Record<string, string>>(isObject, 'must be an object of header names and values').optional(),
+  },
+  { error: 'must be an object' },
+);
+
+/** Options of a {@link PlatformClient}. */
+export interface PlatformClientOptions extends z.input<typeof ClientOptions> {}
+
+/** The options as the client works with them: checked, with every default filled in. */
+export type ClientSettings = z.output<typeof ClientOptions>;
+
+/**
+ * Checks the options and fills in their defaults.
+ * @throws {@link ClientConfigurationError} naming the first option that is wrong
+ */
+export function parseOptions(options: PlatformClientOptions): ClientSettings {
+  const parsed = ClientOptions.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  // An option is named down to its key: a list's element is named by its list (`auth.scopes`).
+  const path = issue?.path ?? [];
+  const list = path.findIndex((key) => typeof key === 'number');
+  const option = fieldOf(list === -1 ? path : path.slice(0, list)) || 'options';
+  throw new ClientConfigurationError(option, issue?.message ?? 'is not valid');
 }

@@ -161,19 +161,19 @@ function stringValue(literal: string): string | undefined {
 /** The index after the JSON value that starts at `start`: a string, an object or array (balanced), or a scalar. */
 function valueEnd(text: string, start: number): number {
   const n = text.length;
-  const c = text.charCodeAt(start);
-  if (c === 34) return stringEnd(text, start);
-  if (c === 123 /* { */ || c === 91 /* [ */) {
+  const first = text.charCodeAt(start);
+  if (first === 34) return stringEnd(text, start);
+  if (first === 123 /* { */ || first === 91 /* [ */) {
     let depth = 0;
     let i = start;
     while (i < n) {
-      const d = text.charCodeAt(i);
-      if (d === 34) {
+      const char = text.charCodeAt(i);
+      if (char === 34) {
         i = stringEnd(text, i);
         continue;
       }
-      if (d === 123 || d === 91) depth++;
-      else if (d === 125 /* } */ || d === 93 /* ] */) {
+      if (char === 123 || char === 91) depth++;
+      else if (char === 125 /* } */ || char === 93 /* ] */) {
         depth--;
         if (depth === 0) return i + 1;
       }
@@ -183,8 +183,8 @@ function valueEnd(text: string, start: number): number {
   }
   let i = start;
   while (i < n) {
-    const d = text.charCodeAt(i);
-    if (d === 44 || d === 125 || d === 93 || d <= 32) break;
+    const char = text.charCodeAt(i);
+    if (char === 44 || char === 125 || char === 93 || char <= 32) break;
     i++;
   }
   return i;

@@ -37,8 +37,8 @@ interface NodeProcess {
 }
 
 function nodeProcess(): NodeProcess | undefined {
-  const p = (globalThis as { process?: NodeProcess }).process;
-  return p?.versions?.node ? p : undefined;
+  const runtime = (globalThis as { process?: NodeProcess }).process;
+  return runtime?.versions?.node ? runtime : undefined;
 }
 
 /** Whether this runtime can send a GET with a body (Node, with node:http); not a browser. */

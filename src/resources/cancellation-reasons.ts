@@ -13,7 +13,7 @@ export type CancellationReasonFilters = Omit<GetCancellationReasonQuery, 'id'>;
 
 /**
  * Cancellation reasons (spec endpoint 14): one entry, two methods, because the answer's form
- * depends on `id`. Scope `/external/cancellation_reason/r`.
+ * depends on `id` (the entry's `responseBy` types each). Scope `/external/cancellation_reason/r`.
  */
 export class CancellationReasons extends APIResource {
   /**
@@ -21,7 +21,7 @@ export class CancellationReasons extends APIResource {
    * `visible_to_end_customer: true` keeps the ones shown to customers, `false` the others.
    */
   list(filters: CancellationReasonFilters = {}, options?: RequestOptions): APIPromise<CancellationReasonsResponse> {
-    return this._client.request(getCancellationReason, filters, options) as APIPromise<CancellationReasonsResponse>;
+    return this._client.request(getCancellationReason, filters, options);
   }
 
   /** One reason by `id` (`{ item }`); the same filters apply. 404 `not_found` when absent or filtered out. */
@@ -30,10 +30,6 @@ export class CancellationReasons extends APIResource {
     filters: CancellationReasonFilters = {},
     options?: RequestOptions,
   ): APIPromise<CancellationReasonResponse> {
-    return this._client.request(
-      getCancellationReason,
-      { ...filters, id },
-      options,
-    ) as APIPromise<CancellationReasonResponse>;
+    return this._client.request(getCancellationReason, { ...filters, id }, options);
   }
 }

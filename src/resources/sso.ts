@@ -1,29 +1,42 @@
+import type * as z from 'zod';
 import { type APIPromise, mapData } from '../api-promise.js';
-import type { ClientCredentials, Requester, SsoOptions } from '../client.js';
+import type { Requester } from '../client.js';
 import {
   authenticateWithTicket,
+  type Endpoint,
+  type Environment,
   ssoAuthenticate,
   ssoCreateSession,
+  ssoIdentify,
   ssoLogout,
   ssoSessionStatus,
 } from '../endpoints.js';
+import type { ClientCredentials, Hosts, SsoOptions } from '../options.js';
 import {
+  SsoAuthenticateClaims,
+  SsoCreateSessionClaims,
   type SsoEnvelope,
+  SsoIdentifyClaims,
+  SsoLogoutClaims,
+  SsoRequestClaims,
   SsoServiceErrorCode,
   type SsoSessionClaims,
   type SsoSessionStatus,
+  SsoSessionStatusClaims,
 } from '../schemas/sign-on.js';
 import { SignOnConfigurationError, SignOnValidationError, SsoTokenError } from '../sign-on/errors.js';
 import { missingOption } from '../sign-on/internal.js';
+import { parseOrThrow } from '../sign-on/parse.js';
 import { allowedReturnUrl, requestUrl } from '../sign-on/return.js';
 import {
   type AuthenticateWithTicketResult,
-  createSsoOperationToken,
-  createSsoRequestToken,
+  claimsFor,
   SSO_IDENTIFY_LIFETIME_SECONDS,
+  signSsoRequest,
   toAuthenticateResult,
   verifySsoSessionToken,
 } from '../sign-on/sso-token.js';
+import { urlOf, withQuery } from '../url.js';
 import type { TokenRequestOptions } from './authorization.js';
 import { APIResource } from './resource.js';
 
@@ -164,17 +177,23 @@ export type SsoLanding = SsoSessionState & {
   returnUrlRefused: boolean;
 };
 
-/** The `{ t }` operations of the SSO service beyond endpoint 21: one shape, four paths. */
-type SsoOperation = typeof ssoCreateSession | typeof ssoSessionStatus | typeof ssoAuthenticate | typeof ssoLogout;
+/** An operation of the SSO service: a signed request token `{ t }` in, a session token `{ t }` out. */
+type SsoOperation = Endpoint<undefined, typeof SsoEnvelope, typeof SsoEnvelope>;
 
 /** What the SSO resource needs from the client's options. */
 interface SsoConfig {
   credentials: ClientCredentials | undefined;
   sso: SsoOptions | undefined;
-  host: string | undefined;
+  hosts: Hosts;
+  environment: Environment;
 }
 
-/** The SSO session service (spec endpoint 21). */
+/**
+ * The SSO session service: endpoint 21 (authenticatewithticket), and identify, createsession,
+ * sessionstatus, authenticate and logout, which the service's public documentation adds. Every
+ * operation signs its claims (checked against the schemas the service checks them with) and
+ * verifies the session token it is answered with before reading it.
+ */
 export class Sso extends APIResource {
   readonly #config: SsoConfig;
 
@@ -202,9 +221,7 @@ export class Sso extends APIResource {
     params: AuthenticateWithTicketParams,
     options?: TokenRequestOptions,
   ): APIPromise<AuthenticateWithTicketResult> {
-    return mapData(this._client.request(authenticateWithTicket, this.#requestToken(params), options), ({ t }) =>
-      this.#verify(t, params.sessionId),
-    );
+    return this.#operation('authenticateWithTicket', params, options, toAuthenticateResult);
   }
 
   /**
@@ -214,21 +231,9 @@ export class Sso extends APIResource {
    * lives 60 s. Read the landing with {@link Sso.readLanding}.
    */
   async identifyUrl(params: { returnUrl: string }): Promise<string> {
-    const { credentials, sso, host } = this.#settings('identifyUrl');
-    if (typeof params.returnUrl !== 'string' || params.returnUrl === '')
-      throw new SignOnValidationError('returnUrl', 'returnUrl: a non-empty URL is required');
-    const t = await createSsoOperationToken({
-      clientId: credentials.clientId,
-      clientSecret: credentials.clientSecret,
-      organisationId: sso.organisationId,
-      audience: sso.audience,
-      claims: {},
-      lifetimeSeconds: SSO_IDENTIFY_LIFETIME_SECONDS,
-    });
-    const url = new URL(`${host.replace(/\/$/, '')}/identify`);
-    url.searchParams.set('t', t);
-    url.searchParams.set('r', params.returnUrl);
-    return url.href;
+    const { t } = await this.#sign('identifyUrl', SsoIdentifyClaims, params, SSO_IDENTIFY_LIFETIME_SECONDS);
+    const query = parseOrThrow(ssoIdentify.query, { t, r: params.returnUrl }, { r: 'returnUrl' });
+    return new URL(withQuery(urlOf(this.#config.hosts, ssoIdentify, this.#config.environment), query)).href;
   }
 
   /**
@@ -254,26 +259,20 @@ export class Sso extends APIResource {
       throw new SignOnConfigurationError('allowedOrigins', 'readLanding: allowedOrigins[0] must be an http(s) origin');
     const url = requestUrl(request);
     const tokens = url.searchParams.getAll('t');
-    if (tokens.length !== 1 || tokens[0] === '')
+    const [token] = tokens;
+    if (tokens.length !== 1 || !token)
       throw new SignOnValidationError('t', 't: the landing URL must carry exactly one session token');
-    const claims = await this.#verifyClaims(tokens[0] as string, undefined, 'readLanding');
+    const session = toSessionState(await this.#verify('readLanding', token, undefined));
+    if (session.status === 'error') throw new SsoTokenError('claims', 'The landing token reports an error', 'err');
     const returns = url.searchParams.getAll('r');
-    const allowed = returns.length === 1 ? allowedReturnUrl(returns[0] as string, origins) : undefined;
-    const state = toSessionState(claims);
-    if (state.status === 'error') throw new SsoTokenError('claims', 'The landing token reports an error', 'err');
-    return { ...state, redirectTo: allowed ?? fallback, returnUrlRefused: allowed === undefined };
+    const [returnUrl] = returns;
+    const allowed = returns.length === 1 && returnUrl !== undefined ? allowedReturnUrl(returnUrl, origins) : undefined;
+    return { ...session, redirectTo: allowed ?? fallback, returnUrlRefused: allowed === undefined };
   }
 
   /** SSO createsession (native apps, beyond the spec): a new anonymous session. */
   createSession(params: CreateSsoSessionParams, options?: TokenRequestOptions): APIPromise<SsoResult> {
-    return this.#operation(ssoCreateSession, 'createSession', undefined, options, {
-      ipa: params.ipAddress,
-      uas: params.userAgent,
-      apn: params.appName,
-      apv: params.appVersion,
-      osn: params.osName,
-      osv: params.osVersion,
-    });
+    return this.#operation('createSession', params, options, toSessionState);
   }
 
   /**
@@ -282,12 +281,7 @@ export class Sso extends APIResource {
    * 'session_not_found' }`; a site that sees that or `terminated` logs out locally and identifies again.
    */
   sessionStatus(params: SsoSessionStatusParams, options?: TokenRequestOptions): APIPromise<SsoResult> {
-    return this.#operation(ssoSessionStatus, 'sessionStatus', params.sessionId, options, {
-      sid: params.sessionId,
-      ipa: params.ipAddress,
-      uas: params.userAgent,
-      lks: params.lastKnownStatus,
-    });
+    return this.#operation('sessionStatus', params, options, toSessionState);
   }
 
   /**
@@ -297,53 +291,41 @@ export class Sso extends APIResource {
    * `session_terminated`. Never retried: every wrong attempt counts.
    */
   authenticate(params: SsoAuthenticateParams, options?: TokenRequestOptions): APIPromise<SsoResult> {
-    return this.#operation(ssoAuthenticate, 'authenticate', params.sessionId, options, {
-      sid: params.sessionId,
-      ipa: params.ipAddress,
-      uas: params.userAgent,
-      usr: params.email,
-      pwd: params.password,
-    });
+    return this.#operation('authenticate', params, options, toSessionState);
   }
 
   /** SSO logout (beyond the spec): terminates the session and every other session of its account. */
   logout(params: SsoLogoutParams, options?: TokenRequestOptions): APIPromise<SsoResult> {
-    return this.#operation(ssoLogout, 'logout', params.sessionId, options, {
-      sid: params.sessionId,
-      ipa: params.ipAddress,
-      uas: params.userAgent,
-    });
+    return this.#operation('logout', params, options, toSessionState);
   }
 
-  /** Signs `claims`, posts `{ t }` to `endpoint`, verifies the answer and reads it. */
-  #operation(
-    endpoint: SsoOperation,
-    method: string,
-    sessionId: string | undefined,
+  /**
+   * One operation: its claims, read from `params` and checked against its schema, signed and posted
+   * as `{ t }`; the session token of the answer verified (issued for `params.sessionId`, when the
+   * operation names a session) and read by `read`.
+   */
+  #operation<R>(
+    method: keyof typeof OPERATIONS,
+    params: object,
     options: TokenRequestOptions | undefined,
-    claims: Record<string, string>,
-  ): APIPromise<SsoResult> {
-    const body = (async (): Promise<SsoEnvelope> => {
-      const { credentials, sso } = this.#settings(method);
-      for (const [name, value] of Object.entries(claims))
-        if (typeof value !== 'string' || value === '' || value.length > 1024)
-          throw new SignOnValidationError(name, `${name}: a non-empty string of at most 1024 characters is required`);
-      const t = await createSsoOperationToken({
-        clientId: credentials.clientId,
-        clientSecret: credentials.clientSecret,
-        organisationId: sso.organisationId,
-        audience: sso.audience,
-        claims,
-      });
-      return { t };
-    })();
-    return mapData(
-      this._client.request(endpoint as typeof ssoAuthenticate, body, options),
-      async ({ t }: SsoEnvelope) => toSessionState(await this.#verifyClaims(t, sessionId, method)),
+    read: (claims: SsoSessionClaims) => R,
+  ): APIPromise<R> {
+    const { endpoint, claims } = OPERATIONS[method];
+    const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined;
+    return mapData(this._client.request(endpoint, this.#sign(method, claims, params), options), async ({ t }) =>
+      read(await this.#verify(method, t, sessionId)),
     );
   }
 
-  async #verifyClaims(token: string, sessionId: string | undefined, method: string): Promise<SsoSessionClaims> {
+  /** A signed request token of `method`, as `{ t }`: its claims read from `params` and checked against `claims`. */
+  async #sign(method: string, claims: z.ZodObject, params: object, lifetimeSeconds?: number): Promise<SsoEnvelope> {
+    const { credentials, sso } = this.#settings(method);
+    const signer = { ...credentials, organisationId: sso.organisationId, audience: sso.audience };
+    return { t: await signSsoRequest(signer, claimsFor(claims, params), { schema: claims, lifetimeSeconds }) };
+  }
+
+  /** The claims of a session token of the SSO service, verified (for `sessionId` when given) before they are read. */
+  async #verify(method: string, token: string, sessionId: string | undefined): Promise<SsoSessionClaims> {
     const { credentials, sso } = this.#settings(method);
     return verifySsoSessionToken(token, {
       clientId: credentials.clientId,
@@ -355,41 +337,23 @@ export class Sso extends APIResource {
   }
 
   /** The client options SSO needs; a configuration error naming the first one missing. */
-  #settings(method = 'authenticateWithTicket'): { credentials: ClientCredentials; sso: SsoOptions; host: string } {
-    const { credentials, sso, host } = this.#config;
+  #settings(method: string): { credentials: ClientCredentials; sso: SsoOptions } {
+    const { credentials, sso, hosts } = this.#config;
     if (!credentials) throw missingOption(method, 'credentials');
     if (!sso) throw missingOption(method, 'sso');
-    if (!host) throw missingOption(method, 'hosts.sso');
-    return { credentials, sso, host };
-  }
-
-  async #requestToken(params: AuthenticateWithTicketParams): Promise<SsoEnvelope> {
-    const { credentials, sso } = this.#settings();
-    const t = await createSsoRequestToken({
-      clientId: credentials.clientId,
-      clientSecret: credentials.clientSecret,
-      organisationId: sso.organisationId,
-      audience: sso.audience,
-      sessionId: params.sessionId,
-      ticket: params.ticket,
-      ipAddress: params.ipAddress,
-      userAgent: params.userAgent,
-    });
-    return { t };
-  }
-
-  async #verify(token: string, sessionId: string): Promise<AuthenticateWithTicketResult> {
-    const { credentials, sso } = this.#settings();
-    const claims = await verifySsoSessionToken(token, {
-      clientId: credentials.clientId,
-      clientSecret: credentials.clientSecret,
-      audience: sso.audience,
-      sessionId,
-      ...(sso.clockToleranceSeconds === undefined ? {} : { clockToleranceSeconds: sso.clockToleranceSeconds }),
-    });
-    return toAuthenticateResult(claims);
+    if (!hosts.sso) throw missingOption(method, 'hosts.sso');
+    return { credentials, sso };
   }
 }
+
+/** Each operation of the SSO service that posts `{ t }`: its entry, and the schema of the claims it signs. */
+const OPERATIONS = {
+  authenticateWithTicket: { endpoint: authenticateWithTicket, claims: SsoRequestClaims },
+  createSession: { endpoint: ssoCreateSession, claims: SsoCreateSessionClaims },
+  sessionStatus: { endpoint: ssoSessionStatus, claims: SsoSessionStatusClaims },
+  authenticate: { endpoint: ssoAuthenticate, claims: SsoAuthenticateClaims },
+  logout: { endpoint: ssoLogout, claims: SsoLogoutClaims },
+} as const satisfies Record<string, { endpoint: SsoOperation; claims: z.ZodObject }>;
 
 /** Reads a verified `err` as a refusal of the union, by its code. */
 function toRefusal(claims: SsoSessionClaims, err: string): SsoRefusal {

@@ -116,27 +116,27 @@ export const PricePeriodInput = z
     details: z.array(PriceDetailInput).min(1).optional(),
   })
   .check((ctx) => {
-    const p = ctx.value;
-    if (p.payment_option === 'psp' && p.payment_option_details === undefined) {
+    const period = ctx.value;
+    if (period.payment_option === 'psp' && period.payment_option_details === undefined) {
       ctx.issues.push({
         code: 'custom',
-        input: p,
+        input: period,
         path: ['payment_option_details'],
         message: 'Parameter is required when payment_option is psp',
       });
     }
-    if (p.payment_option !== 'psp' && p.payment_option_details !== undefined) {
+    if (period.payment_option !== 'psp' && period.payment_option_details !== undefined) {
       ctx.issues.push({
         code: 'custom',
-        input: p,
+        input: period,
         path: ['payment_option_details'],
         message: 'Parameter is allowed only when payment_option is psp',
       });
     }
-    if (p.price === undefined && p.details === undefined) {
+    if (period.price === undefined && period.details === undefined) {
       ctx.issues.push({
         code: 'custom',
-        input: p,
+        input: period,
         path: ['price'],
         message: 'Parameter is required unless details are given',
       });
@@ -153,16 +153,16 @@ export const UpdatePricesRequest = z
   })
   .check((ctx) => {
     const seen = new Set<string>();
-    ctx.value.price_periods.forEach((p, i) => {
-      if (seen.has(p.payment_option)) {
+    ctx.value.price_periods.forEach((period, at) => {
+      if (seen.has(period.payment_option)) {
         ctx.issues.push({
           code: 'custom',
-          input: p,
-          path: ['price_periods', i, 'payment_option'],
+          input: period,
+          path: ['price_periods', at, 'payment_option'],
           message: 'At most one period per payment option',
         });
       }
-      seen.add(p.payment_option);
+      seen.add(period.payment_option);
     });
   });
 /** Request body of endpoint 1. */

@@ -7,6 +7,7 @@
  * constant and `aud` = the client id. Verification checks both, so one can never pass as the other.
  */
 import type { errors as JoseErrors } from 'jose';
+import type * as z from 'zod';
 import { type SsoErrorCode, SsoRequestClaims, SsoSessionClaims } from '../schemas/sign-on.js';
 import { SignOnConfigurationError, SsoTokenError } from './errors.js';
 import { hs256Key, requireOption } from './internal.js';
@@ -61,37 +62,7 @@ export interface SsoRequestTokenInput {
  * @throws {@link SignOnValidationError} when a claim breaks the spec's rules (e.g. an empty user agent)
  */
 export async function createSsoRequestToken(input: SsoRequestTokenInput): Promise<string> {
-  const key = hs256Key(input.clientSecret);
-  const clientId = requireOption('clientId', input.clientId);
-  const organisationId = requireOption('organisationId', input.organisationId);
-  const audience = requireOption('audience', input.audience);
-  const iat = epochSeconds(input.now);
-  const claims = parseOrThrow(
-    SsoRequestClaims,
-    {
-      cid: clientId,
-      sid: input.sessionId,
-      at: input.ticket,
-      ipa: input.ipAddress,
-      uas: input.userAgent,
-      nbf: iat,
-      iat,
-      exp: iat + SSO_TOKEN_LIFETIME_SECONDS,
-      iss: organisationId,
-      aud: audience,
-    },
-    { sid: 'sessionId', at: 'ticket', ipa: 'ipAddress', uas: 'userAgent' },
-  );
-  const { iss, aud, nbf, exp, ...custom } = claims;
-  const { SignJWT } = await loadJose();
-  return new SignJWT(custom)
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(claims.iat)
-    .setNotBefore(nbf)
-    .setExpirationTime(exp)
-    .setIssuer(iss)
-    .setAudience(aud)
-    .sign(key);
+  return signSsoRequest(input, claimsFor(SsoRequestClaims, input), { schema: SsoRequestClaims });
 }
 
 /** Options of {@link verifySsoSessionToken}. */
@@ -278,17 +249,97 @@ export interface SsoOperationTokenInput {
  * @throws {@link SignOnConfigurationError} when the secret is shorter than 32 bytes or an id is empty
  */
 export async function createSsoOperationToken(input: SsoOperationTokenInput): Promise<string> {
-  const key = hs256Key(input.clientSecret);
-  const clientId = requireOption('clientId', input.clientId);
-  const organisationId = requireOption('organisationId', input.organisationId);
-  const audience = requireOption('audience', input.audience);
-  const iat = epochSeconds(input.now);
+  return signSsoRequest(input, input.claims, { lifetimeSeconds: input.lifetimeSeconds });
+}
+
+/** Who signs a request token of the SSO service: the API client, for its organisation, to the SSO audience. */
+export interface SsoSigner {
+  /** The API client id (`cid`). */
+  clientId: string;
+  /** The API client's secret, the HS256 key; at least 32 bytes. */
+  clientSecret: string | Uint8Array;
+  /** The organisation id (`iss`). */
+  organisationId: string;
+  /** The SSO audience constant (`aud`). */
+  audience: string;
+  /** Creation time; defaults to the current time. Sub-second parts are dropped. */
+  now?: Date;
+}
+
+/** How {@link signSsoRequest} signs: the claims' schema and the token's lifetime. */
+export interface SignSsoRequestOptions {
+  /**
+   * The schema of the whole claim set (`src/schemas/sign-on.ts`, the one the SSO service checks):
+   * a claim that breaks it is refused before anything is signed, named by its parameter.
+   */
+  schema?: z.ZodType;
+  /** Lifetime in seconds: 10 (the default) for every operation, 60 for identify. */
+  lifetimeSeconds?: number | undefined;
+}
+
+/**
+ * The SDK's parameter for each claim an SSO request token carries from its caller: the claims of
+ * an operation are read from these parameters, and a refused claim is named by its parameter.
+ */
+const PARAMETER_OF_CLAIM: Readonly<Record<string, string>> = {
+  sid: 'sessionId',
+  at: 'ticket',
+  ipa: 'ipAddress',
+  uas: 'userAgent',
+  usr: 'email',
+  pwd: 'password',
+  lks: 'lastKnownStatus',
+  apn: 'appName',
+  apv: 'appVersion',
+  osn: 'osName',
+  osv: 'osVersion',
+};
+
+/**
+ * The caller's claims of a request token whose claims `schema` declares, read from the SDK's
+ * parameters (`sessionId` is `sid`); the claims the signer adds (`cid`, `iss`, ...) are not read.
+ */
+export function claimsFor(schema: z.ZodObject, params: object): Record<string, unknown> {
+  const claims: Record<string, unknown> = {};
+  for (const claim of Object.keys(schema.shape)) {
+    const parameter = PARAMETER_OF_CLAIM[claim];
+    if (parameter !== undefined) claims[claim] = Reflect.get(params, parameter);
+  }
+  return claims;
+}
+
+/**
+ * Signs a request token of the SSO service (endpoint 21 and the operations beyond it): HS256 with
+ * the client secret, `cid` and `claims`, `nbf` = `iat` = now, `exp` = now + the lifetime, `iss` =
+ * organisation id, `aud` = the audience. With a `schema`, the whole claim set is checked first.
+ *
+ * @throws {@link SignOnConfigurationError} when the secret is shorter than 32 bytes or an id is empty
+ * @throws {@link SignOnValidationError} when a claim breaks the schema, naming its parameter
+ */
+export async function signSsoRequest(
+  signer: SsoSigner,
+  claims: Readonly<Record<string, unknown>>,
+  options: SignSsoRequestOptions = {},
+): Promise<string> {
+  const key = hs256Key(signer.clientSecret);
+  const clientId = requireOption('clientId', signer.clientId);
+  const organisationId = requireOption('organisationId', signer.organisationId);
+  const audience = requireOption('audience', signer.audience);
+  const iat = epochSeconds(signer.now);
+  const exp = iat + (options.lifetimeSeconds ?? SSO_TOKEN_LIFETIME_SECONDS);
+  const payload = { cid: clientId, ...claims };
+  if (options.schema)
+    parseOrThrow(
+      options.schema,
+      { ...payload, nbf: iat, iat, exp, iss: organisationId, aud: audience },
+      PARAMETER_OF_CLAIM,
+    );
   const { SignJWT } = await loadJose();
-  return new SignJWT({ cid: clientId, ...input.claims })
+  return new SignJWT(payload)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt(iat)
     .setNotBefore(iat)
-    .setExpirationTime(iat + (input.lifetimeSeconds ?? SSO_TOKEN_LIFETIME_SECONDS))
+    .setExpirationTime(exp)
     .setIssuer(organisationId)
     .setAudience(audience)
     .sign(key);

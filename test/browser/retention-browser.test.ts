@@ -45,8 +45,8 @@ describe.skipIf(!hasChromium)('retention from a browser page, under MSW setupWor
       campaign: 'premium-summer',
       productAfter: 'premium-summer',
     });
-    // At once: no timeout, no retry, no network wait.
-    expect((result as { refused: { ms: number } }).refused.ms).toBeLessThan(1000);
+    // At once: no timeout (30 s), no retry, no network wait. The bound holds on a busy machine.
+    expect((result as { refused: { ms: number } }).refused.ms).toBeLessThan(10_000);
     expect((result as { journal: string[] }).journal).toEqual([
       `200 GET ${pathOf(getCancellationReason, 'stage')}`,
       `200 ${subscribeToCampaign.method} ${pathOf(subscribeToCampaign, 'stage')}`,

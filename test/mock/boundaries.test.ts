@@ -5,7 +5,7 @@
  * stands still when frozen, and refuses a time it cannot show. Last, a cancelled user-product's
  * term: it counts until `valid_to` and not from its instant on.
  */
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createPlatform } from '../../mock/index.js';
 import { getMyActiveProducts, pathOf } from '../../src/endpoints.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
@@ -71,20 +71,27 @@ describe.each(ADAPTERS)('expiries at their exact instant, through %s', (kind) =>
 
 describe('the platform clock', () => {
   const h = useAdapter('msw', { now: T0 });
+  // Time passes on a fake Date (the platform clock reads Date.now): moved by the test, no real wait.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   test('frozen, it stands still; set and advance move it; resumed, it flows from where it stood', async () => {
     const clock = h.platform.clock;
     clock.freeze();
     expect(clock.frozen).toBe(true);
     const still = clock.now().getTime();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    vi.advanceTimersByTime(20);
     expect(clock.now().getTime()).toBe(still);
     clock.advance(1.5);
     expect(clock.now().getTime()).toBe(still + 1500);
     clock.resume();
     expect(clock.frozen).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(clock.now().getTime()).toBeGreaterThan(still + 1500);
+    vi.advanceTimersByTime(20);
+    expect(clock.now().getTime()).toBe(still + 1520);
   });
 
   test('reset unfreezes it and returns it to where it started', () => {
@@ -101,7 +108,7 @@ describe('the platform clock', () => {
       json: { now: '2031-02-03T04:05:06.007Z', frozen: true },
     });
     expect(set.body).toEqual({ now: '2031-02-03T04:05:06.007Z', frozen: true });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    vi.advanceTimersByTime(20);
     expect((await h.call('/__admin/clock')).body).toEqual({ now: '2031-02-03T04:05:06.007Z', frozen: true });
     const resumed = await h.call('/__admin/clock', { method: 'POST', json: { frozen: false } });
     expect(resumed.body).toMatchObject({ frozen: false });

@@ -9,7 +9,7 @@ import { createPlatform } from '../../mock/index.js';
 import pkg from '../../package.json' with { type: 'json' };
 import * as e from '../../src/endpoints.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
-import { collect, run, started, stop, stopAll, withCli } from './cli-process.js';
+import { CLI_TEST_TIMEOUT_MS, collect, run, started, stop, stopAll, withCli } from './cli-process.js';
 import { demoCredentials, demoIds, demoUsers, paths } from './harness.js';
 
 // A test that fails half-way leaves no server running.
@@ -133,7 +133,9 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     });
   });
 
-  test('in a terminal a line per request is the default; --quiet alone prints none', async () => {
+  test('in a terminal a line per request is the default; --quiet alone prints none', {
+    timeout: CLI_TEST_TIMEOUT_MS,
+  }, async () => {
     /** Everything the CLI prints until it exits, with one request made while it runs. */
     const printed = async (args: string[]) => {
       const child = run(['--port', '0', ...args], { terminal: true });
@@ -144,13 +146,14 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       const { url } = await started(child);
       const answer = await fetch(`${url}${paths.getProducts}?product_type=packages`);
       expect(answer.status).toBe(401);
-      // Standard output is a pipe, written synchronously: every line is in before the exit.
+      // Standard output is a pipe, written synchronously: every line is in before the exit, and
+      // `stop` answers once the pipe is read to its end.
       expect(await stop(child)).toBe(0);
       return { out, id: answer.headers.get('x-correlation-id')! };
     };
-    const loud = await printed([]);
+    // Both at once: each start-up is most of the test's time.
+    const [loud, quiet] = await Promise.all([printed([]), printed(['--quiet'])]);
     expect(loud.out).toMatch(new RegExp(`^GET ${paths.getProducts}\\?product_type=packages 401 .*${loud.id}$`, 'm'));
-    const quiet = await printed(['--quiet']);
     expect(quiet.out).toContain('listening on');
     expect(quiet.out).not.toContain(quiet.id);
     expect(quiet.out).not.toMatch(/^GET /m);

@@ -10,7 +10,17 @@ import { JOURNAL_BODY_LIMIT, JOURNAL_TEXT_BUDGET, Journal, truncationMarker } fr
 import { REDACTED as LOGGED_REDACTED, redact } from '../../src/logger.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { SECRET_NAMES } from '../../src/secrets.js';
-import { ADAPTERS, demoCredentials, demoIds, demoShop, expectOk, paths, useAdapter } from './harness.js';
+import {
+  ADAPTERS,
+  type Answer,
+  demoCredentials,
+  demoIds,
+  demoShop,
+  entryOf,
+  expectOk,
+  paths,
+  useAdapter,
+} from './harness.js';
 
 const SECRET = demoCredentials.clientSecret;
 
@@ -27,7 +37,7 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
     });
     expectOk(answer, AccessTokenResponse);
     expect(journal()).not.toContain(SECRET);
-    expect(h.platform.requests.list()[0]?.body).toContain('"client\\u005fsecret":"[redacted]"');
+    expect(entryOf(h.platform, answer).body).toContain('"client\\u005fsecret":"[redacted]"');
   });
 
   test('client%5Fsecret in a form body: accepted, redacted', async () => {
@@ -39,12 +49,14 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
     });
     expectOk(answer, AccessTokenResponse);
     expect(journal()).not.toContain(SECRET);
-    expect(h.platform.requests.list()[0]?.body).toContain('client%5Fsecret=[redacted]');
+    expect(entryOf(h.platform, answer).body).toContain('client%5Fsecret=[redacted]');
   });
 
   test('escaped secret names in a query: redacted in the query and in the URL', async () => {
-    await h.call(paths.getProducts, { query: `?client%5Fsecret=${SECRET}&%61t=ticket-in-query-0123456789` });
-    const [entry] = h.platform.requests.list();
+    const answer = await h.call(paths.getProducts, {
+      query: `?client%5Fsecret=${SECRET}&%61t=ticket-in-query-0123456789`,
+    });
+    const entry = entryOf(h.platform, answer);
     expect(journal()).not.toContain(SECRET);
     expect(journal()).not.toContain('ticket-in-query-0123456789');
     expect(entry?.query).toEqual({ client_secret: '[redacted]', at: '[redacted]' });
@@ -53,12 +65,12 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
   test('a ticket inside a returnUrl: redacted in the query, the URL and the Referer, other parameters kept', async () => {
     const ticket = h.platform.issueTicket({ accountId: demoIds.accounts.anna, clientId: demoShop.clientId });
     const returnUrl = `http://localhost:5173/back?tab=1&ticket=${ticket}`;
-    await h.call('/shop/return', {
+    const answer = await h.call('/shop/return', {
       host: 'shop',
       query: { returnUrl },
       headers: { referer: `http://localhost:5173/from?at=${ticket}&x=2` },
     });
-    const [entry] = h.platform.requests.list();
+    const entry = entryOf(h.platform, answer);
     expect(journal()).not.toContain(ticket);
     expect(entry?.query.returnUrl).toBe('http://localhost:5173/back?tab=1&ticket=[redacted]');
     expect(entry?.headers.referer).toBe('http://localhost:5173/from?at=[redacted]&x=2');
@@ -70,12 +82,17 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
   test('a ticket inside a URL-valued JSON string and a URL-valued form field: redacted', async () => {
     const ticket = 'ticket-inside-a-url-0123456789abcdef';
     const returnUrl = `https://site.example/back?ticket=${ticket}`;
-    await h.call(paths.accessToken, { host: 'auth', json: { grant_type: 'none', returnUrl } });
-    await h.call(paths.accessToken, { host: 'auth', form: { grant_type: 'none', return_url: returnUrl } });
+    const json = entryOf(
+      h.platform,
+      await h.call(paths.accessToken, { host: 'auth', json: { grant_type: 'none', returnUrl } }),
+    );
+    const form = entryOf(
+      h.platform,
+      await h.call(paths.accessToken, { host: 'auth', form: { grant_type: 'none', return_url: returnUrl } }),
+    );
     expect(journal()).not.toContain(ticket);
-    const [json, form] = h.platform.requests.list();
-    expect(json?.body).toBe(`{"grant_type":"none","returnUrl":"https://site.example/back?ticket=[redacted]"}`);
-    expect(form?.body).toBe(
+    expect(json.body).toBe(`{"grant_type":"none","returnUrl":"https://site.example/back?ticket=[redacted]"}`);
+    expect(form.body).toBe(
       `grant_type=none&return_url=${encodeURIComponent('https://site.example/back?ticket=[redacted]')}`,
     );
   });
@@ -93,11 +110,11 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
   });
 
   test('a secret value that is an object or an array is redacted whole', async () => {
-    await h.call(paths.accessToken, {
+    const answer = await h.call(paths.accessToken, {
       host: 'auth',
       json: { grant_type: 'none', password: { nested: ['deep-secret-1'] }, ticket: ['deep-secret-2'] },
     });
-    expect(h.platform.requests.list()[0]?.body).toBe(
+    expect(entryOf(h.platform, answer).body).toBe(
       '{"grant_type":"none","password":"[redacted]","ticket":"[redacted]"}',
     );
   });
@@ -105,14 +122,16 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
 
 describe.each(ADAPTERS)('the journal keeps at most 64 Ki characters of a body, through %s', (kind) => {
   const h = useAdapter(kind);
-  const body = () => h.platform.requests.list().at(-1)?.body ?? '';
+  /** The body the journal kept of the request answered `answer`. */
+  const body = (answer: Answer) => entryOf(h.platform, answer).body ?? '';
 
   test('a 1 MiB body: the first 65,536 characters, then a marker saying how much was kept', async () => {
     const head = `{"grant_type":"none","client_secret":"${SECRET}","pad":"`;
     const text = `${head}${'x'.repeat(1024 * 1024 - head.length - 2)}"}`;
     expect(new TextEncoder().encode(text).length).toBe(1024 * 1024);
-    await h.call(paths.accessToken, { host: 'auth', body: text, headers: { 'content-type': 'application/json' } });
-    const kept = body();
+    const kept = body(
+      await h.call(paths.accessToken, { host: 'auth', body: text, headers: { 'content-type': 'application/json' } }),
+    );
     const redacted = text.replace(SECRET, '[redacted]');
     expect(kept).toBe(
       `${redacted.slice(0, JOURNAL_BODY_LIMIT)}${truncationMarker(JOURNAL_BODY_LIMIT, redacted.length)}`,
@@ -124,10 +143,10 @@ describe.each(ADAPTERS)('the journal keeps at most 64 Ki characters of a body, t
 
   test('redaction comes first: a secret value longer than the cap is redacted whole, in JSON and in a form', async () => {
     const secret = `S${'s'.repeat(200_000)}`;
-    await h.call(paths.accessToken, { host: 'auth', json: { grant_type: 'none', client_secret: secret } });
-    expect(body()).toBe('{"grant_type":"none","client_secret":"[redacted]"}');
-    await h.call(paths.accessToken, { host: 'auth', form: { grant_type: 'none', password: secret } });
-    expect(body()).toBe('grant_type=none&password=[redacted]');
+    const json = await h.call(paths.accessToken, { host: 'auth', json: { grant_type: 'none', client_secret: secret } });
+    expect(body(json)).toBe('{"grant_type":"none","client_secret":"[redacted]"}');
+    const form = await h.call(paths.accessToken, { host: 'auth', form: { grant_type: 'none', password: secret } });
+    expect(body(form)).toBe('grant_type=none&password=[redacted]');
     expect(JSON.stringify(h.platform.requests.list())).not.toContain('Ssss');
   });
 
@@ -139,10 +158,14 @@ describe.each(ADAPTERS)('the journal keeps at most 64 Ki characters of a body, t
     const pad = 'x'.repeat(JOURNAL_BODY_LIMIT - 10 - lead.length - member.length);
     const text = `${lead}${pad}${member}${secret}"}`;
     expect(text.indexOf(secret)).toBe(JOURNAL_BODY_LIMIT - 10);
-    await h.call(paths.accessToken, { host: 'auth', body: text, headers: { 'content-type': 'application/json' } });
+    const answer = await h.call(paths.accessToken, {
+      host: 'auth',
+      body: text,
+      headers: { 'content-type': 'application/json' },
+    });
     // Redacted, then cut: the first 10 characters of the secret would have been kept, had the cut come first.
     const redacted = `${lead}${pad}${member}[redacted]"}`;
-    expect(body()).toBe(
+    expect(body(answer)).toBe(
       `${redacted.slice(0, JOURNAL_BODY_LIMIT)}${truncationMarker(JOURNAL_BODY_LIMIT, redacted.length)}`,
     );
     expect(JSON.stringify(h.platform.requests.list())).not.toContain('TOPSECRET');

@@ -11,7 +11,8 @@ import { jsonDepthExceeds } from '../../mock/core/limits.js';
 import { createPlatform } from '../../mock/index.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
-import { ADAPTERS, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
+import { until } from '../until.js';
+import { ADAPTERS, entryOf, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
 import { closedByServer, openSocket, rawRequest, streamedRequest } from './raw-http.js';
 
 const MiB = 1024 * 1024;
@@ -41,7 +42,7 @@ describe.each(ADAPTERS)('the body size limit through %s', (kind) => {
     );
     const body = expectError(answer, 413, 'payload_too_large', 'body');
     expect(body.message).toBe('Body exceeds the limit of 4096 bytes');
-    expect(h.platform.requests.list().at(-1)).toMatchObject({ status: 413, body: null });
+    expect(entryOf(h.platform, answer)).toMatchObject({ status: 413, body: null });
     expectOk(await h.call(paths.getProducts, { token: h.token([READ]) }), GetProductsResponse);
   });
 
@@ -143,9 +144,12 @@ describe('the in-process platform (platform.handle, behind MSW) reads a body chu
       message: 'The request body could not be read',
       api_correlation_id: answer.headers.get('x-correlation-id'),
     });
-    expect(platform.requests.list()).toMatchObject([
-      { method: 'POST', path: paths.accessToken, status: 400, body: null },
-    ]);
+    expect(entryOf(platform, answer)).toMatchObject({
+      method: 'POST',
+      path: paths.accessToken,
+      status: 400,
+      body: null,
+    });
   });
 
   test('maxBodyBytes must be a positive integer', () => {
@@ -270,7 +274,7 @@ describe.each(ADAPTERS)('JSON nesting depth through %s', (kind) => {
         }),
       );
       expectError(answer, 400, 'invalid_parameter', 'body');
-      expect(h.platform.requests.list().at(-1)).toMatchObject({ path, status: 400, body: null });
+      expect(entryOf(h.platform, answer)).toMatchObject({ path, status: 400, body: null });
       expect(JSON.stringify(h.platform.requests.list())).not.toContain(secret);
     },
   );
@@ -364,15 +368,7 @@ describe('the node:http adapter caps open connections', () => {
     expect(await closedByServer(third)).toBe('');
     for (const s of held) s.destroy();
     // The server counts a connection gone when it sees it close: ask until it has.
-    let status = 0;
-    for (let attempt = 0; attempt < 100 && status !== 404; attempt++) {
-      status = await fetch(`${server.url}/nope`).then(
-        (r) => r.status,
-        () => 0,
-      );
-      if (status !== 404) await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(status).toBe(404);
+    await until(async () => expect(await fetch(`${server.url}/nope`).then((r) => r.status)).toBe(404));
   });
 });
 

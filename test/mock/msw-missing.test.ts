@@ -20,6 +20,12 @@ const HOOKS = `export async function resolve(specifier, context, next) {
 const WITHOUT_MSW = `import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}));`;
 
+/**
+ * How long a test that starts node with tsx may take: a few seconds on an idle machine, and the
+ * bound holds at ten times that.
+ */
+const PROCESS_MS = 60_000;
+
 /** Runs `source` (an ES module) in node with tsx and without msw; answers what it printed as JSON. */
 async function withoutMsw(source: string): Promise<Record<string, unknown>> {
   const { stdout } = await promisify(execFile)(
@@ -33,12 +39,14 @@ async function withoutMsw(source: string): Promise<Record<string, unknown>> {
       '--eval',
       source,
     ],
-    { cwd: new URL('../../', import.meta.url), timeout: 30_000 },
+    { cwd: new URL('../../', import.meta.url), timeout: PROCESS_MS - 5_000 },
   );
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
-test('without msw, /mock fails with a message that says to install it and names /mock/node', async () => {
+test('without msw, /mock fails with a message that says to install it and names /mock/node', {
+  timeout: PROCESS_MS,
+}, async () => {
   const out = await withoutMsw(`
     const outcome = (p) => p.then(() => ({ ok: true }), (e) => ({ ok: false, code: e.code, message: e.message }));
     const msw = await outcome(import('msw'));
@@ -55,7 +63,7 @@ test('without msw, /mock fails with a message that says to install it and names 
   expect(message).not.toMatch(/^Cannot find package/);
 });
 
-test('without msw, /mock/node starts the platform and serves it', async () => {
+test('without msw, /mock/node starts the platform and serves it', { timeout: PROCESS_MS }, async () => {
   const out = await withoutMsw(`
     const { startServer } = await import('./mock/node/index.ts');
     const server = await startServer({ port: 0 });

@@ -10,6 +10,7 @@ import {
   type CallOptions,
   demoIds,
   demoSite,
+  entryOf,
   expectError,
   expectUnchanged,
   paths,
@@ -113,7 +114,7 @@ describe.each(ADAPTERS)('prototype keys through %s', (kind) => {
   test('constructor as a header name: answered as any header, journaled as an own key', async () => {
     const answer = await h.call(paths.getProducts, { token: h.token(), headers: { constructor: 'y' } });
     expect(answer.status).toBe(200);
-    const headers = h.platform.requests.list().at(-1)?.headers ?? {};
+    const { headers } = entryOf(h.platform, answer);
     expect(Object.getOwnPropertyDescriptor(headers, 'constructor')?.value).toBe('y');
   });
 });
@@ -127,7 +128,7 @@ test('__proto__ as a header name (Fetch Headers allow it; node:http drops it): j
   ]);
   const answer = await platform.handle(new Request(`https://api.platform.test${paths.getProducts}`, { headers }));
   expect(answer.status).toBe(200);
-  const journaled = platform.requests.list()[0]?.headers ?? {};
+  const journaled = entryOf(platform, answer).headers;
   expect(Object.getPrototypeOf(journaled)).toBe(Object.prototype);
   expect(Object.getOwnPropertyDescriptor(journaled, '__proto__')?.value).toBe('x');
 });

@@ -23,6 +23,7 @@ import {
   expectUnchanged,
   paths,
   READ,
+  requestsTo,
   useAdapter,
 } from './harness.js';
 import { closedByServer, openSocket, rawRequest } from './raw-http.js';
@@ -276,9 +277,10 @@ describe('the node:http adapter', () => {
     test('the verdict on each Host is remembered, boundedly: 200 host names in turn, twice over, each answered as the first time', async () => {
       const { url, platform } = await start({ allowedHosts: ['.dev.example'] });
       const hosts = Array.from({ length: 200 }, (_, i) => (i % 2 ? `h${i}.dev.example` : `h${i}.evil.example`));
+      // The clock: the smallest answer of /__admin (the whole state, 200 times over, is most of the cost).
       for (const round of [1, 2])
         for (const [i, host] of hosts.entries()) {
-          const answer = await rawRequest(url, '/__admin/state', { headers: { host } });
+          const answer = await rawRequest(url, '/__admin/clock', { headers: { host } });
           expect(answer.status, `${host} round ${round}`).toBe(i % 2 ? 200 : 403);
         }
       const refused = await expectUnchanged(platform, () =>
@@ -328,7 +330,7 @@ describe('the node:http adapter', () => {
       const { csrf, session } = await logIn(url);
       expect(csrf).toMatch(/^shop_csrf=[^;]+;.*; Secure$/);
       expect(session).toMatch(/^shop_session=[^;]+;.*; Secure$/);
-      expect(platform.requests.list().at(-1)?.ip).toBe('203.0.113.7');
+      expect(requestsTo(platform, '/shop/login').map((e) => e.ip)).toEqual(['203.0.113.7']);
     });
 
     test('without it, both headers are ignored', async () => {
@@ -338,7 +340,7 @@ describe('the node:http adapter', () => {
       expect(csrf).not.toMatch(/Secure/);
       expect(session).toMatch(/^shop_session=/);
       expect(session).not.toMatch(/Secure/);
-      expect(platform.requests.list().at(-1)?.ip).toBe('127.0.0.1');
+      expect(requestsTo(platform, '/shop/login').map((e) => e.ip)).toEqual(['127.0.0.1']);
     });
   });
 

@@ -3,12 +3,13 @@
  * fetch: every error with its status, code and field, the state unchanged after a refusal, and
  * one sync of an organisation at a time.
  */
-import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { IdResponse } from '../../src/schemas/common.js';
 import { ValidateGiftReceiverResponse } from '../../src/schemas/orders.js';
 import { SignedInUser } from '../../src/schemas/sign-on.js';
 import { DistributionInformationResponse } from '../../src/schemas/subscription-system.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
+import { until } from '../until.js';
+import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
 const W = '/external/subscription_system/w';
 const R = '/external/subscription_system/r';
@@ -261,7 +262,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     });
 
     test.each<readonly [string, object, number, string, string]>([
-      ['an absent giver', { giver_account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'giver_account_id'],
+      ['an absent giver', { giver_account_id: absent.account }, 404, 'not_found', 'giver_account_id'],
       ["another organisation's giver", { giver_account_id: dora }, 404, 'not_found', 'giver_account_id'],
       ['an unknown campaign', { campaign_code: 'no-such-campaign' }, 404, 'not_found', 'campaign_code'],
       ['a package, not a campaign', { campaign_code: 'premium-digital' }, 404, 'not_found', 'campaign_code'],
@@ -395,7 +396,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     test.each([
       ['an absent product', { product_code: 'nothing' }, 404, 'not_found', 'product_code'],
       ['a period of another product', { period_id: demoIds.periods.basicCreditcard }, 404, 'not_found', 'period_id'],
-      ['an absent period', { period_id: 'c000000000000000000000ff' }, 404, 'not_found', 'period_id'],
+      ['an absent period', { period_id: absent.period }, 404, 'not_found', 'period_id'],
       ['a missing product code', { product_code: undefined }, 400, 'invalid_parameter', 'product_code'],
       [
         'a product code that breaks the rule',
@@ -439,11 +440,22 @@ describe('19 in sequence: a second sync of the organisation while one is under w
   const h = useAdapter('http', { syncProcessingMs: 300 });
   const sync = (customer_number: string, token: string) =>
     h.call(paths.syncCustomerSubscriptions, { method: 'PUT', json: { customer_number }, token });
-  /** Resolves once the platform has a sync of the demo organisation under way. */
-  const underWay = () =>
-    vi.waitFor(() => expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(true), { interval: 2 });
+  const inFlight = (organisation: string = demoOrg) => h.platform.subscriptionSystems.syncInFlight(organisation);
+  /** Resolves once the platform has a sync of the organisation under way. */
+  const underWay = (organisation: string = demoOrg) => until(() => expect(inFlight(organisation)).toBe(true));
+  /** The platform's processing time passes: the syncs under way end. */
+  const processed = () => vi.advanceTimersByTimeAsync(300);
   const annaSynced = () =>
     h.platform.snapshot().user_products.some((u) => u.account_id === anna && u.subscription_number === 'PL-1001-1');
+
+  // The platform's processing time runs on fake timers, moved by each test: a sync stays under way
+  // until the test moves the time on, however slowly the requests travel.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   test('two overlapping calls over the HTTP server: one 200, one 409 sync_in_progress that changes nothing', async () => {
     const token = h.token([W]);
@@ -451,20 +463,28 @@ describe('19 in sequence: a second sync of the organisation while one is under w
     await underWay();
     const second = await expectUnchanged(h.platform, () => sync('C1007', token));
     expectError(second, 409, 'sync_in_progress');
-    expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(true);
+    expect(inFlight()).toBe(true);
+    await processed();
     expectOk(await first, IdResponse);
-    expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(false);
+    expect(inFlight()).toBe(false);
     // Once the first is over, the next one is accepted.
-    expectOk(await sync('C1007', token), IdResponse);
+    const next = sync('C1007', token);
+    await underWay();
+    await processed();
+    expectOk(await next, IdResponse);
   });
 
   test("another organisation's sync is not held up", async () => {
     const demo = h.token([W]);
     const complex = h.token([W], demoIds.clients.complex.clientId);
-    const [a, b] = await Promise.all([
+    const both = Promise.all([
       h.call(paths.syncCustomerSubscriptions, { method: 'PUT', json: { customer_number: 'C1001' }, token: demo }),
       h.call(paths.syncCustomerSubscriptions, { method: 'PUT', json: { customer_number: 'C2001' }, token: complex }),
     ]);
+    await underWay(demoOrg);
+    await underWay(demoIds.organisations.complex);
+    await processed();
+    const [a, b] = await both;
     expect([a.status, b.status]).toEqual([200, 200]);
   });
 
@@ -472,18 +492,20 @@ describe('19 in sequence: a second sync of the organisation while one is under w
     const old = sync('C1001', h.token([W]));
     await underWay();
     h.platform.reset();
-    expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(false);
+    expect(inFlight()).toBe(false);
     const token = h.token([W]);
     // Half-way through the old sync's processing time, so that the new one outlasts it well.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await vi.advanceTimersByTimeAsync(150);
     const next = sync('C1007', token);
     await underWay();
+    await vi.advanceTimersByTimeAsync(150);
     const answer = await old;
     expectError(answer, 409, 'invalid_state');
     expect(annaSynced()).toBe(false);
     // The old sync's end did not end the new one's: a third is still refused while it runs.
-    expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(true);
+    expect(inFlight()).toBe(true);
     expectError(await sync('C1005', token), 409, 'sync_in_progress');
+    await vi.advanceTimersByTimeAsync(150);
     expectOk(await next, IdResponse);
   });
 
@@ -492,7 +514,8 @@ describe('19 in sequence: a second sync of the organisation while one is under w
     const old = sync('C1001', h.token([W]));
     await underWay();
     h.platform.restore(doc);
-    expect(h.platform.subscriptionSystems.syncInFlight(demoOrg)).toBe(false);
+    expect(inFlight()).toBe(false);
+    await processed();
     expectError(await old, 409, 'invalid_state');
     expect(annaSynced()).toBe(false);
   });

@@ -10,8 +10,18 @@ import {
   PermissionDeniedError,
   type PlatformClient,
 } from '../../src/index.js';
-import { paths } from '../paths.js';
-import { demoIds, demoShop, demoSite, platform, received, siteClient, usePlatform } from './helpers.js';
+import {
+  absent,
+  demoIds,
+  demoShop,
+  demoSite,
+  paths,
+  platform,
+  received,
+  requestsTo,
+  siteClient,
+  usePlatform,
+} from './helpers.js';
 
 usePlatform();
 
@@ -40,8 +50,10 @@ describe('generate ticket (endpoint 22)', () => {
     expect(ticket).toEqual(expect.any(String));
     expect(ticket.length).toBeGreaterThan(20);
     // The client-credentials grant first, then the ticket, with the bearer token.
-    expect(received()).toEqual([`POST ${TOKEN_PATH} 200`, `POST ${TICKET_PATH} 200`]);
-    expect(platform.requests.list()[1]?.headers.authorization).toMatch(/^Bearer /);
+    expect(received(TOKEN_PATH, TICKET_PATH)).toEqual([`POST ${TOKEN_PATH} 200`, `POST ${TICKET_PATH} 200`]);
+    expect(requestsTo(platform, TICKET_PATH)).toMatchObject([
+      { headers: { authorization: expect.stringMatching(/^Bearer /) } },
+    ]);
   });
 
   test('form (b): the user token is passed per call; the body names only the shop client', async () => {
@@ -60,7 +72,7 @@ describe('generate ticket (endpoint 22)', () => {
 
   test('400 invalid_parameter: an unknown account id', async () => {
     const error = await failure(
-      siteClient().authorization.generateTicket({ accountId: 'acffffffffffffffffffffff', clientId: demoShop.clientId }),
+      siteClient().authorization.generateTicket({ accountId: absent.account, clientId: demoShop.clientId }),
     );
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toMatchObject({ status: 400, code: 'invalid_parameter', field: 'accountId' });
@@ -90,7 +102,7 @@ describe('generate ticket (endpoint 22)', () => {
       siteClient().authorization.generateTicket({ accountId: 'x', clientId: demoShop.clientId }),
     );
     expect(error).toMatchObject({ name: 'RequestValidationError' });
-    expect(received()).toEqual([]);
+    expect(received(TOKEN_PATH, TICKET_PATH)).toEqual([]);
   });
 
   test('401: an invalid access token (form b), and it is not retried', async () => {
@@ -98,7 +110,7 @@ describe('generate ticket (endpoint 22)', () => {
       siteClient().authorization.generateTicket({ client_id: demoShop.clientId }, { accessToken: 'not-a-token' }),
     );
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect(received()).toEqual([`POST ${TICKET_PATH} 401`]);
+    expect(received(TOKEN_PATH, TICKET_PATH)).toEqual([`POST ${TICKET_PATH} 401`]);
   });
 });
 
@@ -109,9 +121,10 @@ describe('exchange ticket for access token (endpoint 23, grant ticket)', () => {
     expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600 });
     expect(tokens.access_token).toEqual(expect.any(String));
     expect(tokens.refresh_token).toEqual(expect.any(String));
-    const body = JSON.parse(platform.requests.list().at(-1)?.body ?? '{}');
-    expect(body).toMatchObject({ grant_type: 'ticket', client_id: demoSite.clientId });
-    expect(platform.requests.list().at(-1)?.headers.authorization).toBeUndefined();
+    const exchange = requestsTo(platform, TOKEN_PATH).filter((e) => JSON.parse(e.body ?? '{}').grant_type === 'ticket');
+    expect(exchange).toHaveLength(1);
+    expect(JSON.parse(exchange[0]?.body ?? '{}')).toMatchObject({ client_id: demoSite.clientId });
+    expect(exchange[0]?.headers.authorization).toBeUndefined();
   });
 
   test('a ticket is single-use: the second exchange is refused with 401 invalid_grant', async () => {
@@ -156,7 +169,7 @@ describe('exchange ticket for access token (endpoint 23, grant ticket)', () => {
   test('an unknown ticket: 401 invalid_grant; the exchange is a write and is not retried', async () => {
     const error = await failure(siteClient().authorization.exchangeTicket({ ticket: 'no-such-ticket' }));
     expect(error).toMatchObject({ status: 401, code: 'invalid_grant' });
-    expect(received()).toEqual([`POST ${TOKEN_PATH} 401`]);
+    expect(received(TOKEN_PATH)).toEqual([`POST ${TOKEN_PATH} 401`]);
   });
 
   test('scope asks for the user token scopes; one outside them is 400 invalid_scope', async () => {
@@ -210,15 +223,14 @@ describe('get signed-in user (endpoint 24)', () => {
       customerNumber: 'C1001',
       address: { street: 'Storgatan 1', zipCode: '111 22', city: 'Stockholm', countryCode: 'SE' },
     });
-    const entry = platform.requests.list().at(-1);
-    expect(`${entry?.method} ${entry?.path} ${entry?.status}`).toBe(`GET ${ME_PATH} 200`);
+    expect(received(ME_PATH)).toEqual([`GET ${ME_PATH} 200`]);
   });
 
   test('401: an invalid or expired token', async () => {
     const error = await failure(siteClient().me.get({ accessToken: 'not-a-token' }));
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401 });
-    expect(received()).toEqual([`GET ${ME_PATH} 401`]);
+    expect(received(ME_PATH)).toEqual([`GET ${ME_PATH} 401`]);
   });
 
   test('401 after the token expires on the platform clock', async () => {

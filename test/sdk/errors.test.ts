@@ -13,7 +13,7 @@ import {
   RateLimitError,
   UnprocessableEntityError,
 } from '../../src/index.js';
-import { client, defaultHosts, paths, platform, server, usePlatform } from './helpers.js';
+import { client, defaultHosts, entryOf, paths, platform, server, usePlatform } from './helpers.js';
 
 usePlatform();
 
@@ -61,7 +61,10 @@ describe('an error answer becomes the class of its status family', () => {
       .catch((e: unknown) => e)) as InternalServerError;
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error.code).toBe('internal_server_error');
-    expect(error.correlationId).toBe(platform.requests.list()[0]?.correlation_id);
+    expect(entryOf(platform, error.correlationId ?? null)).toMatchObject({
+      path: paths.getPaymentPeriods,
+      status: 500,
+    });
     expect((error.body as { api_correlation_id: string }).api_correlation_id).toBe(error.correlationId);
   });
 

@@ -1,6 +1,6 @@
 /** The SDK against the reference platform, in process (MSW). One platform and one server per test file. */
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import {
   createHandlers,
   createPlatform,
@@ -12,7 +12,9 @@ import {
   demoUsers,
 } from '../../mock/index.js';
 import { demoIds } from '../../mock/seeds/demo.js';
-import { type Logger, PlatformClient, type PlatformClientOptions } from '../../src/index.js';
+import { type APIError, type Logger, PlatformClient, type PlatformClientOptions } from '../../src/index.js';
+import { READ, WRITE } from '../fixtures.js';
+import { entryOf } from '../journal.js';
 
 export { DEMO_SSO_AUDIENCE, defaultHosts, demoCredentials, demoIds, demoShop, demoSite, demoUsers };
 
@@ -27,9 +29,8 @@ export function usePlatform(): void {
   afterAll(() => server.close());
 }
 
-export const READ = '/external/product/r';
-export const WRITE = '/external/price/w';
-
+export { absent, READ, scopesOf, WRITE } from '../fixtures.js';
+export { entryOf, requestsTo } from '../journal.js';
 export { paths } from '../paths.js';
 
 /** A client with a token minted by the platform, and retry delays of a few ms. */
@@ -65,9 +66,15 @@ export const demoAuth = {
   scopes: [READ, WRITE],
 };
 
-/** What the platform received, as `METHOD path status`. */
-export function received(): string[] {
-  return platform.requests.list().map((r) => `${r.method} ${r.path} ${r.status}`);
+/**
+ * What the platform received, as `METHOD path status`, in the order it came: on the paths given
+ * (then a request another test left under way to another path does not count), else on every path.
+ */
+export function received(...onPaths: string[]): string[] {
+  return platform.requests
+    .list()
+    .filter((r) => onPaths.length === 0 || onPaths.includes(r.path))
+    .map((r) => `${r.method} ${r.path} ${r.status}`);
 }
 
 /** A logger that keeps every call. */
@@ -95,4 +102,28 @@ export function creditcardPrice(price: number) {
       },
     ],
   };
+}
+
+/** An error class of the SDK, as a row of a refusal table names it. */
+export type ErrorClass = abstract new (...args: never[]) => APIError;
+
+/**
+ * A refusal the platform answered, as the SDK throws it: the error of its status family, with the
+ * spec's `code` and `field`; and the journal shows the platform answered it (the SDK did not refuse
+ * it before sending).
+ */
+export async function expectPlatformRefusal(
+  call: Promise<unknown>,
+  errorClass: ErrorClass,
+  code: string,
+  field: string,
+): Promise<void> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(errorClass);
+  expect(error).toMatchObject({ code, field });
+  const { status, correlationId } = error as APIError;
+  expect(entryOf(platform, correlationId ?? null).status).toBe(status);
 }

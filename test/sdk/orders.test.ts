@@ -1,8 +1,17 @@
 /** Endpoint 9, order validation, through the SDK against the reference platform. */
 import { describe, expect, test } from 'vitest';
 import { NotFoundError, type OrderValidationQuery, RequestValidationError } from '../../src/index.js';
-import { paths } from '../paths.js';
-import { client, demoIds, platform, received, recordingLogger, usePlatform } from './helpers.js';
+import {
+  absent,
+  client,
+  demoIds,
+  paths,
+  platform,
+  received,
+  recordingLogger,
+  requestsTo,
+  usePlatform,
+} from './helpers.js';
 
 usePlatform();
 
@@ -14,14 +23,14 @@ describe('order validation (endpoint 9): may this buyer purchase the package?', 
   test('an adult account without the package may buy it: purchase_allowed true, no reason', async () => {
     const { item } = await orders().validate({ product_code: 'premium-digital', account_id: demoIds.accounts.anna });
     expect(item).toEqual({ purchase_allowed: true, reason: null, message: null, fallback_package_code: null });
-    expect(received()).toEqual([`GET ${PATH} 200`]);
+    expect(received(PATH)).toEqual([`GET ${PATH} 200`]);
   });
 
   test('the query carries product_code and the one buyer field (the journal redacts an ssn)', async () => {
     await orders().validate({ product_code: 'basic-news', ssn: '19850412-1234' });
-    const [entry] = platform.requests.list();
-    expect(entry?.query).toEqual({ product_code: 'basic-news', ssn: '[redacted]' });
-    expect(entry?.status).toBe(200);
+    expect(requestsTo(platform, PATH)).toMatchObject([
+      { query: { product_code: 'basic-news', ssn: '[redacted]' }, status: 200 },
+    ]);
   });
 
   describe('a refusal is a 200 with purchase_allowed false, a reason and a message', () => {
@@ -77,7 +86,7 @@ describe('order validation (endpoint 9): may this buyer purchase the package?', 
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RequestValidationError);
       expect(error).toMatchObject({ code: 'invalid_parameter', field });
-      expect(received()).toEqual([]);
+      expect(received(PATH)).toEqual([]);
     });
 
     test('a malformed account_id is refused before sending', async () => {
@@ -85,7 +94,7 @@ describe('order validation (endpoint 9): may this buyer purchase the package?', 
         .validate({ product_code: 'premium-digital', account_id: 'nope' })
         .catch((e: unknown) => e);
       expect(error).toMatchObject({ name: 'RequestValidationError', field: 'account_id' });
-      expect(received()).toEqual([]);
+      expect(received(PATH)).toEqual([]);
     });
   });
 
@@ -99,7 +108,7 @@ describe('order validation (endpoint 9): may this buyer purchase the package?', 
 
   test('404 not_found: no such account', async () => {
     const error = await orders()
-      .validate({ product_code: 'premium-digital', account_id: 'acffffffffffffffffffffff' })
+      .validate({ product_code: 'premium-digital', account_id: absent.account })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 404, code: 'not_found', field: 'account_id' });
   });

@@ -18,7 +18,7 @@ import { type RunningServer, startServer } from '../../mock/node/index.js';
 import { createPlatformWith } from '../../mock/platform.js';
 import { allRoutes } from '../../mock/routes/index.js';
 import { demoIds } from '../../mock/seeds/demo.js';
-import type { Endpoint } from '../../src/endpoints.js';
+import { type Endpoint, eligibleForCampaign } from '../../src/endpoints.js';
 import {
   APIConnectionError,
   APITimeoutError,
@@ -30,9 +30,10 @@ import {
   type PlatformClientOptions,
   RequestValidationError,
 } from '../../src/index.js';
+import { READ, scopesOf } from '../fixtures.js';
+import { requestsTo } from '../journal.js';
 import { paths } from '../paths.js';
-
-const READ = '/external/product/r';
+import { until } from '../until.js';
 
 /** A test endpoint that takes its parameters in the body of a GET, as endpoint 6 does, and echoes them. */
 const echoGetBody = {
@@ -178,7 +179,9 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
       schema: Products,
     });
     expect(items.map((p) => p.product_code)).toEqual(['premium-summer']);
-    expect(platform.requests.list()[0]?.query).toEqual({ product_type: 'campaigns', include_inactive: 'false' });
+    expect(requestsTo(platform, paths.getProducts)).toMatchObject([
+      { query: { product_type: 'campaigns', include_inactive: 'false' } },
+    ]);
   });
 
   test('errors are the same as every method: 404 not_found is a NotFoundError', async () => {
@@ -206,7 +209,8 @@ describe('a GET with a JSON body (endpoint 6) over node:http', () => {
       schema: echoGetBody.response,
     });
     expect(answer).toEqual({ order_id: 'order-1', method: 'GET' });
-    const [entry] = platform.requests.list();
+    const [entry, ...more] = requestsTo(platform, '/test/get-with-body');
+    expect(more).toEqual([]);
     expect(entry).toMatchObject({
       method: 'GET',
       path: '/test/get-with-body',
@@ -222,7 +226,10 @@ describe('a GET with a JSON body (endpoint 6) over node:http', () => {
     platform.faults.add({ path: '/test/get-with-body', status: 503, times: 1 });
     const answer = await client().request({ method: 'GET', path: '/test/get-with-body', body: { order_id: 'o' } });
     expect(answer).toEqual({ order_id: 'o', method: 'GET' });
-    expect(platform.requests.list().map((r) => `${r.method} ${r.status}`)).toEqual(['GET 503', 'GET 200']);
+    expect(requestsTo(platform, '/test/get-with-body').map((r) => `${r.method} ${r.status}`)).toEqual([
+      'GET 503',
+      'GET 200',
+    ]);
     await expect(
       client().request({ method: 'GET', path: '/test/get-with-body', body: { order_id: 1 } }),
     ).rejects.toMatchObject({ status: 400, code: 'invalid_parameter', field: 'order_id' });
@@ -230,56 +237,73 @@ describe('a GET with a JSON body (endpoint 6) over node:http', () => {
 
   test('endpoint 6 itself: eligible for campaign reaches the standalone server as a GET with its body', async () => {
     const { gus } = demoIds.accounts;
-    const accessToken = platform.mintToken({
-      scopes: ['/external/me/w', '/external/me/r'],
-      accountId: gus,
-    }).access_token;
+    const accessToken = platform.mintToken({ scopes: scopesOf(eligibleForCampaign), accountId: gus }).access_token;
     const answer = await client().meRetention.eligibleForCampaign({ order_id: 'order-0008' }, { accessToken });
     expect(answer).toMatchObject({ eligible: true, item: { code: 'premium-summer' } });
-    expect(platform.requests.list()[0]).toMatchObject({
-      method: 'GET',
-      path: paths.eligibleForCampaign,
-      body: '{"order_id":"order-0008"}',
-      status: 200,
-    });
+    expect(requestsTo(platform, paths.eligibleForCampaign)).toMatchObject([
+      { method: 'GET', body: '{"order_id":"order-0008"}', status: 200 },
+    ]);
   });
 
   test('an abort under way rejects with the reason', async () => {
-    platform.faults.add({ path: '/test/get-with-body', latencyMs: 500 });
-    const controller = new AbortController();
-    const pending = client().request(
-      { method: 'GET', path: '/test/get-with-body', body: { order_id: 'o' } },
-      { signal: controller.signal },
-    );
-    setTimeout(() => controller.abort(new Error('stopped by the caller')), 20);
-    await expect(pending).rejects.toThrow('stopped by the caller');
+    // The platform holds the answer until the test is done with it (fake timers run its latency).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      platform.faults.add({ path: '/test/get-with-body', latencyMs: 500 });
+      const controller = new AbortController();
+      const pending = client().request(
+        { method: 'GET', path: '/test/get-with-body', body: { order_id: 'o' } },
+        { signal: controller.signal },
+      );
+      // Aborted once the platform has the request: under way, and no request left to arrive later.
+      await until(() => expect(requestsTo(platform, '/test/get-with-body')).toHaveLength(1));
+      controller.abort(new Error('stopped by the caller'));
+      await expect(pending).rejects.toThrow('stopped by the caller');
+      await vi.advanceTimersByTimeAsync(500);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
 describe('endpoint 6 shares the pipeline: timeout, logging, https', () => {
-  const ME = ['/external/me/w', '/external/me/r'];
+  const ME = scopesOf(eligibleForCampaign);
   const userToken = () => platform.mintToken({ scopes: ME, accountId: demoIds.accounts.gus }).access_token;
   const url = () => `${server.url}${paths.eligibleForCampaign}`;
 
   test('a timeout (the per-call option): APITimeoutError after every attempt, each a GET with its body', async () => {
-    platform.faults.add({ path: paths.eligibleForCampaign, latencyMs: 400, times: 2 });
-    const error = await client()
-      .meRetention.eligibleForCampaign(
-        { order_id: 'order-0008' },
-        { accessToken: userToken(), timeout: 60, maxRetries: 1 },
-      )
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(APITimeoutError);
-    expect(error).toMatchObject({ attempts: 2 });
-    expect((error as Error).message).toBe(`GET ${url()} got no answer within 60 ms (2 attempts)`);
-    // Both attempts reached the platform as GETs with the body (each answered after the client gave up).
-    await vi.waitFor(() => expect(platform.requests.list()).toHaveLength(2));
-    for (const entry of platform.requests.list())
-      expect(entry).toMatchObject({
-        method: 'GET',
-        path: paths.eligibleForCampaign,
-        body: '{"order_id":"order-0008"}',
-      });
+    // The client's timeouts and waits and the platform's latency all run on fake timers, moved on
+    // only once each attempt has reached the platform: the same two attempts however slow the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      platform.faults.add({ path: paths.eligibleForCampaign, latencyMs: 400, times: 2 });
+      const attempts = () => requestsTo(platform, paths.eligibleForCampaign);
+      const outcome = client()
+        .meRetention.eligibleForCampaign(
+          { order_id: 'order-0008' },
+          { accessToken: userToken(), timeout: 60, maxRetries: 1 },
+        )
+        .catch((e: unknown) => e);
+      await until(() => expect(attempts()).toHaveLength(1));
+      await vi.advanceTimersByTimeAsync(60); // the first attempt's timeout
+      await vi.advanceTimersByTimeAsync(2); // the wait before the retry (retryDelay: at most 2 ms)
+      await until(() => expect(attempts()).toHaveLength(2));
+      await vi.advanceTimersByTimeAsync(60); // the retry's timeout
+      const error = await outcome;
+      expect(error).toBeInstanceOf(APITimeoutError);
+      expect(error).toMatchObject({ attempts: 2 });
+      expect((error as Error).message).toBe(`GET ${url()} got no answer within 60 ms (2 attempts)`);
+      // Both attempts reached the platform as GETs with the body, and were answered after the client gave up.
+      await vi.advanceTimersByTimeAsync(400);
+      await until(() =>
+        expect(attempts()).toMatchObject([
+          { method: 'GET', body: '{"order_id":"order-0008"}', status: 200 },
+          { method: 'GET', body: '{"order_id":"order-0008"}', status: 200 },
+        ]),
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('logged like any other call: the request and the answer, secrets redacted, no internal marker', async () => {
@@ -311,8 +335,11 @@ describe('endpoint 6 shares the pipeline: timeout, logging, https', () => {
       status: 200,
       durationMs: expect.any(Number),
       attempt: 1,
-      correlationId: platform.requests.list()[0]?.correlation_id,
+      correlationId: expect.any(String),
     });
+    expect(requestsTo(platform, paths.eligibleForCampaign).map((e) => e.correlation_id)).toEqual([
+      answer?.meta.correlationId,
+    ]);
     expect(JSON.stringify(lines)).not.toContain(token);
     expect(JSON.stringify(lines)).not.toContain('get-with-body');
 
@@ -415,8 +442,8 @@ describe('endpoint 6 shares the pipeline: timeout, logging, https', () => {
         delete https.globalAgent.options.ca;
       }
       expect(secureConnections).toBe(before + 1);
-      expect(platform.requests.list()).toMatchObject([
-        { method: 'GET', path: paths.eligibleForCampaign, body: '{"order_id":"order-0008"}', status: 200 },
+      expect(requestsTo(platform, paths.eligibleForCampaign)).toMatchObject([
+        { method: 'GET', body: '{"order_id":"order-0008"}', status: 200 },
       ]);
     });
   });

@@ -19,7 +19,7 @@ import {
   defaultHosts,
   demoSite,
   demoUsers,
-  platform,
+  received,
   recordingLogger,
   server,
   siteClient,
@@ -164,14 +164,28 @@ describe('createSession, authenticate, sessionStatus, logout', () => {
 
   test('bad input is refused before anything is sent', async () => {
     const site = siteClient();
-    const before = platform.requests.list().length;
     await expect(
       site.sso.authenticate({ sessionId: 's', email: '', password: 'p', ...VISITOR }),
     ).rejects.toBeInstanceOf(SignOnValidationError);
     await expect(site.sso.logout({ sessionId: 's', ipAddress: '', userAgent: 'ua' })).rejects.toBeInstanceOf(
       SignOnValidationError,
     );
-    expect(platform.requests.list()).toHaveLength(before);
+    expect(received('/authenticate', '/logout')).toEqual([]);
+  });
+
+  test("a claim the SSO service's schema refuses is refused before sending, named by its parameter", async () => {
+    const site = siteClient();
+    await expect(
+      site.sso.sessionStatus({ sessionId: 's', lastKnownStatus: 'asleep' as never, ...VISITOR }),
+    ).rejects.toMatchObject({ constructor: SignOnValidationError, field: 'lastKnownStatus' });
+    await expect(
+      site.sso.logout({ sessionId: 's', ipAddress: VISITOR.ipAddress, userAgent: 'u'.repeat(1025) }),
+    ).rejects.toMatchObject({ constructor: SignOnValidationError, field: 'userAgent' });
+    await expect(site.sso.identifyUrl({ returnUrl: '' })).rejects.toMatchObject({
+      constructor: SignOnValidationError,
+      field: 'returnUrl',
+    });
+    expect(received('/sessionstatus', '/logout')).toEqual([]);
   });
 
   test('no password, ticket or signed token reaches the logger', async () => {

@@ -1,11 +1,18 @@
 /**
- * The external subscription system through the SDK (endpoints 17 to 20), and the sequential bulk
+ * The external subscription system through the SDK (endpoints 16 to 20), and the sequential bulk
  * sync: 200 customers, a few failures, progress, abort (between calls, never in one), a client
  * timeout shorter than the sync, stop-at-first-error and go-on, and proof from the platform's
  * journal that no two syncs overlapped.
  */
-import { beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createHandlers, createPlatform, defaultHosts, type Platform } from '../../mock/index.js';
+import {
+  getDistributionInformation,
+  reactivateSubscription,
+  syncAddress,
+  syncCustomerSubscriptions,
+  validateGiftReceiver,
+} from '../../src/endpoints.js';
 import {
   APITimeoutError,
   BadRequestError,
@@ -14,8 +21,20 @@ import {
   PlatformClient,
   RequestValidationError,
 } from '../../src/index.js';
-import { paths } from '../paths.js';
-import { client, demoIds, platform, server, usePlatform } from './helpers.js';
+import { until } from '../until.js';
+import {
+  absent,
+  client,
+  demoIds,
+  type ErrorClass,
+  expectPlatformRefusal,
+  paths,
+  platform,
+  requestsTo,
+  scopesOf,
+  server,
+  usePlatform,
+} from './helpers.js';
 
 usePlatform();
 
@@ -29,7 +48,13 @@ const ADDRESS = {
   city: 'Stockholm',
   country_code: 'SE',
 };
-const SCOPES = ['/external/subscription_system/w', '/external/subscription_system/r', '/external/order/r'];
+const SCOPES = scopesOf(
+  validateGiftReceiver,
+  syncAddress,
+  syncCustomerSubscriptions,
+  getDistributionInformation,
+  reactivateSubscription,
+);
 
 describe('17, 18, 19, 20 one call each', () => {
   test('gift receiver, address, subscriptions and distribution', async () => {
@@ -66,7 +91,7 @@ describe('typed errors, and requests refused before they are sent', () => {
   test('17: an absent giver is a NotFoundError naming giver_account_id', async () => {
     await expect(
       client({}, SCOPES).orders.validateGiftReceiver({
-        giver_account_id: 'ac00000000000000000000ff',
+        giver_account_id: absent.account,
         campaign_code: 'premium-summer',
         delivery_address: ADDRESS,
       }),
@@ -207,7 +232,10 @@ describe('syncInSequence: many customers, strictly one after another', () => {
     server.use(...createHandlers(bulk, defaultHosts));
   });
 
-  test('go on after a failure: a result per customer, progress before each, the failures named', async () => {
+  // 200 calls, one after another: about 1.5 s on an idle machine; the bound holds at ten times that and more.
+  test('go on after a failure: a result per customer, progress before each, the failures named', {
+    timeout: 30_000,
+  }, async () => {
     const progress: string[] = [];
     // What the client sent and what it got, as they happened: a call starts only after the one before is answered.
     const timeline: string[] = [];
@@ -305,28 +333,32 @@ describe('syncs slower than the client: abort and timeout', () => {
       ...options,
     });
   const syncs = () =>
-    slow.requests
-      .list()
-      .filter((r) => r.path === paths.syncCustomerSubscriptions)
-      .map((r) => ({ customer: JSON.parse(r.body ?? '{}').customer_number as string, status: r.status }));
+    requestsTo(slow, paths.syncCustomerSubscriptions).map((r) => ({
+      customer: JSON.parse(r.body ?? '{}').customer_number as string,
+      status: r.status,
+    }));
   const inFlight = () =>
-    vi.waitFor(() => expect(slow.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(true), {
-      interval: 2,
-    });
-  const idle = () =>
-    vi.waitFor(() => expect(slow.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(false), {
-      timeout: 5_000,
-      interval: 5,
-    });
+    until(() => expect(slow.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(true));
+  /** Lets every timer run, the platform's processing included, until none is left: the platform is idle. */
+  const idle = async () => {
+    await vi.runAllTimersAsync();
+    expect(slow.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(false);
+  };
   /** Whether the platform has Anna's e-paper from the external system (what syncing C1001 creates). */
   const annaSynced = () =>
     slow
       .snapshot()
       .user_products.some((u) => u.account_id === demoIds.accounts.anna && u.subscription_number === 'PL-1001-1');
 
+  // The platform's processing time, the client's timeouts and its waits all run on fake timers,
+  // moved by each test: which of them ends first never depends on how fast the machine is.
   beforeEach(() => {
     slow = createPlatform({ seed: 'demo', syncProcessingMs: 300 });
     server.use(...createHandlers(slow, defaultHosts));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
   test('an abort in the middle of a call: the call completes and is reported synced, nothing else is sent', async () => {
@@ -336,6 +368,7 @@ describe('syncs slower than the client: abort and timeout', () => {
     });
     await inFlight();
     controller.abort();
+    await idle();
     const run = await running;
     expect(run).toEqual({
       results: [{ customer_number: 'C1001', status: 'synced', id: demoIds.accounts.anna }],
@@ -348,21 +381,29 @@ describe('syncs slower than the client: abort and timeout', () => {
 
   test('why a sync is not retried: the client gives up before the platform is done, and the platform still applies it', async () => {
     // Default: one attempt. The client reports a timeout; the sync lands anyway.
-    await expect(
+    const call = expect(
       slowClient().subscriptionSystem.syncCustomerSubscriptions({ customer_number: 'C1001' }, { timeout: 60 }),
     ).rejects.toMatchObject({ constructor: APITimeoutError, attempts: 1 });
+    await inFlight();
+    await vi.advanceTimersByTimeAsync(60);
+    await call;
+    expect(annaSynced()).toBe(false);
     await idle();
     expect(annaSynced()).toBe(true);
     expect(syncs().map((r) => r.status)).toEqual([200]);
   });
 
   test('why a sync is not retried: with retryWrite the retry meets the first still under way, 409 sync_in_progress', async () => {
-    await expect(
+    const call = expect(
       slowClient().subscriptionSystem.syncCustomerSubscriptions(
         { customer_number: 'C1001' },
         { timeout: 60, retryWrite: true, maxRetries: 1 },
       ),
     ).rejects.toMatchObject({ constructor: ConflictError, code: 'sync_in_progress', attempts: 2 });
+    await inFlight();
+    await vi.advanceTimersByTimeAsync(60); // the first attempt's timeout
+    await vi.advanceTimersByTimeAsync(1); // the wait before the retry (retryDelay: initial 1 ms)
+    await call;
     await idle();
     // The journal, in the order the calls arrived: the first attempt landed; the retry, refused, changed nothing.
     expect(syncs().map((r) => [r.customer, r.status])).toEqual([
@@ -373,15 +414,16 @@ describe('syncs slower than the client: abort and timeout', () => {
   });
 
   test('a client timeout shorter than the sync: unknown, not failed; the next call waits until the platform is done', async () => {
-    const run = await slowClient().subscriptionSystem.syncInSequence(['C1001', 'C1007'], {
+    const running = slowClient().subscriptionSystem.syncInSequence(['C1001', 'C1007'], {
       timeout: 60,
       waitWhileBusy: { initialMs: 20 },
     });
+    await idle();
+    const run = await running;
     expect(run.results).toEqual([
       { customer_number: 'C1001', status: 'unknown', error: expect.any(APITimeoutError) },
       { customer_number: 'C1007', status: 'unknown', error: expect.any(APITimeoutError) },
     ]);
-    await idle();
     // Both landed, one after the other. The journal, in the order the calls arrived: C1001 applied;
     // C1007 refused (409 sync_in_progress, no change) as long as C1001 was under way, then applied once.
     const log = syncs().map((r) => `${r.customer} ${r.status}`);
@@ -398,6 +440,7 @@ describe('syncs slower than the client: abort and timeout', () => {
     const one = slowClient();
     const first = one.subscriptionSystem.syncInSequence(['C1001'], { timeout: 60 });
     const second = one.subscriptionSystem.syncInSequence(['C1007']);
+    await idle();
     expect((await first).results).toEqual([
       { customer_number: 'C1001', status: 'unknown', error: expect.any(APITimeoutError) },
     ]);
@@ -408,20 +451,29 @@ describe('syncs slower than the client: abort and timeout', () => {
   test("another client's sync under way: the run waits and sends again; past maxMs the 409 is the result", async () => {
     const other = slowClient().subscriptionSystem.syncCustomerSubscriptions({ customer_number: 'C1001' });
     await inFlight();
-    const impatient = await slowClient().subscriptionSystem.syncInSequence(['C1007'], {
+    const impatient = slowClient().subscriptionSystem.syncInSequence(['C1007'], {
       waitWhileBusy: { initialMs: 10, maxMs: 30 },
     });
-    expect(impatient.results).toEqual([
+    // Past its 30 ms of waiting, well before the other sync's 300 ms are over.
+    await vi.advanceTimersByTimeAsync(100);
+    expect((await impatient).results).toEqual([
       {
         customer_number: 'C1007',
         status: 'failed',
         error: expect.objectContaining({ constructor: ConflictError, code: 'sync_in_progress' }),
       },
     ]);
-    const patient = await slowClient().subscriptionSystem.syncInSequence(['C1005'], {
+    expect(slow.subscriptionSystems.syncInFlight(demoIds.organisations.demo)).toBe(true);
+    const patient = slowClient().subscriptionSystem.syncInSequence(['C1005'], {
       waitWhileBusy: { initialMs: 10 },
     });
-    expect(patient.results).toEqual([{ customer_number: 'C1005', status: 'synced', id: demoIds.accounts.eva }]);
+    await idle();
+    expect((await patient).results).toEqual([{ customer_number: 'C1005', status: 'synced', id: demoIds.accounts.eva }]);
+    expect(
+      syncs()
+        .filter((r) => r.customer === 'C1005')
+        .map((r) => r.status),
+    ).toContain(409);
     await other;
   });
 
@@ -433,13 +485,78 @@ describe('syncs slower than the client: abort and timeout', () => {
       signal: controller.signal,
       waitWhileBusy: { initialMs: 1_000 },
     });
-    await vi.waitFor(() => expect(syncs().some((r) => r.status === 409)).toBe(true), { interval: 2 });
+    await until(() => expect(syncs().some((r) => r.status === 409)).toBe(true));
     controller.abort();
     expect(await running).toEqual({ results: [], notSent: ['C1007', 'C1005'], aborted: true });
+    await idle();
     await other;
     expect(syncs().map((r) => [r.customer, r.status])).toEqual([
       ['C1001', 200],
       ['C1007', 409],
     ]);
   });
+});
+
+describe('16. reactivate platform-provisioned subscription', () => {
+  const { eva } = demoIds.accounts;
+  const ups = demoIds.userProducts;
+  test('a cancelled subscription in its term is activated; an activated one is a ConflictError invalid_state', async () => {
+    expect(
+      (
+        await client({}, SCOPES).subscriptionSystem.reactivate({
+          account_id: eva,
+          user_product_id: ups.evaSummerCancelled,
+        })
+      ).id,
+    ).toBe(ups.evaSummerCancelled);
+    await expect(
+      client({}, SCOPES).subscriptionSystem.reactivate({ account_id: eva, user_product_id: ups.evaSummerCancelled }),
+    ).rejects.toMatchObject({ constructor: ConflictError, code: 'invalid_state', status: 409 });
+  });
+});
+
+describe("the spec's errors of 16: the error class, the spec's code and field", () => {
+  const { anna, bo, eva, hedda } = demoIds.accounts;
+  const ups = demoIds.userProducts;
+  const rows: [string, (c: PlatformClient) => Promise<unknown>, ErrorClass, string, string][] = [
+    [
+      'the account is absent',
+      (c) => c.subscriptionSystem.reactivate({ account_id: absent.account, user_product_id: ups.evaSummerCancelled }),
+      NotFoundError,
+      'not_found',
+      'account_id',
+    ],
+    [
+      'the user-product is absent',
+      (c) => c.subscriptionSystem.reactivate({ account_id: eva, user_product_id: absent.userProduct }),
+      NotFoundError,
+      'not_found',
+      'user_product_id',
+    ],
+    [
+      "another account's user-product",
+      (c) => c.subscriptionSystem.reactivate({ account_id: anna, user_product_id: ups.evaSummerCancelled }),
+      ConflictError,
+      'user_product_not_belong_to_account',
+      'user_product_id',
+    ],
+    [
+      'a user-product of a provision service',
+      (c) => c.subscriptionSystem.reactivate({ account_id: hedda, user_product_id: ups.heddaProvisioned }),
+      ConflictError,
+      'user_product_not_platform_provisioned',
+      'user_product_id',
+    ],
+    [
+      'a user-product that is not cancelled',
+      (c) => c.subscriptionSystem.reactivate({ account_id: bo, user_product_id: ups.boBasic }),
+      ConflictError,
+      'invalid_state',
+      'user_product_id',
+    ],
+  ];
+
+  test.each(rows)('%s', (_, call, errorClass, code, field) =>
+    expectPlatformRefusal(call(client({}, SCOPES)), errorClass, code, field),
+  );
 });

@@ -1,19 +1,25 @@
 /** Pieces of the pipeline that need no platform: URLs per environment, query text, redaction, the runtime check. */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { retryAfterMs, toSearchParams, urlOf } from '../../src/client.js';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, test } from 'vitest';
 import { type Endpoint, eligibleForCampaign, getProducts, pathOf } from '../../src/endpoints.js';
 import { makeAPIError, RequestValidationError, UnsupportedRequestError } from '../../src/errors.js';
 import {
+  APIError,
   AuthenticationError,
   BadRequestError,
+  ConflictError,
   InternalServerError,
   NotFoundError,
+  PermissionDeniedError,
   PlatformClient,
+  RateLimitError,
   schemas,
+  UnprocessableEntityError,
 } from '../../src/index.js';
 import { redact } from '../../src/logger.js';
+import { retryAfterMs } from '../../src/retry.js';
+import { toSearchParams, urlOf } from '../../src/url.js';
 
 const hosts = { api: 'https://api.example.test/', auth: 'https://auth.example.test' };
 
@@ -93,9 +99,14 @@ describe('errors are made in one place from the status', () => {
   test.each([
     [400, BadRequestError],
     [401, AuthenticationError],
+    [403, PermissionDeniedError],
     [404, NotFoundError],
+    [409, ConflictError],
+    [422, UnprocessableEntityError],
+    [429, RateLimitError],
     [500, InternalServerError],
     [503, InternalServerError],
+    [418, APIError],
   ])('%i', (status, Class) => {
     const error = makeAPIError(
       status,
@@ -104,6 +115,20 @@ describe('errors are made in one place from the status', () => {
     );
     expect(error).toBeInstanceOf(Class);
     expect(error).toMatchObject({ status, code: 'x', field: 'f', message: 'm', correlationId: 'header-id' });
+  });
+
+  test('each subclass types its status as the literal it stands for, as openai-node does', () => {
+    expectTypeOf<BadRequestError['status']>().toEqualTypeOf<400>();
+    expectTypeOf<AuthenticationError['status']>().toEqualTypeOf<401>();
+    expectTypeOf<PermissionDeniedError['status']>().toEqualTypeOf<403>();
+    expectTypeOf<NotFoundError['status']>().toEqualTypeOf<404>();
+    expectTypeOf<ConflictError['status']>().toEqualTypeOf<409>();
+    expectTypeOf<UnprocessableEntityError['status']>().toEqualTypeOf<422>();
+    expectTypeOf<RateLimitError['status']>().toEqualTypeOf<429>();
+    expectTypeOf<InternalServerError['status']>().toEqualTypeOf<number>();
+    const error = makeAPIError(404, { code: 'not_found', message: 'm' }, new Headers());
+    if (!(error instanceof NotFoundError)) throw new Error('a 404 is a NotFoundError');
+    expectTypeOf(error.status).toEqualTypeOf<404>();
   });
 
   test('the correlation id falls back to api_correlation_id of the body; a body that is not JSON is kept', () => {
@@ -148,6 +173,14 @@ describe('redact', () => {
       text: '{"access_token":"[REDACTED]","refresh_token":"[REDACTED]","ticket":"[REDACTED]","ok":1}',
       message: 'sent Bearer [REDACTED]',
     });
+  });
+
+  test('text in, text out; an object or Headers in, an object out (no cast at the caller)', () => {
+    const text: string = redact('https://x.test/?ticket=T');
+    expect(text).toBe('https://x.test/?ticket=[REDACTED]');
+    expectTypeOf(redact(new URL('https://x.test/'))).toEqualTypeOf<string>();
+    expectTypeOf(redact(new Headers())).toEqualTypeOf<Record<string, unknown>>();
+    expectTypeOf(redact({ password: 'p' })).toEqualTypeOf<Record<string, unknown>>();
   });
 });
 

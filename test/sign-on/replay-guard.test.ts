@@ -36,11 +36,21 @@ describe('replay guard (Authentication point 7: a ticket is used once)', () => {
 
   it('refuses a concurrent second use: of two simultaneous uses exactly one succeeds', async () => {
     const guard = new ReplayGuard();
+    // The first exchange stays under way until the second use is decided (were the second let
+    // through too, its own exchange ends the wait, and the test sees two calls).
+    let finish: () => void = () => undefined;
+    const underWay = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
     const exchange = vi.fn(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      if (exchange.mock.calls.length > 1) finish();
+      await underWay;
       return 'tokens';
     });
-    const results = await Promise.allSettled([guard.use(TICKET, exchange), guard.use(TICKET, exchange)]);
+    const uses = [guard.use(TICKET, exchange), guard.use(TICKET, exchange)];
+    await uses[1]?.catch(() => undefined);
+    finish();
+    const results = await Promise.allSettled(uses);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(rejected).toHaveLength(1);

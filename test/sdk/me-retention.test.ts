@@ -3,13 +3,13 @@
  * 6's GET body travels over node:http(s), which MSW intercepts (over a real socket: pipeline.test.ts).
  */
 import { describe, expect, test } from 'vitest';
+import { cancelProduct, eligibleForCampaign, subscribeToCampaign } from '../../src/endpoints.js';
 import { ConflictError, NotFoundError, RequestValidationError } from '../../src/index.js';
-import { paths } from '../paths.js';
-import { client, demoIds, platform, received, usePlatform } from './helpers.js';
+import { client, demoIds, paths, platform, received, requestsTo, scopesOf, usePlatform } from './helpers.js';
 
 usePlatform();
 
-const ME = ['/external/me/w', '/external/me/r'];
+const ME = scopesOf(eligibleForCampaign, subscribeToCampaign, cancelProduct);
 const { bo, gus } = demoIds.accounts;
 const ups = demoIds.userProducts;
 const userToken = (accountId: string) => platform.mintToken({ scopes: ME, accountId }).access_token;
@@ -22,8 +22,9 @@ describe('in process (MSW)', () => {
     );
     if (!answer.eligible) throw new Error(`expected eligible, got ${answer.code}`);
     expect(answer.item.code).toBe('premium-summer');
-    const [entry] = platform.requests.list();
-    expect(entry).toMatchObject({ method: 'GET', status: 200, body: JSON.stringify({ user_product_id: ups.gusPsp }) });
+    expect(requestsTo(platform, paths.eligibleForCampaign)).toMatchObject([
+      { method: 'GET', status: 200, body: JSON.stringify({ user_product_id: ups.gusPsp }) },
+    ]);
   });
 
   test('6: not eligible is a result, never an error', async () => {
@@ -48,7 +49,7 @@ describe('in process (MSW)', () => {
       { accessToken: userToken(gus) },
     );
     await expect(sent).rejects.toMatchObject({ constructor: RequestValidationError, field: 'order_id' });
-    expect(received()).toEqual([]);
+    expect(received(paths.eligibleForCampaign)).toEqual([]);
   });
 
   test('6: a 503 is retried like any read', async () => {
@@ -58,7 +59,7 @@ describe('in process (MSW)', () => {
       { accessToken: userToken(gus) },
     );
     expect(answer.eligible).toBe(true);
-    expect(received()).toEqual([
+    expect(received(paths.eligibleForCampaign)).toEqual([
       'GET /external/api/v1/me_retention/eligible_for_campaign 503',
       'GET /external/api/v1/me_retention/eligible_for_campaign 200',
     ]);

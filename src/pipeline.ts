@@ -1,0 +1,251 @@
+/**
+ * The request pipeline of one client, in named steps: a call is checked before anything is sent
+ * (the runtime, the user token, the parameters against the entry's schema), sent through its
+ * attempts (`src/attempts.ts`: auth, timeout, abort, retries, logging), and its answer read: an
+ * answer outside 2xx becomes an `APIError`, a 2xx is checked against the entry's schema.
+ */
+import * as z from 'zod';
+import { APIPromise, type APIResponse } from './api-promise.js';
+import { Attempts, Call, type CallRules, connectionError, type Outgoing } from './attempts.js';
+import { tokenSource } from './auth.js';
+import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './client.js';
+import { accessToken, type Endpoint, type Environment, responseSchemaOf } from './endpoints.js';
+import {
+  makeAPIError,
+  RequestValidationError,
+  ResponseValidationError,
+  UnsupportedRequestError,
+  type ValidationIssue,
+} from './errors.js';
+import { CallLog } from './logger.js';
+import type { ClientSettings, Hosts } from './options.js';
+import { platformErrorMap } from './schemas/common.js';
+import { canSendGetWithBody, transport } from './transport.js';
+import { hostUrl, urlOf, withQuery } from './url.js';
+
+/** A call ready to send: what goes out, whether it carries a bearer token, and its answer's schema. */
+interface Prepared<T> extends Outgoing {
+  /** Whether the request carries `Authorization: Bearer` (the client's token, or the call's). */
+  readonly bearer: boolean;
+  /** The schema the answer is read with. */
+  readonly schema: z.ZodType<T>;
+}
+
+/** The options of a call given none: one object, shared. */
+const NO_OPTIONS: RequestOptions = {};
+
+/** The query of a call given none. */
+const NO_QUERY = {};
+
+/** The schema of an answer read as it is. */
+export const ANY_ANSWER = z.unknown();
+
+/** The query of a raw request: names to text, numbers or booleans. */
+const RawQuery = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).optional());
+
+/** A raw request's path: from the host's root, without a query or a fragment. */
+const RAW_PATH = /^\/(?!\/)[^?#]*$/;
+
+/**
+ * `schema.safeParse`, with the platform's wording of issues. The error map costs a few
+ * microseconds even when nothing is wrong, so it is applied only to a failed parse.
+ */
+function parse<T>(schema: z.ZodType<T>, input: unknown): z.ZodSafeParseResult<T> {
+  const result = schema.safeParse(input);
+  return result.success ? result : schema.safeParse(input, { error: platformErrorMap });
+}
+
+/** Checks `input` against `schema`: its output, or a {@link RequestValidationError} before anything is sent. */
+function validate(schema: z.ZodType, input: unknown): unknown {
+  const result = parse(schema, input);
+  if (!result.success) throw new RequestValidationError(result.error.issues);
+  return result.data;
+}
+
+function issue(message: string, field?: string): ValidationIssue {
+  return { code: 'custom', path: field ? [field] : [], message, input: undefined };
+}
+
+/** Refuses at once a GET with a JSON body (endpoint 6) where this runtime cannot send one (a browser). */
+function refuseGetWithBody(title: string, getWithBody: boolean): void {
+  if (getWithBody && !canSendGetWithBody())
+    throw new UnsupportedRequestError(
+      `${title} sends its parameters in the JSON body of a GET, which this runtime's fetch cannot send (a browser): call it from a server (Node)`,
+    );
+}
+
+/**
+ * The call's own token, when the request carries a bearer token and the options give one: it takes
+ * the place of the client's auth. Given but empty, it is refused rather than silently replaced by
+ * the client's own token.
+ */
+function userTokenOf(bearer: boolean, options: RequestOptions): string | undefined {
+  if (!bearer || !('accessToken' in options)) return undefined;
+  const token = options.accessToken;
+  if (typeof token !== 'string' || token === '')
+    throw new RequestValidationError([issue('Parameter must be a non-empty string', 'accessToken')]);
+  return token;
+}
+
+/** The body of an answer outside 2xx: JSON, else its text, else nothing. */
+async function errorBodyOf(response: Response): Promise<unknown> {
+  try {
+    const text = await response.text();
+    if (text === '') return undefined;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request pipeline of one client; what its resources are given. */
+export class Pipeline implements Requester {
+  readonly #environment: Environment;
+  readonly #hosts: Hosts;
+  readonly #timeout: number;
+  readonly #maxRetries: number;
+  readonly #validateResponses: boolean;
+  readonly #log: CallLog | undefined;
+  readonly #attempts: Attempts;
+
+  /** The pipeline of a client with these (checked) options. */
+  constructor(settings: ClientSettings) {
+    this.#environment = settings.environment;
+    this.#hosts = settings.hosts;
+    this.#timeout = settings.timeout;
+    this.#maxRetries = settings.maxRetries;
+    this.#validateResponses = settings.validateResponses;
+    this.#log = settings.logger ? new CallLog(settings.logger) : undefined;
+    const auth = tokenSource(settings.auth, (body) =>
+      // Asking for a token again is harmless: the grant is retried like a read.
+      this.#send(accessToken, body, { retryWrite: true }).then((r) => r.data),
+    );
+    this.#attempts = new Attempts({
+      fetch: transport(settings.fetch),
+      auth,
+      headers: { ...settings.headers, accept: 'application/json' },
+      delays: { ...settings.retryDelay, maxRetryAfter: settings.maxRetryAfter },
+      log: this.#log,
+    });
+  }
+
+  /** Checks `params` against the entry, sends the call and reads its answer (see {@link Requester.request}). */
+  request<E extends Endpoint, P extends ParamsOf<E>>(
+    endpoint: E,
+    params: P | Promise<P>,
+    options?: RequestOptions,
+  ): APIPromise<ResultOf<E, P>> {
+    return new APIPromise(this.#send(endpoint, params, options));
+  }
+
+  /** A request to a path the SDK does not wrap ({@link PlatformClient.request}), its answer read with `schema`. */
+  requestRaw<T>(params: RawRequestParams, schema: z.ZodType<T>, options?: RequestOptions): APIPromise<T> {
+    return new APIPromise(this.#sendRaw(params, schema, options));
+  }
+
+  async #send<E extends Endpoint, P extends ParamsOf<E>>(
+    endpoint: E,
+    params: P | Promise<P>,
+    options: RequestOptions = NO_OPTIONS,
+  ): Promise<APIResponse<ResultOf<E, P>>> {
+    refuseGetWithBody(endpoint.title, endpoint.method === 'GET' && endpoint.body !== undefined);
+    const input = params instanceof Promise ? await params : params;
+    const token = userTokenOf(endpoint.bearer, options);
+    return this.#call(this.#fromEntry(endpoint, input), options, token);
+  }
+
+  /** What an entry of the table sends for `params`: checked against its body or query schema. */
+  #fromEntry<E extends Endpoint, P extends ParamsOf<E>>(endpoint: E, params: P): Prepared<ResultOf<E, P>> {
+    const { title, method, bearer } = endpoint;
+    let url = urlOf(this.#hosts, endpoint, this.#environment);
+    let json: unknown;
+    let input: unknown;
+    if (endpoint.body) input = json = validate(endpoint.body, params);
+    else if (endpoint.query) {
+      input = validate(endpoint.query, params ?? NO_QUERY);
+      // The query goes into the URL here: ky's `searchParams` option would build a second Request.
+      url = withQuery(url, input);
+    }
+    // The entry's schemas type its answer (ResultOf): the one place the compiler takes the table's word for it.
+    const schema = responseSchemaOf(endpoint, input) as z.ZodType<ResultOf<E, P>>;
+    return { title, method, url, json, bearer, schema };
+  }
+
+  async #sendRaw<T>(
+    params: RawRequestParams,
+    schema: z.ZodType<T>,
+    options: RequestOptions = NO_OPTIONS,
+  ): Promise<APIResponse<T>> {
+    const path = params?.path;
+    if (typeof path !== 'string' || !RAW_PATH.test(path))
+      throw new RequestValidationError([
+        issue('Parameter must be a path starting with / (the query goes in query)', 'path'),
+      ]);
+    const { method, body: json } = params;
+    const title = `${method} ${path}`;
+    refuseGetWithBody(title, method === 'GET' && json !== undefined);
+    const bearer = params.bearer ?? true;
+    const token = userTokenOf(bearer, options);
+    const query = validate(RawQuery, params.query ?? NO_QUERY);
+    const url = withQuery(hostUrl(this.#hosts, params.host ?? 'api') + path, query);
+    return this.#call({ title, method, url, json, bearer, schema }, options, token);
+  }
+
+  /** Sends a prepared call through its attempts and reads its answer. */
+  async #call<T>(prepared: Prepared<T>, options: RequestOptions, token: string | undefined): Promise<APIResponse<T>> {
+    const rules: CallRules = {
+      timeout: options.timeout ?? this.#timeout,
+      maxRetries: options.maxRetries ?? this.#maxRetries,
+      retriable: prepared.method === 'GET' || options.retryWrite === true,
+      signal: options.signal,
+      authenticate: prepared.bearer && token === undefined,
+      token,
+    };
+    const call = new Call(prepared, rules);
+    let response: Response;
+    try {
+      response = await this.#attempts.send(call, options.headers);
+    } catch (error) {
+      throw this.#attempts.failure(call, error);
+    }
+    if (!response.ok) throw await this.#refusal(call, response);
+    return this.#answer(call, prepared.schema, response);
+  }
+
+  /** An answer outside 2xx: its `APIError` (the caller's reason when the call was aborted meanwhile). */
+  async #refusal(call: Call, response: Response): Promise<unknown> {
+    if (call.signal?.aborted) return call.signal.reason;
+    this.#log?.answer(call, response);
+    return makeAPIError(response.status, await errorBodyOf(response), response.headers, Math.max(call.attempts, 1));
+  }
+
+  /** A 2xx answer: its body read as JSON and checked against `schema` (unless `validateResponses` is off). */
+  async #answer<T>(call: Call, schema: z.ZodType<T>, response: Response): Promise<APIResponse<T>> {
+    this.#log?.answer(call, response);
+    const correlationId = response.headers.get('x-correlation-id') ?? undefined;
+    const invalid = (issues: readonly ValidationIssue[]) =>
+      new ResponseValidationError({ endpoint: call.title, status: response.status, correlationId, issues });
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw call.signal?.aborted ? call.signal.reason : connectionError(call, error);
+    }
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      if (this.#validateResponses) throw invalid([issue('The body is not JSON')]);
+      body = text;
+    }
+    // Unchecked, the answer is taken to be what the entry says it is.
+    if (!this.#validateResponses) return { data: body as T, response, correlationId };
+    const checked = parse(schema, body);
+    if (!checked.success) throw invalid(checked.error.issues);
+    return { data: checked.data, response, correlationId };
+  }
+}

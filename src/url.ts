@@ -1,0 +1,36 @@
+/** The URL of a request: its host from the client's options, its path from the endpoint table, its query. */
+import { type Endpoint, type Environment, type Host, pathOf } from './endpoints.js';
+import type { Hosts } from './options.js';
+import { PlatformError } from './platform-error.js';
+
+/** The client's URL of one of its hosts, without trailing slashes; refused when that host is not configured. */
+export function hostUrl(hosts: Hosts, host: Host): string {
+  const url = hosts[host];
+  if (!url) throw new PlatformError(`No "${host}" host is configured (option hosts.${host})`);
+  // Trailing slashes dropped by a loop: `/\/+$/` takes quadratic time on a long run of slashes.
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
+  return url.slice(0, end);
+}
+
+/** The full URL of an endpoint: its host joined with its path in the environment. */
+export function urlOf(hosts: Hosts, endpoint: Endpoint, environment: Environment): string {
+  return hostUrl(hosts, endpoint.host) + pathOf(endpoint, environment);
+}
+
+/** A query's validated values as text: booleans as `true`/`false`, undefined values left out. */
+export function toSearchParams(query: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (query === null || typeof query !== 'object') return out;
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    out[key] = value instanceof Date ? value.toISOString() : String(value);
+  }
+  return out;
+}
+
+/** `url` with the query's values appended (none: `url` as it is). */
+export function withQuery(url: string, query: unknown): string {
+  const text = new URLSearchParams(toSearchParams(query)).toString();
+  return text ? `${url}?${text}` : url;
+}
