@@ -14,6 +14,13 @@
  *
  * Exits non-zero when the RSS at the end is over 300 MB, or has grown by more than half since the
  * first 100,000 requests (flat after warm-up).
+ *
+ * Measured on a 2-core machine under a load of 15 to 20 (Node 20, 8 requests in flight), 300,000
+ * requests in 38 minutes: RSS 72 MB at the start, 158 MB at 100,000, 166 MB at 200,000, 171 MB at
+ * 300,000 (117 to 177 MB sampled between, as the collector runs), with 10,000 access tokens (the
+ * cap), 60 tickets and 6,229 SSO sessions kept at the end. Before records were dropped, 40,000
+ * requests had already left 9,324 access tokens, 8,651 tickets and 2,598 SSO sessions, growing with
+ * every request.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
