@@ -216,11 +216,12 @@ export class Journal implements RequestJournal {
   /**
    * Records a request; the caller fills `status` when the answer is known. The headers are kept
    * as given until the journal is read: the caller must not change them (each adapter makes a new
-   * record per request).
+   * record per request). `url` gives the URL as received and the path as the routes see it (under
+   * a base path, what follows it).
    */
   open(
     method: string,
-    url: URL,
+    url: Readonly<Pick<URL, 'href' | 'pathname'>>,
     headers: Readonly<Record<string, string>>,
     body: string | null,
     receivedAtMs: number,

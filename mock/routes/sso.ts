@@ -297,7 +297,8 @@ const identify = apiRoute(ssoIdentify, async (ctx) => {
       location: landing.href,
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
-      'set-cookie': `${SSO_SESSION_COOKIE}=${session.sid}; Path=/; HttpOnly; SameSite=Lax${secure}`,
+      // Under the platform's base path: another namespace of the same server has sessions of its own.
+      'set-cookie': `${SSO_SESSION_COOKIE}=${session.sid}; Path=${ctx.settings.basePath || '/'}; HttpOnly; SameSite=Lax${secure}`,
     },
   };
 });

@@ -6,15 +6,8 @@
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { getAvailableCategories, logToAccounts } from '../../src/endpoints.js';
-import {
-  BadRequestError,
-  type BatchProgress,
-  type ChangeLogEntry,
-  InternalServerError,
-  type LogInBatchesOptions,
-  type LogToAccountsRequest,
-  RequestValidationError,
-} from '../../src/index.js';
+import { BadRequestError, InternalServerError, RequestValidationError } from '../../src/index.js';
+import type { BatchProgress, ChangeLogEntry, LogInBatchesOptions, LogToAccountsRequest } from '../../src/types.js';
 import {
   client,
   defaultHosts,

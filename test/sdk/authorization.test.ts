@@ -3,13 +3,8 @@
  * and refresh (endpoint 23), and the signed-in user (endpoint 24), against the reference platform.
  */
 import { describe, expect, test } from 'vitest';
-import {
-  type AccessTokenResponse,
-  AuthenticationError,
-  BadRequestError,
-  PermissionDeniedError,
-  type PlatformClient,
-} from '../../src/index.js';
+import { AuthenticationError, BadRequestError, PermissionDeniedError, type PlatformClient } from '../../src/index.js';
+import type { AccessTokenResponse } from '../../src/types.js';
 import {
   absent,
   demoIds,

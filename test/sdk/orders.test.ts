@@ -1,6 +1,7 @@
 /** Endpoint 9, order validation, through the SDK against the reference platform. */
 import { describe, expect, test } from 'vitest';
-import { NotFoundError, type OrderValidationQuery, RequestValidationError } from '../../src/index.js';
+import { NotFoundError, RequestValidationError } from '../../src/index.js';
+import type { OrderValidationQuery } from '../../src/types.js';
 import {
   absent,
   client,

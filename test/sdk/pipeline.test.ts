@@ -190,8 +190,15 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
     ).rejects.toMatchObject({ constructor: NotFoundError, code: 'not_found', field: 'product_code' });
   });
 
-  test('a path that is not a path is refused before anything is sent', async () => {
-    await expect(client().request({ method: 'GET', path: 'https://elsewhere.test/x' })).rejects.toMatchObject({
+  test.each([
+    ['a URL', 'https://elsewhere.test/x'],
+    ['a path from another host (//)', '//elsewhere.test/x'],
+    ['a path without its leading /', 'external/x'],
+    ['a path with a query', '/external/x?a=1'],
+    ['a path with a fragment', '/external/x#a'],
+  ])('%s is refused before anything is sent', async (_, path) => {
+    const sdk = client();
+    await expect(sdk.request({ method: 'GET', path })).rejects.toMatchObject({
       constructor: RequestValidationError,
       field: 'path',
     });
