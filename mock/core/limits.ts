@@ -25,14 +25,15 @@ const LARGER_BODIES: readonly { method: string; path: string; bytes: number }[] 
 
 /**
  * The body limit of a request to `target` (a path, with or without its query): `maxBodyBytes`, or
- * more on a route whose largest valid request needs more ({@link CHANGE_LOG_BODY_BYTES}).
+ * more on a route whose largest valid request needs more ({@link CHANGE_LOG_BODY_BYTES}). The route
+ * is matched by the path's end, so that it holds under a base path or a namespace (`/_ns/{name}`).
  */
 export function bodyLimitFor(maxBodyBytes: number, method: string, target: string): number {
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
   const upper = method.toUpperCase();
   let limit = maxBodyBytes;
-  for (const r of LARGER_BODIES) if (r.method === upper && r.path === path) limit = Math.max(limit, r.bytes);
+  for (const r of LARGER_BODIES) if (r.method === upper && path.endsWith(r.path)) limit = Math.max(limit, r.bytes);
   return limit;
 }
 /** How deep a JSON body may nest objects and arrays: far above any request of the spec (3 levels). */

@@ -3,6 +3,7 @@
  * plain fetch.
  */
 import { beforeEach, describe, expect, test } from 'vitest';
+import { createPlatform, defaultHosts } from '../../mock/index.js';
 import { AvailableCategoriesResponse, LogToAccountsResponse } from '../../src/schemas/account-change-log.js';
 import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
@@ -207,5 +208,24 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
       const answer = await expectUnchanged(h.platform, () => log({ change_logs: [{ ...entry(anna), urgent: true }] }));
       expectError(answer, 400, 'unknown_parameter', 'change_logs[0].urgent');
     });
+  });
+});
+
+describe('the body limit of endpoint 4 under a base path', () => {
+  test('a platform under /tenant-a takes the largest batch the spec allows there too: 207', async () => {
+    const platform = createPlatform({ basePath: '/tenant-a' });
+    const token = platform.mintToken({ scopes: [SCOPE] }).access_token;
+    const change_logs = Array.from({ length: 1000 }, () => ({
+      ...entry(anna, 'm'.repeat(1024)),
+      requested_by: 'r'.repeat(100),
+    }));
+    const answer = await platform.handle(
+      new Request(`${defaultHosts.api}/tenant-a${paths.logToAccounts}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ change_logs }),
+      }),
+    );
+    expect(answer.status, await answer.clone().text()).toBe(207);
   });
 });
