@@ -5,7 +5,7 @@
 import type { HttpHandler } from 'msw';
 import type { Host } from '../src/endpoints.js';
 import { internalsOf } from './core/internals.js';
-import { DEFAULT_MAX_BODY_BYTES } from './core/limits.js';
+import { bodyLimitFor, DEFAULT_MAX_BODY_BYTES } from './core/limits.js';
 import type { HandleInfo, Platform } from './core/types.js';
 import { http } from './msw-import.js';
 
@@ -40,7 +40,10 @@ export function createHandlers(platform: Platform, origins: Origins = defaultHos
   // that is not valid percent-encoding (`/%ED%A0%80`) would throw there, before the platform answers.
   return [...distinct].map((origin) =>
     http.all(new RegExp(`^${escapeRegExp(origin)}/`), async ({ request }) =>
-      platform.handle(request, await getBodyOf(request, maxBodyBytes)),
+      platform.handle(
+        request,
+        await getBodyOf(request, bodyLimitFor(maxBodyBytes, request.method, new URL(request.url).pathname)),
+      ),
     ),
   );
 }

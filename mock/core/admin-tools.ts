@@ -63,7 +63,8 @@ export function createAdminTools({ state, clock, settings, journal, faults, seed
         accountId = account.id;
       }
       const expiresIn = lifetime(opts.expiresIn ?? settings.accessTokenLifetimeSeconds, 'expires_in');
-      return issueToken(state, clock, { client, scopes: opts.scopes, accountId, expiresIn });
+      const refreshExpiresIn = settings.refreshTokenLifetimeSeconds;
+      return issueToken(state, clock, { client, scopes: opts.scopes, accountId, expiresIn, refreshExpiresIn });
     },
 
     issueTicket(opts: IssueTicketOptions): string {

@@ -12,12 +12,12 @@ export interface Clock {
   now(): Date;
   /**
    * Moves the clock forward (or back, when negative) by `seconds`. Refused (400 `invalid_parameter`,
-   * field `advance_seconds`) when the time would leave the years 0001 to 9999; nothing changes then.
+   * field `advance_seconds`) when the time would leave the years 0001 to 9998; nothing changes then.
    */
   advance(seconds: number): void;
   /**
    * Sets the current time; time keeps flowing from there (or stands still there, when frozen).
-   * Refused (400 `invalid_parameter`, field `now`) for an invalid date or one outside the years 0001 to 9999.
+   * Refused (400 `invalid_parameter`, field `now`) for an invalid date or one outside the years 0001 to 9998.
    */
   set(now: Date | string): void;
   /** Stops the clock at the current time: `now()` answers the same instant until {@link Clock.resume}. */
@@ -35,8 +35,17 @@ export function sleep(ms: number): Promise<void> {
 
 /** The earliest time the clock may show: dates are written with four-digit years. */
 export const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
-/** The latest time the clock may show. */
+/**
+ * The latest time the clock may show, and the latest date the platform writes: a clock that flows
+ * past it stands still there, and an expiry or a period's end beyond it is written as it.
+ */
 export const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+/**
+ * The latest time the clock may be set or advanced to: the last year is left for what is added to
+ * the clock (lifetimes, periods) and for the time that flows on, so that a token issued at any
+ * settable time lives its whole default lifetime.
+ */
+export const LATEST_SETTABLE = Date.parse('9998-12-31T23:59:59.999Z');
 
 /** The longest lifetime of a token or ticket, in seconds (100 years): an option or test tool asking for more is refused. */
 export const MAX_LIFETIME_SECONDS = 3_155_760_000;
@@ -53,33 +62,42 @@ export function lifetime(seconds: number, field: string): number {
   return validate(LifetimeSeconds, seconds, field);
 }
 
-/** The instant `seconds` after `fromMs`, as the document writes it; never past the latest time a date can show. */
-export function expiryAfter(fromMs: number, seconds: number): string {
-  return new Date(Math.min(fromMs + seconds * 1000, LATEST)).toISOString();
+/** An instant as the document writes it: never past {@link LATEST} (nor an instant no date can show). */
+export function dateText(ms: number): string {
+  return new Date(Number.isNaN(ms) ? LATEST : Math.min(ms, LATEST)).toISOString();
 }
 
-const OUT_OF_RANGE = 'Parameter must keep the clock between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z';
+/** The instant `seconds` after `fromMs`, as the document writes it; never past the latest time a date can show. */
+export function expiryAfter(fromMs: number, seconds: number): string {
+  return dateText(fromMs + seconds * 1000);
+}
+
+const OUT_OF_RANGE = 'Parameter must keep the clock between 0001-01-01T00:00:00Z and 9998-12-31T23:59:59.999Z';
 const NOT_A_DATE = 'Parameter must be a valid date-time';
 
 /** A time in epoch milliseconds the clock may show, or a refusal naming `field`. */
 function inRange(ms: number, field: string): number {
-  if (!(Number.isFinite(ms) && ms >= EARLIEST && ms <= LATEST))
+  if (!(Number.isFinite(ms) && ms >= EARLIEST && ms <= LATEST_SETTABLE))
     throw new HttpError(400, 'invalid_parameter', OUT_OF_RANGE, field);
   return ms;
 }
 
 /**
  * A time the clock may be set to (a `Date`, or a string `new Date` reads), as epoch milliseconds:
- * a valid date within the years 0001 to 9999.
+ * a valid date within the years 0001 to 9998.
  */
 export const ClockTime = z.union([z.date(), z.string()], { error: NOT_A_DATE }).transform((value, ctx) => {
   const ms = typeof value === 'string' ? new Date(value).getTime() : value.getTime();
   if (Number.isNaN(ms)) ctx.issues.push({ code: 'custom', message: NOT_A_DATE, input: value });
-  else if (!(ms >= EARLIEST && ms <= LATEST)) ctx.issues.push({ code: 'custom', message: OUT_OF_RANGE, input: value });
+  else if (!(ms >= EARLIEST && ms <= LATEST_SETTABLE))
+    ctx.issues.push({ code: 'custom', message: OUT_OF_RANGE, input: value });
   return ms;
 });
 
-/** The platform's clock: the real time plus an offset, or a frozen instant; with the `reset()` the platform needs. */
+/**
+ * The platform's clock: the real time plus an offset, or a frozen instant; with the `reset()` the
+ * platform needs. It never shows a time past {@link LATEST}: flowing there, it stands still.
+ */
 export class OffsetClock implements Clock {
   #offset = 0;
   #stoppedAt: number | undefined;
@@ -103,7 +121,7 @@ export class OffsetClock implements Clock {
 
   /** The current time in milliseconds since the epoch. */
   nowMs(): number {
-    return this.#stoppedAt ?? Date.now() + this.#offset;
+    return Math.min(this.#stoppedAt ?? Date.now() + this.#offset, LATEST);
   }
 
   get frozen(): boolean {

@@ -118,6 +118,8 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
   readonly #maps = new Map<keyof I, Map<string, T | T[]>>();
   readonly #primary: IndexSpec<T>;
   readonly #primaryName: keyof I;
+  /** Where the next {@link Collection.sweep} looks first. */
+  #cursor = 0;
 
   constructor(spec: CollectionSpec<T, I>) {
     this.spec = spec;
@@ -137,6 +139,7 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
   /** Takes `rows` (the document's list, owned from now on) and rebuilds every index. */
   load(rows: T[]): void {
     this.#rows = rows;
+    this.#cursor = 0;
     for (const map of this.#maps.values()) map.clear();
     for (const r of rows) this.#index(r);
   }
@@ -160,6 +163,33 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
     if (at < 0) return;
     this.#unindex(record);
     this.#rows.splice(at, 1);
+    if (at < this.#cursor) this.#cursor--;
+  }
+
+  /**
+   * Looks at the next `count` records (round the list, from where the last sweep stopped) and
+   * removes those `done` says are of no more use: a little work per call, never a pass over the
+   * whole list, and every record looked at again within `length / count` calls.
+   */
+  sweep(count: number, done: (record: T) => boolean): void {
+    for (let looked = 0; looked < count && this.#rows.length > 0; looked++) {
+      if (this.#cursor >= this.#rows.length) this.#cursor = 0;
+      const record = this.#rows[this.#cursor]!;
+      if (!done(record)) this.#cursor++;
+      else {
+        this.#unindex(record);
+        this.#rows.splice(this.#cursor, 1);
+      }
+    }
+  }
+
+  /** Removes the first records, the oldest in document order, until at most `max` remain. */
+  trim(max: number): void {
+    const excess = this.#rows.length - max;
+    if (excess <= 0) return;
+    for (let i = 0; i < excess; i++) this.#unindex(this.#rows[i]!);
+    this.#rows.splice(0, excess);
+    this.#cursor = Math.max(0, this.#cursor - excess);
   }
 
   /** The record with this primary key (normalized as the key says), or undefined. */

@@ -151,6 +151,11 @@ const AccessToken = z.strictObject({
   /** When its refresh token was spent (a refresh token is usable once: it rotates). */
   refreshed_at: dateTime.nullable().default(null),
   /**
+   * Until when its refresh token is usable (and, spent or revoked, kept so that its reuse is refused
+   * as such); null: it does not expire (a document of an earlier version).
+   */
+  refresh_expires_at: dateTime.nullable().default(null),
+  /**
    * The refresh family: every token refreshed from one grant shares it, so that a reused refresh
    * token or ticket revokes the whole chain (RFC 6749 section 10.5). Absent: the token alone.
    */

@@ -9,7 +9,7 @@ import type { Dispatch } from './dispatch.js';
 import { HttpError } from './errors.js';
 import type { Fault, Faults } from './faults.js';
 import type { Journal, OpenEntry } from './journal.js';
-import { bodyTooLarge, jsonDepthExceeds, MAX_JSON_DEPTH, tooDeep } from './limits.js';
+import { bodyLimitFor, bodyTooLarge, jsonDepthExceeds, MAX_JSON_DEPTH, tooDeep } from './limits.js';
 import type { CoreRequest, CoreResponse, RequestHandler } from './messages.js';
 import type { Settings } from './route.js';
 import { guardAdmin } from './security.js';
@@ -33,7 +33,8 @@ function refusalOf(request: CoreRequest, settings: Settings, admin: boolean): Ht
   if (request.refusal) return request.refusal;
   const { body } = request;
   // A UTF-8 body is at least as many bytes as its text has UTF-16 units.
-  if (body !== null && body.length > settings.maxBodyBytes) return bodyTooLarge(settings.maxBodyBytes);
+  const limit = bodyLimitFor(settings.maxBodyBytes, request.method, request.url.pathname);
+  if (body !== null && body.length > limit) return bodyTooLarge(limit);
   const guarded = admin ? guardAdmin(settings, request) : undefined;
   if (guarded) return guarded;
   if (

@@ -3,10 +3,39 @@
  * as soon as it is over) and the nesting depth of a JSON body (checked by one linear scan before
  * anything parses or walks it). Both adapters and the core apply them.
  */
+import { logToAccounts, pathOf } from '../../src/endpoints.js';
 import { HttpError } from './errors.js';
 
-/** The default body size limit: 1 MiB, far above any request of the spec. */
+/** The default body size limit: 1 MiB, above any request of the spec but endpoint 4's largest. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The body limit of endpoint 4 (`PUT .../account_change_log/log_to_accounts`), 8 MiB: the spec
+ * allows 1,000 entries of a 1,024-character message, a 100-character category and `requested_by`
+ * (1.23 MB in plain ASCII), and 1,001 such entries must reach the count rule (400, not 413), even
+ * with every character of those fields written as a six-byte JSON escape (7.5 MB).
+ */
+export const CHANGE_LOG_BODY_BYTES = 8 * 1024 * 1024;
+
+/** Routes whose largest valid request is over the default limit: method, path and their own minimum. */
+const LARGER_BODIES: readonly { method: string; path: string; bytes: number }[] = [
+  { method: logToAccounts.method, path: pathOf(logToAccounts, 'stage'), bytes: CHANGE_LOG_BODY_BYTES },
+  { method: logToAccounts.method, path: pathOf(logToAccounts, 'production'), bytes: CHANGE_LOG_BODY_BYTES },
+];
+
+/**
+ * The body limit of a request to `target` (a path, with or without its query): `maxBodyBytes`, or
+ * more on a route whose largest valid request needs more ({@link CHANGE_LOG_BODY_BYTES}). The route
+ * is matched by the path's end, so that it holds under a base path or a namespace (`/_ns/{name}`).
+ */
+export function bodyLimitFor(maxBodyBytes: number, method: string, target: string): number {
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const upper = method.toUpperCase();
+  let limit = maxBodyBytes;
+  for (const r of LARGER_BODIES) if (r.method === upper && path.endsWith(r.path)) limit = Math.max(limit, r.bytes);
+  return limit;
+}
 /** How deep a JSON body may nest objects and arrays: far above any request of the spec (3 levels). */
 export const MAX_JSON_DEPTH = 64;
 

@@ -12,6 +12,9 @@ import { DEFAULT_MAX_BODY_BYTES } from './limits.js';
 import type { Platform } from './types.js';
 import { integerIn, validate } from './validate.js';
 
+/** The default cap of each kind of record the platform drops on its own (the `retention` option). */
+const DEFAULT_CAP = 10_000;
+
 /** Where the command line's help lists an option. */
 export type HelpSection = 'server' | 'platform' | 'security' | 'command';
 
@@ -104,6 +107,61 @@ const loginShape = {
 };
 const Login: z.ZodObject<typeof loginShape> = z.object(loginShape);
 
+/** A cap on how many records of one kind the platform keeps. */
+const cap = (flag: string, what: string) =>
+  flagged(integerIn(1, 10_000_000).default(DEFAULT_CAP), {
+    flag,
+    value: '<n>',
+    help: `${what} kept at most; over it, the oldest go first`,
+    section: 'platform',
+    read: Digits,
+  });
+
+/**
+ * What the platform keeps, and for how long (the `retention` option): a server that runs for weeks
+ * stays small. Records of no more use are dropped on the platform clock, a few each time one of
+ * their kind is added (never a pass over the whole state), and each kind has a cap beyond which its
+ * oldest go first.
+ */
+const retentionShape = {
+  /** Access tokens (with their refresh tokens) kept at most; the oldest issued go first. Default 10000. */
+  maxAccessTokens: cap('--max-access-tokens', 'access tokens (with their refresh tokens)'),
+  /** Authorization tickets kept at most, used ones included; the oldest issued go first. Default 10000. */
+  maxTickets: cap('--max-tickets', 'authorization tickets'),
+  /** SSO sessions kept at most, terminated ones included; the oldest created go first. Default 10000. */
+  maxSsoSessions: cap('--max-sso-sessions', 'SSO sessions'),
+  /** The shop's browser sessions kept at most; the oldest opened go first. Default 10000. */
+  maxShopSessions: cap('--max-shop-sessions', "the shop's browser sessions"),
+  /**
+   * E-mail addresses whose wrong passwords are counted at most; the one whose count changed longest
+   * ago is forgotten first. Default 10000.
+   */
+  maxWrongPasswordCounts: cap('--max-wrong-password-counts', 'e-mail addresses with wrong passwords counted'),
+  /**
+   * An SSO session no operation has found for this long, in seconds of the platform clock, ends:
+   * it is not found any more (`session_not_found`), and is dropped. Default 86400 (a day).
+   */
+  ssoSessionIdleSeconds: flagged(LifetimeSeconds.default(86_400), {
+    flag: '--sso-session-idle',
+    value: '<s>',
+    help: 'an SSO session not used for this long ends',
+    section: 'platform',
+    read: Digits,
+  }),
+  /**
+   * An SSO session, and a shop session, ends this long after it was created, however much it is
+   * used, in seconds of the platform clock. Default 2592000 (30 days).
+   */
+  sessionLifetimeSeconds: flagged(LifetimeSeconds.default(2_592_000), {
+    flag: '--session-lifetime',
+    value: '<s>',
+    help: 'an SSO or shop session ends this long after it was created',
+    section: 'platform',
+    read: Digits,
+  }),
+};
+const Retention: z.ZodObject<typeof retentionShape> = z.object(retentionShape);
+
 const platformShape = {
   /** The initial state, and what `reset()` returns to: `demo` (default), `empty`, or a state document. */
   seed: flagged(z.custom<'demo' | 'empty' | StateDocumentInput>().default('demo'), {
@@ -167,6 +225,18 @@ const platformShape = {
     read: Digits,
   }),
   /**
+   * Lifetime of issued refresh tokens, in seconds, on the platform clock: a refresh token is usable
+   * once, until then. A spent or revoked one is kept until then too, so that its reuse is refused as
+   * such (and revokes its family). Default 2592000 (30 days).
+   */
+  refreshTokenLifetimeSeconds: flagged(LifetimeSeconds.default(2_592_000), {
+    flag: '--refresh-token-lifetime',
+    value: '<s>',
+    help: 'lifetime of refresh tokens, in seconds',
+    section: 'platform',
+    read: Digits,
+  }),
+  /**
    * How long a sync of customer subscriptions (endpoint 19) takes, in ms. Another sync of the same
    * organisation that arrives meanwhile is refused (`409 sync_in_progress`): bulk runs must be made
    * in sequence, and a test suite that runs them in parallel finds out. Default 50.
@@ -196,6 +266,13 @@ const platformShape = {
    * sessions one account may hold (default 5: two sites and a phone fit).
    */
   login: Login.prefault({}),
+  /**
+   * What the platform keeps, and for how long: caps on access tokens, tickets, SSO sessions, shop
+   * sessions and wrong-password counts (10000 each by default; over a cap the oldest go first), and
+   * the lifetimes of sessions (an SSO session ends after a day unused, any session 30 days after it
+   * was created). Expired tokens and tickets, and ended sessions, are dropped on the platform clock.
+   */
+  retention: Retention.prefault({}),
   /** How many requests the journal keeps, an integer of 0 (none) or more; the oldest go first. Default 1000. */
   journalLimit: flagged(integerIn(0, Number.MAX_SAFE_INTEGER, 'an integer of 0 or more').default(1000), {
     flag: '--journal-limit',
@@ -274,6 +351,9 @@ export type PlatformSettings = z.output<typeof PlatformOptionsSchema>;
 
 /** The SSO service's login limits, as the platform's settings hold them. */
 export type LoginLimits = PlatformSettings['login'];
+
+/** What the platform keeps, and for how long, as the platform's settings hold it. */
+export type RetentionSettings = PlatformSettings['retention'];
 
 /** Checks `options` and fills in the defaults; a HttpError names the option that is wrong (`login.freezeSeconds`). */
 export function platformSettings(options: PlatformOptions): PlatformSettings {

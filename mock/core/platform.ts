@@ -15,7 +15,7 @@ import { Faults } from './faults.js';
 import { createRequestHandler } from './handler.js';
 import { INTERNALS, type InternalPlatform } from './internals.js';
 import { Journal } from './journal.js';
-import { bodyTooLarge, readBodyText } from './limits.js';
+import { bodyLimitFor, bodyTooLarge, readBodyText } from './limits.js';
 import { type CoreRequest, type RequestHandler, setOwn } from './messages.js';
 import { type PlatformOptions, type PlatformSettings, platformSettings } from './options.js';
 import type { Route } from './route.js';
@@ -51,9 +51,10 @@ async function coreRequestOf(request: Request, info: HandleInfo, maxBodyBytes: n
     setOwn(headers, name, value);
   });
   const method = request.method.toUpperCase();
+  const limit = bodyLimitFor(maxBodyBytes, method, url.pathname);
   try {
-    if (info.bodyTooLarge) throw bodyTooLarge(maxBodyBytes);
-    const body = info.body ?? (await readBodyText(request, maxBodyBytes));
+    if (info.bodyTooLarge) throw bodyTooLarge(limit);
+    const body = info.body ?? (await readBodyText(request, limit));
     return { method, url, headers, body, ip: info.ip, refusal: undefined };
   } catch (error) {
     const refusal =
@@ -80,7 +81,7 @@ export function buildPlatform(parts: PlatformParts, options: PlatformOptions = {
   const seed = validate(StateDocumentSchema, seedDocument(settings.seed, parts.seeds));
   // The seed is kept as text: it costs far less memory than a second copy of the records.
   const seedText = JSON.stringify(seed);
-  const state = createState(seed);
+  const state = createState(seed, settings.retention);
   const clock = new OffsetClock(settings.now);
   const journal = new Journal(settings.journalLimit);
   const faults = new Faults();

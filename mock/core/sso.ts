@@ -12,8 +12,9 @@
  * A terminated session stays terminated. Sessions belong to an organisation (the one of the client
  * they were created for): a client of another organisation never finds them.
  *
- * Password log-ins (authenticate) are counted here too: wrong passwords in a row per organisation
- * and e-mail address, and the freeze they lead to ({@link checkCredentials}).
+ * Password log-ins (the SSO service's authenticate and the shop's login form alike) are counted here
+ * too: wrong passwords in a row per organisation and e-mail address, and the freeze they lead to
+ * ({@link checkCredentials}).
  */
 import {
   SsoAuthenticateClaims,
@@ -26,6 +27,13 @@ import {
 import type { OffsetClock } from './clock.js';
 import type { AccountRecord, ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
 import { HttpError } from './errors.js';
+import {
+  keepWrongPasswordCount,
+  makeRoomForSsoSession,
+  SSO_TIMELINE_ENTRIES,
+  SSO_TIMELINE_TEXT,
+  ssoSessionOver,
+} from './eviction.js';
 import { idKey, newSecret, sameId } from './ids.js';
 import { NO_PASSWORD, verifyPassword } from './passwords.js';
 import type { State } from './state.js';
@@ -48,10 +56,14 @@ export const ssoRequestClaims = {
 /** Clock skew allowed on a request token's `exp`, `nbf` and `iat`, in seconds. */
 export const SSO_CLOCK_TOLERANCE_SECONDS = 5;
 
-/** Creates an `anon` session for `clientId` (or for no client: the admin tools' sessions). */
+/**
+ * Creates an `anon` session for `clientId` (or for no client: the admin tools' sessions); a few
+ * sessions that have ended, and the oldest over the cap, make room for it first.
+ */
 export function createSsoSession(state: State, clock: OffsetClock, clientId?: string): SsoSessionRecord {
   if (clientId !== undefined && !state.clients.has(clientId))
     throw new HttpError(404, 'not_found', 'No such client', 'client_id');
+  makeRoomForSsoSession(state, clock.nowMs());
   const session: SsoSessionRecord = {
     // 192 random bits: a session id is as good as a password to whoever holds it.
     sid: newSecret(24),
@@ -71,13 +83,19 @@ function organisationOf(state: State, session: SsoSessionRecord): string | undef
 }
 
 /**
- * The session `sid` as `client` may see it: undefined when there is none, or when it belongs to
- * another organisation. A session made without a client (by the admin tools) is adopted by the
- * first client that uses it.
+ * The session `sid` as `client` may see it: undefined when there is none, when it has ended (its
+ * lifetime, or its idle time, is over: `mock/core/eviction.ts`), or when it belongs to another
+ * organisation. A session made without a client (by the admin tools) is adopted by the first
+ * client that uses it.
  */
-export function findSsoSession(state: State, sid: string, client: ClientRecord): SsoSessionRecord | undefined {
+export function findSsoSession(
+  state: State,
+  clock: OffsetClock,
+  sid: string,
+  client: ClientRecord,
+): SsoSessionRecord | undefined {
   const session = state.ssoSessions.get(sid);
-  if (!session) return undefined;
+  if (!session || ssoSessionOver(state.retention, session, clock.nowMs())) return undefined;
   const org = organisationOf(state, session);
   if (org !== undefined && !sameId(org, client.organisation_id)) return undefined;
   if (session.client_id === null) session.client_id = client.client_id;
@@ -86,15 +104,22 @@ export function findSsoSession(state: State, sid: string, client: ClientRecord):
 
 /**
  * Why {@link findSsoSession} found no session `sid` for `client`, for the journal: none by that
- * `sid`, or another organisation's (the caller is told neither: `session_not_found` either way).
+ * `sid` (or one that has ended), or another organisation's (the caller is told neither:
+ * `session_not_found` either way).
  */
-export function missingSsoSession(state: State, sid: string): { check: string; detail: string } {
-  return state.ssoSessions.get(sid)
-    ? { check: 'organisation', detail: 'the session sid belongs to another organisation' }
-    : { check: 'session', detail: 'no session by that sid' };
+export function missingSsoSession(state: State, clock: OffsetClock, sid: string): { check: string; detail: string } {
+  const session = state.ssoSessions.get(sid);
+  if (!session) return { check: 'session', detail: 'no session by that sid' };
+  if (ssoSessionOver(state.retention, session, clock.nowMs()))
+    return { check: 'session', detail: 'the session has ended (its lifetime or idle time is over)' };
+  return { check: 'organisation', detail: 'the session sid belongs to another organisation' };
 }
 
-/** Records an operation in the session's timeline. */
+/**
+ * Records an operation in the session's timeline: its latest {@link SSO_TIMELINE_ENTRIES} entries
+ * are kept, each with at most the first characters of the IP address and user agent
+ * ({@link SSO_TIMELINE_TEXT}), so that no client can make one session large.
+ */
 export function recordSsoEvent(
   session: SsoSessionRecord,
   clock: OffsetClock,
@@ -102,19 +127,26 @@ export function recordSsoEvent(
   outcome: string,
   claims: { ipa?: string; uas?: string },
 ): void {
-  session.timeline.push({
+  const timeline = session.timeline;
+  timeline.push({
     at: clock.now().toISOString(),
     operation,
     outcome,
-    ip_address: claims.ipa ?? '',
-    user_agent: claims.uas ?? '',
+    ip_address: (claims.ipa ?? '').slice(0, SSO_TIMELINE_TEXT.ip),
+    user_agent: (claims.uas ?? '').slice(0, SSO_TIMELINE_TEXT.userAgent),
   });
+  if (timeline.length > SSO_TIMELINE_ENTRIES) timeline.splice(0, timeline.length - SSO_TIMELINE_ENTRIES);
 }
 
-/** The logged-in sessions of an account, across its organisation's clients. */
-export function loggedInSessions(state: State, accountId: string): SsoSessionRecord[] {
+/** The logged-in sessions of an account, across its organisation's clients (ended ones aside). */
+export function loggedInSessions(state: State, clock: OffsetClock, accountId: string): SsoSessionRecord[] {
+  const now = clock.nowMs();
   return state.ssoSessions.rows.filter(
-    (s) => s.state === 'loggedin' && s.account_id !== null && sameId(s.account_id, accountId),
+    (s) =>
+      s.state === 'loggedin' &&
+      s.account_id !== null &&
+      sameId(s.account_id, accountId) &&
+      !ssoSessionOver(state.retention, s, now),
   );
 }
 
@@ -154,6 +186,7 @@ export function sessionLimit(limits: SsoSessionLimits, organisation: Organisatio
  */
 export function logInRefusal(
   state: State,
+  clock: OffsetClock,
   session: SsoSessionRecord,
   accountId: string | undefined,
   limits: SsoSessionLimits,
@@ -169,7 +202,7 @@ export function logInRefusal(
   }
   const account = state.accounts.get(accountId);
   const organisation = account ? state.organisation(account.organisation_id) : undefined;
-  if (loggedInSessions(state, accountId).length >= sessionLimit(limits, organisation))
+  if (loggedInSessions(state, clock, accountId).length >= sessionLimit(limits, organisation))
     return { err: 'session_limit_reached', ems: 'The account has its maximum of logged-in sessions' };
   return undefined;
 }
@@ -189,11 +222,12 @@ export type SsoLogInOutcome =
  */
 export function logInSsoSession(
   state: State,
+  clock: OffsetClock,
   session: SsoSessionRecord,
   accountId: string,
   limits: SsoSessionLimits,
 ): SsoLogInOutcome {
-  const refusal = logInRefusal(state, session, accountId, limits);
+  const refusal = logInRefusal(state, clock, session, accountId, limits);
   if (refusal) return { ok: false, ...refusal };
   const verification = session.state === 'loggedin';
   session.state = 'loggedin';
@@ -212,9 +246,11 @@ export function terminateSsoSession(session: SsoSessionRecord): boolean {
 }
 
 /** Terminates `session` and, when it is logged in, every other session of the same account. Answers how many ended. */
-export function logOutSsoSession(state: State, session: SsoSessionRecord): number {
+export function logOutSsoSession(state: State, clock: OffsetClock, session: SsoSessionRecord): number {
   const others =
-    session.account_id === null || session.state !== 'loggedin' ? [] : loggedInSessions(state, session.account_id);
+    session.account_id === null || session.state !== 'loggedin'
+      ? []
+      : loggedInSessions(state, clock, session.account_id);
   let ended = 0;
   for (const s of new Set([session, ...others])) if (terminateSsoSession(s)) ended++;
   return ended;
@@ -243,6 +279,8 @@ export type CredentialCheck =
       readonly why: string;
     };
 
+const WRONG_CREDENTIALS = 'Wrong e-mail address or password';
+
 /** The key of an e-mail address's wrong-password count: per organisation, letter case aside. */
 function failuresKey(organisationId: string, email: string): string {
   return `${idKey(organisationId)}\n${email.toLowerCase()}`;
@@ -262,16 +300,37 @@ function countFailure(state: State, clock: OffsetClock, limits: PasswordLimits, 
   entry.frozenUntilMs = 0;
   const left = Math.max(0, limits.maxFailedAttempts - entry.failures);
   if (left === 0) entry.frozenUntilMs = clock.nowMs() + limits.freezeSeconds * 1000;
-  state.loginFailures.set(key, entry);
+  keepWrongPasswordCount(state, key, entry, clock.nowMs());
   return left;
 }
 
 /**
- * Checks an e-mail address and password of an organisation, in the SSO service's order: a frozen
- * address is refused before the password is looked at (so it is no password oracle); an unknown
- * address costs a hash check and counts as a wrong password too (the answer does not tell which it
- * was); the wrong password that leaves no attempt freezes the address for `freezeSeconds`; a right
- * one clears the count, and then the account must be active.
+ * Runs `check` once every check of the same key started before it has ended: one password check
+ * per e-mail address at a time, so that checks sent in parallel are counted, and frozen, as if sent
+ * one after another. The first runs at once, in the caller's synchronous step.
+ */
+function oneAtATime<T>(checks: Map<string, Promise<void>>, key: string, check: () => Promise<T>): Promise<T> {
+  const previous = checks.get(key);
+  const result = previous ? previous.then(check) : check();
+  const settled = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  checks.set(key, settled);
+  void settled.then(() => {
+    if (checks.get(key) === settled) checks.delete(key);
+  });
+  return result;
+}
+
+/**
+ * Checks an e-mail address and password of an organisation, for every password login (the SSO
+ * service's authenticate and the shop's login form share the count and the freeze), in the SSO
+ * service's order: a frozen address is refused before the password is looked at (so it is no
+ * password oracle); an unknown address costs a hash check and counts as a wrong password too (the
+ * answer does not tell which it was); the wrong password that leaves no attempt freezes the address
+ * for `freezeSeconds`; a right one clears the count, and then the account must be active. The hash
+ * is checked off the event loop, one check per address at a time.
  */
 export function checkCredentials(
   state: State,
@@ -280,42 +339,54 @@ export function checkCredentials(
   organisationId: string,
   email: string,
   password: string,
-): CredentialCheck {
+): Promise<CredentialCheck> {
   const key = failuresKey(organisationId, email);
-  const frozen = frozenFor(state, clock, key);
-  if (frozen > 0)
-    return {
-      ok: false,
-      err: 'account_frozen',
-      ems: 'Too many wrong passwords: try again later',
-      frozenForSeconds: frozen,
-      why: `the address is frozen for ${frozen} s more`,
-    };
-  const account = state.accountByEmail(organisationId, email);
-  const right = verifyPassword(password, account?.password_hash ?? NO_PASSWORD) && account?.password_hash !== undefined;
-  if (!account || !right) {
-    const attemptsLeft = countFailure(state, clock, limits, key);
-    return {
-      ok: false,
-      err: 'invalid_credentials',
-      ems: 'Wrong e-mail address or password',
-      attemptsLeft,
-      why: !account
-        ? 'no account of the organisation with that e-mail address'
-        : account.password_hash === undefined
-          ? 'the account has no password'
-          : 'wrong password',
-    };
-  }
-  state.loginFailures.delete(key);
-  if (!isActiveAccount(account))
-    return {
-      ok: false,
-      err: 'account_not_active',
-      ems: 'This account cannot log in',
-      why: `the account is ${account.status}`,
-    };
-  return { ok: true, account };
+  return oneAtATime(state.passwordChecks, key, async (): Promise<CredentialCheck> => {
+    const frozen = frozenFor(state, clock, key);
+    if (frozen > 0)
+      return {
+        ok: false,
+        err: 'account_frozen',
+        ems: 'Too many wrong passwords: try again later',
+        frozenForSeconds: frozen,
+        why: `the address is frozen for ${frozen} s more`,
+      };
+    const generation = state.generation;
+    const account = state.accountByEmail(organisationId, email);
+    const hash = account?.password_hash;
+    const right = (await verifyPassword(password, hash ?? NO_PASSWORD)) && hash !== undefined;
+    // A state loaded meanwhile (reset, restore) has its own accounts and counts: this check is not one of its.
+    if (state.generation !== generation)
+      return {
+        ok: false,
+        err: 'invalid_credentials',
+        ems: WRONG_CREDENTIALS,
+        why: 'the state was replaced while the password was checked',
+      };
+    if (!account || !right) {
+      const attemptsLeft = countFailure(state, clock, limits, key);
+      return {
+        ok: false,
+        err: 'invalid_credentials',
+        ems: WRONG_CREDENTIALS,
+        attemptsLeft,
+        why: !account
+          ? 'no account of the organisation with that e-mail address'
+          : hash === undefined
+            ? 'the account has no password'
+            : 'wrong password',
+      };
+    }
+    state.loginFailures.delete(key);
+    if (!isActiveAccount(account))
+      return {
+        ok: false,
+        err: 'account_not_active',
+        ems: 'This account cannot log in',
+        why: `the account is ${account.status}`,
+      };
+    return { ok: true, account };
+  });
 }
 
 /** The session `sid`, or 404 `not_found` naming `sid`. */

@@ -21,6 +21,7 @@ import {
   type UserProductRecord,
 } from './document.js';
 import { idKey, sameId } from './ids.js';
+import type { RetentionSettings } from './options.js';
 
 /** `user_products` as a property name: `userProducts`. */
 type Camel<S extends string> = S extends `${infer H}_${infer R}` ? `${H}${Capitalize<Camel<R>>}` : S;
@@ -167,8 +168,11 @@ function recordLookups(c: Collections) {
   };
 }
 
-/** Creates the live state over `document` (already validated, owned from now on). */
-export function createState(document: StateDocument) {
+/**
+ * Creates the live state over `document` (already validated, owned from now on), keeping what
+ * `retention` says (`mock/core/eviction.ts`).
+ */
+export function createState(document: StateDocument, retention: RetentionSettings) {
   const { byKey, named } = liveCollections();
   const state = {
     ...named,
@@ -176,10 +180,14 @@ export function createState(document: StateDocument) {
     ...recordLookups(named),
     /** The state document: the records the collections index. */
     document,
+    /** What is kept, and for how long: the caps of each kind and the lifetimes of sessions. */
+    retention,
     /** The shop's browser sessions by session id (not part of the document). */
     shopSessions: new Map<string, ShopSession>(),
     /** Wrong passwords in a row, by organisation and lower-case e-mail (not part of the document). */
     loginFailures: new Map<string, LoginFailures>(),
+    /** The password check under way for each organisation and lower-case e-mail, the last one queued (not part of the document). */
+    passwordChecks: new Map<string, Promise<void>>(),
     /**
      * Organisations with a sync of customer subscriptions (endpoint 19) under way, by {@link idKey}
      * (not part of the document); `load` empties it.

@@ -5,6 +5,7 @@
  */
 import { expiryAfter, type OffsetClock } from './clock.js';
 import type { AccountRecord, TicketRecord } from './document.js';
+import { makeRoomForTicket } from './eviction.js';
 import { newSecret } from './ids.js';
 import type { State } from './state.js';
 import { revokeFamily } from './tokens.js';
@@ -18,9 +19,10 @@ export interface TicketFor {
   lifetimeSeconds: number;
 }
 
-/** Issues a ticket and stores it. */
+/** Issues a ticket and stores it; a few expired tickets, and the oldest over the cap, make room for it first. */
 export function issueTicket(state: State, clock: OffsetClock, what: TicketFor): TicketRecord {
   const now = clock.nowMs();
+  makeRoomForTicket(state, now);
   const record: TicketRecord = {
     ticket: newSecret(32),
     account_id: what.accountId,

@@ -2,6 +2,7 @@
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { expiryAfter, type OffsetClock } from './clock.js';
 import type { AccessTokenRecord, ClientRecord } from './document.js';
+import { makeRoomForToken } from './eviction.js';
 import { newId, newSecret } from './ids.js';
 import type { State } from './state.js';
 
@@ -11,24 +12,32 @@ export interface TokenGrant {
   scopes: readonly string[];
   accountId: string | null;
   expiresIn: number;
+  /** Lifetime of the refresh token in seconds. */
+  refreshExpiresIn: number;
   /** The refresh family to join (a refreshed token); a new family when absent. */
   family?: string;
 }
 
-/** Issues an access token (256 random bits) with its refresh token, and stores both. */
+/**
+ * Issues an access token (256 random bits) with its refresh token, and stores both; a few tokens
+ * of no more use, and the oldest over the cap, make room for it first.
+ */
 export function issueToken(state: State, clock: OffsetClock, grant: TokenGrant): AccessTokenResponse {
   const accessToken = newSecret();
   const refreshToken = newSecret();
   const scopes = [...grant.scopes];
+  const now = clock.nowMs();
+  makeRoomForToken(state, now);
   state.accessTokens.add({
     access_token: accessToken,
     refresh_token: refreshToken,
     client_id: grant.client.client_id,
     scopes,
     account_id: grant.accountId,
-    expires_at: expiryAfter(clock.nowMs(), grant.expiresIn),
+    expires_at: expiryAfter(now, grant.expiresIn),
     revoked_at: null,
     refreshed_at: null,
+    refresh_expires_at: expiryAfter(now, grant.refreshExpiresIn),
     family: grant.family ?? newId(),
   });
   return {

@@ -7,7 +7,7 @@
  */
 
 import { sumOfDetails } from '../../src/schemas/products.js';
-import type { OffsetClock } from './clock.js';
+import { dateText, type OffsetClock } from './clock.js';
 import type { ClientRecord, PricePeriodRecord, ProductRecord, UserProductRecord } from './document.js';
 import { HttpError } from './errors.js';
 import { newId } from './ids.js';
@@ -40,7 +40,7 @@ export function priceOf(period: PricePeriodRecord): number {
   return period.price ?? sumOfDetails(period.details ?? []);
 }
 
-/** The end of one period after `fromMs`: `length` days, weeks, months or years. */
+/** The end of one period after `fromMs`: `length` days, weeks, months or years (NaN past any date). */
 export function periodEnd(fromMs: number, type: PricePeriodRecord['type'], length: number): number {
   const d = new Date(fromMs);
   if (type === 'day') d.setUTCDate(d.getUTCDate() + length);
@@ -120,7 +120,8 @@ export function purchase(state: State, clock: OffsetClock, what: Purchase): User
     product,
     subscriptionType: period.purchase_type,
     validFrom: created,
-    validTo: new Date(periodEnd(now, period.type, period.length)).toISOString(),
+    // A period that ends past the latest date the document can hold ends there.
+    validTo: dateText(periodEnd(now, period.type, period.length)),
     // A purchase is controlled by the platform, not by an external provision service.
     provisionService: null,
     paid: { paymentOption: period.payment_option, periodId: period.id, orderId },

@@ -8,7 +8,7 @@ import { HttpError } from '../core/errors.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
 import { internalsOf, type PlatformInternals } from '../core/internals.js';
 import { REDACTED, type Refusal } from '../core/journal.js';
-import { bodyTooLarge, DEFAULT_MAX_BODY_BYTES, declaredLength } from '../core/limits.js';
+import { bodyLimitFor, bodyTooLarge, DEFAULT_MAX_BODY_BYTES, declaredLength } from '../core/limits.js';
 import { type CoreRequest, type CoreResponse, type RequestHandler, setOwn } from '../core/messages.js';
 import type { Route } from '../core/route.js';
 import type { Platform } from '../core/types.js';
@@ -317,9 +317,10 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   let whole = true;
   if (refusal) whole = req.complete;
   else if (hasBody(req)) {
-    const read = await readBody(req, ctx.maxBodyBytes);
+    const limit = bodyLimitFor(ctx.maxBodyBytes, req.method ?? 'GET', url.pathname);
+    const read = await readBody(req, limit);
     if (read === TOO_LARGE) {
-      refusal = bodyTooLarge(ctx.maxBodyBytes);
+      refusal = bodyTooLarge(limit);
       whole = false;
     } else body = read;
   }
@@ -637,7 +638,8 @@ function httpServer(ctx: ServeContext, settings: ServerSettings, listener: Retur
   // `Expect: 100-continue`: a declared body over the limit is refused before the client sends it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const declared = declaredLength(req.headers['content-length']);
-    if (declared === undefined || !(declared > ctx.maxBodyBytes)) res.writeContinue();
+    const limit = bodyLimitFor(ctx.maxBodyBytes, req.method ?? 'GET', req.url ?? '/');
+    if (declared === undefined || !(declared > limit)) res.writeContinue();
     served(req, res);
   });
   // Any other expectation: refused by `serve` (417), as JSON and journaled.

@@ -74,7 +74,12 @@ export const adminRoutes: readonly Route[] = [
     platform.reset();
     return { status: 204 };
   }),
-  route(admin('GET', 'state'), ({ platform }) => ({ body: platform.snapshot() })),
+  // The document's text straight from the live state: no deep copy of it on the way (a copy
+  // doubled what a large state holds in memory); the audience in force, as snapshot() gives it.
+  route(admin('GET', 'state'), ({ state, settings }) => ({
+    text: JSON.stringify({ ...state.document, sso_audience: settings.ssoAudience ?? state.document.sso_audience }),
+    headers: { 'content-type': 'application/json' },
+  })),
   route({ ...admin('PUT', 'state'), body: StateDocumentSchema }, ({ platform, input }) => {
     platform.restore(input);
     return { status: 204 };
@@ -92,7 +97,11 @@ export const adminRoutes: readonly Route[] = [
     // The time first: a refused time (out of range) changes nothing, the freeze included.
     if (input.now !== undefined) clock.set(input.now);
     if (input.advance_seconds !== undefined) clock.advance(input.advance_seconds);
-    if (input.frozen === true) clock.freeze();
+    if (input.frozen === true) {
+      clock.freeze();
+      // Frozen at the very instant asked for, not at the millisecond the freeze came in.
+      if (input.now !== undefined) clock.set(input.now);
+    }
     if (input.frozen === false) clock.resume();
     return { body: clockJson(clock) };
   }),

@@ -72,6 +72,7 @@ function clientCredentials({ state, clock, settings }: Context, req: ClientCrede
     scopes,
     accountId: null,
     expiresIn: settings.accessTokenLifetimeSeconds,
+    refreshExpiresIn: settings.refreshTokenLifetimeSeconds,
   });
   return { body, headers: NO_STORE };
 }
@@ -92,6 +93,7 @@ function ticket({ state, clock, settings }: Context, req: TicketGrantRequest): G
     scopes,
     accountId: presented.account.id,
     expiresIn: settings.accessTokenLifetimeSeconds,
+    refreshExpiresIn: settings.refreshTokenLifetimeSeconds,
   });
   useTicket(presented.ticket, clock, body.access_token);
   return { body, headers: NO_STORE };
@@ -110,6 +112,8 @@ function refreshToken({ state, clock, settings }: Context, req: RefreshTokenGran
     throw invalidGrant('refresh_token', 'The refresh token was already used');
   }
   if (old.revoked_at !== null) throw invalidGrant('refresh_token', 'The refresh token was revoked');
+  if (old.refresh_expires_at !== null && Date.parse(old.refresh_expires_at) <= clock.nowMs())
+    throw invalidGrant('refresh_token', 'The refresh token has expired');
   if (old.account_id !== null) {
     const account = state.accounts.get(old.account_id);
     if (!account || !isActiveAccount(account))
@@ -120,6 +124,7 @@ function refreshToken({ state, clock, settings }: Context, req: RefreshTokenGran
     scopes: old.scopes,
     accountId: old.account_id,
     expiresIn: settings.accessTokenLifetimeSeconds,
+    refreshExpiresIn: settings.refreshTokenLifetimeSeconds,
     family: old.family ?? old.access_token,
   });
   old.refreshed_at = clock.now().toISOString();

@@ -29,11 +29,12 @@ import type {
   ProductRecord,
   TicketConfigurationRecord,
 } from '../core/document.js';
+import { makeRoomForShopSession, shopSessionOver } from '../core/eviction.js';
 import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
 import { newSecret, sameId, sameSecret } from '../core/ids.js';
-import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
 import { apiRoute, type ContextOf, type RouteContext, type RouteResult, route } from '../core/route.js';
+import { checkCredentials } from '../core/sso.js';
 import type { ShopSession, State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 import type { Platform } from '../core/types.js';
@@ -147,7 +148,7 @@ interface SignedIn {
 function loggedIn(ctx: Context, organisationId?: string): SignedIn | undefined {
   const id = cookieOf(ctx.headers, SHOP_SESSION_COOKIE);
   const session = id === undefined ? undefined : ctx.state.shopSessions.get(id);
-  if (!session) return undefined;
+  if (!session || shopSessionOver(ctx.state.retention, session, ctx.clock.nowMs())) return undefined;
   const account = ctx.state.accounts.get(session.account_id);
   if (!account || !isActiveAccount(account)) return undefined;
   if (organisationId !== undefined && !sameId(account.organisation_id, organisationId)) return undefined;
@@ -165,6 +166,7 @@ function cookie(ctx: Context, value: string, maxAge?: number, name = SHOP_SESSIO
 function openSession(ctx: Context, account: AccountRecord): string {
   const old = cookieOf(ctx.headers, SHOP_SESSION_COOKIE);
   if (old !== undefined) ctx.state.shopSessions.delete(old);
+  makeRoomForShopSession(ctx.state, ctx.clock.nowMs());
   const id = newSecret(32);
   ctx.state.shopSessions.set(id, {
     account_id: account.id,
@@ -352,25 +354,32 @@ function showMarketplace(ctx: ContextOf<typeof marketplace>): Page {
   return storePage(ctx, m, org, visit, q);
 }
 
-/** `POST /shop/login`: the login form. A wrong password re-shows it with an error. */
-function login(ctx: Context): Page {
-  const { state, input: f } = ctx;
+/**
+ * `POST /shop/login`: the login form. The password is checked as the SSO service's authenticate
+ * checks it, with the same count of wrong passwords and the same freeze (per organisation and
+ * e-mail address, its letter case aside): a wrong password re-shows the form with an error, and so
+ * does a frozen account, with the seconds left (`429`, `Retry-After`), whatever the password.
+ */
+async function login(ctx: Context): Promise<Page> {
+  const { state, clock, settings, input: f } = ctx;
   if (isCrossSite(ctx) || !tokenMatches(f, expectedLoginToken(ctx))) return forbidden();
   const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
   const org = m && organisationOf(state, m);
   if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');
-  const account = f.email ? state.accountByEmail(org, f.email) : undefined;
-  // An unknown e-mail costs a hash check too: the answer's time does not tell which it was.
-  const known = verifyPassword(f.password ?? '', account?.password_hash ?? NO_PASSWORD);
-  if (!account || account.password_hash === undefined || !known)
-    return loginPage(ctx, m, f, 'Wrong e-mail address or password', 401);
-  if (!isActiveAccount(account)) return loginPage(ctx, m, f, 'This account cannot sign in', 403);
+  const checked = await checkCredentials(state, clock, settings.login, org, f.email ?? '', f.password ?? '');
+  if (!checked.ok) {
+    if (checked.err === 'account_not_active') return loginPage(ctx, m, f, 'This account cannot sign in', 403);
+    if (checked.err === 'invalid_credentials') return loginPage(ctx, m, f, 'Wrong e-mail address or password', 401);
+    const seconds = checked.frozenForSeconds ?? settings.login.freezeSeconds;
+    const frozen = loginPage(ctx, m, f, `Too many wrong passwords: try again in ${seconds} seconds`, 429);
+    return { ...frozen, headers: { ...frozen.headers, 'retry-after': String(seconds) } };
+  }
   const location = withQuery(marketplacePath(at(ctx, ''), m), {
     returnUrl: returnUrlOf(f),
     campaign: f.campaign,
     period: f.period,
   });
-  return redirect(location, { 'set-cookie': openSession(ctx, account) });
+  return redirect(location, { 'set-cookie': openSession(ctx, checked.account) });
 }
 
 /**
@@ -529,7 +538,7 @@ function logout(ctx: Context): Page {
 const get = (path: string, handler: (ctx: Context) => Page) =>
   route({ method: 'GET', path, kind: 'shop', query: Fields }, handler);
 /** A form post of the shop's own pages. */
-const post = (path: string, handler: (ctx: Context) => Page) =>
+const post = (path: string, handler: (ctx: Context) => Page | Promise<Page>) =>
   route({ method: 'POST', path, kind: 'shop', form: true, body: Fields }, handler);
 
 /** Endpoint 25: the marketplace page a site sends its user to with a ticket. */

@@ -294,14 +294,14 @@ async function sessionOperation<S extends z.ZodType<RequestClaims & { sid: strin
   const { client, verified, reply, unverifiable } = await operation(ctx, schema);
   if (!verified.ok) return unverifiable(verified.refusal);
   const { claims } = verified;
-  const session = findSsoSession(ctx.state, claims.sid, client);
+  const session = findSsoSession(ctx.state, ctx.clock, claims.sid, client);
   if (!session)
     return reply({
       sts: 'anon',
       sid: claims.sid,
       err: 'session_not_found',
       ems: 'No such session',
-      refusal: missingSsoSession(ctx.state, claims.sid),
+      refusal: missingSsoSession(ctx.state, ctx.clock, claims.sid),
     });
   return operate({ client, claims, session, reply });
 }
@@ -327,7 +327,7 @@ const authenticateWithTicketRoute = apiRoute(authenticateWithTicket, (ctx) =>
       recordSsoEvent(session, clock, 'authenticatewithticket', err, claims);
       return reply({ sts: session.state, sid: session.sid, err, ems, ...(refusal ? { refusal } : {}) });
     };
-    const refusedBeforeTicket = logInRefusal(state, session, undefined, ctx.settings.login);
+    const refusedBeforeTicket = logInRefusal(state, clock, session, undefined, ctx.settings.login);
     if (refusedBeforeTicket) return refuse(refusedBeforeTicket.err, refusedBeforeTicket.ems);
     const presented = judgeTicket(state, clock, claims.at, client.client_id);
     if (!presented.ok)
@@ -337,7 +337,7 @@ const authenticateWithTicketRoute = apiRoute(authenticateWithTicket, (ctx) =>
       });
     const accountId = presented.account.id;
     // A refused log-in (another account, the session limit) leaves the ticket unused.
-    const outcome = logInSsoSession(state, session, accountId, ctx.settings.login);
+    const outcome = logInSsoSession(state, clock, session, accountId, ctx.settings.login);
     if (!outcome.ok) return refuse(outcome.err, outcome.ems);
     useTicket(presented.ticket, clock);
     recordSsoEvent(session, clock, 'authenticatewithticket', outcome.verification ? 'verified' : 'loggedin', claims);
@@ -390,7 +390,7 @@ const identify = apiRoute(ssoIdentify, async (ctx) => {
     });
   // The browser's session on the SSO host, when it is one this organisation may use; else a new one.
   const sid = cookieOf(ctx.headers, SSO_SESSION_COOKIE);
-  let session = sid === undefined ? undefined : findSsoSession(state, sid, client);
+  let session = sid === undefined ? undefined : findSsoSession(state, clock, sid, client);
   if (!session || session.state === 'terminated') session = createSsoSession(state, clock, client.client_id);
   recordSsoEvent(session, clock, 'identify', session.state, { uas: ctx.headers['user-agent'] ?? '' });
   const token = await sessionToken(ctx, client, {
@@ -445,16 +445,33 @@ const sessionStatus = apiRoute(ssoSessionStatus, (ctx) =>
 
 // ------------------------------------------------------------------ authenticate
 
+// The password is checked off the event loop: after it, the session is looked up again (a load or
+// an eviction may have taken it meanwhile), and the log-in's guards are checked again.
 const authenticate = apiRoute(ssoAuthenticate, (ctx) =>
-  sessionOperation(ctx, ssoRequestClaims['/authenticate'], ({ client, claims, session, reply }) => {
+  sessionOperation(ctx, ssoRequestClaims['/authenticate'], async ({ client, claims, session, reply }) => {
     const { state, clock, settings } = ctx;
     const refuse = (err: string, ems: string, extra: Partial<Outcome> = {}) => {
       recordSsoEvent(session, clock, 'authenticate', err, claims);
       return reply({ sts: session.state, sid: session.sid, err, ems, ...extra });
     };
-    const refusedBeforeCredentials = logInRefusal(state, session, undefined, settings.login);
+    const refusedBeforeCredentials = logInRefusal(state, clock, session, undefined, settings.login);
     if (refusedBeforeCredentials) return refuse(refusedBeforeCredentials.err, refusedBeforeCredentials.ems);
-    const credentials = checkCredentials(state, clock, settings.login, client.organisation_id, claims.usr, claims.pwd);
+    const credentials = await checkCredentials(
+      state,
+      clock,
+      settings.login,
+      client.organisation_id,
+      claims.usr,
+      claims.pwd,
+    );
+    if (state.ssoSessions.get(session.sid) !== session)
+      return reply({
+        sts: 'anon',
+        sid: claims.sid,
+        err: 'session_not_found',
+        ems: 'No such session',
+        refusal: { check: 'session', detail: 'the session ended while the password was checked' },
+      });
     if (!credentials.ok)
       return refuse(credentials.err, credentials.ems, {
         frf: credentials.frozenForSeconds,
@@ -462,7 +479,7 @@ const authenticate = apiRoute(ssoAuthenticate, (ctx) =>
         refusal: { check: 'credentials', detail: credentials.why },
       });
     const { account } = credentials;
-    const outcome = logInSsoSession(state, session, account.id, settings.login);
+    const outcome = logInSsoSession(state, clock, session, account.id, settings.login);
     if (!outcome.ok) return refuse(outcome.err, outcome.ems);
     recordSsoEvent(session, clock, 'authenticate', 'loggedin', claims);
     return reply({ sts: 'loggedin', sid: session.sid, aid: account.id, at: ticketFor(ctx, account.id, client) });
@@ -473,7 +490,7 @@ const authenticate = apiRoute(ssoAuthenticate, (ctx) =>
 
 const logout = apiRoute(ssoLogout, (ctx) =>
   sessionOperation(ctx, ssoRequestClaims['/logout'], ({ claims, session, reply }) => {
-    const ended = logOutSsoSession(ctx.state, session);
+    const ended = logOutSsoSession(ctx.state, ctx.clock, session);
     recordSsoEvent(session, ctx.clock, 'logout', `terminated ${ended}`, claims);
     return reply({ sts: 'terminated', sid: session.sid });
   }),

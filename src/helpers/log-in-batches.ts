@@ -1,7 +1,7 @@
 /**
  * Bulk change-log writing (endpoint 4) over any number of entries: `accountChangeLog.logInBatches`.
- * A run checks every entry first, sends requests of at most 1000 one after another, and accounts
- * for each entry by its index, so that failed ones can be resubmitted alone.
+ * A run checks every entry first, sends requests of at most 1000 entries and 1 MiB one after
+ * another, and accounts for each entry by its index, so that failed ones can be resubmitted alone.
  */
 import type { RequestOptions } from '../client.js';
 import { APIError, RequestValidationError } from '../errors.js';
@@ -28,6 +28,12 @@ export interface BatchProgress {
 export interface LogInBatchesOptions extends Omit<RequestOptions, 'retryWrite'> {
   /** Entries per request, 1 to 1000. Default 1000. */
   batchSize?: number;
+  /**
+   * The most bytes of a request's body (its JSON, in UTF-8), 8192 or more: a request takes fewer
+   * entries than `batchSize` when they would go over it. Default 1048576 (1 MiB, a common limit of
+   * servers and proxies: 1,000 entries of the spec's longest fields are 1.23 MB).
+   */
+  maxBatchBytes?: number;
   /** Called after each request with the progress of the run. */
   onProgress?: (progress: BatchProgress) => void;
 }
@@ -67,17 +73,35 @@ export interface ChangeLogWriter {
   availableCategories(options?: RequestOptions): Promise<AvailableCategoriesResponse>;
 }
 
-/** The spec's rule for a batch: at most 1000 entries in a request. */
-function checkBatchSize(batchSize: number): void {
-  if (Number.isInteger(batchSize) && batchSize >= 1 && batchSize <= MAX_CHANGE_LOGS_PER_REQUEST) return;
+/** The default of {@link LogInBatchesOptions.maxBatchBytes}: 1 MiB. */
+export const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
+/** The least {@link LogInBatchesOptions.maxBatchBytes}: above the largest valid entry (7.4 KB, every character escaped). */
+const MIN_BATCH_BYTES = 8192;
+/** The body of a request with no entries: `{"change_logs":[]}`. */
+const EMPTY_BODY_BYTES = '{"change_logs":[]}'.length;
+
+/** Refuses an option before anything is sent, naming it. */
+function checkOption(name: string, value: number, min: number, max: number): void {
+  if (Number.isInteger(value) && value >= min && value <= max) return;
+  const range = max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`;
   throw new RequestValidationError([
-    {
-      code: 'custom',
-      path: ['batchSize'],
-      message: `Parameter must be an integer from 1 to ${MAX_CHANGE_LOGS_PER_REQUEST}`,
-      input: batchSize,
-    },
+    { code: 'custom', path: [name], message: `Parameter must be an integer ${range}`, input: value },
   ]);
+}
+
+/** How many bytes `text` takes in UTF-8 (a lone surrogate as U+FFFD, as `fetch` sends it). */
+function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }
 
 /** Whether the platform's refused payload is this entry, as the run sent it. */
@@ -116,10 +140,16 @@ export async function logInBatches(
   entries: readonly ChangeLogEntry[],
   options: LogInBatchesOptions = {},
 ): Promise<LogInBatchesResult> {
-  const { batchSize = MAX_CHANGE_LOGS_PER_REQUEST, onProgress, ...rest } = options;
-  checkBatchSize(batchSize);
+  const {
+    batchSize = MAX_CHANGE_LOGS_PER_REQUEST,
+    maxBatchBytes = DEFAULT_MAX_BATCH_BYTES,
+    onProgress,
+    ...rest
+  } = options;
+  checkOption('batchSize', batchSize, 1, MAX_CHANGE_LOGS_PER_REQUEST);
+  checkOption('maxBatchBytes', maxBatchBytes, MIN_BATCH_BYTES, Number.MAX_SAFE_INTEGER);
   // A chunk is a write: never retried, even when a caller's options (typed or not) ask for it.
-  return new BatchRun(writer, entries, { ...rest, retryWrite: false }).run(batchSize, onProgress);
+  return new BatchRun(writer, entries, { ...rest, retryWrite: false }).run({ batchSize, maxBatchBytes }, onProgress);
 }
 
 /** One run of {@link logInBatches}: the entries still to send, and what happened to the others. */
@@ -144,7 +174,7 @@ class BatchRun {
 
   /** Sends the entries in batches until none is left or the signal aborts; reports progress after each. */
   async run(
-    batchSize: number,
+    limits: { batchSize: number; maxBatchBytes: number },
     onProgress: ((progress: BatchProgress) => void) | undefined,
   ): Promise<LogInBatchesResult> {
     const result = this.#result;
@@ -154,7 +184,7 @@ class BatchRun {
         result.aborted = true;
         break;
       }
-      await this.#sendBatch(this.#queue.splice(0, batchSize));
+      await this.#sendBatch(this.#queue.splice(0, this.#nextBatchLength(limits)));
       // Every entry before the next one to send is handled: sent, or failed here.
       onProgress?.({ done: this.#queue[0] ?? total, total });
       if (result.aborted) break;
@@ -163,6 +193,23 @@ class BatchRun {
     result.notSent.push(...this.#queue);
     result.failed.sort((a, b) => a.index - b.index);
     return result;
+  }
+
+  /**
+   * How many of the next entries of the queue go in one request: at most `batchSize`, and no more
+   * than keep its body within `maxBatchBytes` (always at least one).
+   */
+  #nextBatchLength({ batchSize, maxBatchBytes }: { batchSize: number; maxBatchBytes: number }): number {
+    let bytes = EMPTY_BODY_BYTES;
+    let n = 0;
+    while (n < batchSize && n < this.#queue.length) {
+      // Each entry after the first adds a comma.
+      const entryBytes = utf8Bytes(JSON.stringify(this.#entries[this.#queue[n]!])) + (n > 0 ? 1 : 0);
+      if (n > 0 && bytes + entryBytes > maxBatchBytes) break;
+      bytes += entryBytes;
+      n++;
+    }
+    return n;
   }
 
   /** The indexes of the entries that keep the spec's rules; the others fail here, before anything is sent. */

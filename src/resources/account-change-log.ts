@@ -34,8 +34,9 @@ export class AccountChangeLog extends APIResource {
   }
 
   /**
-   * Logs any number of entries, in requests of at most 1000 sent one after another, and says what
-   * happened to each by its index in `entries`, so failed entries can be resubmitted alone.
+   * Logs any number of entries, in requests of at most 1000 entries and `maxBatchBytes` (1 MiB)
+   * sent one after another, and says what happened to each by its index in `entries`, so failed
+   * entries can be resubmitted alone.
    *
    * - An entry that breaks a rule of the spec is failed here, before anything is sent.
    * - A request refused whole for a category that is not available changed nothing: the run reads

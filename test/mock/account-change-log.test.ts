@@ -3,6 +3,7 @@
  * plain fetch.
  */
 import { beforeEach, describe, expect, test } from 'vitest';
+import { createPlatform, defaultHosts } from '../../mock/index.js';
 import { AvailableCategoriesResponse, LogToAccountsResponse } from '../../src/schemas/account-change-log.js';
 import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
@@ -150,6 +151,32 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
       expect(expectOk(answer, LogToAccountsResponse, 207).ok).toHaveLength(1000);
     });
 
+    /** An entry with the longest message (1,024) and `requested_by` (100) the spec allows, of `char`. */
+    const longest = (char: string) => ({
+      ...entry(anna, char.repeat(1024)),
+      requested_by: char.repeat(100),
+    });
+
+    test('the largest batch the spec allows is accepted: 1000 entries of the longest message and requested_by (1.23 MB, over the 1 MiB default limit)', async () => {
+      const json = { change_logs: Array.from({ length: 1000 }, () => longest('m')) };
+      expect(JSON.stringify(json).length).toBeGreaterThan(1024 * 1024);
+      const answer = await log(json);
+      expect(expectOk(answer, LogToAccountsResponse, 207).ok).toHaveLength(1000);
+    });
+
+    test('1001 of the longest entries, every character a six-byte escape (6.9 MB), reach the count rule: 400 invalid_parameter change_logs, not 413', async () => {
+      const json = { change_logs: Array.from({ length: 1001 }, () => longest('\u0007')) };
+      expect(JSON.stringify(json).length).toBeGreaterThan(6_500_000);
+      const answer = await expectUnchanged(h.platform, () => log(json));
+      expectError(answer, 400, 'invalid_parameter', 'change_logs');
+    });
+
+    test('a body over its own limit of 8 MiB: 413 payload_too_large body, nothing logged', async () => {
+      const json = { change_logs: [entry(anna, 'x'.repeat(8 * 1024 * 1024))] };
+      const answer = await expectUnchanged(h.platform, () => log(json));
+      expectError(answer, 413, 'payload_too_large', 'body');
+    });
+
     test.each([
       ['no entries', { change_logs: [] }, 'change_logs'],
       ['1001 entries', { change_logs: Array.from({ length: 1001 }, () => entry(anna)) }, 'change_logs'],
@@ -181,5 +208,24 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
       const answer = await expectUnchanged(h.platform, () => log({ change_logs: [{ ...entry(anna), urgent: true }] }));
       expectError(answer, 400, 'unknown_parameter', 'change_logs[0].urgent');
     });
+  });
+});
+
+describe('the body limit of endpoint 4 under a base path', () => {
+  test('a platform under /tenant-a takes the largest batch the spec allows there too: 207', async () => {
+    const platform = createPlatform({ basePath: '/tenant-a' });
+    const token = platform.mintToken({ scopes: [SCOPE] }).access_token;
+    const change_logs = Array.from({ length: 1000 }, () => ({
+      ...entry(anna, 'm'.repeat(1024)),
+      requested_by: 'r'.repeat(100),
+    }));
+    const answer = await platform.handle(
+      new Request(`${defaultHosts.api}/tenant-a${paths.logToAccounts}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ change_logs }),
+      }),
+    );
+    expect(answer.status, await answer.clone().text()).toBe(207);
   });
 });

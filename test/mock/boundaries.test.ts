@@ -6,6 +6,7 @@
  * term: it counts until `valid_to` and not from its instant on.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { createPlatform } from '../../mock/index.js';
 import { getMyActiveProducts, pathOf } from '../../src/endpoints.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { ActiveProductsResponse } from '../../src/schemas/me.js';
@@ -140,6 +141,62 @@ describe('the platform clock', () => {
     expect(() => h.platform.mintToken({ scopes: [READ], expiresIn: 1e13 })).toThrow(
       expect.objectContaining({ field: 'expires_in' }),
     );
+  });
+});
+
+describe.each(ADAPTERS)('the clock at the end of its range, through %s', (kind) => {
+  const h = useAdapter(kind, { now: T0 });
+  const setClock = (json: unknown) => h.call('/__admin/clock', { method: 'POST', json });
+  /** The state document as GET /__admin/state answers it, put back whole with PUT. */
+  const roundTrip = async () => {
+    const read = await h.call('/__admin/state');
+    expect(read.status).toBe(200);
+    const put = await h.call('/__admin/state', {
+      method: 'PUT',
+      body: read.text,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(put.status, put.text).toBe(204);
+    expect((await h.call('/__admin/state')).body).toEqual(read.body);
+  };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('a now in the last year the clock can show is refused: 400 invalid_parameter naming now; the clock does not move', async () => {
+    h.platform.clock.freeze();
+    const before = h.platform.clock.now().toISOString();
+    for (const now of ['9999-12-31T23:59:58Z', '9999-01-01T00:00:00.000Z']) {
+      const body = expectError(await setClock({ now }), 400, 'invalid_parameter', 'now');
+      expect(body.message).toContain('9998-12-31T23:59:59.999Z');
+    }
+    expectError(await setClock({ advance_seconds: 8000 * 365 * 86_400 }), 400, 'invalid_parameter', 'advance_seconds');
+    expect(h.platform.clock.now().toISOString()).toBe(before);
+    expect(() => createPlatform({ now: '9999-06-01T00:00:00Z' })).toThrow(expect.objectContaining({ field: 'now' }));
+  });
+
+  test('at the latest settable time a new token lives its whole lifetime, and the state round-trips', async () => {
+    expect((await setClock({ now: '9998-12-31T23:59:59.999Z', frozen: true })).status).toBe(200);
+    const token = h.token([READ]);
+    expectOk(await h.call(paths.getProducts, { token }), GetProductsResponse);
+    expect(h.platform.snapshot().access_tokens.find((t) => t.access_token === token)?.expires_at).toBe(
+      '9999-01-01T00:59:59.999Z',
+    );
+    h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
+    await roundTrip();
+  });
+
+  test('a clock that flows past the last instant of 9999 stands still there, and every date it writes stays in range', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse(T0) });
+    expect((await setClock({ now: '9998-12-31T23:59:58Z' })).status).toBe(200);
+    // Two years of real time flow by.
+    vi.setSystemTime(Date.now() + 2 * 366 * 86_400_000);
+    expect((await h.call('/__admin/clock')).body).toEqual({ now: '9999-12-31T23:59:59.999Z', frozen: false });
+    h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
+    h.platform.mintToken({ scopes: [READ] });
+    const session = h.platform.sso.createSession({ clientId: site.clientId });
+    h.platform.sso.terminate(session);
+    await roundTrip();
   });
 });
 

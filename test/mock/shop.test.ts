@@ -3,7 +3,7 @@
  * the `shop_session` cookie, purchases as user-products, tickets back to the site; and no secret
  * in the request journal after the whole sign-on flow.
  */
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, test } from 'vitest';
 import { AccessTokenResponse, GenerateTicketResponse } from '../../src/schemas/authorization.js';
 import { OrderValidationResponse } from '../../src/schemas/orders.js';
@@ -872,5 +872,92 @@ describe.each(ADAPTERS)('what a purchase records, through %s', (kind) => {
     const { orders, profiles } = await purchase(periods.premiumInvoice);
     expect(orders).toEqual([expect.objectContaining({ payment_option: 'free', amount: 0 })]);
     expect(profiles).toEqual([]);
+  });
+});
+
+describe.each(ADAPTERS)('one lockout for the shop login and SSO authenticate, through %s', (kind) => {
+  const T0 = Date.parse('2030-03-01T09:00:00Z');
+  const h = useAdapter(kind, { now: new Date(T0).toISOString() });
+  const { email, password } = demoUsers.anna;
+  /** Every attempt at T0 unless a test moves the clock: the fifth wrong password freezes until T0 + 300 s. */
+  const standStill = () => {
+    h.platform.clock.freeze();
+    h.platform.clock.set(new Date(T0));
+  };
+
+  /** One shop login on a fresh browser: the answer, and whether it opened a shop session. */
+  const shopLogin = async (usr: string, pwd: string) => {
+    const b = browser(h);
+    await b.get(MARKET);
+    const answer = await b.post('/shop/login', { ...market, email: usr, password: pwd });
+    return { answer, session: b.cookie !== undefined };
+  };
+
+  /** One SSO authenticate on a new session of the demo site: the session token's claims. */
+  const ssoLogin = async (usr: string, pwd: string) => {
+    const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    const now = Math.floor(h.platform.clock.now().getTime() / 1000);
+    const t = await new SignJWT({ cid: demoSite.clientId, sid, ipa: '203.0.113.1', uas: 'UA', usr, pwd })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(now + 10)
+      .setIssuer(demoSite.organisationId)
+      .setAudience(DEMO_SSO_AUDIENCE)
+      .sign(new TextEncoder().encode(demoSite.clientSecret));
+    const answer = expectOk(
+      await h.call(paths.ssoAuthenticate, { method: 'POST', host: 'sso', json: { t } }),
+      SsoEnvelope,
+    );
+    return decodeJwt(answer.t);
+  };
+
+  /** Expects the shop's frozen login page: 429, the seconds left in the page and in Retry-After, no session. */
+  const expectFrozenAtShop = async (seconds: number) => {
+    const { answer, session } = await shopLogin(email, password);
+    const page = expectPage(answer, 429);
+    expect(page).toContain(`Too many wrong passwords: try again in ${seconds} seconds`);
+    expect(answer.headers.get('retry-after')).toBe(String(seconds));
+    expect(session).toBe(false);
+  };
+
+  test('five wrong passwords at the shop, in any letter case, freeze the account there and for SSO authenticate; the thaw opens both', async () => {
+    standStill();
+    for (const spelling of ['anna@example.com', 'ANNA@EXAMPLE.COM', 'Anna@Example.com', 'aNNA@example.COM', email]) {
+      const { answer, session } = await shopLogin(spelling, 'wrong-password');
+      expect(expectPage(answer, 401)).toContain('Wrong e-mail address or password');
+      expect(session).toBe(false);
+    }
+    await expectFrozenAtShop(300);
+    expect(await ssoLogin(email, password)).toMatchObject({ err: 'account_frozen', frf: 300, sts: 'anon' });
+    h.platform.clock.set(new Date(T0 + 299_001));
+    await expectFrozenAtShop(1);
+    h.platform.clock.set(new Date(T0 + 300_000));
+    expect((await shopLogin('ANNA@example.com', password)).session).toBe(true);
+    expect(await ssoLogin(email, password)).toMatchObject({ err: null, sts: 'loggedin' });
+  });
+
+  test('an account frozen through SSO authenticate cannot sign in at the shop, whatever the password', async () => {
+    standStill();
+    for (let i = 0; i < 5; i++) await ssoLogin(email.toUpperCase(), `wrong-${i}`);
+    await expectFrozenAtShop(300);
+    const { answer, session } = await shopLogin(email, 'still-wrong');
+    expectPage(answer, 429);
+    expect(session).toBe(false);
+  });
+
+  test('wrong passwords at the shop and through SSO add up: three and two freeze the account', async () => {
+    standStill();
+    for (let i = 0; i < 3; i++) await shopLogin(email, `wrong-${i}`);
+    expect(await ssoLogin(email, 'wrong-3')).toMatchObject({ err: 'invalid_credentials', raa: 1 });
+    expect(await ssoLogin(email, 'wrong-4')).toMatchObject({ err: 'invalid_credentials', raa: 0 });
+    await expectFrozenAtShop(300);
+  });
+
+  test('a right password at the shop clears the count for SSO too', async () => {
+    standStill();
+    for (let i = 0; i < 4; i++) await ssoLogin(email, `wrong-${i}`);
+    expect((await shopLogin(email, password)).session).toBe(true);
+    expect(await ssoLogin(email, 'one-more-typo')).toMatchObject({ err: 'invalid_credentials', raa: 4 });
   });
 });

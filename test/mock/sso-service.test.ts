@@ -526,10 +526,10 @@ describe.each(ADAPTERS)('stored password hashes are checked when the state is lo
   test.each([
     ['N = 1', 1, 8, 1, /N must be a power of two/],
     ['N not a power of two', 1000, 8, 1, /N must be a power of two/],
-    ['N over 2^20', 2 ** 21, 1, 1, /N must be a power of two/],
+    ['N over 2^16', 2 ** 17, 2, 1, /N must be a power of two/],
     ['r = 0', 1024, 0, 1, /r must be an integer from 1 to 16/],
     ['p over 16', 1024, 8, 17, /p must be an integer from 1 to 16/],
-    ['128 * N * r over 256 MiB', 2 ** 20, 4, 1, /at most 256 MiB/],
+    ['N * r * p over 2^17', 2 ** 14, 4, 4, /N·r·p \(the work of one check\) must be at most 131072/],
   ])('%s: PUT /__admin/state is refused naming the field, nothing changes', async (_, n, r, p, message) => {
     const { index, doc } = withAnnaHash(`scrypt$${n}$${r}$${p}$${'A'.repeat(22)}$${'A'.repeat(43)}`);
     const answer = await expectUnchanged(h.platform, () => h.call('/__admin/state', { method: 'PUT', json: doc }));

@@ -258,6 +258,42 @@ describe('4. log to accounts', () => {
       expect(run.logged).toEqual([0, 3, 5, 7, 9]);
     });
 
+    test('requests are split by size as well as by count: 1000 entries of the longest fields (1.23 MB) go in requests of at most 1 MiB', async () => {
+      const longest = (i: number): ChangeLogEntry => ({
+        ...entry(i % 2 ? anna : bo, 'é'.repeat(1024)),
+        requested_by: 'r'.repeat(100),
+      });
+      const sizes: number[] = [];
+      const measured: typeof fetch = async (input, init) => {
+        if (typeof init?.body === 'string') sizes.push(new TextEncoder().encode(init.body).length);
+        return fetch(input, init);
+      };
+      const run = await client({ fetch: measured }, all).accountChangeLog.logInBatches(
+        Array.from({ length: 1000 }, (_, i) => longest(i)),
+      );
+      expect(run.logged).toHaveLength(1000);
+      expect(sizes.length).toBeGreaterThan(1);
+      expect(sizes.every((s) => s <= 1024 * 1024)).toBe(true);
+      expect(sizes.reduce((a, b) => a + b)).toBeGreaterThan(2 * 1024 * 1024);
+      expect(received(paths.logToAccounts)).toHaveLength(sizes.length);
+
+      sizes.length = 0;
+      const small = await client({ fetch: measured }, all).accountChangeLog.logInBatches(
+        Array.from({ length: 100 }, (_, i) => longest(i)),
+        { maxBatchBytes: 50_000 },
+      );
+      expect(small.logged).toHaveLength(100);
+      expect(sizes.every((s) => s <= 50_000)).toBe(true);
+      expect(sizes.length).toBeGreaterThanOrEqual(5);
+    });
+
+    test('a maxBatchBytes under 8192 is refused before anything is sent', async () => {
+      await expect(
+        sdk().accountChangeLog.logInBatches([entry(anna, 'a')], { maxBatchBytes: 8191 }),
+      ).rejects.toMatchObject({ name: 'RequestValidationError', field: 'maxBatchBytes' });
+      expect(received(paths.logToAccounts, paths.getAvailableCategories)).toEqual([]);
+    });
+
     test('a batchSize out of 1..1000 is refused before anything is sent', async () => {
       await expect(sdk().accountChangeLog.logInBatches([entry(anna, 'a')], { batchSize: 1001 })).rejects.toMatchObject({
         constructor: RequestValidationError,
