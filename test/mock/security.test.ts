@@ -508,6 +508,11 @@ describe.each(ADAPTERS)('the admin guard as a caller meets it, through %s', (kin
       expect((await h.call('/__admin/state', { headers: { authorization } })).status).toBe(200);
     });
 
+    test('the token under another scheme of the same length is refused', async () => {
+      const answer = await h.call('/__admin/state', { headers: { authorization: `Basic: ${ADMIN_TOKEN}` } });
+      expectError(answer, 401, 'invalid_token', 'authorization');
+    });
+
     test('a refusal says what it requires, in a WWW-Authenticate challenge naming the realm', async () => {
       const answer = await h.call('/__admin/state', { headers: { authorization: 'Bearer wrong' } });
       const body = expectError(answer, 401, 'invalid_token', 'authorization');
@@ -543,6 +548,21 @@ describe.each(ADAPTERS)('the admin guard as a caller meets it, through %s', (kin
     test('a loopback https Origin (a local dev server on TLS) is answered', async () => {
       const answer = await h.call('/__admin/state', { headers: { origin: 'https://127.0.0.1:5173' } });
       expect(answer.status).toBe(200);
+    });
+
+    test('an empty body without a Content-Type is no body: the reset happens', async () => {
+      const res = await fetch(`${h.origin()}/__admin/reset`, { method: 'POST', body: new Blob([]) });
+      expect(res.status).toBe(204);
+    });
+
+    test('a body of another type is refused in words naming the type required', async () => {
+      const answer = await h.call('/__admin/clock', {
+        method: 'POST',
+        body: '{"advance_seconds":60}',
+        headers: { 'content-type': 'text/plain' },
+      });
+      const body = expectError(answer, 400, 'invalid_content_type_error', 'content-type');
+      expect(body.message).toBe('Content-Type must be application/json');
     });
 
     test('a Content-Type of application/json with parameters, in any letter case, is accepted', async () => {

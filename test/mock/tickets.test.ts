@@ -380,4 +380,18 @@ describe.each(ADAPTERS)('why a ticket is refused, in the words of endpoint 23, t
     h.platform.restore(doc);
     expect(await refusal(inactive)).toBe('The account of the ticket is not active');
   });
+
+  test('a used ticket presented again later leaves the time its tokens were first revoked', async () => {
+    h.platform.clock.freeze();
+    const ticket = h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
+    const { access_token } = expectOk(await exchange(ticket), AccessTokenResponse);
+    await refusal(ticket);
+    const revokedAt = () =>
+      h.platform.snapshot().access_tokens.find((t) => t.access_token === access_token)?.revoked_at;
+    const first = revokedAt();
+    expect(first).toBe(h.platform.clock.now().toISOString());
+    h.platform.clock.advance(30);
+    await refusal(ticket);
+    expect(revokedAt()).toBe(first);
+  });
 });

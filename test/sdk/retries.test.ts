@@ -355,6 +355,12 @@ describe('how long a retry waits, rule by rule', () => {
     expect(retryWait(delays, answer(429, { [header]: value }), 1)).toBe(ms);
   });
 
+  test('a number of seconds from 2024-01-01 on is an epoch time, that instant included', () => {
+    const from2024 = Date.parse('2024-01-01') / 1000;
+    expect(retryAfterMs(new Headers({ 'retry-after': String(from2024) }), T0)).toBe(from2024 * 1000 - T0);
+    expect(retryAfterMs(new Headers({ 'retry-after': String(from2024 - 1) }), T0)).toBe((from2024 - 1) * 1000);
+  });
+
   test('Retry-After is read before the rate-limit headers', () => {
     expect(retryAfterMs(new Headers({ 'retry-after': '2', 'ratelimit-reset': '9' }), T0)).toBe(2_000);
   });
