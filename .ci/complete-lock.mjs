@@ -1,8 +1,8 @@
 // Completes package-lock.json for npm ci after `npm install`.
 //
 // npm writes no lock entry for a platform-specific optional dependency that the registry did not
-// return (the binaries of @biomejs/biome and rollup for other platforms), and npm ci then refuses
-// the lock as out of sync. This adds each missing one as npm lists it from a complete registry:
+// return (the binaries of @biomejs/biome, rollup and TypeScript 7 for other platforms), and npm ci
+// then refuses the lock as out of sync. This adds each missing one as npm lists it from a complete registry:
 // optional, with its os, cpu and libc, so npm ci skips it on other platforms.
 //
 // Usage: node .ci/complete-lock.mjs [package-lock.json]
@@ -16,7 +16,7 @@ for (const meta of Object.values(pkgs)) {
   for (const [name, version] of Object.entries(meta.optionalDependencies ?? {})) {
     const key = `node_modules/${name}`;
     if (pkgs[key]) continue;
-    const m = /(?:cli|rollup)-([a-z0-9]+)-([a-z0-9]+)(?:-([a-z]+))?$/.exec(name);
+    const m = /(?:cli|rollup|typescript)-([a-z0-9]+)-([a-z0-9]+)(?:-([a-z]+))?$/.exec(name);
     if (!m) {
       console.error('cannot parse', name);
       continue;

@@ -4,13 +4,21 @@
  * the shop and guards its tickets), and the whole SDK entry with every endpoint. What the SDK loads
  * on first use (ky, for the first retry; jose, for SSO tokens) lands in chunks of their own: the
  * entry row counts what a page downloads before that, and the lazy chunks are a row of their own.
+ * And what an install downloads and writes: the package as `npm pack` makes it.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import type { Result } from './harness.js';
 
+/** The most the installed package (`npm pack`'s unpacked size) may weigh, in MB. */
+export const PACKAGE_BUDGET_MB = 2.5;
+
 const ENTRY = new URL('../src/index.ts', import.meta.url).pathname;
+const SIGN_ON = new URL('../src/sign-on/index.ts', import.meta.url).pathname;
 const HERE = new URL('.', import.meta.url).pathname;
+const ROOT = new URL('..', import.meta.url).pathname;
 
 /** Gzipped bytes of the entry chunk, and of the chunks it loads lazily (dynamic `import()`). */
 async function gzippedBytes(contents: string): Promise<{ entry: number; lazy: number }> {
@@ -51,15 +59,47 @@ function row(name: string, bytes: number, targetKb: number): Result {
   return { name, baseline: targetKb, subject: kb, unit: 'KB', ratio: kb / targetKb, spread: [1, 1], target: 1 };
 }
 
+/** The package's size as `npm pack` reports it, packed and unpacked, in bytes. */
+async function packedBytes(): Promise<{ size: number; unpackedSize: number }> {
+  // `prepare` runs first (a fresh build): the report follows what it printed, from a line of its own, `[`.
+  const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json'], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const [packed] = JSON.parse(stdout.slice(stdout.search(/^\[$/m))) as Array<{ size: number; unpackedSize: number }>;
+  if (!packed) throw new Error('npm pack answered no package');
+  return packed;
+}
+
 /** The sizes, each against its target (ratio = size / target, so at most 1). */
 export async function measureSizes(): Promise<Result[]> {
   const signOn = await gzippedBytes(
-    `export { marketplaceUrl, ReplayGuard, MemoryTicketStore } from ${JSON.stringify(ENTRY)};`,
+    `export { marketplaceUrl, ReplayGuard, MemoryTicketStore } from ${JSON.stringify(SIGN_ON)};`,
   );
   const whole = await gzippedBytes(`export * from ${JSON.stringify(ENTRY)};`);
+  const pack = await packedBytes();
+  const mb = (bytes: number) => bytes / 1e6;
   return [
-    row('sign-on helpers (marketplaceUrl, ReplayGuard, MemoryTicketStore), min+gz, vs 3 KB', signOn.entry, 3),
+    row('/sign-on helpers (marketplaceUrl, ReplayGuard, MemoryTicketStore), min+gz, vs 3 KB', signOn.entry, 3),
     row('the whole SDK entry, every endpoint, min+gz, vs 50 KB', whole.entry, 50),
     row('  loaded on first use (ky for a retry, jose for SSO), min+gz, vs 14 KB', whole.lazy, 14),
+    {
+      name: `the package as installed (npm pack, unpacked), vs ${PACKAGE_BUDGET_MB} MB`,
+      baseline: PACKAGE_BUDGET_MB,
+      subject: mb(pack.unpackedSize),
+      unit: 'MB',
+      ratio: mb(pack.unpackedSize) / PACKAGE_BUDGET_MB,
+      spread: [1, 1],
+      target: 1,
+    },
+    {
+      name: '  the tarball an install downloads (npm pack, packed)',
+      baseline: mb(pack.size),
+      subject: mb(pack.size),
+      unit: 'MB',
+      ratio: 1,
+      spread: [1, 1],
+      target: undefined,
+    },
   ];
 }

@@ -1,34 +1,103 @@
 /**
  * The OpenAPI 3.1 document of the platform, generated from the endpoint table (`src/endpoints.ts`)
- * and its zod schemas (`z.toJSONSchema`): every entry, its scopes as security requirements, every
- * status it can answer (the entry's own `errors`, and those any request may get) with the common
- * error body (a page's own errors as pages), both spellings of endpoint 10's path, and endpoint 6's
- * GET body as it is. The build writes it to `openapi.json` (shipped in the package) and
- * `platform-mock` serves it at `/openapi.json`, so the document and the platform cannot drift.
+ * and its zod schemas (`z.toJSONSchema`): every entry, tagged with the SDK resource that calls it,
+ * its scopes as security requirements, every status it can answer (the entry's own `errors`, and
+ * those any request may get) with the common error body (a page's own errors as pages), and
+ * endpoint 6's GET body as it is. The resources, requests and answers of `src/schemas` are named
+ * components, so a generator's models have the SDK's names.
+ *
+ * Two documents come from it. Without `server`, the real platform's: its four hosts as server
+ * variables and both environments' spellings of endpoint 10; the build writes it to `openapi.json`
+ * (shipped in the package). With `server`, one reference platform's: its own URL, its
+ * environment's spelling of endpoint 10 and `/me` in the shape it answers; `platform-mock` serves
+ * that one at `/openapi.json`, so the document and the platform cannot drift.
  */
 import * as z from 'zod';
 // Only `version` is read; the build keeps only that of package.json (tsup.config.ts).
 import pkg from '../package.json' with { type: 'json' };
-import { accessToken, type Endpoint, type Environment, endpoints, type Host, pathOf } from '../src/endpoints.js';
-import { ErrorBody } from '../src/schemas/common.js';
+import {
+  accessToken,
+  authenticateWithTicket,
+  cancelProduct,
+  type Endpoint,
+  type Environment,
+  eligibleForCampaign,
+  endpoints,
+  findTitle,
+  generateTicket,
+  getAccountActiveProducts,
+  getAvailableCategories,
+  getCancellationReason,
+  getDistributionInformation,
+  getHelpdeskMessage,
+  getHelpdeskMessageTemplate,
+  getMeDocumented,
+  getMyActiveProducts,
+  getPaymentPeriods,
+  getPendingMessages,
+  getProductSharing,
+  getProducts,
+  getSignedInUser,
+  type Host,
+  listTitles,
+  logToAccounts,
+  marketplace,
+  pathOf,
+  provisionUserProduct,
+  reactivateSubscription,
+  ssoAuthenticate,
+  ssoCreateSession,
+  ssoIdentify,
+  ssoLogout,
+  ssoSessionStatus,
+  subscribeToCampaign,
+  syncAddress,
+  syncCustomerSubscriptions,
+  transferSubscription,
+  updatePrices,
+  updateUserProduct,
+  validateGiftReceiver,
+  validateOrder,
+} from '../src/endpoints.js';
+import * as schemas from '../src/schemas/index.js';
+import { SsoSessionClaims } from '../src/schemas/sign-on.js';
+import { SSO_CLOCK_TOLERANCE_SECONDS, ssoRequestClaims } from './core/sso.js';
 
 /** A JSON value of the document. */
 type Json = Record<string, unknown>;
 
+/** What `GET /external/api/v1/me` answers: the spec's flat user, or the documented `{ item }`. */
+export type MeShape = 'spec' | 'documented';
+
 /** The spec's name for each host, as a server variable. */
 const HOST_VARIABLES: Readonly<Record<Host, { name: string; description: string }>> = {
-  api: { name: 'base_url', description: 'The external API ({base_url})' },
-  auth: { name: 'auth_api_url', description: 'The authorization API ({auth_api_url})' },
-  sso: { name: 'sso_url', description: 'The SSO session service ({sso_url})' },
-  shop: { name: 'shop_url', description: 'The shop ({shop_url})' },
+  api: { name: 'base_url', description: 'The external API ({base_url}) of your environment, stage or production' },
+  auth: { name: 'auth_api_url', description: 'The authorization API ({auth_api_url}) of your environment' },
+  sso: { name: 'sso_url', description: 'The SSO session service ({sso_url}) of your environment' },
+  shop: { name: 'shop_url', description: 'The shop ({shop_url}) of your environment' },
 };
+
+/** The server one reference platform's document describes: where it is reached, and what it serves there. */
+export interface DescribedServer {
+  /** Its URL: the origin it was reached at (and, on a shared server, the prefix it serves under). */
+  url: string;
+  /** Which environment's paths it serves (endpoint 10's spelling). */
+  environment: Environment;
+  /** What its `GET /external/api/v1/me` answers. */
+  meShape: MeShape;
+}
 
 /** Options of {@link openApiDocument}. */
 export interface OpenApiOptions {
   /** The document's `info.version`. Default: this package's version. */
   version?: string;
-  /** The default URL of each host (server variables); the reference platform's `.test` hosts by default. */
+  /**
+   * The default of each host's server variable in the real platform's document; the reference
+   * platform's `.test` hosts by default (the real hosts are the operator's to give).
+   */
   hosts?: Partial<Record<Host, string>>;
+  /** Describe this one reference platform instead of the real platform. */
+  server?: DescribedServer;
 }
 
 const DEFAULT_HOSTS: Readonly<Record<Host, string>> = {
@@ -37,6 +106,86 @@ const DEFAULT_HOSTS: Readonly<Record<Host, string>> = {
   sso: 'https://sso.platform.test',
   shop: 'https://shop.platform.test',
 };
+
+/**
+ * The SDK's resources (the properties of `PlatformClient`), each the tag of the operations it
+ * calls, so a generator's classes match the SDK's: `test/openapi.test.ts` reads the resources'
+ * source and holds this list to it.
+ */
+const RESOURCES: readonly { name: string; description: string; entries: readonly Endpoint[] }[] = [
+  {
+    name: 'products',
+    description: 'Products, packages and campaigns: endpoints 2, 3 and 15',
+    entries: [getProducts, getPaymentPeriods, getProductSharing],
+  },
+  { name: 'prices', description: 'Prices of packages and campaigns: endpoint 1', entries: [updatePrices] },
+  {
+    name: 'accountChangeLog',
+    description: 'Change-log entries on accounts, and their categories: endpoint 4',
+    entries: [logToAccounts, getAvailableCategories],
+  },
+  { name: 'subscriptions', description: 'Subscriptions between accounts: endpoint 5', entries: [transferSubscription] },
+  {
+    name: 'meRetention',
+    description: 'Retention for the signed-in user: endpoints 6 and 7',
+    entries: [eligibleForCampaign, subscribeToCampaign],
+  },
+  {
+    name: 'helpdesk',
+    description: 'The helpdesk\u2019s reads: endpoints 8, 10 and 11',
+    entries: [getPendingMessages, getHelpdeskMessageTemplate, getHelpdeskMessage],
+  },
+  {
+    name: 'orders',
+    description: 'Order validation and gift receivers: endpoints 9 and 17',
+    entries: [validateOrder, validateGiftReceiver],
+  },
+  {
+    name: 'userProducts',
+    description: 'User-products of the client\u2019s provision service: endpoints 12 and 13',
+    entries: [updateUserProduct, provisionUserProduct],
+  },
+  { name: 'cancellationReasons', description: 'Cancellation reasons: endpoint 14', entries: [getCancellationReason] },
+  {
+    name: 'subscriptionSystem',
+    description: 'Reactivation (16) and the external subscription system\u2019s sync and distribution (18, 19, 20)',
+    entries: [reactivateSubscription, syncAddress, syncCustomerSubscriptions, getDistributionInformation],
+  },
+  {
+    name: 'sso',
+    description: 'The SSO session service: endpoint 21, and identify, sessions, login and logout (beyond the spec)',
+    entries: [authenticateWithTicket, ssoIdentify, ssoCreateSession, ssoSessionStatus, ssoAuthenticate, ssoLogout],
+  },
+  {
+    name: 'authorization',
+    description: 'Tickets and access tokens on the authorization API: endpoints 22 and 23',
+    entries: [generateTicket, accessToken],
+  },
+  {
+    name: 'me',
+    description:
+      'The signed-in user, read with the user\u2019s token: endpoint 24, and the documented me API (beyond the spec)',
+    entries: [getSignedInUser, getMeDocumented, getMyActiveProducts, cancelProduct],
+  },
+  { name: 'shop', description: 'The shop: endpoint 25', entries: [marketplace] },
+  {
+    name: 'accounts',
+    description: 'Accounts\u2019 active products (beyond the spec: the account API)',
+    entries: [getAccountActiveProducts],
+  },
+  {
+    name: 'titles',
+    description: 'The organisation\u2019s titles (beyond the spec: the titles API)',
+    entries: [listTitles, findTitle],
+  },
+];
+
+/** The tag of an entry: the SDK resource that calls it. */
+export function tagOf(e: Endpoint): string {
+  const resource = RESOURCES.find((r) => r.entries.includes(e));
+  if (!resource) throw new Error(`${e.title} has no SDK resource in mock/openapi.ts`);
+  return resource.name;
+}
 
 /**
  * The error statuses any request to an endpoint may get from the platform's core, whatever its own
@@ -61,14 +210,141 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   500: 'An unexpected failure (internal_server_error)',
 };
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
-    io,
-    unrepresentable: 'any',
-    target: 'draft-2020-12',
-  }) as Json;
-  return rest;
+// ------------------------------------------------------------------ schemas
+
+/** Where the document keeps its named schemas. */
+const COMPONENTS = '#/components/schemas/';
+
+/**
+ * The named schemas: every schema `src/schemas` exports under a capitalised name (a resource, a
+ * request, an answer, the SSO claims), by that name. Not a query (its parameters are listed one by
+ * one) nor the SSO envelope `{ t }` (each operation says what its `t` carries).
+ */
+const NAMED: z.core.$ZodRegistry<{ id: string }> = (() => {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, value] of Object.entries(schemas)) {
+    if (!/^[A-Z]/.test(name) || name.endsWith('Query') || name === 'SsoEnvelope') continue;
+    if (!(value instanceof z.ZodType)) continue;
+    // Two exports of one schema would give it two names: a generator's model must have one.
+    if (registry.has(value)) throw new Error(`${name} is ${registry.get(value)?.id} under another name`);
+    registry.add(value, { id: name });
+  }
+  return registry;
+})();
+
+/**
+ * A pattern of a case-insensitive regex (`/^[a-f\d]{24}$/i`) with each letter in both cases
+ * (`^[a-fA-F\d]{24}$`): JSON Schema's patterns have no flags. Handles what the schemas write:
+ * literals, escapes and classes with ranges; anything else it cannot rewrite is an error.
+ */
+export function caseInsensitivePattern(source: string): string {
+  const other = (c: string) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase());
+  const isLetter = (c: string | undefined) => c !== undefined && /^[a-z]$/i.test(c);
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      out += c + (source[i + 1] ?? '');
+      i++;
+    } else if (inClass) {
+      const to = source[i + 2];
+      if (source[i + 1] === '-' && to !== undefined && to !== ']') {
+        out += `${c}-${to}`;
+        if (isLetter(c) && isLetter(to)) out += `${other(c)}-${other(to)}`;
+        i += 2;
+      } else out += isLetter(c) ? c + other(c) : c;
+      if (source[i + 1] === ']') inClass = false;
+    } else if (c === '[') {
+      if (source[i + 1] === '^') throw new Error(`a negated class cannot be made case-insensitive: ${source}`);
+      inClass = true;
+      out += c;
+    } else if (c === '(' && source[i + 1] === '?' && source[i + 2] === '<') {
+      throw new Error(`a named group or lookbehind cannot be made case-insensitive: ${source}`);
+    } else out += isLetter(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : c;
+  }
+  return out;
 }
+
+/** The regexes with the `i` flag among a zod schema's checks. */
+function caseInsensitiveChecks(schema: z.core.$ZodType): RegExp[] {
+  const checks = (schema._zod.def as { checks?: z.core.$ZodCheck[] }).checks ?? [];
+  return checks.flatMap((check) => {
+    const pattern = (check._zod.def as { pattern?: unknown }).pattern;
+    return pattern instanceof RegExp && pattern.flags.includes('i') ? [pattern] : [];
+  });
+}
+
+/**
+ * What the document says of a schema beyond what zod writes: a case-insensitive pattern in both
+ * cases; a date-time by its `format` alone (zod's long `pattern` besides it breaks generators that
+ * map the format to a date type; the SDK's check stays zod's); an answer open to fields the
+ * platform adds later (the SDK drops them, it never fails on them), a request closed.
+ */
+function adjust(io: 'input' | 'output') {
+  return ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: z.core.JSONSchema.BaseSchema }) => {
+    for (const regex of caseInsensitiveChecks(zodSchema)) {
+      const rewrite = (j: z.core.JSONSchema.BaseSchema) => {
+        if (j.pattern === regex.source) j.pattern = caseInsensitivePattern(regex.source);
+      };
+      rewrite(jsonSchema);
+      for (const part of jsonSchema.allOf ?? []) if (typeof part === 'object') rewrite(part);
+    }
+    if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+    if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+  };
+}
+
+/** Rewrites every `$ref` of zod's `#/$defs/X` to the document's `#/components/schemas/X`. */
+function toComponents(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toComponents);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(value))
+    out[k] = k === '$ref' && typeof v === 'string' ? v.replace(/^#\/\$defs\//, COMPONENTS) : toComponents(v);
+  return out;
+}
+
+/** The named schemas one document uses, as it finds them. */
+class Components {
+  readonly #schemas = new Map<string, { json: Json; text: string }>();
+
+  /**
+   * A zod schema in the document: a `$ref` when it is named, its JSON Schema otherwise; the named
+   * schemas it uses join the components. A name whose schema differs between two uses (a request's
+   * and an answer's reading of one schema) is an error, not a silent choice.
+   */
+  schema(schema: z.ZodType, io: 'input' | 'output'): Json {
+    const {
+      $schema: _,
+      $defs,
+      ...rest
+    } = z.toJSONSchema(schema, {
+      io,
+      metadata: NAMED,
+      unrepresentable: 'any',
+      target: 'draft-2020-12',
+      override: adjust(io),
+    }) as Json & { $defs?: Record<string, Json> };
+    for (const [name, def] of Object.entries($defs ?? {})) {
+      const json = toComponents(def) as Json;
+      const text = JSON.stringify(json);
+      const known = this.#schemas.get(name);
+      if (known && known.text !== text) throw new Error(`${name} reads differently as a request and as an answer`);
+      this.#schemas.set(name, { json, text });
+    }
+    return toComponents(rest) as Json;
+  }
+
+  /** The components, by name. */
+  all(): Record<string, Json> {
+    const out: Record<string, Json> = {};
+    for (const name of [...this.#schemas.keys()].sort()) out[name] = this.#schemas.get(name)!.json;
+    return out;
+  }
+}
+
+// ------------------------------------------------------------------ operations
 
 function operationId(e: Endpoint, environment?: Environment): string {
   const words = e.title
@@ -79,62 +355,164 @@ function operationId(e: Endpoint, environment?: Environment): string {
   return environment === 'production' ? `${id}Production` : id;
 }
 
-function parameters(e: Endpoint, path: string): Json[] {
+function parameters(e: Endpoint, path: string, components: Components): Json[] {
   const out: Json[] = [];
   for (const m of path.matchAll(/\{(\w+)\}/g))
     out.push({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1 } });
   if (!e.query) return out;
-  const schema = jsonSchema(e.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
+  const schema = components.schema(e.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
   for (const [name, property] of Object.entries(schema.properties ?? {}))
     out.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
   return out;
 }
 
-function operation(e: Endpoint, path: string, hosts: Record<Host, string>, environment?: Environment): Json {
-  const variable = HOST_VARIABLES[e.host];
+/** The token endpoint, as prose points to it. */
+const TOKEN_ENDPOINT = `POST ${pathOf(accessToken, 'stage')} (operation ${operationId(accessToken)})`;
+
+/** What an operation asks of the caller, in words: the token, its scopes, a user. */
+function authNotes(e: Endpoint): string[] {
+  if (e.host === 'sso')
+    return [
+      e.method === 'GET'
+        ? 'No bearer token: the query carries a request token `t` (a JWT, HS256, header `typ: JWT`) signed with the client secret.'
+        : 'No bearer token: the body `{ t }` is a request token (a JWT, HS256, header `typ: JWT`) signed with the client secret; the answer `{ t }` is a session token signed with the same secret, errors included.',
+    ];
+  if (e === accessToken)
+    return [
+      'No bearer token: the client authenticates with client_id and client_secret in the body. The way to get an access token: grant_type=none with a space-separated scope for a server-to-server token; grant_type=ticket for a user token; grant_type=refresh_token to renew one.',
+    ];
+  if (!e.bearer) return ['No token: a browser is sent here.'];
   const notes: string[] = [];
-  if (e.identity) notes.push('The token must be tied to a user (a user token).');
+  const scopes = e.scopes.map((s) => `\`${s}\``).join(' and ');
+  notes.push(
+    `Needs \`Authorization: Bearer <access token>\` from ${TOKEN_ENDPOINT}${e.scopes.length ? `, with the scope ${scopes}` : ''}.`,
+  );
+  if (e.identity)
+    notes.push('Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token.');
+  return notes;
+}
+
+/** The JWT claims an SSO operation's request token carries, and the answer's, as named schemas. */
+function ssoClaims(e: Endpoint, components: Components): Json | undefined {
+  const name = e.path as keyof typeof ssoRequestClaims;
+  const request = ssoRequestClaims[name];
+  if (!request) return undefined;
+  return {
+    request: components.schema(request, 'input'),
+    ...(e.method === 'POST' ? { answer: components.schema(SsoSessionClaims, 'output') } : {}),
+    header: { alg: 'HS256', typ: 'JWT' },
+    leewaySeconds: SSO_CLOCK_TOLERANCE_SECONDS,
+  };
+}
+
+/** The `{ t }` body of an SSO operation, its `t` saying which claims it carries. */
+function ssoBody(claims: Json, io: 'request' | 'answer'): Json {
+  const ref = (claims[io] as { $ref?: string } | undefined)?.$ref ?? '';
+  const name = ref.slice(COMPONENTS.length);
+  const what =
+    io === 'request'
+      ? `A request token: a JWT (HS256, header typ JWT) signed with the client secret, whose claims are ${name} (${ref}).`
+      : `A session token: a JWT (HS256, header typ JWT) signed with the client secret, whose claims are ${name} (${ref}).`;
+  return {
+    type: 'object',
+    properties: {
+      t: {
+        type: 'string',
+        minLength: 1,
+        description: what,
+        contentMediaType: 'application/jwt',
+        contentSchema: { $ref: ref },
+      },
+    },
+    required: ['t'],
+    ...(io === 'request' ? { additionalProperties: false } : {}),
+  };
+}
+
+/** What an operation depends on beyond its entry: the hosts' variables, or the one server described. */
+interface Context {
+  readonly hosts: Readonly<Record<Host, string>>;
+  readonly server: DescribedServer | undefined;
+  readonly components: Components;
+}
+
+function operation(e: Endpoint, path: string, ctx: Context, environment?: Environment): Json {
+  const { components, server } = ctx;
+  const notes = authNotes(e);
   if (typeof e.path !== 'string' && environment)
     notes.push(
-      `The ${environment} spelling of the path (stage: \`${e.path.stage}\`, production: \`${e.path.production}\`).`,
+      server
+        ? `The ${environment} spelling of the path, which this server serves (stage: \`${e.path.stage}\`, production: \`${e.path.production}\`).`
+        : `The ${environment} spelling of the path (stage: \`${e.path.stage}\`, production: \`${e.path.production}\`).`,
     );
   if (e.method === 'GET' && e.body)
     notes.push(
-      'The parameters travel in a JSON body on this GET, as the spec says. Fetch cannot send it; node:http(s) can.',
+      'The parameters travel in a JSON body on this GET, as the spec says. Fetch cannot send it; node:http(s) can, framed by Content-Length or Transfer-Encoding: chunked.',
     );
-  const query = e.query ? (jsonSchema(e.query, 'input').description as string | undefined) : undefined;
-  const body = e.body ? (jsonSchema(e.body, 'input').description as string | undefined) : undefined;
+  const query = e.query
+    ? (z.toJSONSchema(e.query, { io: 'input', unrepresentable: 'any' }).description as string | undefined)
+    : undefined;
+  const body = e.body
+    ? (z.toJSONSchema(e.body, { io: 'input', unrepresentable: 'any' }).description as string | undefined)
+    : undefined;
   for (const rule of [query, body]) if (rule) notes.push(`${rule}.`);
+  const claims = e.host === 'sso' ? ssoClaims(e, components) : undefined;
+  if (claims) notes.push('The claims of its tokens are in x-sso-claims, and in docs/sso-protocol.md.');
+  const documentedMe = e === getSignedInUser && server?.meShape === 'documented';
+  if (e === getSignedInUser)
+    notes.push(
+      documentedMe
+        ? 'This server answers the shape of the platform\u2019s public documentation (`{ item }`, platform-mock --me-shape documented).'
+        : 'The spec\u2019s flat user; the platform\u2019s public documentation shows `{ item }` in snake_case instead (platform-mock --me-shape documented).',
+    );
   const op: Json = {
     operationId: operationId(e, environment),
     summary: e.number === undefined ? `${e.title} (beyond the spec)` : `${e.number}. ${e.title}`,
-    ...(notes.length ? { description: notes.join(' ') } : {}),
-    servers: [
+    description: notes.join(' '),
+    tags: [tagOf(e)],
+    // The scopes as an extension: linters and generators read a bearer scheme's requirement as empty.
+    security: e.bearer ? [{ platformToken: [] }] : [],
+    ...(e.bearer ? { 'x-scopes': [...e.scopes] } : {}),
+    ...(e.bearer ? { 'x-user-token': e.identity } : {}),
+    ...(e.number === undefined ? { 'x-documented': e.documented } : { 'x-endpoint-number': e.number }),
+    ...(environment && !server ? { 'x-environments': [environment] } : {}),
+    ...(claims ? { 'x-sso-claims': claims } : {}),
+  };
+  // The real platform's hosts: the external API is the document's server; each other host its own.
+  if (!server && e.host !== 'api') {
+    const variable = HOST_VARIABLES[e.host];
+    op.servers = [
       {
         url: `{${variable.name}}`,
         description: variable.description,
-        variables: { [variable.name]: { default: hosts[e.host] } },
+        variables: { [variable.name]: { default: ctx.hosts[e.host], description: variable.description } },
       },
-    ],
-    security: e.bearer ? [{ platformToken: [...e.scopes] }] : [],
-    ...(e.number === undefined ? { 'x-documented': e.documented } : { 'x-endpoint-number': e.number }),
-    ...(environment ? { 'x-environments': [environment] } : {}),
-  };
-  const params = parameters(e, path);
+    ];
+  }
+  const params = parameters(e, path, components);
+  // Identify's request token travels in the query.
+  const token = claims && params.find((p) => p.name === 't' && p.in === 'query');
+  if (claims && token) token.schema = (ssoBody(claims, 'request').properties as Record<string, Json>).t;
   if (params.length) op.parameters = params;
   if (e.body) {
-    const schema = jsonSchema(e.body, 'input');
+    const schema = claims ? ssoBody(claims, 'request') : components.schema(e.body, 'input');
     const content: Json = { 'application/json': { schema } };
     if (e.form) content['application/x-www-form-urlencoded'] = { schema };
     op.requestBody = { required: true, content };
   }
-  const location = { location: { schema: { type: 'string' } } };
+  const location = { location: { description: 'Where the browser goes', schema: { type: 'string' } } };
+  const answer = documentedMe ? schemas.DocumentedMeResponse : e.response;
   const success =
     e.page && e.status >= 300
       ? { description: 'A redirect', headers: location }
       : e.page
         ? { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
-        : { description: 'Success', content: { 'application/json': { schema: jsonSchema(e.response, 'output') } } };
+        : {
+            description: 'Success',
+            content: {
+              'application/json': { schema: claims ? ssoBody(claims, 'answer') : components.schema(answer, 'output') },
+            },
+          };
   const responses: Json = { [String(e.status)]: success };
   if (e.page && e.status === 200)
     responses['303'] = {
@@ -143,10 +521,10 @@ function operation(e: Endpoint, path: string, hosts: Record<Host, string>, envir
     };
   const common = commonErrorStatuses(e);
   const own = e.errors ?? [];
+  const error = components.schema(schemas.ErrorBody, 'output');
   for (const status of [...new Set([...common, ...own])].sort((a, b) => a - b)) {
     const content: Json = {};
-    if (common.includes(status) || !e.page)
-      content['application/json'] = { schema: { $ref: '#/components/schemas/ErrorBody' } };
+    if (common.includes(status) || !e.page) content['application/json'] = { schema: error };
     // A page's own refusals are pages that say why.
     if (e.page && own.includes(status)) content['text/html'] = { schema: { type: 'string' } };
     responses[String(status)] = { description: ERROR_TEXT[status] ?? 'An error', content };
@@ -155,56 +533,63 @@ function operation(e: Endpoint, path: string, hosts: Record<Host, string>, envir
   return op;
 }
 
-/** Every scope of the table, for the security scheme. */
-function allScopes(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of endpoints) for (const s of e.scopes) out[s] = `Scope ${s}`;
-  return out;
+/** The paths of an entry the document lists, each with its environment when the spellings differ. */
+function spellings(e: Endpoint, server: DescribedServer | undefined): [string, Environment | undefined][] {
+  if (typeof e.path === 'string') return [[e.path, undefined]];
+  if (server) return [[pathOf(e, server.environment), server.environment]];
+  return [
+    [pathOf(e, 'stage'), 'stage'],
+    [pathOf(e, 'production'), 'production'],
+  ];
 }
 
-/** The OpenAPI 3.1 document of every endpoint in the table. */
+const TOKEN_TEXT =
+  'A bearer access token from the authorization API. Server to server: POST {auth_api_url}/api/authorization/access_token with grant_type=none, client_id, client_secret and a space-separated scope (JSON or form-urlencoded), answered with access_token, expires_in and the scopes granted. For a user (operations marked x-user-token): the ticket grant, grant_type=ticket. Each operation lists the scopes its token must carry in x-scopes and in its description.';
+
+/** The OpenAPI 3.1 document of every endpoint in the table: the real platform's, or one reference platform's (`server`). */
 export function openApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
+  const { server } = options;
   const hosts = { ...DEFAULT_HOSTS, ...options.hosts };
+  const components = new Components();
+  const ctx: Context = { hosts, server, components };
   const paths: Record<string, Json> = {};
   for (const e of endpoints) {
-    const spellings: [string, Environment | undefined][] =
-      typeof e.path === 'string'
-        ? [[e.path, undefined]]
-        : [
-            [pathOf(e, 'stage'), 'stage'],
-            [pathOf(e, 'production'), 'production'],
-          ];
-    for (const [path, environment] of spellings) {
+    for (const [path, environment] of spellings(e, server)) {
       paths[path] ??= {};
-      paths[path]![e.method.toLowerCase()] = operation(e, path, hosts, environment);
+      paths[path]![e.method.toLowerCase()] = operation(e, path, ctx, environment);
     }
   }
-  const variables: Json = {};
-  for (const host of Object.keys(HOST_VARIABLES) as Host[])
-    variables[HOST_VARIABLES[host].name] = { default: hosts[host], description: HOST_VARIABLES[host].description };
+  const api = HOST_VARIABLES.api;
+  const description = server
+    ? `This document describes one reference platform (platform-mock of subscription-platform-sdk), at ${server.url}: it serves the external API, the authorization API, the SSO service and the shop on that one URL, the ${server.environment} environment's paths, and GET /external/api/v1/me in the ${server.meShape === 'spec' ? 'spec\u2019s' : 'documented'} shape. The real platform's document ships in the package as openapi.json.`
+    : 'This document describes the real platform, generated from the endpoint table of subscription-platform-sdk: its four hosts are server variables ({base_url} for the external API, and each other operation names its own), both environments\u2019 spellings of endpoint 10 are listed (x-environments). The reference platform (platform-mock) serves a document of its own at /openapi.json.';
   return {
     openapi: '3.1.0',
     info: {
       title: 'Subscription platform: external API, authorization API, SSO and shop',
       version: options.version ?? pkg.version,
-      description:
-        'Generated from the endpoint table of subscription-platform-sdk. Each operation names its host as a server variable. The standalone server (platform-mock) may also refuse any request before it reaches an operation: 403 host_not_allowed (a Host it does not answer), 408, 431 and 400 malformed_request (at the HTTP level).',
+      description: `${description} A server may also refuse any request before it reaches an operation: 403 host_not_allowed (a Host it does not answer), 408, 431 and 400 malformed_request (at the HTTP level); a shared server's namespace (/_ns/{name}/...) 400 invalid_parameter naming namespace and 503 namespace_limit_reached. Answers may carry fields this document does not list: read them leniently.`,
+      license: { name: 'MIT', identifier: 'MIT' },
+      contact: {
+        name: 'subscription-platform-sdk',
+        url: 'https://github.com/subscription-platform-sdk/subscription-platform-sdk',
+      },
     },
-    servers: [{ url: `{${HOST_VARIABLES.api.name}}`, variables }],
+    servers: server
+      ? [{ url: server.url, description: 'This reference platform: every host of the spec on one URL' }]
+      : [
+          {
+            url: `{${api.name}}`,
+            description: api.description,
+            variables: { [api.name]: { default: hosts.api, description: api.description } },
+          },
+        ],
+    tags: RESOURCES.map((r) => ({ name: r.name, description: r.description })),
     paths,
     components: {
-      schemas: { ErrorBody: jsonSchema(ErrorBody, 'output') },
+      schemas: components.all(),
       securitySchemes: {
-        platformToken: {
-          type: 'oauth2',
-          description: 'A bearer access token from the authorization API (endpoint 23).',
-          flows: {
-            clientCredentials: {
-              tokenUrl: `${hosts.auth}${pathOf(accessToken, 'stage')}`,
-              scopes: allScopes(),
-            },
-          },
-        },
+        platformToken: { type: 'http', scheme: 'bearer', description: TOKEN_TEXT },
       },
     },
   };

@@ -1,5 +1,10 @@
 /**
- * A typed client for the subscription platform's external API.
+ * A typed client for the subscription platform's external API: `PlatformClient`, its options, what
+ * its calls answer (`APIPromise`, `APIResponse`), the errors they throw, and what a site's sign-on
+ * needs beside the client (a shared `ReplayGuard` for its tickets). The types of each method's
+ * parameters and results are in `subscription-platform-sdk/types`; the sign-on helpers that work
+ * without a client, down to the SSO tokens, in `subscription-platform-sdk/sign-on`; the zod
+ * schemas in `subscription-platform-sdk/schemas`.
  *
  * @packageDocumentation
  * @module subscription-platform-sdk
@@ -10,9 +15,7 @@ export { PlatformClient, type RawRequestParams, type RequestOptions } from './cl
 export type { Environment } from './endpoints.js';
 export {
   APIConnectionError,
-  type APIConnectionErrorOptions,
   APIError,
-  type APIErrorInit,
   APITimeoutError,
   AuthenticationError,
   BadRequestError,
@@ -25,23 +28,10 @@ export {
   RateLimitError,
   RequestValidationError,
   ResponseValidationError,
-  type ResponseValidationErrorInit,
   UnprocessableEntityError,
   UnsupportedRequestError,
   type ValidationIssue,
 } from './errors.js';
-export type {
-  BatchProgress,
-  ChangeLogFailure,
-  LogInBatchesOptions,
-  LogInBatchesResult,
-} from './helpers/log-in-batches.js';
-export type {
-  CustomerSyncResult,
-  SyncInSequenceOptions,
-  SyncInSequenceResult,
-  SyncProgress,
-} from './helpers/sync-in-sequence.js';
 export type { Logger, LogMethod } from './logger.js';
 export type {
   AccessTokenAuth,
@@ -53,166 +43,17 @@ export type {
   RetryDelay,
   SsoOptions,
 } from './options.js';
-export type { AccountChangeLog } from './resources/account-change-log.js';
-export type { Accounts } from './resources/accounts.js';
-export type {
-  Authorization,
-  ExchangeTicketParams,
-  RefreshTokenParams,
-  TokenRequestOptions,
-} from './resources/authorization.js';
-export type { CancellationReasonFilters, CancellationReasons } from './resources/cancellation-reasons.js';
-export type { Helpdesk } from './resources/helpdesk.js';
-export type { GetSignedInUserParams, Me } from './resources/me.js';
-export type { CampaignEligibility, MeRetention, UserRequestOptions } from './resources/me-retention.js';
-export type { Orders } from './resources/orders.js';
-export type { Prices } from './resources/prices.js';
-export type { PaymentPeriodsQuery, Products } from './resources/products.js';
-export type { APIResource } from './resources/resource.js';
-export type { Shop } from './resources/shop.js';
-export type { ReturnHandlerConfig, SignOn } from './resources/sign-on.js';
-export type {
-  AuthenticateWithTicketParams,
-  CreateSsoSessionParams,
-  ReadLandingOptions,
-  Sso,
-  SsoAccountFrozen,
-  SsoAuthenticateParams,
-  SsoInvalidCredentials,
-  SsoLanding,
-  SsoLogoutParams,
-  SsoPlainRefusal,
-  SsoRefusal,
-  SsoRefusalBase,
-  SsoResult,
-  SsoSessionState,
-  SsoSessionStatusParams,
-  SsoUnrecognisedRefusal,
-  SsoVisitor,
-} from './resources/sso.js';
-export type { SubscriptionSystem } from './resources/subscription-system.js';
-export type { Subscriptions } from './resources/subscriptions.js';
-export type { Titles } from './resources/titles.js';
-export type { UserProducts } from './resources/user-products.js';
-export type {
-  AvailableCategoriesResponse,
-  ChangeLogCategory,
-  ChangeLogEntry,
-  ChangeLogError,
-  ChangeLogPayload,
-  LogToAccountsRequest,
-  LogToAccountsResponse,
-} from './schemas/account-change-log.js';
-export type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from './schemas/authorization.js';
-export type {
-  CancellationReason,
-  CancellationReasonResponse,
-  CancellationReasonsResponse,
-  GetCancellationReasonQuery,
-} from './schemas/cancellation-reasons.js';
-export type { ErrorBody, ErrorCode, IdResponse, KnownErrorCode } from './schemas/common.js';
-export type {
-  GetHelpdeskRecordQuery,
-  GetHelpdeskRecordResponse,
-  GetPendingMessagesQuery,
-  GetPendingMessagesResponse,
-  HelpdeskAccount,
-  HelpdeskAssignee,
-  HelpdeskComment,
-  HelpdeskMessage,
-  HelpdeskMessageDetail,
-} from './schemas/helpdesk.js';
-/** The zod schemas of every resource, request and response, and the shared error map. */
-export * as schemas from './schemas/index.js';
-export type {
-  AccountActiveProductsQuery,
-  ActiveProductsResponse,
-  CancelProductRequest,
-  DocumentedMeV3Response,
-  DocumentedUser,
-  DocumentedUserProduct,
-  DocumentedUserProductV3,
-  DocumentedUserV3,
-  FindTitleQuery,
-  FindTitleResponse,
-  ListTitlesResponse,
-  MeActiveProductsQuery,
-  Title,
-} from './schemas/me.js';
-export type {
-  RetentionCampaignItem,
-  RetentionRequest,
-  SubscribeToCampaignResponse,
-} from './schemas/me-retention.js';
-export type {
-  Address,
-  OrderValidationQuery,
-  OrderValidationResponse,
-  OrderValidationResult,
-  ValidateGiftReceiverRequest,
-  ValidateGiftReceiverResponse,
-} from './schemas/orders.js';
-export type {
-  GetPaymentPeriodsQuery,
-  GetPaymentPeriodsResponse,
-  GetProductSharingQuery,
-  GetProductSharingResponse,
-  GetProductsQuery,
-  GetProductsResponse,
-  PaymentPeriod,
-  PriceDetail,
-  PricePeriod,
-  PricePeriodInput,
-  Product,
-  ProductSharingOption,
-  UpdatePricesRequest,
-} from './schemas/products.js';
-export type {
-  SignedInUser,
-  SsoErrorCode,
-  SsoServiceErrorCode,
-  SsoSessionClaims,
-  SsoSessionStatus,
-} from './schemas/sign-on.js';
-export type {
-  DistributionInformation,
-  DistributionInformationQuery,
-  DistributionInformationResponse,
-  ReactivateSubscriptionRequest,
-  SyncCustomerRequest,
-} from './schemas/subscription-system.js';
-export type { TransferSubscriptionRequest } from './schemas/subscriptions.js';
-export type { ProvisionUserProductRequest, UpdateUserProductRequest } from './schemas/user-products.js';
+export type { ErrorCode, KnownErrorCode } from './schemas/common.js';
 export {
-  type AuthenticateWithTicketResult,
-  allowedReturnUrl,
-  createReturnHandler,
-  createSsoOperationToken,
-  createSsoRequestToken,
-  DEFAULT_TICKET_REUSE_SECONDS,
-  type MarketplaceUrlParams,
   MemoryTicketStore,
   type MemoryTicketStoreOptions,
-  marketplaceUrl,
   ReplayGuard,
   type ReplayGuardOptions,
-  type ReturnHandler,
-  type ReturnHandlerOptions,
-  type ReturnResult,
-  type ReturnUrlRefusal,
-  type SeparateTicketAuthOptions,
-  type SeparateTicketAuthResult,
   SignOnConfigurationError,
   SignOnError,
   SignOnValidationError,
-  type SsoOperationTokenInput,
-  type SsoRequestTokenInput,
   SsoTokenError,
   type SsoTokenErrorReason,
-  type TicketExchanger,
   TicketReplayError,
   type TicketStore,
-  toAuthenticateResult,
-  type VerifySsoSessionTokenOptions,
-  verifySsoSessionToken,
 } from './sign-on/index.js';

@@ -18,7 +18,7 @@ import { allRoutes } from '../mock/routes/index.js';
 import * as table from '../src/endpoints.js';
 import { type Endpoint, endpoints, pathOf } from '../src/endpoints.js';
 import { bundled } from './bundle.js';
-import { ADAPTERS, useAdapter } from './mock/harness.js';
+import { ADAPTERS, demoUsers, useAdapter } from './mock/harness.js';
 import { type RouteStatuses, routeStatuses } from './route-statuses.js';
 
 interface Operation {
@@ -27,6 +27,15 @@ interface Operation {
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
 
 const doc = openApiDocument() as Doc;
+
+/** A JSON Schema validator of the document's schemas: a schema compiled with the document's `components` beside it. */
+function compiler(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  // ajv-formats is CommonJS: its default export is the module object under Node's ESM.
+  const addFormats = ((formats as { default?: unknown }).default ?? formats) as (ajv: Ajv2020) => Ajv2020;
+  addFormats(ajv);
+  return ajv;
+}
 
 /**
  * Routes the document leaves out, by design: the test tools (`/__admin`), the document itself, and
@@ -153,10 +162,42 @@ describe("every status a route can answer is in the document, and the table's er
 
 describe.each(ADAPTERS)('GET /openapi.json through %s', (kind) => {
   const h = useAdapter(kind);
-  test('answers the document, without a token', async () => {
+  test("answers the document of this server, without a token: its own URL, the stage paths, the spec's /me", async () => {
     const answer = await h.call('/openapi.json');
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual(doc);
+    const url = h.origin();
+    expect(answer.body).toEqual(openApiDocument({ server: { url, environment: 'stage', meShape: 'spec' } }));
+    const served = answer.body as Doc & { servers: { url: string }[] };
+    expect(served.servers.map((s) => s.url)).toEqual([url]);
+    expect(Object.keys(served.paths)).toContain(pathOf(table.getHelpdeskMessageTemplate, 'stage'));
+    expect(Object.keys(served.paths)).not.toContain(pathOf(table.getHelpdeskMessageTemplate, 'production'));
+  });
+});
+
+describe.each(ADAPTERS)('GET /openapi.json of a production platform with the documented /me, through %s', (kind) => {
+  const h = useAdapter(kind, { environment: 'production', meShape: 'documented' });
+  test('lists only the production spelling of endpoint 10, and /me in the shape it answers', async () => {
+    const served = (await h.call('/openapi.json')).body as Doc & { servers: { url: string }[] };
+    expect(served.servers.map((s) => s.url)).toEqual([h.origin()]);
+    const production = pathOf(table.getHelpdeskMessageTemplate, 'production');
+    expect(Object.keys(served.paths)).toContain(production);
+    expect(Object.keys(served.paths)).not.toContain(pathOf(table.getHelpdeskMessageTemplate, 'stage'));
+    // The stage spelling answers 404 here: a document that listed it would send clients there.
+    const { access_token } = h.platform.mintToken({ scopes: ['/external/helpdesk/r'] });
+    const stage = await h.call(pathOf(table.getHelpdeskMessageTemplate, 'stage'), {
+      query: { id: 'a'.repeat(24) },
+      token: access_token,
+    });
+    expect(stage.status).toBe(404);
+    const me = served.paths[pathOf(table.getSignedInUser, 'stage')]!.get!.responses['200']!.content![
+      'application/json'
+    ]!.schema as { $ref: string };
+    expect(me).toEqual({ $ref: '#/components/schemas/DocumentedMeResponse' });
+    // What the server answers is what the document says.
+    const user = h.platform.mintToken({ scopes: [], accountId: demoUsers.anna.id }).access_token;
+    const answer = await h.call(pathOf(table.getSignedInUser, 'stage'), { token: user });
+    const validate = compiler().compile({ ...me, components: served.components });
+    expect(validate(answer.body), JSON.stringify(validate.errors)).toBe(true);
   });
 });
 
@@ -175,11 +216,7 @@ describe('every answer of npm run demo matches the document', () => {
   }, 60_000);
 
   test("each answer: its status is in the document, and its JSON body matches that status's schema", () => {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    // ajv-formats is CommonJS: its default export is the module object under Node's ESM.
-    const addFormats = ((formats as { default?: unknown }).default ?? formats) as (ajv: Ajv2020) => Ajv2020;
-    addFormats(ajv);
-    ajv.addSchema(doc.components.schemas.ErrorBody as object, '#/components/schemas/ErrorBody');
+    const ajv = compiler();
     /** The operation of a request: the exact path, else a pattern path of the same method. */
     const operationOf = (method: string, pathname: string): Operation | undefined => {
       const m = method.toLowerCase();
@@ -220,7 +257,7 @@ describe('every answer of npm run demo matches the document', () => {
         continue;
       }
       if (media !== 'application/json') continue;
-      const validate = ajv.compile(documented.schema as object);
+      const validate = ajv.compile({ ...(documented.schema as object), components: doc.components });
       if (!validate(JSON.parse(a.body))) problems.push(`${where}: ${ajv.errorsText(validate.errors)}`);
       checked++;
     }

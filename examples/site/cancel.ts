@@ -11,14 +11,12 @@
  */
 import {
   AuthenticationError,
-  type CampaignEligibility,
-  type CancellationReason,
   ConflictError,
-  type DocumentedUserProductV3,
   NotFoundError,
   type PlatformClient,
   RequestValidationError,
 } from '../../src/index.js';
+import type { CampaignEligibility, CancellationReason, DocumentedUserProductV3 } from '../../src/types.js';
 import { html, type SafeHtml } from './html.js';
 import { type Answer, type Ctx, type Pages, readForm } from './pages.js';
 import type { SignedIn } from './sessions.js';

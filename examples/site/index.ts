@@ -30,19 +30,15 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
-  type AccessTokenResponse,
   AuthenticationError,
   type ClientCredentials,
   PlatformClient,
-  type ReturnHandler,
-  type SignedInUser,
   SignOnValidationError,
   type SsoOptions,
-  type SsoRefusal,
   SsoTokenError,
-  type SsoVisitor,
   TicketReplayError,
 } from '../../src/index.js';
+import type { AccessTokenResponse, ReturnHandler, SignedInUser, SsoRefusal, SsoVisitor } from '../../src/types.js';
 import { cancelRoutes } from './cancel.js';
 import { html, type SafeHtml } from './html.js';
 import { type Answer, type Ctx, describe, pagesFor, readForm } from './pages.js';

@@ -3,7 +3,8 @@
  * and the page helpers (a whole page, a one-card message, a redirect).
  */
 import type { IncomingMessage } from 'node:http';
-import { APIConnectionError, APIError, type SsoVisitor } from '../../src/index.js';
+import { APIConnectionError, APIError } from '../../src/index.js';
+import type { SsoVisitor } from '../../src/types.js';
 import { html, layout, type SafeHtml } from './html.js';
 import type { Session } from './sessions.js';
 

@@ -41,7 +41,10 @@ export function createAdminTools({ state, clock, settings, journal, faults, seed
     },
 
     snapshot(): StateDocument {
-      return structuredClone(state.document);
+      const copy = structuredClone(state.document);
+      // The audience in force: the option overrides the document's (`--sso-audience`).
+      if (settings.ssoAudience !== undefined) copy.sso_audience = settings.ssoAudience;
+      return copy;
     },
 
     restore(document: StateDocumentInput): void {

@@ -45,7 +45,12 @@ export function errorResponse(e: HttpError, correlationId: string): CoreResponse
   if (e.field !== undefined) body.field = e.field;
   body.message = e.message;
   body.api_correlation_id = correlationId;
-  return respond(e.status, body, correlationId, e.headers);
+  // Without a check of its own, the refusal is what the answer says (messages never hold a secret).
+  const refusal = e.refusal ?? {
+    check: e.code,
+    detail: e.field === undefined ? e.message : `${e.field}: ${e.message}`,
+  };
+  return { ...respond(e.status, body, correlationId, e.headers), refusal };
 }
 
 /** An answer without any CORS header: `/__admin` is never readable by another origin's page. */

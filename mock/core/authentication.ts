@@ -4,7 +4,7 @@
  * spec's error with the `WWW-Authenticate` challenge RFC 6750 asks for.
  */
 import type { OffsetClock } from './clock.js';
-import { HttpError } from './errors.js';
+import { HttpError, refusedBecause } from './errors.js';
 import type { Auth, Route } from './route.js';
 import type { State } from './state.js';
 import { isExpired } from './tokens.js';
@@ -14,7 +14,8 @@ const REALM = 'Bearer realm="platform"';
 /** 401 `invalid_token`, field `authorization`, with its challenge (none of the token's details when it is missing). */
 function unauthorized(message: string, missing = false): HttpError {
   const challenge = missing ? REALM : `${REALM}, error="invalid_token", error_description="${message}"`;
-  return new HttpError(401, 'invalid_token', message, 'authorization', { 'www-authenticate': challenge });
+  const error = new HttpError(401, 'invalid_token', message, 'authorization', { 'www-authenticate': challenge });
+  return refusedBecause(error, 'token', message);
 }
 
 /**
@@ -40,13 +41,19 @@ export function authenticate(
   for (const scope of route.scopes) {
     if (!token.scopes.includes(scope)) {
       const needed = route.scopes.join(' ');
-      throw new HttpError(403, 'insufficient_scope', `The access token lacks the scope ${scope}`, undefined, {
+      const error = new HttpError(403, 'insufficient_scope', `The access token lacks the scope ${scope}`, undefined, {
         'www-authenticate': `${REALM}, error="insufficient_scope", scope="${needed}"`,
       });
+      const has = token.scopes.length ? token.scopes.join(' ') : 'none';
+      throw refusedBecause(error, 'scope', `the token lacks ${scope} (it has: ${has})`);
     }
   }
   const account = token.account_id === null ? undefined : state.accounts.get(token.account_id);
   if (route.identity && !account)
-    throw new HttpError(403, 'identity_required', 'The access token is not tied to a user');
+    throw refusedBecause(
+      new HttpError(403, 'identity_required', 'The access token is not tied to a user'),
+      'user',
+      token.account_id === null ? 'a server-to-server token, tied to no user' : 'the token user no longer exists',
+    );
   return { client, token, account };
 }

@@ -101,8 +101,10 @@ export function createDispatch({ router, state, clock, settings, platform }: Dis
     const auth = route.bearer ? authenticate(state, clock, route, headers) : undefined;
     if (route.guard && auth) route.guard(auth);
     const input = inputOf(route, request);
-    const answer = (result: RouteResult) =>
-      respond(result.status ?? route.status, result.body, correlationId, result.headers, result.text);
+    const answer = (result: RouteResult) => {
+      const response = respond(result.status ?? route.status, result.body, correlationId, result.headers, result.text);
+      return result.refusal ? { ...response, refusal: result.refusal } : response;
+    };
     const result = route.handler({
       input,
       state,

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../src/schemas/common.js';
+import type { Refusal } from './journal.js';
 
 /**
  * An error the platform answers with the spec's common error body: a status, a `code`, the
@@ -14,6 +15,8 @@ export class HttpError extends Error {
   readonly field: string | undefined;
   /** Extra response headers, e.g. `WWW-Authenticate` or `Allow`. */
   readonly headers: Readonly<Record<string, string>> | undefined;
+  /** Why, for the journal and the request log, never the wire; see {@link refusedBecause}. */
+  refusal: Refusal | undefined;
 
   /**
    * Makes the error; the platform answers it as the common error body with this status.
@@ -31,7 +34,14 @@ export class HttpError extends Error {
     this.code = code;
     this.field = field;
     this.headers = headers;
+    this.refusal = undefined;
   }
+}
+
+/** `error`, saying in the journal and the request log which check failed (never a secret). */
+export function refusedBecause<E extends HttpError>(error: E, check: string, detail: string): E {
+  error.refusal = { check, detail };
+  return error;
 }
 
 /** 400 `invalid_parameter` naming `field`. */

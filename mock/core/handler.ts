@@ -65,10 +65,27 @@ function failure(error: unknown, correlationId: string, onError: Settings['onErr
   return errorResponse(new HttpError(500, 'internal_server_error', 'Internal server error'), correlationId);
 }
 
+/**
+ * A request as the routes of a platform under `basePath` see it: the path after the base (`/` for
+ * the base itself). A path outside the base is refused `404 not_found`, as any unknown path is.
+ */
+function underBase(request: CoreRequest, basePath: string): CoreRequest {
+  const path = request.url.pathname;
+  if (path === basePath || (path.startsWith(basePath) && path.charCodeAt(basePath.length) === 47)) {
+    const url = new URL(request.url.href);
+    url.pathname = path.slice(basePath.length) || '/';
+    return { ...request, url };
+  }
+  if (request.refusal) return request;
+  return { ...request, refusal: new HttpError(404, 'not_found', `No route for ${request.method} ${path}`) };
+}
+
 /** The core of one platform: never rejects. */
 export function createRequestHandler({ settings, clock, journal, faults, dispatch }: HandlerParts): RequestHandler {
-  return async (request) => {
+  const { basePath } = settings;
+  return async (received) => {
     const correlationId = crypto.randomUUID();
+    const request = basePath === '' ? received : underBase(received, basePath);
     const { method, url } = request;
     const admin = isAdminPath(url.pathname);
     let entry: OpenEntry | undefined;
@@ -79,12 +96,15 @@ export function createRequestHandler({ settings, clock, journal, faults, dispatc
       if (!admin && method !== 'OPTIONS') {
         // A refused body is not kept: it may be over the size limit.
         const body = refusal || request.body === '' ? null : request.body;
-        entry = journal.open(method, url, request.headers, body, clock.nowMs(), correlationId, request.ip);
+        // The URL as received; the path as the routes and faults see it.
+        const journaled = request === received ? url : { href: received.url.href, pathname: url.pathname };
+        entry = journal.open(method, journaled, request.headers, body, clock.nowMs(), correlationId, request.ip);
         if (refusal) throw refusal;
         const fault = faults.take(method, url.pathname);
         const faulted = fault && (await injected(fault, correlationId));
         if (faulted) {
           if (!faulted.drop) entry.status = faulted.status;
+          entry.refusal = faulted.refusal ?? null;
           return faulted;
         }
       }
@@ -94,7 +114,10 @@ export function createRequestHandler({ settings, clock, journal, faults, dispatc
     } catch (error) {
       response = failure(error, correlationId, settings.onError);
     }
-    if (entry) entry.status = response.status;
+    if (entry) {
+      entry.status = response.status;
+      entry.refusal = response.refusal ?? null;
+    }
     return admin ? withoutCors(response) : response;
   };
 }

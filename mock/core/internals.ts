@@ -3,7 +3,7 @@
  * beyond its public interface: one symbol-keyed member, declared here, instead of side tables.
  */
 import type { RequestHandler } from './messages.js';
-import type { PlatformSettings } from './options.js';
+import type { PlatformOptions, PlatformSettings } from './options.js';
 import type { Route } from './route.js';
 import type { State } from './state.js';
 import type { Platform } from './types.js';
@@ -21,6 +21,8 @@ export interface PlatformInternals {
   readonly state: State;
   /** The routes it serves (the request log redacts their secret path parameters). */
   readonly routes: readonly Route[];
+  /** The options it was made with (the standalone server makes each namespace's platform with them). */
+  readonly options: PlatformOptions;
 }
 
 /** A platform made by `createPlatform`, with its internals. */

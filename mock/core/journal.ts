@@ -7,6 +7,22 @@
 import { isSecretName, redactJsonText, redactParams } from '../../src/secrets.js';
 import { setOwn } from './messages.js';
 
+/**
+ * Why the platform refused a request, for the journal and the request log only: the wire answer
+ * stays the platform's. Never a secret (no token, secret, password or ticket), only names and
+ * values a caller may see: `{ check: 'aud', detail: 'aud is "x", expected "sso.platform.test"' }`.
+ */
+export interface Refusal {
+  /**
+   * Which check failed: an SSO request token's `signature`, `alg`, `typ`, `aud`, `iss`, `exp`,
+   * `nbf`, `iat`, `claim` (missing or malformed), `client`, `organisation`; a grant's `client` or
+   * `client_secret`; a bearer token's `token`, `scope` or `user`; else the error `code` answered.
+   */
+  readonly check: string;
+  /** What it found, in words. */
+  readonly detail: string;
+}
+
 /** One request the platform received. */
 export interface JournalEntry {
   /** The HTTP method. */
@@ -33,6 +49,11 @@ export interface JournalEntry {
   correlation_id: string;
   /** The client's IP address as the adapter knows it (`X-Forwarded-For` only behind a trusted proxy); null when unknown. */
   ip: string | null;
+  /**
+   * Why it was refused, when it was: every error answer, and an SSO answer `{ t }` whose session
+   * token carries an `err`; null otherwise.
+   */
+  refusal: Refusal | null;
 }
 
 /** The journal as the platform exposes it. */
@@ -105,6 +126,8 @@ function sizeOf(entry: JournalEntry): number {
 export interface OpenEntry {
   /** The status answered; 0 when the connection was dropped by a fault. */
   status: number;
+  /** Why it was refused, when it was. */
+  refusal: Refusal | null;
 }
 
 /**
@@ -113,6 +136,7 @@ export interface OpenEntry {
  */
 class Slot implements OpenEntry {
   status = 0;
+  refusal: Refusal | null = null;
   /** The redacted entry, once the journal was read. */
   entry: JournalEntry | undefined = undefined;
 
@@ -140,6 +164,7 @@ class Slot implements OpenEntry {
       this.size = sizeOf(this.entry);
     }
     this.entry.status = this.status;
+    this.entry.refusal = this.refusal;
     return this.entry;
   }
 }
@@ -180,6 +205,7 @@ function redactedEntry(slot: Slot): JournalEntry {
     received_at: new Date(slot.receivedAtMs).toISOString(),
     correlation_id: slot.correlationId,
     ip: slot.ip,
+    refusal: slot.refusal,
   };
 }
 
@@ -216,11 +242,12 @@ export class Journal implements RequestJournal {
   /**
    * Records a request; the caller fills `status` when the answer is known. The headers are kept
    * as given until the journal is read: the caller must not change them (each adapter makes a new
-   * record per request).
+   * record per request). `url` gives the URL as received and the path as the routes see it (under
+   * a base path, what follows it).
    */
   open(
     method: string,
-    url: URL,
+    url: Readonly<Pick<URL, 'href' | 'pathname'>>,
     headers: Readonly<Record<string, string>>,
     body: string | null,
     receivedAtMs: number,

@@ -3,6 +3,7 @@
  * `Platform.handle` converts from and to Fetch; the node:http adapter uses them directly.
  */
 import type { HttpError } from './errors.js';
+import type { Refusal } from './journal.js';
 
 /**
  * Sets an own property, `__proto__` included (an assignment would set the prototype instead). For
@@ -40,6 +41,8 @@ export interface CoreResponse {
   readonly body: string | null;
   /** Drop the connection instead of answering (a fault). */
   readonly drop: boolean;
+  /** Why the request was refused, for the journal and the request log (never sent). */
+  readonly refusal?: Refusal;
 }
 
 /** One request, start to end: the core of a platform. Never rejects. */

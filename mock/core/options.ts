@@ -204,6 +204,21 @@ const platformShape = {
     section: 'platform',
     read: Digits,
   }),
+  /**
+   * The path the platform is served under, such as `/_ns/team-a` (a namespace of the standalone
+   * server): a request outside it is `404 not_found`, routes, faults and the journal's `path` see
+   * the path after it, and every URL the platform writes keeps it (the shop's links, forms and
+   * redirects, its cookies' `Path`, the served OpenAPI document's servers). Default `''`: the root.
+   */
+  basePath: z
+    .string()
+    .regex(/^(\/[A-Za-z0-9._~-]+)*$/, {
+      error: 'Parameter must be empty or a path of one or more segments without a trailing slash, e.g. /_ns/a',
+    })
+    .refine((path) => !path.split('/').some((s) => s === '.' || s === '..'), {
+      error: 'Parameter must not hold a dot segment',
+    })
+    .default(''),
   /** Called with an unexpected exception before it is answered as `500 internal_server_error`. */
   onError: z.custom<(error: unknown) => void>().optional(),
   /**

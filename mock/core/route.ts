@@ -7,6 +7,7 @@ import type * as z from 'zod';
 import type { Endpoint, Environment } from '../../src/endpoints.js';
 import type { OffsetClock } from './clock.js';
 import type { AccessTokenRecord, AccountRecord, ClientRecord } from './document.js';
+import type { Refusal } from './journal.js';
 import type { PlatformSettings } from './options.js';
 import type { State } from './state.js';
 import type { Platform } from './types.js';
@@ -53,6 +54,8 @@ export interface RouteResult<B = unknown> {
   /** Sent as is instead of a JSON `body` (the shop's HTML pages); `headers` give its content type. */
   text?: string;
   headers?: Record<string, string>;
+  /** Why the request was refused though the status says success (an SSO answer with an `err`): the journal's. */
+  refusal?: Refusal;
 }
 
 /**

@@ -15,6 +15,14 @@
  * Password log-ins (authenticate) are counted here too: wrong passwords in a row per organisation
  * and e-mail address, and the freeze they lead to ({@link checkCredentials}).
  */
+import {
+  SsoAuthenticateClaims,
+  SsoCreateSessionClaims,
+  SsoIdentifyClaims,
+  SsoLogoutClaims,
+  SsoRequestClaims,
+  SsoSessionStatusClaims,
+} from '../../src/schemas/sign-on.js';
 import type { OffsetClock } from './clock.js';
 import type { AccountRecord, ClientRecord, OrganisationRecord, SsoSessionRecord } from './document.js';
 import { HttpError } from './errors.js';
@@ -23,6 +31,22 @@ import { NO_PASSWORD, verifyPassword } from './passwords.js';
 import type { State } from './state.js';
 import { isActiveAccount } from './tickets.js';
 import type { CreateSsoSessionOptions, SsoSessions } from './types.js';
+
+/**
+ * The claims each operation's request token must carry, by the operation's path: what the routes
+ * verify, the OpenAPI document's `x-sso-claims` and docs/sso-protocol.md show.
+ */
+export const ssoRequestClaims = {
+  '/authenticatewithticket': SsoRequestClaims,
+  '/identify': SsoIdentifyClaims,
+  '/createsession': SsoCreateSessionClaims,
+  '/sessionstatus': SsoSessionStatusClaims,
+  '/authenticate': SsoAuthenticateClaims,
+  '/logout': SsoLogoutClaims,
+} as const;
+
+/** Clock skew allowed on a request token's `exp`, `nbf` and `iat`, in seconds. */
+export const SSO_CLOCK_TOLERANCE_SECONDS = 5;
 
 /** Creates an `anon` session for `clientId` (or for no client: the admin tools' sessions). */
 export function createSsoSession(state: State, clock: OffsetClock, clientId?: string): SsoSessionRecord {
@@ -58,6 +82,16 @@ export function findSsoSession(state: State, sid: string, client: ClientRecord):
   if (org !== undefined && !sameId(org, client.organisation_id)) return undefined;
   if (session.client_id === null) session.client_id = client.client_id;
   return session;
+}
+
+/**
+ * Why {@link findSsoSession} found no session `sid` for `client`, for the journal: none by that
+ * `sid`, or another organisation's (the caller is told neither: `session_not_found` either way).
+ */
+export function missingSsoSession(state: State, sid: string): { check: string; detail: string } {
+  return state.ssoSessions.get(sid)
+    ? { check: 'organisation', detail: 'the session sid belongs to another organisation' }
+    : { check: 'session', detail: 'no session by that sid' };
 }
 
 /** Records an operation in the session's timeline. */
@@ -205,6 +239,8 @@ export type CredentialCheck =
       readonly frozenForSeconds?: number;
       /** Wrong passwords left before the address freezes (`invalid_credentials`). */
       readonly attemptsLeft?: number;
+      /** Which it was, for the journal only (the answer does not tell an unknown address from a wrong password). */
+      readonly why: string;
     };
 
 /** The key of an e-mail address's wrong-password count: per organisation, letter case aside. */
@@ -253,15 +289,32 @@ export function checkCredentials(
       err: 'account_frozen',
       ems: 'Too many wrong passwords: try again later',
       frozenForSeconds: frozen,
+      why: `the address is frozen for ${frozen} s more`,
     };
   const account = state.accountByEmail(organisationId, email);
   const right = verifyPassword(password, account?.password_hash ?? NO_PASSWORD) && account?.password_hash !== undefined;
   if (!account || !right) {
     const attemptsLeft = countFailure(state, clock, limits, key);
-    return { ok: false, err: 'invalid_credentials', ems: 'Wrong e-mail address or password', attemptsLeft };
+    return {
+      ok: false,
+      err: 'invalid_credentials',
+      ems: 'Wrong e-mail address or password',
+      attemptsLeft,
+      why: !account
+        ? 'no account of the organisation with that e-mail address'
+        : account.password_hash === undefined
+          ? 'the account has no password'
+          : 'wrong password',
+    };
   }
   state.loginFailures.delete(key);
-  if (!isActiveAccount(account)) return { ok: false, err: 'account_not_active', ems: 'This account cannot log in' };
+  if (!isActiveAccount(account))
+    return {
+      ok: false,
+      err: 'account_not_active',
+      ems: 'This account cannot log in',
+      why: `the account is ${account.status}`,
+    };
   return { ok: true, account };
 }
 

@@ -6,22 +6,27 @@
  * Its flags are read by `command-line.ts` from the options' declarations; this file runs them.
  */
 import { readFileSync } from 'node:fs';
+import { APIError, PlatformError } from '../../src/errors.js';
 import type { StateDocumentInput } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
 import { internalsOf } from '../core/internals.js';
 import { flagOf, PlatformOptionsSchema } from '../core/options.js';
 import type { Platform, PlatformOptions } from '../core/types.js';
+import { validate } from '../core/validate.js';
 import { createPlatform } from '../platform.js';
 import { demoCredentials, demoShop, demoSite, demoUsers } from '../seeds/index.js';
-import { type CommandLine, helpText, parseCommandLine, UsageError } from './command-line.js';
+import type { Captured, CaptureProgress } from './capture.js';
+import { type CommandLine, captureHelpText, helpText, parseCommandLine, UsageError } from './command-line.js';
+import { type CaptureOptions, ServerOptionsSchema } from './options.js';
 import { type RequestLogLine, type RunningServer, startServer } from './server.js';
 
 /** What a command line to serve holds. */
 type Serve = Extract<CommandLine, { action: 'serve' }>;
 
-/** A usage error: the message, the usage, exit code 2. */
+/** A usage error: the message, the usage (of `capture`, when it was the command), exit code 2. */
 function fail(message: string): never {
-  process.stderr.write(`platform-mock: ${message}\n\n${helpText()}`);
+  const usage = process.argv[2] === 'capture' ? captureHelpText() : helpText();
+  process.stderr.write(`platform-mock: ${message}\n\n${usage}`);
   process.exit(2);
 }
 
@@ -54,9 +59,10 @@ function unexpected(error: unknown): string {
   return `platform-mock: an unexpected ${name} was answered 500 internal_server_error${frame ? ` (${frame.trim()})` : ''}\n`;
 }
 
-/** The line printed per request. */
+/** The line printed per request; a refused one says which check failed. */
 function logLine(l: RequestLogLine): string {
-  return `${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}\n`;
+  const why = l.refusal ? ` refused: ${l.refusal.check}: ${l.refusal.detail}` : '';
+  return `${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}${why}\n`;
 }
 
 /** The seed `--seed` names: `demo`, `empty`, or the state document in a file. */
@@ -127,6 +133,28 @@ function optionLines(platform: Platform): string[] {
   });
 }
 
+/** The start-up lines of a shared server: where its namespaces are, and its state file. */
+function sharedLines(command: Serve, server: RunningServer): string[] {
+  const { maxNamespaces, namespaceIdleSeconds, stateFile } = validate(ServerOptionsSchema, command.server);
+  return [
+    ...(maxNamespaces > 0
+      ? [
+          `namespaces:         ${server.url}/_ns/{name}/ (up to ${maxNamespaces}, dropped after ${namespaceIdleSeconds} s idle)`,
+        ]
+      : []),
+    ...(stateFile === undefined ? [] : [`state file:         ${stateFile} (namespaces beside it: .ns-{name}.json)`]),
+  ];
+}
+
+/** Each organisation's id (the `iss` of SSO request tokens) with its clients: one line per organisation. */
+function organisationLines(platform: Platform): string[] {
+  const { organisations, clients } = platform.snapshot();
+  return organisations.map((o) => {
+    const ids = clients.filter((c) => c.organisation_id === o.id).map((c) => c.client_id);
+    return `  ${o.id} (${o.name}): ${ids.join(', ')}`;
+  });
+}
+
 /** What the CLI prints once it listens: where, the options that matter, and the demo's credentials. */
 function startupLines(command: Serve, server: RunningServer, logging: boolean): string[] {
   const seed = command.platform.seed ?? 'demo';
@@ -139,12 +167,71 @@ function startupLines(command: Serve, server: RunningServer, logging: boolean): 
           `demo client_secret: ${demoCredentials.clientSecret}`,
           `demo site:          ${demoSite.clientId} / ${demoSite.clientSecret}`,
           `demo shop:          ${server.url}/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`,
+          'demo organisations (the iss of SSO request tokens) and their client_ids:',
+          ...organisationLines(server.platform),
           'demo users (e-mail / password; what each can do: README, "Demo data"):',
           ...Object.values(demoUsers).map((u) => `  ${u.email} / ${u.password}`),
         ]
       : [`seed:               ${typeof seed === 'string' ? seed : 'a state document'}`]),
+    ...sharedLines(command, server),
     logging ? 'Ctrl-C stops it (--quiet: no line per request).' : 'Ctrl-C stops it (--log: a line per request).',
   ];
+}
+
+/** Prints a capture's progress on standard error: a line per step, counting up in place on a terminal. */
+function progressPrinter(): (progress: CaptureProgress) => void {
+  const terminal = process.stderr.isTTY === true;
+  return ({ step, done, total, skipped }) => {
+    if (skipped !== undefined) return void process.stderr.write(`capture: ${step}: skipped (${skipped})\n`);
+    const finished = total !== undefined && done === total;
+    if (!terminal && !finished) return;
+    const count = total === undefined ? '...' : `${done}/${total}`;
+    process.stderr.write(`${terminal ? '\r' : ''}capture: ${step} ${count}${finished ? '\n' : ''}`);
+  };
+}
+
+/** A capture's failure in one line: the platform's answer (the SDK redacts secrets), or what went wrong. */
+function captureFailure(error: unknown): string {
+  if (error instanceof HttpError)
+    return `what was read is not a valid state document: ${error.field ?? 'document'}: ${error.message}`;
+  if (error instanceof APIError)
+    return `the platform answered ${error.status}${error.code ? ` ${error.code}` : ''}: ${error.message}`;
+  if (error instanceof PlatformError) return `cannot read the catalogue: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** What the CLI prints once the document is written: what it holds, and the demo secrets, this once. */
+function capturedLines(options: CaptureOptions, captured: Captured): string[] {
+  const d = captured.document;
+  const products = d.products ?? [];
+  const count = (n: number, what: string) => `${n} ${what}`;
+  return [
+    `wrote ${options.out}: ${[
+      count(products.filter((p) => p.is_package).length, 'packages'),
+      count(products.filter((p) => p.is_campaign).length, 'campaigns'),
+      count(products.filter((p) => !p.is_package && !p.is_campaign).length, 'products'),
+      count(d.cancellation_reasons?.length ?? 0, 'cancellation reasons'),
+      count(d.titles?.length ?? 0, 'titles'),
+    ].join(', ')}`,
+    'Its demo secrets, shown this once (the file holds them; keep it to yourself):',
+    ...captured.clients.map((c) => `  ${c.role}: ${c.clientId} / ${c.clientSecret}`),
+    `  users (e-mail / password; the shop: ${captured.marketplacePath}):`,
+    ...captured.users.map((u) => `    ${u.email} / ${u.password}`),
+    `Serve it: platform-mock --seed ${options.out}`,
+  ];
+}
+
+/** `platform-mock capture`: reads, writes the file, prints the demo secrets; a failure is one line, exit code 1. */
+async function captureCommand(options: CaptureOptions): Promise<void> {
+  // Loaded for this command only: serving never loads the SDK's client.
+  const { capture } = await import('./capture.js');
+  let captured: Captured;
+  try {
+    captured = await capture(options, { progress: progressPrinter() });
+  } catch (error) {
+    die(captureFailure(error));
+  }
+  process.stdout.write(`${capturedLines(options, captured).join('\n')}\n`);
 }
 
 async function main(): Promise<void> {
@@ -155,8 +242,10 @@ async function main(): Promise<void> {
     if (err instanceof UsageError) fail(err.message);
     throw err;
   }
+  if (command.action === 'capture') return captureCommand(command.options);
   if (command.action !== 'serve') {
-    process.stdout.write(command.action === 'help' ? helpText() : `${version()}\n`);
+    const texts = { help: helpText, 'capture-help': captureHelpText, version: () => `${version()}\n` };
+    process.stdout.write(texts[command.action]());
     return;
   }
   const logging =

@@ -10,7 +10,7 @@ import { HttpError } from '../core/errors.js';
 import { type CommandLineFlag, flagged, flagOf, type HelpSection, PlatformOptionsSchema } from '../core/options.js';
 import type { PlatformOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
-import { ServerOptionsSchema, type StartServerOptions } from './options.js';
+import { type CaptureOptions, CaptureOptionsSchema, ServerOptionsSchema, type StartServerOptions } from './options.js';
 
 /** The command's own switches: not options of the server or the platform. */
 const commandShape = {
@@ -39,8 +39,8 @@ const EXCLUSIVE: readonly (readonly [string, string])[] = [
   ['--admin-token', '--no-admin'],
 ];
 
-/** Whose option a flag sets. */
-type Target = 'command' | 'server' | 'platform';
+/** Whose option a flag sets: the command's, the server's, the platform's, or `capture`'s. */
+type Target = 'command' | 'server' | 'platform' | 'capture';
 
 /** A flag as declared, with the option it sets: whose, and where (`['login', 'maxFailedAttempts']`). */
 interface DeclaredFlag extends CommandLineFlag {
@@ -69,6 +69,15 @@ const FLAGS: readonly DeclaredFlag[] = [
   ...flagsIn(commandShape, 'command'),
 ];
 
+/** The flags of `platform-mock capture`: its options, and the help. */
+const CAPTURE_FLAGS: readonly DeclaredFlag[] = [
+  ...flagsIn(CaptureOptionsSchema.shape, 'capture'),
+  ...flagsIn({ help: commandShape.help }, 'command'),
+];
+
+/** The subcommand that writes a state document from a real platform's catalogue. */
+const CAPTURE = 'capture';
+
 /** What an argument list asks for. */
 export type CommandLine =
   | { readonly action: 'help' }
@@ -81,6 +90,12 @@ export type CommandLine =
       readonly server: StartServerOptions;
       /** A line per request: always (`--log`), never (`--quiet`), or when standard output is a terminal. */
       readonly requestLines: 'always' | 'never' | 'terminal';
+    }
+  | { readonly action: 'capture-help' }
+  | {
+      readonly action: 'capture';
+      /** Where to read and where to write; the secret from `--client-secret` or its variable. */
+      readonly options: CaptureOptions;
     };
 
 /** A command line that cannot be run: the message says why (the CLI prints the help after it, exit code 2). */
@@ -124,8 +139,9 @@ function flagValue(flag: DeclaredFlag, text: string): unknown {
   );
 }
 
-/** The flags given, by flag, as their text (or true for a switch): from the arguments, else the environment. */
+/** The flags of `flags` given, by flag, as their text (or true for a switch): from the arguments, else the environment. */
 function given(
+  flags: readonly DeclaredFlag[],
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): Map<DeclaredFlag, string | true> {
@@ -134,7 +150,7 @@ function given(
     ({ values } = parseArgs({
       args: [...argv],
       options: Object.fromEntries(
-        FLAGS.map((f) => [
+        flags.map((f) => [
           f.flag.slice(2),
           { type: f.value ? 'string' : 'boolean', ...(f.short ? { short: f.short.slice(1) } : {}) } as const,
         ]),
@@ -145,7 +161,7 @@ function given(
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const out = new Map<DeclaredFlag, string | true>();
-  for (const f of FLAGS) {
+  for (const f of flags) {
     const value = values[f.flag.slice(2)] ?? (f.env ? env[f.env] || undefined : undefined);
     if (typeof value === 'string') out.set(f, value);
     else if (value === true) out.set(f, true);
@@ -159,7 +175,7 @@ function checked(schema: z.ZodType, options: unknown, target: Target, texts: Map
     validate(schema, options);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    const flag = FLAGS.find((f) => f.target === target && f.path.join('.') === error.field);
+    const flag = [...FLAGS, ...CAPTURE_FLAGS].find((f) => f.target === target && f.path.join('.') === error.field);
     const text = flag && texts.get(flag);
     if (!flag) throw new UsageError(`invalid ${error.field ?? 'option'}: ${reason(error.message)}`);
     throw new UsageError(
@@ -177,12 +193,9 @@ export function parseCommandLine(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): CommandLine {
-  const texts = given(argv, env);
-  const options: Record<Target, Record<string, unknown>> = { command: {}, server: {}, platform: {} };
-  for (const [flag, text] of texts) {
-    const value = text === true ? !flag.negates : flagValue(flag, text);
-    setAt(options[flag.target], flag.path, value);
-  }
+  if (argv[0] === CAPTURE) return captureLine(argv.slice(1), env);
+  const texts = given(FLAGS, argv, env);
+  const options = optionsOf(texts);
   if (options.command.help === true) return { action: 'help' };
   if (options.command.version === true) return { action: 'version' };
   const names = new Set([...texts.keys()].map((f) => f.flag));
@@ -197,6 +210,30 @@ export function parseCommandLine(
     server: options.server,
     requestLines: log === true ? 'always' : quiet === true ? 'never' : 'terminal',
   };
+}
+
+/** The options the flags given set, by whose they are. */
+function optionsOf(texts: Map<DeclaredFlag, string | true>): Record<Target, Record<string, unknown>> {
+  const options: Record<Target, Record<string, unknown>> = { command: {}, server: {}, platform: {}, capture: {} };
+  for (const [flag, text] of texts) {
+    const value = text === true ? !flag.negates : flagValue(flag, text);
+    setAt(options[flag.target], flag.path, value);
+  }
+  return options;
+}
+
+/** `platform-mock capture [flags]`: its help, or its options, each required (the secret from its flag or variable). */
+function captureLine(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandLine {
+  const texts = given(CAPTURE_FLAGS, argv, env);
+  const options = optionsOf(texts);
+  if (options.command.help === true) return { action: 'capture-help' };
+  const missing = CAPTURE_FLAGS.find((f) => f.target === 'capture' && !texts.has(f));
+  if (missing)
+    throw new UsageError(
+      `capture needs ${missing.flag} ${missing.value ?? ''}${missing.env ? ` (or ${missing.env} set)` : ''}`.trimEnd(),
+    );
+  checked(CaptureOptionsSchema, options.capture, 'capture', texts);
+  return { action: 'capture', options: validate(CaptureOptionsSchema, options.capture) };
 }
 
 const SECTIONS: readonly (readonly [HelpSection, string | undefined])[] = [
@@ -237,6 +274,7 @@ export function helpText(): string {
     command: {},
     server: validate(ServerOptionsSchema, {}),
     platform: validate(PlatformOptionsSchema, {}),
+    capture: {},
   };
   const sections = SECTIONS.map(([section, title]) => {
     const lines = FLAGS.filter((f) => f.section === section).flatMap((f) => helpLines(f, defaults));
@@ -249,5 +287,27 @@ Usage: platform-mock [options]
 ${sections.join('\n\n')}
 
 Test tools are under /__admin: reset, state, tokens, tickets, sso/sessions, clock, requests, faults.
+A namespace, /_ns/{name}/..., is a platform of its own (README, "Shared server").
+
+Usage: platform-mock capture --api <base_url> --auth <auth_api_url> --client-id <id>
+         --client-secret <secret> --organisation <id> --out <file>
+A real platform's catalogue, read with a client's credentials, as a state document for --seed
+(platform-mock capture --help: its flags).
+`;
+}
+
+/** The help of `platform-mock capture`. */
+export function captureHelpText(): string {
+  const defaults: Record<Target, unknown> = { command: {}, server: {}, platform: {}, capture: {} };
+  return `platform-mock capture: a real platform's catalogue as a state document.
+
+Usage: platform-mock capture [options]
+
+Reads, through the SDK with the client's credentials: products (inactive ones too) with their price
+periods and sharing options, payment periods, cancellation reasons and titles. Writes them with demo
+clients and users of that organisation (fresh secrets, printed once), ready for
+platform-mock --seed <file>. The client's own secret is never written.
+
+${CAPTURE_FLAGS.flatMap((f) => helpLines(f, defaults)).join('\n')}
 `;
 }

@@ -49,8 +49,39 @@ const serverShape = {
     help: 'interface to listen on',
     section: 'server',
   }),
-  /** The seed of the new platform (ignored when `platform` is given). Default `demo`. */
+  /** The seed of the new platform (ignored when `platform` is given), and of every namespace. Default `demo`. */
   seed: platform.seed.unwrap().optional(),
+  /**
+   * Keep the state in this file: read at start when it exists (else the seed), written back at most
+   * about half a second after a change and when the server stops, each time replaced atomically.
+   * Each namespace keeps its own beside it, `<path>.ns-<name>.json`. None by default.
+   */
+  stateFile: flagged(z.string().min(1, { error: 'Parameter must be a path' }).optional(), {
+    flag: '--state-file',
+    value: '<path>',
+    help: 'load the state from it (when it exists) and write it back after changes\nand on a clean stop; a namespace to <path>.ns-<name>.json',
+    section: 'server',
+  }),
+  /**
+   * How many namespaces (`/_ns/{name}/...`, each a platform of its own made from the seed on its
+   * first request) the server holds at once; a new one beyond is `503 namespace_limit_reached`. 0:
+   * no namespaces. Default 32. Namespaces need a platform made by `createPlatform`, at the root (no `basePath`).
+   */
+  maxNamespaces: flagged(integerIn(0, 10_000).default(32), {
+    flag: '--max-namespaces',
+    value: '<n>',
+    help: 'namespaces (/_ns/{name}/...) held at once; 0: none',
+    section: 'server',
+    read: Digits,
+  }),
+  /** How long a namespace may go without a request before it is dropped (its state file kept), in seconds. Default 900. */
+  namespaceIdleSeconds: flagged(integerIn(1, 7 * 24 * 3600).default(900), {
+    flag: '--namespace-idle',
+    value: '<s>',
+    help: 'seconds without a request before a namespace is dropped',
+    section: 'server',
+    read: Digits,
+  }),
   /**
    * Host names answered besides loopback ones (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`)
    * and the IP address given as `host`: each exact, or `.example.com` for it and every name under
@@ -144,3 +175,64 @@ export type StartServerOptions = z.input<typeof ServerOptionsObject>;
 
 /** The options of a server, checked, with their defaults. */
 export type ServerSettings = z.output<typeof ServerOptionsObject>;
+
+/** An absolute http(s) URL, as `platform-mock capture` takes a platform's hosts: a schema each (a flag is declared on its schema). */
+const httpUrl = () => z.url({ protocol: /^https?$/, error: 'Parameter must be an absolute http(s) URL' });
+
+const captureShape = {
+  /** The platform's external API, `{base_url}` (endpoints 2, 3, 14, 15 and the titles). */
+  api: flagged(httpUrl(), {
+    flag: '--api',
+    value: '<base_url>',
+    help: "the platform's external API",
+    section: 'command',
+  }),
+  /** The platform's authorization API, `{auth_api_url}` (endpoint 23, the client-credentials grant). */
+  auth: flagged(httpUrl(), {
+    flag: '--auth',
+    value: '<auth_api_url>',
+    help: "the platform's authorization API",
+    section: 'command',
+  }),
+  /** The id of a client of the organisation whose catalogue is read. */
+  clientId: flagged(z.string().min(1, { error: 'Parameter must be a non-empty string' }), {
+    flag: '--client-id',
+    value: '<id>',
+    help: 'a client of the organisation (with /external/product/r; also\n/external/cancellation_reason/r and /external/title/r to read those)',
+    section: 'command',
+  }),
+  /** Its secret; never written to the state document. */
+  clientSecret: flagged(z.string().min(1, { error: 'Parameter must be a non-empty string' }), {
+    flag: '--client-secret',
+    value: '<secret>',
+    help: "the client's secret (never written to the file)",
+    section: 'command',
+    env: 'PLATFORM_CLIENT_SECRET',
+  }),
+  /** The organisation's id: the records of the document are its. */
+  organisation: flagged(
+    z.string().regex(/^[a-f\d]{24}$/i, { error: 'Parameter must be an organisation id (24 hex digits)' }),
+    {
+      flag: '--organisation',
+      value: '<id>',
+      help: "the client's organisation",
+      section: 'command',
+    },
+  ),
+  /** Where the state document is written (replaced atomically). */
+  out: flagged(z.string().min(1, { error: 'Parameter must be a path' }), {
+    flag: '--out',
+    value: '<file>',
+    help: 'where the state document is written',
+    section: 'command',
+  }),
+};
+
+/** The schema of `platform-mock capture`'s options: every one required but the secret's source. */
+export const CaptureOptionsSchema: z.ZodObject<typeof captureShape> = z.object(captureShape);
+
+/**
+ * Options of `platform-mock capture`.
+ * @interface
+ */
+export type CaptureOptions = z.output<typeof CaptureOptionsSchema>;

@@ -6,21 +6,23 @@ import { isSecretName, redactParams } from '../../src/secrets.js';
 import { refusalResponse } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
-import { internalsOf } from '../core/internals.js';
-import { REDACTED } from '../core/journal.js';
+import { internalsOf, type PlatformInternals } from '../core/internals.js';
+import { REDACTED, type Refusal } from '../core/journal.js';
 import { bodyTooLarge, DEFAULT_MAX_BODY_BYTES, declaredLength } from '../core/limits.js';
 import { type CoreRequest, type CoreResponse, type RequestHandler, setOwn } from '../core/messages.js';
 import type { Route } from '../core/route.js';
 import type { Platform } from '../core/types.js';
 import { validate } from '../core/validate.js';
-import { createPlatform } from '../platform.js';
+import { createPlatform, createPlatformWith } from '../platform.js';
 import { allRoutes } from '../routes/index.js';
+import { NAMESPACE_PREFIX, Namespaces, namespaceOf, namespacePath } from './namespaces.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   ServerOptionsSchema,
   type ServerSettings,
   type StartServerOptions,
 } from './options.js';
+import { StateFileError, StateWriter } from './state-file.js';
 
 export type { StartServerOptions } from './options.js';
 
@@ -34,24 +36,39 @@ export interface RequestLogLine {
   readonly durationMs: number;
   /** The answer's `x-correlation-id`, when it has one. */
   readonly correlationId: string | undefined;
+  /** Why the platform refused it, when it did: which check failed (as the journal's entry says). */
+  readonly refusal?: Refusal;
 }
 
 /** A running platform server. */
 export interface RunningServer {
   /** Its origin, e.g. `http://127.0.0.1:4010`. */
   url: string;
-  /** The platform it serves. */
+  /** The platform it serves (at the root; each namespace has its own). */
   platform: Platform;
-  /** Stops listening and closes every connection. */
+  /** The platform of namespace `name` (`/_ns/{name}/...`), when the server holds it. */
+  namespace(name: string): Platform | undefined;
+  /** Stops listening and closes every connection; then writes the state files, when it keeps them. */
   close(): Promise<void>;
+}
+
+/** What serves a request: a platform's core, and what is told once it has answered (its state file's writer). */
+interface Target {
+  readonly handle: RequestHandler;
+  readonly changed: (() => void) | undefined;
+}
+
+/** A namespace of the server: a platform of its own, under `/_ns/{name}`, and its state file's writer. */
+interface Namespace extends Target {
+  readonly platform: Platform;
+  readonly writer: StateWriter | undefined;
 }
 
 /** How long a refused upload may go on being read (and discarded) before its connection is cut. */
 const LINGER_MS = 2_000;
 
 /** What one server knows when it serves a request. */
-interface ServeContext {
-  readonly handle: RequestHandler;
+interface ServeContext extends Target {
   /** The path templates (as segments) of its routes with a secret parameter in the path, for the request log. */
   readonly secretPaths: readonly (readonly string[])[];
   readonly maxBodyBytes: number;
@@ -64,6 +81,8 @@ interface ServeContext {
   readonly logged: boolean;
   /** The verdict on each `Host` header value seen lately: its host name when answered, null when refused. */
   readonly hosts: Map<string, string | null>;
+  /** Its namespaces; none when they are off or the platform is not from `createPlatform`. */
+  readonly namespaces: Namespaces<Namespace> | undefined;
 }
 
 /** How many `Host` verdicts a server remembers; past it, it starts over (the header is the client's to choose). */
@@ -88,6 +107,8 @@ function answeredHost(ctx: ServeContext, header: string | undefined): string | n
 
 /** The correlation id of each answer, for the request log (headers given to `writeHead` cannot be read back). */
 const correlationIds = new WeakMap<ServerResponse, string>();
+/** Why each refused answer was refused, for the request log. */
+const refusals = new WeakMap<ServerResponse, Refusal>();
 
 /** A body that was not read whole: over the limit. */
 const TOO_LARGE = Symbol('too large');
@@ -165,11 +186,14 @@ function loggedTarget(target: string, secretPaths: readonly (readonly string[])[
   const segments = url.pathname.split('/');
   // A trailing slash finds the same route.
   const n = segments.length > 2 && segments.at(-1) === '' ? segments.length - 1 : segments.length;
+  // In a namespace (`/_ns/{name}/...`), the routes' templates match what follows its two segments.
+  const skip = url.pathname.startsWith(NAMESPACE_PREFIX) && n > 3 ? 2 : 0;
   for (const template of secretPaths) {
-    if (template.length !== n) continue;
-    if (!template.every((t, i) => (t.startsWith('{') && segments[i] !== '') || t === segments[i])) continue;
+    if (template.length !== n - skip) continue;
+    const at = (i: number) => segments[i === 0 ? 0 : i + skip];
+    if (!template.every((t, i) => (t.startsWith('{') && at(i) !== '') || t === at(i))) continue;
     template.forEach((t, i) => {
-      if (secretParam(t)) segments[i] = REDACTED;
+      if (secretParam(t)) segments[i + skip] = REDACTED;
     });
   }
   return redactParams(`${segments.join('/')}${url.search}`, REDACTED, 'url');
@@ -215,6 +239,28 @@ function lingerAndClose(req: IncomingMessage, res: ServerResponse): void {
     timer.unref();
     socket.once('close', () => clearTimeout(timer));
   });
+}
+
+/** A target that answers `error` to any request: a namespace refused. */
+function refusing(error: HttpError, path: string): Target {
+  return { handle: () => Promise.resolve(refusalResponse(error, path)), changed: undefined };
+}
+
+/**
+ * The namespace a request to `/_ns/{name}/...` goes to, made on its first request (not on one the
+ * server refuses already: that is answered as it is); or the refusal of a bad name, of a new
+ * namespace past the limit, of one whose state file cannot be read. Undefined for any other path.
+ */
+function namespaced(ctx: ServeContext, path: string, refusal: HttpError | undefined): Target | undefined {
+  if (!ctx.namespaces || !path.startsWith(NAMESPACE_PREFIX)) return undefined;
+  try {
+    const name = namespaceOf(path) ?? '';
+    if (refusal) return ctx.namespaces.get(name) ?? refusing(refusal, path);
+    return ctx.namespaces.enter(name);
+  } catch (error) {
+    if (error instanceof HttpError) return refusing(error, path);
+    throw error;
+  }
 }
 
 async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -265,7 +311,9 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     ip,
     refusal,
   };
-  const answer = await ctx.handle(request);
+  const served = namespaced(ctx, url.pathname, refusal) ?? ctx;
+  const answer = await served.handle(request);
+  served.changed?.();
   if (answer.drop) {
     req.socket.destroy();
     return;
@@ -278,6 +326,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   if (ctx.logged) {
     const id = answer.headers['x-correlation-id'];
     if (id !== undefined) correlationIds.set(res, id);
+    if (answer.refusal) refusals.set(res, answer.refusal);
   }
   // Name, value, name, value...: the form writeHead reads fastest.
   const answerHeaders: string[] = [];
@@ -316,11 +365,75 @@ function platformOf(settings: ServerSettings): Platform {
   return createPlatform({ seed, maxBodyBytes, admin, adminToken, returnInterstitial });
 }
 
+/** Where a server's warnings go: `warn`, else standard error. */
+function warnerOf(settings: ServerSettings): (message: string) => void {
+  return settings.warn ?? ((m: string) => process.stderr.write(`platform-mock: warning: ${m}\n`));
+}
+
+/** The state file of the platform a server serves, read into it when it exists; none without `stateFile`. */
+function stateWriterOf(platform: Platform, settings: ServerSettings, warn: (m: string) => void) {
+  if (settings.stateFile === undefined) return undefined;
+  const writer = new StateWriter(platform, settings.stateFile, { warn });
+  writer.load();
+  return writer;
+}
+
+/**
+ * Namespace `name`: a platform made with the options of the one served, under `/_ns/{name}`, and
+ * its state file beside the server's (`<path>.ns-<name>.json`), read when it exists.
+ */
+function makeNamespace(
+  internals: PlatformInternals,
+  name: string,
+  settings: ServerSettings,
+  warn: (m: string) => void,
+): Namespace {
+  const platform = createPlatformWith(internals.routes, { ...internals.options, basePath: namespacePath(name) });
+  const path = settings.stateFile === undefined ? undefined : `${settings.stateFile}.ns-${name}.json`;
+  const writer = path === undefined ? undefined : new StateWriter(platform, path, { warn });
+  try {
+    writer?.load();
+  } catch (error) {
+    if (!(error instanceof StateFileError)) throw error;
+    warn(error.message);
+    throw new HttpError(
+      500,
+      'state_file_invalid',
+      `The state file of namespace ${name} cannot be read (the server's warnings say why); it is left as it is`,
+      'namespace',
+    );
+  }
+  const handle = internalsOf(platform)?.handle ?? viaFetch(platform);
+  return { platform, handle, changed: writer && (() => writer.changed()), writer };
+}
+
+/**
+ * The namespaces of a server, unless they are off, the platform served is not from `createPlatform`,
+ * or it is under a base path of its own (which may be a namespace's: it is served as it is).
+ */
+function namespacesOf(platform: Platform, settings: ServerSettings, warn: (m: string) => void) {
+  const internals = internalsOf(platform);
+  if (!internals || settings.maxNamespaces === 0 || internals.settings.basePath !== '') return undefined;
+  return new Namespaces<Namespace>({
+    max: settings.maxNamespaces,
+    idleMs: settings.namespaceIdleSeconds * 1000,
+    create: (name) => makeNamespace(internals, name, settings, warn),
+    retire: (_, namespace) => namespace.writer?.flush(),
+  });
+}
+
 /** What a server knows of the platform it serves, and of its own options, for every request. */
-function serveContext(platform: Platform, settings: ServerSettings): ServeContext {
+function serveContext(
+  platform: Platform,
+  settings: ServerSettings,
+  writer: StateWriter | undefined,
+  warn: (m: string) => void,
+): ServeContext {
   const internals = internalsOf(platform);
   return {
     handle: internals?.handle ?? viaFetch(platform),
+    changed: writer && (() => writer.changed()),
+    namespaces: namespacesOf(platform, settings, warn),
     secretPaths: secretPathsOf(internals?.routes ?? allRoutes),
     maxBodyBytes: settings.maxBodyBytes ?? internals?.settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     allowedHosts: settings.allowedHosts ?? [],
@@ -332,6 +445,19 @@ function serveContext(platform: Platform, settings: ServerSettings): ServeContex
   };
 }
 
+/** A refusal as the request log prints it: a path in its detail (`No route for GET /...`) as the log shows it. */
+function loggedRefusal(refusal: Refusal | undefined, target: string, logged: string): Refusal | undefined {
+  if (!refusal) return undefined;
+  let raw: string;
+  try {
+    raw = new URL(target.startsWith('/') ? `http://platform.invalid${target}` : target).pathname;
+  } catch {
+    return refusal;
+  }
+  const shown = logged.split('?')[0]!;
+  return raw === shown ? refusal : { ...refusal, detail: refusal.detail.replaceAll(raw, shown) };
+}
+
 /**
  * The listener of a server's requests: each served (and logged, when `onRequest` is given), and
  * any failure answered as this request's alone, never the process's.
@@ -341,12 +467,14 @@ function requestListener(ctx: ServeContext, onRequest: ServerSettings['onRequest
     if (onRequest) {
       const started = performance.now();
       res.once('finish', () => {
+        const path = loggedTarget(req.url ?? '/', ctx.secretPaths);
         onRequest({
           method: req.method ?? 'GET',
-          path: loggedTarget(req.url ?? '/', ctx.secretPaths),
+          path,
           status: res.statusCode,
           durationMs: performance.now() - started,
           correlationId: correlationIds.get(res),
+          refusal: loggedRefusal(refusals.get(res), req.url ?? '/', path),
         });
       });
     }
@@ -359,6 +487,18 @@ function requestListener(ctx: ServeContext, onRequest: ServerSettings['onRequest
       res.end('{"code":"internal_server_error","message":"Internal server error"}');
     });
   };
+}
+
+/** Why a body sent without framing is refused: Node's `http.request` sends a GET's body so unless told. */
+const UNFRAMED_BODY =
+  'A body followed a request that declared none: send it with Content-Length or Transfer-Encoding: chunked';
+
+/** Whether a parse error is a JSON body after a request head with no framing (HTTP/1.1 reads it as the next request). */
+function unframedBody(error: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: Buffer }): boolean {
+  if (error.code !== 'HPE_INVALID_METHOD' && error.code !== 'HPE_CLOSED_CONNECTION') return false;
+  // The parser stops at the JSON's first byte, or just past it after `Connection: close`.
+  const at = error.bytesParsed ?? -1;
+  return [at, at - 1].some((i) => error.rawPacket?.[i] === 0x7b || error.rawPacket?.[i] === 0x5b);
 }
 
 /**
@@ -375,7 +515,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       ? [431, 'headers_too_large', 'The request headers exceed 16 KiB']
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'The request was not received in time']
-        : [400, 'malformed_request', 'The request is not valid HTTP/1.1'];
+        : unframedBody(error)
+          ? [400, 'malformed_request', UNFRAMED_BODY]
+          : [400, 'malformed_request', 'The request is not valid HTTP/1.1'];
   const body = JSON.stringify({ code, field: status === 431 ? 'headers' : undefined, message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
@@ -421,22 +563,40 @@ async function listen(server: Server, port: number, host: string): Promise<strin
   return `http://${address.includes(':') ? `[${address}]` : address}:${bound}`;
 }
 
-/** Serves a platform over node:http. Resolves once it listens. */
+/**
+ * Serves a platform over node:http. Resolves once it listens; rejects with a `StateFileError` when
+ * the state file exists but is not a state document.
+ */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const settings = validate(ServerOptionsSchema, options);
+  const warn = warnerOf(settings);
   const platform = platformOf(settings);
-  const ctx = serveContext(platform, settings);
+  const writer = stateWriterOf(platform, settings, warn);
+  const ctx = serveContext(platform, settings, writer, warn);
   const server = httpServer(ctx, settings, requestListener(ctx, settings.onRequest));
-  ctx.origin = await listen(server, settings.port, settings.host);
+  try {
+    ctx.origin = await listen(server, settings.port, settings.host);
+  } catch (error) {
+    ctx.namespaces?.close();
+    throw error;
+  }
   const warning = exposureWarning(settings.host, platform);
-  if (warning) (settings.warn ?? ((m: string) => process.stderr.write(`platform-mock: warning: ${m}\n`)))(warning);
+  if (warning) warn(warning);
   return {
     url: ctx.origin,
     platform,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
-        server.closeAllConnections();
-      }),
+    namespace: (name) => ctx.namespaces?.get(name)?.platform,
+    async close() {
+      try {
+        await new Promise<void>((resolve, reject) => {
+          server.close((err) => (err ? reject(err) : resolve()));
+          server.closeAllConnections();
+        });
+      } finally {
+        // Last, once no request can change a state any more.
+        const namespaces = ctx.namespaces?.close() ?? [];
+        await Promise.all([writer?.flush(), ...namespaces.map((n) => n.writer?.flush())]);
+      }
+    },
   };
 }

@@ -115,10 +115,15 @@ function withQuery(path: string, fields: Readonly<Record<string, string | undefi
   return text ? `${path}?${text}` : path;
 }
 
-/** The marketplace page of `m`: endpoint 25's path with its ids. */
-function marketplacePath(m: MarketplaceRecord): string {
+/** Where the browser reaches `path` of this platform: under its base path (a namespace's prefix). */
+function at(ctx: Pick<RouteContext, 'settings'>, path: string): string {
+  return `${ctx.settings.basePath}${path}`;
+}
+
+/** The marketplace page of `m`: endpoint 25's path with its ids, under `base`. */
+function marketplacePath(base: string, m: MarketplaceRecord): string {
   const ids: Readonly<Record<string, string>> = { groupId: m.group_id, marketplaceId: m.marketplace_id };
-  return marketplace.path.replace(/\{(\w+)\}/g, (_, id: string) => encodeURIComponent(ids[id] ?? ''));
+  return base + marketplace.path.replace(/\{(\w+)\}/g, (_, id: string) => encodeURIComponent(ids[id] ?? ''));
 }
 
 /** The organisation a marketplace sells for: its client's. */
@@ -143,11 +148,11 @@ function loggedIn(ctx: Context, organisationId?: string): SignedIn | undefined {
   return { account, session };
 }
 
-/** The Set-Cookie value of a cookie: HttpOnly, SameSite=Lax, Path=/, Secure over https. */
+/** The Set-Cookie value of a cookie: HttpOnly, SameSite=Lax, the platform's base path (`/`), Secure over https. */
 function cookie(ctx: Context, value: string, maxAge?: number, name = SHOP_SESSION_COOKIE): string {
   const secure = ctx.url.protocol === 'https:' ? '; Secure' : '';
   const age = maxAge === undefined ? '' : `; Max-Age=${maxAge}`;
-  return `${name}=${value}; Path=/; HttpOnly; SameSite=Lax${secure}${age}`;
+  return `${name}=${value}; Path=${at(ctx, '') || '/'}; HttpOnly; SameSite=Lax${secure}${age}`;
 }
 
 /** Logs `account` into the shop: a new random session (the old one of this browser ends). Answers the Set-Cookie. */
@@ -242,7 +247,7 @@ function loginPage(ctx: Context, m: MarketplaceRecord, fields: Fields, error?: s
     html`<h1>${m.name}</h1>
 <h2>Sign in</h2>
 ${error === undefined ? '' : html`<p class="error" role="alert" data-testid="login-error">${error}</p>`}
-<form method="post" action="/shop/login" id="login-form">
+<form method="post" action="${at(ctx, '/shop/login')}" id="login-form">
   ${hidden}${csrfField(csrf.token)}
   <label for="login-email">E-mail address</label>
   <input id="login-email" name="email" type="email" autocomplete="username" required data-testid="login-email" value="${fields.email ?? ''}">
@@ -255,12 +260,14 @@ ${error === undefined ? '' : html`<p class="error" role="alert" data-testid="log
   );
 }
 
-function signedInHeader({ account, session }: SignedIn, m: MarketplaceRecord | undefined): SafeHtml {
+function signedInHeader(base: string, { account, session }: SignedIn, m: MarketplaceRecord | undefined): SafeHtml {
   return html`<header><p data-testid="signed-in-as" id="signed-in-as">Signed in as ${account.email}</p>
-<form method="post" action="/shop/logout">${m ? carried(m, {}) : ''}${csrfField(session.csrf_token)}<button type="submit" data-testid="logout" id="logout">Sign out</button></form></header>`;
+<form method="post" action="${base}/shop/logout">${m ? carried(m, {}) : ''}${csrfField(session.csrf_token)}<button type="submit" data-testid="logout" id="logout">Sign out</button></form></header>`;
 }
 
-function storePage(state: State, m: MarketplaceRecord, org: string, visit: SignedIn, q: Fields, now: number) {
+function storePage(ctx: Context, m: MarketplaceRecord, org: string, visit: SignedIn, q: Fields) {
+  const { state } = ctx;
+  const now = ctx.clock.nowMs();
   const products = onSale(state, m, org, now);
   const periods = (p: ProductRecord) => p.price_periods.filter((pp) => pp.enabled);
   // `period` pre-selects a period shown; else `campaign` pre-selects its first period.
@@ -281,9 +288,9 @@ function storePage(state: State, m: MarketplaceRecord, org: string, visit: Signe
   );
   return page(
     m.name,
-    html`${signedInHeader(visit, m)}
+    html`${signedInHeader(at(ctx, ''), visit, m)}
 <h1>${m.name}</h1>
-<form method="post" action="/shop/purchase" id="purchase-form">
+<form method="post" action="${at(ctx, '/shop/purchase')}" id="purchase-form">
   ${carried(m, { returnUrl: returnUrlOf(q) })}${csrfField(visit.session.csrf_token)}
   ${products.length === 0 ? html`<p>Nothing is on sale here.</p>` : list}
   <button id="buy" type="submit" data-testid="buy">Buy</button>
@@ -306,11 +313,11 @@ function showMarketplace(ctx: ContextOf<typeof marketplace>): Page {
       headers['set-cookie'] = openSession(ctx, presented.account);
     }
     const { at: _, ...rest } = q;
-    return redirect(withQuery(marketplacePath(m), rest), headers);
+    return redirect(withQuery(marketplacePath(at(ctx, ''), m), rest), headers);
   }
   const visit = loggedIn(ctx, org);
   if (!visit) return loginPage(ctx, m, q);
-  return storePage(state, m, org, visit, q, clock.nowMs());
+  return storePage(ctx, m, org, visit, q);
 }
 
 /** `POST /shop/login`: the login form. A wrong password re-shows it with an error. */
@@ -326,7 +333,7 @@ function login(ctx: Context): Page {
   if (!account || account.password_hash === undefined || !known)
     return loginPage(ctx, m, f, 'Wrong e-mail address or password', 401);
   if (!isActiveAccount(account)) return loginPage(ctx, m, f, 'This account cannot sign in', 403);
-  const location = withQuery(marketplacePath(m), {
+  const location = withQuery(marketplacePath(at(ctx, ''), m), {
     returnUrl: returnUrlOf(f),
     campaign: f.campaign,
     period: f.period,
@@ -366,13 +373,13 @@ function purchase(ctx: Context): Page {
   if (!verdict.purchase_allowed)
     return page(
       'Purchase refused',
-      html`${signedInHeader(visit, m)}<h1>Purchase refused</h1>
+      html`${signedInHeader(at(ctx, ''), visit, m)}<h1>Purchase refused</h1>
 <p class="error" data-testid="purchase-refused" data-reason="${verdict.reason}">${verdict.message}</p>
-<p><a href="${withQuery(marketplacePath(m), { returnUrl: returnUrlOf(f) })}">Back to the shop</a></p>`,
+<p><a href="${withQuery(marketplacePath(at(ctx, ''), m), { returnUrl: returnUrlOf(f) })}">Back to the shop</a></p>`,
       409,
     );
   const { id } = buy(state, clock, { accountId: account.id, product, period });
-  return redirect(withQuery(`/shop/confirmation/${id}`, { returnUrl: returnUrlOf(f) }));
+  return redirect(withQuery(at(ctx, `/shop/confirmation/${id}`), { returnUrl: returnUrlOf(f) }));
 }
 
 /** `GET /shop/confirmation/{userProductId}`: what was bought, and the way back to the site. */
@@ -386,7 +393,7 @@ function confirmation(ctx: Context): Page {
   const back = httpUrl(returnUrlOf(q));
   return page(
     'Thank you',
-    html`${signedInHeader(visit, undefined)}
+    html`${signedInHeader(at(ctx, ''), visit, undefined)}
 <h1>Thank you for your purchase</h1>
 <dl data-testid="confirmation" id="confirmation" data-user-product-id="${up.id}">
   <dt>Package</dt><dd data-testid="bought-product">${product?.name ?? up.product_code}</dd>
@@ -394,7 +401,7 @@ function confirmation(ctx: Context): Page {
   <dt>Valid</dt><dd>${up.valid_from} to ${up.valid_to}</dd>
   <dt>Order</dt><dd data-testid="order-id">${up.order_id}</dd>
 </dl>
-${back ? html`<p><a id="return-to-site" data-testid="return-to-site" href="${withQuery('/shop/return', { returnUrl: back.href })}">Return to site</a></p>` : ''}`,
+${back ? html`<p><a id="return-to-site" data-testid="return-to-site" href="${withQuery(at(ctx, '/shop/return'), { returnUrl: back.href })}">Return to site</a></p>` : ''}`,
   );
 }
 
@@ -482,7 +489,7 @@ function logout(ctx: Context): Page {
   if (id !== undefined) state.shopSessions.delete(id);
   const headers = { 'set-cookie': cookie(ctx, '', 0) };
   const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
-  if (m) return redirect(marketplacePath(m), headers);
+  if (m) return redirect(marketplacePath(at(ctx, ''), m), headers);
   return page('Signed out', html`<h1>Signed out</h1><p>You are signed out of the shop.</p>`, 200, headers);
 }
 

@@ -241,10 +241,12 @@ export class Sso extends APIResource {
    * this client, `iss` = the SSO audience, expiry with the clock tolerance) and checks `r` against
    * `allowedOrigins` exactly, so the landing page cannot be turned into an open redirector.
    *
-   * @throws {@link SignOnConfigurationError} when `allowedOrigins` is empty or holds something that
-   * is not an origin (checked first, whatever the request)
-   * @throws {@link SsoTokenError} when `t` does not verify (nothing from it is trusted)
-   * @throws {@link SignOnValidationError} when `t` is missing or repeated
+   * @throws {@link subscription-platform-sdk!SignOnConfigurationError | SignOnConfigurationError} when
+   * `allowedOrigins` is empty or holds something that is not an origin (checked first, whatever the request)
+   * @throws {@link subscription-platform-sdk!SsoTokenError | SsoTokenError} when `t` does not verify (nothing
+   * from it is trusted)
+   * @throws {@link subscription-platform-sdk!SignOnValidationError | SignOnValidationError} when `t` is missing
+   * or repeated
    */
   async readLanding(request: Request | URL | string, options: ReadLandingOptions): Promise<SsoLanding> {
     const origins = options?.allowedOrigins;

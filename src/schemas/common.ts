@@ -68,6 +68,9 @@ export const ERROR_CODES = [
   'malformed_request',
   'not_implemented',
   'injected_fault',
+  // The standalone server's namespaces and state files.
+  'namespace_limit_reached',
+  'state_file_invalid',
 ] as const;
 
 /** An error `code` the platform is known to answer. */

@@ -1,3 +1,17 @@
+/**
+ * The zod schemas of every resource, request and response of the spec, from which the SDK checks
+ * what it sends and receives and the platform validates requests; and the shared error map that
+ * words their issues as the platform does. Import them to validate data of your own the same way
+ * (a webhook body, a stored product), or to derive a JSON Schema (`z.toJSONSchema`). Each schema's
+ * type has the schema's name: `Product` is both.
+ *
+ * Experimental: the schemas follow the spec, but how they are composed (refinements, the helpers
+ * beside them) may change in a minor release.
+ *
+ * @packageDocumentation
+ * @module subscription-platform-sdk/schemas
+ * @experimental
+ */
 export * from './account-change-log.js';
 export * from './authorization.js';
 export * from './cancellation-reasons.js';

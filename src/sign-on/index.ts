@@ -1,8 +1,13 @@
 /**
- * Ticket sign-on helpers (endpoints 21 and 25, the return flow, single use of tickets). Pure
- * modules without HTTP of their own: they run in Node and in browsers (WebCrypto).
+ * The sign-on helpers on their own, without `PlatformClient`: the shop's URL (endpoint 25), the
+ * return flow with single use of tickets, return-URL allow-lists, and the SSO service's tokens
+ * (create, verify, read). Pure modules without HTTP of their own: they run in Node and in browsers
+ * (WebCrypto). A site that has the client uses `client.shop.marketplaceUrl`, `client.signOn` and
+ * `client.sso`, which call these; import this entry for a page that needs no client (a small
+ * bundle), or to make or check an SSO token yourself.
  *
- * @module
+ * @packageDocumentation
+ * @module subscription-platform-sdk/sign-on
  */
 export {
   SignOnConfigurationError,

@@ -4,7 +4,7 @@
  */
 import { beforeEach, describe, expect, test } from 'vitest';
 import { AvailableCategoriesResponse, LogToAccountsResponse } from '../../src/schemas/account-change-log.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
+import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
 const SCOPE = '/external/account_change_log/w';
 const { anna, bo, dora, frank, kai } = demoIds.accounts;
@@ -80,7 +80,7 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
     test('partial success: an archived account and an account of another organisation are refused entry by entry', async () => {
       h.platform.clock.freeze();
       const now = h.platform.clock.now().toISOString();
-      const unknown = 'ac00000000000000000000ff';
+      const unknown = absent.account;
       const answer = await log({ change_logs: [entry(frank), entry(anna), entry(dora), entry(unknown)] });
       const body = expectOk(answer, LogToAccountsResponse, 207);
       expect(body.ok).toEqual([anna]);

@@ -3,7 +3,17 @@ import { describe, expect, test } from 'vitest';
 import type { StateDocument } from '../../mock/index.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
+import {
+  ADAPTERS,
+  absent,
+  demoIds,
+  expectError,
+  expectOk,
+  expectUnchanged,
+  paths,
+  READ,
+  useAdapter,
+} from './harness.js';
 
 describe.each(ADAPTERS)('/__admin through %s', (kind) => {
   const h = useAdapter(kind);
@@ -69,7 +79,7 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
   test.each([
     [{}, 400, 'invalid_parameter', 'scopes'],
     [{ scopes: [READ], client_id: 'nobody' }, 404, 'not_found', 'client_id'],
-    [{ scopes: [READ], account_id: 'ffffffffffffffffffffffff' }, 404, 'not_found', 'account_id'],
+    [{ scopes: [READ], account_id: absent.id }, 404, 'not_found', 'account_id'],
   ])('POST /__admin/tokens refuses %j: %s %s', async (json, status, code, field) => {
     expectError(await admin('POST', 'tokens', json), status, code, field);
   });

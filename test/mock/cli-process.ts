@@ -31,6 +31,8 @@ export interface RunOptions {
   terminal?: boolean;
   /** JavaScript run in the CLI's process before the CLI (to plant a fault). */
   preload?: string;
+  /** Variables set in the CLI's environment, beside this process's. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -44,6 +46,7 @@ export function run(args: string[], options: RunOptions = {}): ChildProcess {
   const child = spawn(process.execPath, [...loaders, CLI, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
   });
   running.add(child);
   closed.set(

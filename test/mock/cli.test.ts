@@ -10,7 +10,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import * as e from '../../src/endpoints.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
 import { CLI_TEST_TIMEOUT_MS, collect, run, started, stop, stopAll, withCli } from './cli-process.js';
-import { demoCredentials, demoIds, demoUsers, paths } from './harness.js';
+import { demoCredentials, demoIds, demoSite, demoUsers, paths } from './harness.js';
 
 // A test that fails half-way leaves no server running.
 afterEach(stopAll);
@@ -25,6 +25,11 @@ describe('platform-mock CLI', () => {
       const { url, output } = await started(child);
       expect(output).toContain(demoCredentials.clientId);
       expect(output).toContain(demoCredentials.clientSecret);
+      // Each demo client's organisation id: the iss a client in another language signs SSO tokens with.
+      expect(output).toMatch(
+        new RegExp(`^  ${demoSite.organisationId} \\(Demo Media\\): demo-client, .*demo-site,`, 'm'),
+      );
+      expect(output).toContain(`  ${demoIds.organisations.complex} (Complex Media): complex-client`);
       const token = (await (
         await fetch(`${url}/__admin/tokens`, {
           method: 'POST',
@@ -77,6 +82,9 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       async (url, output) => {
         expect(output).toContain('environment:        production');
         expect(output).toContain('sso audience:       sso.example.test');
+        // The audience in force is the state's too.
+        const audience = (await (await fetch(`${url}/__admin/state`)).json()) as { sso_audience: string };
+        expect(audience.sso_audience).toBe('sso.example.test');
         for (const user of Object.values(demoUsers)) expect(output).toContain(`${user.email} / ${user.password}`);
         // Production spells endpoint 10's path its own way.
         const token = (await (
@@ -114,7 +122,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     });
   });
 
-  test('--log prints one line per request: method, path with secrets redacted, status, time, correlation id', async () => {
+  test('--log prints one line per request: method, path with secrets redacted, status, time, correlation id, and why it was refused', async () => {
     await withCli(['--port', '0', '--log'], async (url, _, child) => {
       let out = '';
       child.stdout?.on('data', (c: Buffer) => {
@@ -125,7 +133,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       await expect.poll(() => out).toContain(id);
       expect(out).toMatch(
         new RegExp(
-          `^GET ${paths.getProducts}\\?client_secret=\\[redacted\\]&product_type=packages 401 \\d+\\.\\dms ${id}$`,
+          `^GET ${paths.getProducts}\\?client_secret=\\[redacted\\]&product_type=packages 401 \\d+\\.\\dms ${id} refused: token: Missing bearer token: send Authorization: Bearer <token>$`,
           'm',
         ),
       );
@@ -153,7 +161,9 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     };
     // Both at once: each start-up is most of the test's time.
     const [loud, quiet] = await Promise.all([printed([]), printed(['--quiet'])]);
-    expect(loud.out).toMatch(new RegExp(`^GET ${paths.getProducts}\\?product_type=packages 401 .*${loud.id}$`, 'm'));
+    expect(loud.out).toMatch(
+      new RegExp(`^GET ${paths.getProducts}\\?product_type=packages 401 .*${loud.id} refused: token: .*$`, 'm'),
+    );
     expect(quiet.out).toContain('listening on');
     expect(quiet.out).not.toContain(quiet.id);
     expect(quiet.out).not.toMatch(/^GET /m);

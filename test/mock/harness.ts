@@ -9,6 +9,7 @@ import type { Platform, PlatformOptions, StateDocument } from '../../mock/index.
 import { createHandlers, createPlatform, defaultHosts } from '../../mock/index.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
 import { ErrorBody } from '../../src/schemas/common.js';
+import { READ, WRITE } from '../fixtures.js';
 
 export {
   DEMO_SITE_LANDING_URL,
@@ -26,8 +27,7 @@ export type AdapterKind = 'msw' | 'http';
 /** The adapters, for `describe.each`. */
 export const ADAPTERS: AdapterKind[] = ['msw', 'http'];
 
-export const READ = '/external/product/r';
-export const WRITE = '/external/price/w';
+export { absent, READ, USER_SCOPES, WRITE } from '../fixtures.js';
 
 export { entryOf, requestsTo } from '../journal.js';
 export { paths } from '../paths.js';

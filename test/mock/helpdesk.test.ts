@@ -9,7 +9,7 @@ import * as e from '../../src/endpoints.js';
 import { pathOf } from '../../src/endpoints.js';
 import { CancellationReasonResponse, CancellationReasonsResponse } from '../../src/schemas/cancellation-reasons.js';
 import { GetHelpdeskRecordResponse, GetPendingMessagesResponse } from '../../src/schemas/helpdesk.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, useAdapter } from './harness.js';
+import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, useAdapter } from './harness.js';
 
 const { anna, bo, dora, ines } = demoIds.accounts;
 const messages = demoIds.helpdeskMessages;
@@ -116,7 +116,7 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
     });
 
     test.each([
-      ['an absent account', { account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'account_id'],
+      ['an absent account', { account_id: absent.account }, 404, 'not_found', 'account_id'],
       ["another organisation's account", { account_id: dora }, 404, 'not_found', 'account_id'],
       ['a malformed id', { account_id: 'anna' }, 400, 'invalid_parameter', 'account_id'],
       ['no account_id', {}, 400, 'invalid_parameter', 'account_id'],
@@ -144,7 +144,7 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
     });
 
     test.each([
-      ['message', paths.message, { id: 'f000000000000000000000ff' }, 404, 'not_found', 'id'],
+      ['message', paths.message, { id: absent.helpdeskMessage }, 404, 'not_found', 'id'],
       ['message', paths.message, { id: messages.doraPending }, 404, 'not_found', 'id'],
       ['message', paths.message, { id: 'x' }, 400, 'invalid_parameter', 'id'],
       [
@@ -155,7 +155,7 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
         'unknown_parameter',
         'account_id',
       ],
-      ['template', paths.template, { id: 'f100000000000000000000ff' }, 404, 'not_found', 'id'],
+      ['template', paths.template, { id: absent.helpdeskTemplate }, 404, 'not_found', 'id'],
       ['template', paths.template, { id: templates.complex }, 404, 'not_found', 'id'],
       ['template', paths.template, {}, 400, 'invalid_parameter', 'id'],
       ['template', paths.template, { id: templates.invoice, x: '1' }, 400, 'unknown_parameter', 'x'],
@@ -236,7 +236,7 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
     });
 
     test.each([
-      ['an absent id', { id: 'a100000000000000000000ff' }, 404, 'not_found', 'id'],
+      ['an absent id', { id: absent.cancellationReason }, 404, 'not_found', 'id'],
       ["another organisation's reason", { id: reasons.complexReason }, 404, 'not_found', 'id'],
       ['a flag that is not a boolean', { include_internal: 'yes' }, 400, 'invalid_parameter', 'include_internal'],
       ['an unknown parameter', { code: 'too_expensive' }, 400, 'unknown_parameter', 'code'],

@@ -14,11 +14,13 @@ import { EligibleAnswer, NotEligibleAnswer, SubscribeToCampaignResponse } from '
 import {
   ADAPTERS,
   type Answer,
+  absent,
   demoIds,
   expectError,
   expectOk,
   expectUnchanged,
   type Harness,
+  USER_SCOPES,
   useAdapter,
 } from './harness.js';
 
@@ -27,7 +29,6 @@ const require = createRequire(import.meta.url);
 const http = require('node:http') as typeof import('node:http');
 const https = require('node:https') as typeof import('node:https');
 
-const ME = ['/external/me/w', '/external/me/r'];
 const { bo, eva, gus, hedda, jon, anna } = demoIds.accounts;
 const ups = demoIds.userProducts;
 const reasons = demoIds.cancellationReasons;
@@ -73,7 +74,7 @@ function getWithBody(h: Harness, path: string, json: unknown, token: string, raw
 
 describe.each(ADAPTERS)('retention through %s', (kind) => {
   const h = useAdapter(kind);
-  const user = (accountId: string, scopes = ME) => h.platform.mintToken({ scopes, accountId }).access_token;
+  const user = (accountId: string, scopes = USER_SCOPES) => h.platform.mintToken({ scopes, accountId }).access_token;
   const tokens: Record<string, string> = {};
   beforeEach(() => {
     for (const [name, id] of Object.entries({ bo, eva, gus, hedda, jon, anna })) tokens[name] = user(id);
@@ -173,7 +174,7 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
     });
 
     test('a token without a user: 403 identity_required', async () => {
-      expectError(await eligible({ user_product_id: ups.gusPsp }, h.token(ME)), 403, 'identity_required');
+      expectError(await eligible({ user_product_id: ups.gusPsp }, h.token(USER_SCOPES)), 403, 'identity_required');
     });
 
     test.each([
@@ -267,7 +268,7 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
     });
 
     test('a token without a user: 403 identity_required, nothing changes', async () => {
-      const token = h.token(ME);
+      const token = h.token(USER_SCOPES);
       const answer = await expectUnchanged(h.platform, () => subscribe({ user_product_id: ups.gusPsp }, token));
       expectError(answer, 403, 'identity_required');
     });
@@ -334,7 +335,7 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
       ['a limited subscription', 'jon', { id: ups.jonLimited }, 409, 'not_recurring', 'id'],
       ['a subscription already cancelled', 'eva', { id: ups.evaSummerCancelled }, 409, 'invalid_state', 'id'],
       ['a malformed id', 'gus', { id: 'x' }, 400, 'invalid_parameter', 'id'],
-      ['an absent subscription', 'gus', { id: 'd000000000000000000000ff' }, 404, 'not_found', 'id'],
+      ['an absent subscription', 'gus', { id: absent.userProduct }, 404, 'not_found', 'id'],
       ['an unknown parameter', 'gus', { id: ups.gusPsp, reason: 'x' }, 400, 'unknown_parameter', 'reason'],
     ])('refuses %s', async (_, name, json, status, code, field) => {
       const answer = await expectUnchanged(h.platform, () => cancel(json, tokens[name]!));

@@ -13,7 +13,7 @@ import {
   ListTitlesResponse,
 } from '../../src/schemas/me.js';
 import { SignedInUser } from '../../src/schemas/sign-on.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, useAdapter } from './harness.js';
+import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, useAdapter } from './harness.js';
 
 const path = {
   me: e.pathOf(e.getSignedInUser, 'stage'),
@@ -93,7 +93,7 @@ describe.each(ADAPTERS)('the me, account and titles API through %s', (kind) => {
 
     test.each([
       ['an account of another organisation', { account_id: dora }, 404, 'not_found', 'account_id'],
-      ['an absent account', { account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'account_id'],
+      ['an absent account', { account_id: absent.account }, 404, 'not_found', 'account_id'],
       ['no account_id', {}, 400, 'invalid_parameter', 'account_id'],
       [
         'include_articles=true (articles are not modelled)',

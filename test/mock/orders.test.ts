@@ -1,7 +1,17 @@
 /** Endpoint 9, order validation, through both adapters. The platform clock is fixed at 2030-01-01. */
 import { describe, expect, test } from 'vitest';
 import { OrderValidationResponse } from '../../src/schemas/orders.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
+import {
+  ADAPTERS,
+  absent,
+  demoIds,
+  expectError,
+  expectOk,
+  expectUnchanged,
+  paths,
+  READ,
+  useAdapter,
+} from './harness.js';
 
 const SCOPE = '/external/order_validation/r';
 const { anna, bo, dora, eva } = demoIds.accounts;
@@ -139,7 +149,7 @@ describe.each(ADAPTERS)('order validation (endpoint 9) through %s', (kind) => {
     ['a plain product (not a package or campaign)', { product_code: 'digital-news', account_id: anna }, 'product_code'],
     ['a package no longer on sale', { product_code: 'legacy-package', account_id: anna }, 'product_code'],
     ["another organisation's package", { product_code: 'complex-bundle', account_id: anna }, 'product_code'],
-    ['an unknown account', { product_code: 'basic-news', account_id: 'ffffffffffffffffffffffff' }, 'account_id'],
+    ['an unknown account', { product_code: 'basic-news', account_id: absent.id }, 'account_id'],
     ["another organisation's account", { product_code: 'basic-news', account_id: dora }, 'account_id'],
   ])('%s: 404 not_found naming %s', async (_, query, field) => {
     expectError(await validate(query), 404, 'not_found', field);

@@ -5,7 +5,17 @@ import {
   GetProductSharingResponse,
   GetProductsResponse,
 } from '../../src/schemas/products.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
+import {
+  ADAPTERS,
+  absent,
+  demoIds,
+  expectError,
+  expectOk,
+  expectUnchanged,
+  paths,
+  READ,
+  useAdapter,
+} from './harness.js';
 
 const ids = demoIds.products;
 const codesOf = (items: { product_code: string }[]) => items.map((p) => p.product_code).sort();
@@ -147,7 +157,7 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
     });
 
     test.each([
-      ['id absent', { id: 'ffffffffffffffffffffffff' }, 'id'],
+      ['id absent', { id: absent.id }, 'id'],
       ["id of another organisation's product", { id: ids.complexBundle }, 'id'],
       ['id of an inactive product without include_inactive', { id: ids.legacy }, 'id'],
       ['product_code absent', { product_code: 'no-such-product' }, 'product_code'],
@@ -269,8 +279,8 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
     });
 
     test.each([
-      ['product_id absent', { product_id: 'ffffffffffffffffffffffff' }, 'product_id'],
-      ['id absent', { id: 'ffffffffffffffffffffffff' }, 'id'],
+      ['product_id absent', { product_id: absent.id }, 'product_id'],
+      ['id absent', { id: absent.id }, 'id'],
       ['product_code absent', { product_code: 'no-such-package' }, 'product_code'],
       ['a product that is neither package nor campaign', { product_code: 'digital-news' }, 'product_code'],
       ["another organisation's package", { product_id: ids.complexBundle }, 'product_id'],
@@ -341,7 +351,7 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
     });
 
     test.each([
-      ['id absent', { id: 'ffffffffffffffffffffffff' }, 'id'],
+      ['id absent', { id: absent.id }, 'id'],
       ['code absent', { code: 'no-such-product' }, 'code'],
       ["another organisation's product", { code: 'complex-bundle' }, 'code'],
     ])('get product sharing answers 404 not_found: %s', async (_, query, field) => {

@@ -5,12 +5,11 @@
 import { describe, expect, test } from 'vitest';
 import type { Platform } from '../../mock/index.js';
 import { DistributionInformationResponse } from '../../src/schemas/subscription-system.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
+import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
 const demoOrg = demoIds.organisations.demo;
 const complexOrg = demoIds.organisations.complex;
 /** An organisation of the demo seed without an integration: none of the state's ids. */
-const noSuchOrg = 'a000000000000000000000ff';
 
 const customer = {
   address: null,
@@ -50,7 +49,12 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
   });
 
   test('GET of an organisation without an integration: 404 not_found organisation_id', async () => {
-    expectError(await h.call(`/__admin/subscription-systems/${noSuchOrg}`), 404, 'not_found', 'organisation_id');
+    expectError(
+      await h.call(`/__admin/subscription-systems/${absent.organisation}`),
+      404,
+      'not_found',
+      'organisation_id',
+    );
   });
 
   test('PUT adds a customer, and replaces one; endpoint 19 then reads it', async () => {
@@ -91,7 +95,7 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
 
   test('PUT for an organisation without an integration: 404, nothing changed', async () => {
     const answer = await expectUnchanged(h.platform, () =>
-      h.call(`/__admin/subscription-systems/${noSuchOrg}/customers/C1`, { method: 'PUT', json: customer }),
+      h.call(`/__admin/subscription-systems/${absent.organisation}/customers/C1`, { method: 'PUT', json: customer }),
     );
     expectError(answer, 404, 'not_found', 'organisation_id');
   });
@@ -157,7 +161,7 @@ describe('platform.subscriptionSystems in process', () => {
     expect(copy?.vendor).toBe('Paperline');
     copy?.customers.splice(0);
     expect(customersOf(h.platform, demoOrg)).toContain('C1001');
-    expect(tools().get(noSuchOrg)).toBeUndefined();
+    expect(tools().get(absent.organisation)).toBeUndefined();
     expect(tools().get(complexOrg)?.supports_distribution_information).toBe(false);
   });
 
@@ -183,7 +187,7 @@ describe('platform.subscriptionSystems in process', () => {
   test.each([
     [
       'setCustomer without an integration',
-      () => tools().setCustomer(noSuchOrg, { customer_number: 'C1', ...customer }),
+      () => tools().setCustomer(absent.organisation, { customer_number: 'C1', ...customer }),
       404,
       'organisation_id',
     ],
@@ -202,7 +206,7 @@ describe('platform.subscriptionSystems in process', () => {
     ['removeCustomer of an unknown customer', () => tools().removeCustomer(demoOrg, 'C404'), 404, 'customer_number'],
     [
       'setDistribution without an integration',
-      () => tools().setDistribution(noSuchOrg, { distribution }),
+      () => tools().setDistribution(absent.organisation, { distribution }),
       404,
       'organisation_id',
     ],

@@ -9,7 +9,7 @@ import { ValidateGiftReceiverResponse } from '../../src/schemas/orders.js';
 import { SignedInUser } from '../../src/schemas/sign-on.js';
 import { DistributionInformationResponse } from '../../src/schemas/subscription-system.js';
 import { until } from '../until.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
+import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
 const W = '/external/subscription_system/w';
 const R = '/external/subscription_system/r';
@@ -262,7 +262,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     });
 
     test.each<readonly [string, object, number, string, string]>([
-      ['an absent giver', { giver_account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'giver_account_id'],
+      ['an absent giver', { giver_account_id: absent.account }, 404, 'not_found', 'giver_account_id'],
       ["another organisation's giver", { giver_account_id: dora }, 404, 'not_found', 'giver_account_id'],
       ['an unknown campaign', { campaign_code: 'no-such-campaign' }, 404, 'not_found', 'campaign_code'],
       ['a package, not a campaign', { campaign_code: 'premium-digital' }, 404, 'not_found', 'campaign_code'],
@@ -396,7 +396,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     test.each([
       ['an absent product', { product_code: 'nothing' }, 404, 'not_found', 'product_code'],
       ['a period of another product', { period_id: demoIds.periods.basicCreditcard }, 404, 'not_found', 'period_id'],
-      ['an absent period', { period_id: 'c000000000000000000000ff' }, 404, 'not_found', 'period_id'],
+      ['an absent period', { period_id: absent.period }, 404, 'not_found', 'period_id'],
       ['a missing product code', { product_code: undefined }, 400, 'invalid_parameter', 'product_code'],
       [
         'a product code that breaks the rule',

@@ -4,7 +4,7 @@
  */
 import { beforeEach, describe, expect, test } from 'vitest';
 import { IdResponse } from '../../src/schemas/common.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
+import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
 const { anna, bo, dora, eva, gus, hedda, jon } = demoIds.accounts;
 const ups = demoIds.userProducts;
@@ -95,7 +95,7 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
     test.each([
       [
         'the source account is missing',
-        { source_account_id: 'ac00000000000000000000ff' },
+        { source_account_id: absent.account },
         404,
         'does_not_exist',
         'unspecified_field',
@@ -109,7 +109,7 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
       ],
       [
         'the subscription is missing',
-        { subscription_id: 'd000000000000000000000ff' },
+        { subscription_id: absent.userProduct },
         404,
         'does_not_exist',
         'unspecified_field',
@@ -180,8 +180,8 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
     test('the source account is checked before the subscription, and both before the target', async () => {
       const answer = await expectUnchanged(h.platform, () =>
         transfer({
-          source_account_id: 'ac00000000000000000000ff',
-          subscription_id: 'd000000000000000000000ff',
+          source_account_id: absent.account,
+          subscription_id: absent.userProduct,
           target_account_email: 'nobody@example.com',
         }),
       );
@@ -219,9 +219,9 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
     });
 
     test.each([
-      ['an absent account', { account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'account_id'],
+      ['an absent account', { account_id: absent.account }, 404, 'not_found', 'account_id'],
       ["another organisation's account", { account_id: dora }, 404, 'not_found', 'account_id'],
-      ['an absent user-product', { user_product_id: 'd000000000000000000000ff' }, 404, 'not_found', 'user_product_id'],
+      ['an absent user-product', { user_product_id: absent.userProduct }, 404, 'not_found', 'user_product_id'],
       [
         "another organisation's user-product",
         { user_product_id: ups.doraComplex },
@@ -282,7 +282,7 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
 
     test('the account is checked before the user-product: both absent is 404 on account_id', async () => {
       const answer = await expectUnchanged(h.platform, () =>
-        reactivate({ account_id: 'ac00000000000000000000ff', user_product_id: 'd000000000000000000000ff' }),
+        reactivate({ account_id: absent.account, user_product_id: absent.userProduct }),
       );
       expectError(answer, 404, 'not_found', 'account_id');
     });

@@ -6,6 +6,7 @@ import { GetProductsResponse } from '../../src/schemas/products.js';
 import { until } from '../until.js';
 import {
   ADAPTERS,
+  absent,
   demoCredentials,
   demoIds,
   entryOf,
@@ -128,7 +129,7 @@ describe('reset, snapshot, restore', () => {
     [
       'a product of an organisation not in the document',
       (d: StateDocument) => {
-        d.products[0]!.organisation_id = 'ffffffffffffffffffffffff';
+        d.products[0]!.organisation_id = absent.id;
       },
       'invalid_parameter',
       'products[0].organisation_id',
@@ -209,7 +210,7 @@ describe('mintToken', () => {
 
   test.each([
     ['an unknown client', { clientId: 'nobody' }, 'client_id'],
-    ['an unknown account', { accountId: 'ffffffffffffffffffffffff' }, 'account_id'],
+    ['an unknown account', { accountId: absent.id }, 'account_id'],
     ['a lifetime that is not a positive integer', { expiresIn: 0 }, 'expires_in'],
   ])('refuses %s', (_, extra, field) => {
     const platform = createPlatform();

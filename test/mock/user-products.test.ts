@@ -4,12 +4,11 @@
  */
 import { beforeEach, describe, expect, test } from 'vitest';
 import { IdResponse } from '../../src/schemas/common.js';
-import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
+import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
 const SCOPE = '/external/userproduct/w';
 const { anna, dora, hedda, gus } = demoIds.accounts;
 const ups = demoIds.userProducts;
-const ABSENT_ACCOUNT = 'ac00000000000000000000ff';
 const FROM = '2030-01-01T00:00:00Z';
 const TO = '2031-01-01T00:00:00Z';
 
@@ -69,7 +68,7 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
 
     test('a client without a provision service: 400 configuration_error, whatever the body', async () => {
       const t = token(demoIds.clients.unprovisioned.clientId);
-      for (const json of [body, { nonsense: true }, { ...body, account_id: ABSENT_ACCOUNT }]) {
+      for (const json of [body, { nonsense: true }, { ...body, account_id: absent.account }]) {
         const answer = await expectUnchanged(h.platform, () => provision(json, t));
         expectError(answer, 400, 'configuration_error');
       }
@@ -78,7 +77,7 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
     });
 
     test.each([
-      ['an absent account', { account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'account_id'],
+      ['an absent account', { account_id: absent.account }, 404, 'not_found', 'account_id'],
       ["another organisation's account", { account_id: dora }, 404, 'not_found', 'account_id'],
       ['an absent package', { package_code: 'no-such-package' }, 404, 'not_found', 'package_code'],
       ['a plain product (not a package)', { package_code: 'digital-news' }, 404, 'not_found', 'package_code'],
@@ -152,7 +151,7 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
       const t = token(demoIds.clients.unprovisioned.clientId);
       for (const json of [
         { account_id: hedda, product_id: ups.heddaProvisioned, state: 'deactivated' },
-        { account_id: ABSENT_ACCOUNT, product_id: ups.heddaProvisioned, state: 'deactivated' },
+        { account_id: absent.account, product_id: ups.heddaProvisioned, state: 'deactivated' },
         { nonsense: true },
       ]) {
         const answer = await expectUnchanged(h.platform, () => update(json, t));
@@ -163,9 +162,9 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
     });
 
     test.each([
-      ['an absent account', { account_id: 'ac00000000000000000000ff' }, 404, 'not_found', 'account_id'],
+      ['an absent account', { account_id: absent.account }, 404, 'not_found', 'account_id'],
       ["another organisation's account", { account_id: dora }, 404, 'not_found', 'account_id'],
-      ['an absent user-product', { product_id: 'd000000000000000000000ff' }, 404, 'not_found', 'product_id'],
+      ['an absent user-product', { product_id: absent.userProduct }, 404, 'not_found', 'product_id'],
       ["another account's user-product", { account_id: anna }, 404, 'not_found', 'product_id'],
       [
         'a user-product of another provision service',
@@ -220,14 +219,14 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
 
     test('the account is checked before the user-product, and both before the owner', async () => {
       const answer = await expectUnchanged(h.platform, () =>
-        update({ account_id: ABSENT_ACCOUNT, product_id: ups.gusOtherProvision, state: 'deactivated' }),
+        update({ account_id: absent.account, product_id: ups.gusOtherProvision, state: 'deactivated' }),
       );
       expectError(answer, 404, 'not_found', 'account_id');
     });
 
     test.each([
       ["another provision service's user-product on another account", ups.gusOtherProvision],
-      ['an absent user-product', 'd000000000000000000000ff'],
+      ['an absent user-product', absent.userProduct],
     ])('404 product_id comes before 403 not_product_owner: %s', async (_, productId) => {
       const answer = await expectUnchanged(h.platform, () =>
         update({ account_id: hedda, product_id: productId, state: 'deactivated' }),

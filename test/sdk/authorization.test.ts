@@ -3,15 +3,20 @@
  * and refresh (endpoint 23), and the signed-in user (endpoint 24), against the reference platform.
  */
 import { describe, expect, test } from 'vitest';
+import { AuthenticationError, BadRequestError, PermissionDeniedError, type PlatformClient } from '../../src/index.js';
+import type { AccessTokenResponse } from '../../src/types.js';
 import {
-  type AccessTokenResponse,
-  AuthenticationError,
-  BadRequestError,
-  PermissionDeniedError,
-  type PlatformClient,
-} from '../../src/index.js';
-import { paths } from '../paths.js';
-import { demoIds, demoShop, demoSite, platform, received, requestsTo, siteClient, usePlatform } from './helpers.js';
+  absent,
+  demoIds,
+  demoShop,
+  demoSite,
+  paths,
+  platform,
+  received,
+  requestsTo,
+  siteClient,
+  usePlatform,
+} from './helpers.js';
 
 usePlatform();
 
@@ -62,7 +67,7 @@ describe('generate ticket (endpoint 22)', () => {
 
   test('400 invalid_parameter: an unknown account id', async () => {
     const error = await failure(
-      siteClient().authorization.generateTicket({ accountId: 'acffffffffffffffffffffff', clientId: demoShop.clientId }),
+      siteClient().authorization.generateTicket({ accountId: absent.account, clientId: demoShop.clientId }),
     );
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toMatchObject({ status: 400, code: 'invalid_parameter', field: 'accountId' });

@@ -1,19 +1,13 @@
-/** The helpdesk's reads (8, 10, 11) and cancellation reasons (14) through the SDK, in process. */
-import { describe, expect, expectTypeOf, test } from 'vitest';
+/** The helpdesk's reads (8, 10, 11) through the SDK, in process. */
+import { describe, expect, test } from 'vitest';
 import { createHandlers, createPlatform, defaultHosts } from '../../mock/index.js';
-import type { ResultOf } from '../../src/client.js';
-import { getCancellationReason, responseSchemaOf } from '../../src/endpoints.js';
+import { getHelpdeskMessage, getHelpdeskMessageTemplate, getPendingMessages } from '../../src/endpoints.js';
 import { NotFoundError, PlatformClient } from '../../src/index.js';
-import {
-  CancellationReasonResponse,
-  CancellationReasonsResponse,
-  type GetCancellationReasonQuery,
-} from '../../src/schemas/cancellation-reasons.js';
-import { client, demoIds, platform, server, usePlatform } from './helpers.js';
+import { absent, client, demoIds, platform, scopesOf, server, usePlatform } from './helpers.js';
 
 usePlatform();
 
-const sdk = () => client({}, ['/external/helpdesk/r', '/external/cancellation_reason/r']);
+const sdk = () => client({}, scopesOf(getPendingMessages, getHelpdeskMessage, getHelpdeskMessageTemplate));
 const { anna, ines } = demoIds.accounts;
 
 describe('helpdesk', () => {
@@ -29,7 +23,7 @@ describe('helpdesk', () => {
     expect(item.occurrences).toBe(1);
     const template = await sdk().helpdesk.template({ id: demoIds.helpdeskTemplates.invoice });
     expect(template.item.occurrences).toBe(12);
-    await expect(sdk().helpdesk.message({ id: 'f000000000000000000000ff' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(sdk().helpdesk.message({ id: absent.helpdeskMessage })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   test("the embedded accounts are read at answer time: an agent's new name, an account's first activated product", async () => {
@@ -55,33 +49,5 @@ describe('helpdesk', () => {
     expect(item.heading).toBe('Invoice question');
     // The platform's own journal, of this test alone: only the production spelling reached it.
     expect(production.requests.list().map((e) => e.path)).toEqual(['/external/api/v1/helpdesk_messages_templates']);
-  });
-});
-
-describe('cancellation reasons', () => {
-  test('list: ordered by index; internal ones only when asked', async () => {
-    const { items } = await sdk().cancellationReasons.list();
-    expect(items.map((r) => r.index)).toEqual([1, 2, 3, 6]);
-    const all = await sdk().cancellationReasons.list({ include_internal: true });
-    expect(all.items.map((r) => r.index)).toEqual([1, 2, 3, 4, 5, 6]);
-  });
-
-  test('retrieve: { item }, typed as one reason', async () => {
-    const { item } = await sdk().cancellationReasons.retrieve(demoIds.cancellationReasons.tooExpensive);
-    expect(item.code).toBe('too_expensive');
-  });
-
-  test('the entry types the answer by the query: with id { item }, without { items }, either when undecided', () => {
-    type Result<Q> = ResultOf<typeof getCancellationReason, Q>;
-    expectTypeOf<Result<{ id: string }>>().toEqualTypeOf<CancellationReasonResponse>();
-    expectTypeOf<Result<{ include_internal: true }>>().toEqualTypeOf<CancellationReasonsResponse>();
-    expectTypeOf<Result<undefined>>().toEqualTypeOf<CancellationReasonsResponse>();
-    expectTypeOf<Result<GetCancellationReasonQuery>>().toEqualTypeOf<
-      CancellationReasonResponse | CancellationReasonsResponse
-    >();
-    expect(responseSchemaOf(getCancellationReason, { id: demoIds.cancellationReasons.tooExpensive })).toBe(
-      CancellationReasonResponse,
-    );
-    expect(responseSchemaOf(getCancellationReason, {})).toBe(CancellationReasonsResponse);
   });
 });

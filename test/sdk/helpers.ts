@@ -1,6 +1,6 @@
 /** The SDK against the reference platform, in process (MSW). One platform and one server per test file. */
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import {
   createHandlers,
   createPlatform,
@@ -12,7 +12,9 @@ import {
   demoUsers,
 } from '../../mock/index.js';
 import { demoIds } from '../../mock/seeds/demo.js';
-import { type Logger, PlatformClient, type PlatformClientOptions } from '../../src/index.js';
+import { type APIError, type Logger, PlatformClient, type PlatformClientOptions } from '../../src/index.js';
+import { READ, WRITE } from '../fixtures.js';
+import { entryOf } from '../journal.js';
 
 export { DEMO_SSO_AUDIENCE, defaultHosts, demoCredentials, demoIds, demoShop, demoSite, demoUsers };
 
@@ -27,9 +29,7 @@ export function usePlatform(): void {
   afterAll(() => server.close());
 }
 
-export const READ = '/external/product/r';
-export const WRITE = '/external/price/w';
-
+export { absent, READ, scopesOf, WRITE } from '../fixtures.js';
 export { entryOf, requestsTo } from '../journal.js';
 export { paths } from '../paths.js';
 
@@ -102,4 +102,28 @@ export function creditcardPrice(price: number) {
       },
     ],
   };
+}
+
+/** An error class of the SDK, as a row of a refusal table names it. */
+export type ErrorClass = abstract new (...args: never[]) => APIError;
+
+/**
+ * A refusal the platform answered, as the SDK throws it: the error of its status family, with the
+ * spec's `code` and `field`; and the journal shows the platform answered it (the SDK did not refuse
+ * it before sending).
+ */
+export async function expectPlatformRefusal(
+  call: Promise<unknown>,
+  errorClass: ErrorClass,
+  code: string,
+  field: string,
+): Promise<void> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(errorClass);
+  expect(error).toMatchObject({ code, field });
+  const { status, correlationId } = error as APIError;
+  expect(entryOf(platform, correlationId ?? null).status).toBe(status);
 }

@@ -1,8 +1,18 @@
 /** Endpoint 9, order validation, through the SDK against the reference platform. */
 import { describe, expect, test } from 'vitest';
-import { NotFoundError, type OrderValidationQuery, RequestValidationError } from '../../src/index.js';
-import { paths } from '../paths.js';
-import { client, demoIds, platform, received, recordingLogger, requestsTo, usePlatform } from './helpers.js';
+import { NotFoundError, RequestValidationError } from '../../src/index.js';
+import type { OrderValidationQuery } from '../../src/types.js';
+import {
+  absent,
+  client,
+  demoIds,
+  paths,
+  platform,
+  received,
+  recordingLogger,
+  requestsTo,
+  usePlatform,
+} from './helpers.js';
 
 usePlatform();
 
@@ -99,7 +109,7 @@ describe('order validation (endpoint 9): may this buyer purchase the package?', 
 
   test('404 not_found: no such account', async () => {
     const error = await orders()
-      .validate({ product_code: 'premium-digital', account_id: 'acffffffffffffffffffffff' })
+      .validate({ product_code: 'premium-digital', account_id: absent.account })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 404, code: 'not_found', field: 'account_id' });
   });

@@ -18,7 +18,7 @@ import { type RunningServer, startServer } from '../../mock/node/index.js';
 import { createPlatformWith } from '../../mock/platform.js';
 import { allRoutes } from '../../mock/routes/index.js';
 import { demoIds } from '../../mock/seeds/demo.js';
-import type { Endpoint } from '../../src/endpoints.js';
+import { type Endpoint, eligibleForCampaign } from '../../src/endpoints.js';
 import {
   APIConnectionError,
   APITimeoutError,
@@ -30,11 +30,10 @@ import {
   type PlatformClientOptions,
   RequestValidationError,
 } from '../../src/index.js';
+import { READ, scopesOf } from '../fixtures.js';
 import { requestsTo } from '../journal.js';
 import { paths } from '../paths.js';
 import { until } from '../until.js';
-
-const READ = '/external/product/r';
 
 /** A test endpoint that takes its parameters in the body of a GET, as endpoint 6 does, and echoes them. */
 const echoGetBody = {
@@ -191,8 +190,15 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
     ).rejects.toMatchObject({ constructor: NotFoundError, code: 'not_found', field: 'product_code' });
   });
 
-  test('a path that is not a path is refused before anything is sent', async () => {
-    await expect(client().request({ method: 'GET', path: 'https://elsewhere.test/x' })).rejects.toMatchObject({
+  test.each([
+    ['a URL', 'https://elsewhere.test/x'],
+    ['a path from another host (//)', '//elsewhere.test/x'],
+    ['a path without its leading /', 'external/x'],
+    ['a path with a query', '/external/x?a=1'],
+    ['a path with a fragment', '/external/x#a'],
+  ])('%s is refused before anything is sent', async (_, path) => {
+    const sdk = client();
+    await expect(sdk.request({ method: 'GET', path })).rejects.toMatchObject({
       constructor: RequestValidationError,
       field: 'path',
     });
@@ -238,10 +244,7 @@ describe('a GET with a JSON body (endpoint 6) over node:http', () => {
 
   test('endpoint 6 itself: eligible for campaign reaches the standalone server as a GET with its body', async () => {
     const { gus } = demoIds.accounts;
-    const accessToken = platform.mintToken({
-      scopes: ['/external/me/w', '/external/me/r'],
-      accountId: gus,
-    }).access_token;
+    const accessToken = platform.mintToken({ scopes: scopesOf(eligibleForCampaign), accountId: gus }).access_token;
     const answer = await client().meRetention.eligibleForCampaign({ order_id: 'order-0008' }, { accessToken });
     expect(answer).toMatchObject({ eligible: true, item: { code: 'premium-summer' } });
     expect(requestsTo(platform, paths.eligibleForCampaign)).toMatchObject([
@@ -271,7 +274,7 @@ describe('a GET with a JSON body (endpoint 6) over node:http', () => {
 });
 
 describe('endpoint 6 shares the pipeline: timeout, logging, https', () => {
-  const ME = ['/external/me/w', '/external/me/r'];
+  const ME = scopesOf(eligibleForCampaign);
   const userToken = () => platform.mintToken({ scopes: ME, accountId: demoIds.accounts.gus }).access_token;
   const url = () => `${server.url}${paths.eligibleForCampaign}`;
 

@@ -1,7 +1,7 @@
-/** Endpoints 1, 2, 3 and 15 through the SDK: the happy paths, read as the spec words them. */
+/** Endpoints 2, 3 and 15 through the SDK: the happy paths, read as the spec words them. */
 import { describe, expect, test } from 'vitest';
 import { NotFoundError } from '../../src/index.js';
-import { client, creditcardPrice, demoIds, paths, platform, READ, requestsTo, usePlatform } from './helpers.js';
+import { client, demoIds, paths, platform, requestsTo, usePlatform } from './helpers.js';
 
 usePlatform();
 
@@ -82,52 +82,5 @@ describe('15. Get product sharing', () => {
         received_product_title: null,
       },
     ]);
-  });
-});
-
-describe('1. Update prices', () => {
-  test('answers the id of the updated package; get products then shows the new price', async () => {
-    const sdk = client();
-    const answer = await sdk.prices.update(creditcardPrice(12.9));
-    expect(answer).toEqual({ id: demoIds.products.premiumDigital });
-    const { items } = await sdk.products.list({ product_code: 'premium-digital' });
-    expect(items[0]?.price_periods.find((p) => p.payment_option === 'creditcard')?.price).toBe(12.9);
-    const sent = platform.requests.list().find((r) => r.path === paths.updatePrices);
-    expect(sent?.headers['content-type']).toBe('application/json');
-    expect(sent?.headers.accept).toBe('application/json');
-    expect(JSON.parse(sent?.body ?? '')).toEqual(creditcardPrice(12.9));
-  });
-
-  test('a period that does not exist is created (psp with payment_option_details)', async () => {
-    const sdk = client();
-    await sdk.prices.update({
-      package_integration_code: 'PREMIUM-SUMMER',
-      price_periods: [
-        {
-          subscription_type: 'recurring',
-          payment_option: 'psp',
-          payment_option_details: { type: 'visa', name: 'Visa' },
-          type: 'month',
-          length: 1,
-          price: 45,
-          monthly_payments: true,
-        },
-      ],
-    });
-    const { items } = await sdk.products.paymentPeriods({ product_code: 'premium-summer' });
-    expect(items.find((p) => p.payment_method === 'psp')).toMatchObject({ price: 45, details: { type: 'visa' } });
-  });
-
-  test('a package that is absent: 404 not_found', async () => {
-    await expect(
-      client().prices.update({ ...creditcardPrice(1), package_integration_code: 'NO-SUCH-PACKAGE' }),
-    ).rejects.toMatchObject({ constructor: NotFoundError, code: 'not_found' });
-  });
-
-  test('a token without /external/price/w: 403', async () => {
-    await expect(client({}, [READ]).prices.update(creditcardPrice(1))).rejects.toMatchObject({
-      status: 403,
-      code: 'insufficient_scope',
-    });
   });
 });

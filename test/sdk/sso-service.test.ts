@@ -7,14 +7,9 @@ import { decodeJwt, SignJWT } from 'jose';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { DEMO_SITE_LANDING_URL, demoSiteB } from '../../mock/index.js';
-import {
-  SignOnConfigurationError,
-  SignOnValidationError,
-  type SsoRefusal,
-  type SsoResult,
-  SsoTokenError,
-} from '../../src/index.js';
+import { SignOnConfigurationError, SignOnValidationError, SsoTokenError } from '../../src/index.js';
 import { SSO_IDENTIFY_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
+import type { SsoRefusal, SsoResult } from '../../src/types.js';
 import {
   defaultHosts,
   demoSite,

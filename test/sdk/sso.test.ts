@@ -5,7 +5,8 @@
 import { SignJWT } from 'jose';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { type AuthenticateWithTicketResult, type PlatformClient, SsoTokenError } from '../../src/index.js';
+import { type PlatformClient, SsoTokenError } from '../../src/index.js';
+import type { AuthenticateWithTicketResult } from '../../src/types.js';
 import { paths } from '../paths.js';
 import { defaultHosts, demoIds, demoSite, platform, server, siteClient, usePlatform } from './helpers.js';
 

@@ -1,11 +1,18 @@
 /**
- * The external subscription system through the SDK (endpoints 17 to 20), and the sequential bulk
+ * The external subscription system through the SDK (endpoints 16 to 20), and the sequential bulk
  * sync: 200 customers, a few failures, progress, abort (between calls, never in one), a client
  * timeout shorter than the sync, stop-at-first-error and go-on, and proof from the platform's
  * journal that no two syncs overlapped.
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createHandlers, createPlatform, defaultHosts, type Platform } from '../../mock/index.js';
+import {
+  getDistributionInformation,
+  reactivateSubscription,
+  syncAddress,
+  syncCustomerSubscriptions,
+  validateGiftReceiver,
+} from '../../src/endpoints.js';
 import {
   APITimeoutError,
   BadRequestError,
@@ -14,9 +21,20 @@ import {
   PlatformClient,
   RequestValidationError,
 } from '../../src/index.js';
-import { paths } from '../paths.js';
 import { until } from '../until.js';
-import { client, demoIds, platform, requestsTo, server, usePlatform } from './helpers.js';
+import {
+  absent,
+  client,
+  demoIds,
+  type ErrorClass,
+  expectPlatformRefusal,
+  paths,
+  platform,
+  requestsTo,
+  scopesOf,
+  server,
+  usePlatform,
+} from './helpers.js';
 
 usePlatform();
 
@@ -30,7 +48,13 @@ const ADDRESS = {
   city: 'Stockholm',
   country_code: 'SE',
 };
-const SCOPES = ['/external/subscription_system/w', '/external/subscription_system/r', '/external/order/r'];
+const SCOPES = scopesOf(
+  validateGiftReceiver,
+  syncAddress,
+  syncCustomerSubscriptions,
+  getDistributionInformation,
+  reactivateSubscription,
+);
 
 describe('17, 18, 19, 20 one call each', () => {
   test('gift receiver, address, subscriptions and distribution', async () => {
@@ -67,7 +91,7 @@ describe('typed errors, and requests refused before they are sent', () => {
   test('17: an absent giver is a NotFoundError naming giver_account_id', async () => {
     await expect(
       client({}, SCOPES).orders.validateGiftReceiver({
-        giver_account_id: 'ac00000000000000000000ff',
+        giver_account_id: absent.account,
         campaign_code: 'premium-summer',
         delivery_address: ADDRESS,
       }),
@@ -471,4 +495,68 @@ describe('syncs slower than the client: abort and timeout', () => {
       ['C1007', 409],
     ]);
   });
+});
+
+describe('16. reactivate platform-provisioned subscription', () => {
+  const { eva } = demoIds.accounts;
+  const ups = demoIds.userProducts;
+  test('a cancelled subscription in its term is activated; an activated one is a ConflictError invalid_state', async () => {
+    expect(
+      (
+        await client({}, SCOPES).subscriptionSystem.reactivate({
+          account_id: eva,
+          user_product_id: ups.evaSummerCancelled,
+        })
+      ).id,
+    ).toBe(ups.evaSummerCancelled);
+    await expect(
+      client({}, SCOPES).subscriptionSystem.reactivate({ account_id: eva, user_product_id: ups.evaSummerCancelled }),
+    ).rejects.toMatchObject({ constructor: ConflictError, code: 'invalid_state', status: 409 });
+  });
+});
+
+describe("the spec's errors of 16: the error class, the spec's code and field", () => {
+  const { anna, bo, eva, hedda } = demoIds.accounts;
+  const ups = demoIds.userProducts;
+  const rows: [string, (c: PlatformClient) => Promise<unknown>, ErrorClass, string, string][] = [
+    [
+      'the account is absent',
+      (c) => c.subscriptionSystem.reactivate({ account_id: absent.account, user_product_id: ups.evaSummerCancelled }),
+      NotFoundError,
+      'not_found',
+      'account_id',
+    ],
+    [
+      'the user-product is absent',
+      (c) => c.subscriptionSystem.reactivate({ account_id: eva, user_product_id: absent.userProduct }),
+      NotFoundError,
+      'not_found',
+      'user_product_id',
+    ],
+    [
+      "another account's user-product",
+      (c) => c.subscriptionSystem.reactivate({ account_id: anna, user_product_id: ups.evaSummerCancelled }),
+      ConflictError,
+      'user_product_not_belong_to_account',
+      'user_product_id',
+    ],
+    [
+      'a user-product of a provision service',
+      (c) => c.subscriptionSystem.reactivate({ account_id: hedda, user_product_id: ups.heddaProvisioned }),
+      ConflictError,
+      'user_product_not_platform_provisioned',
+      'user_product_id',
+    ],
+    [
+      'a user-product that is not cancelled',
+      (c) => c.subscriptionSystem.reactivate({ account_id: bo, user_product_id: ups.boBasic }),
+      ConflictError,
+      'invalid_state',
+      'user_product_id',
+    ],
+  ];
+
+  test.each(rows)('%s', (_, call, errorClass, code, field) =>
+    expectPlatformRefusal(call(client({}, SCOPES)), errorClass, code, field),
+  );
 });

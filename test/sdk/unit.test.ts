@@ -14,11 +14,11 @@ import {
   PermissionDeniedError,
   PlatformClient,
   RateLimitError,
-  schemas,
   UnprocessableEntityError,
 } from '../../src/index.js';
 import { redact } from '../../src/logger.js';
 import { retryAfterMs } from '../../src/retry.js';
+import * as schemas from '../../src/schemas/index.js';
 import { toSearchParams, urlOf } from '../../src/url.js';
 
 const hosts = { api: 'https://api.example.test/', auth: 'https://auth.example.test' };

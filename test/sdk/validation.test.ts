@@ -1,7 +1,8 @@
 /** Requests are checked before they are sent; answers are checked against the endpoint's schema. */
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { type PricePeriodInput, RequestValidationError, ResponseValidationError } from '../../src/index.js';
+import { RequestValidationError, ResponseValidationError } from '../../src/index.js';
+import type { PricePeriodInput } from '../../src/types.js';
 import { client, creditcardPrice, defaultHosts, paths, platform, server, usePlatform } from './helpers.js';
 
 usePlatform();

@@ -21,6 +21,9 @@ const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
 const IMPORTS: readonly [string, string][] = [
   ["'subscription-platform-sdk/mock/node'", "'../../mock/node/index.js'"],
   ["'subscription-platform-sdk/mock'", "'../../mock/index.js'"],
+  ["'subscription-platform-sdk/types'", "'../../src/types.js'"],
+  ["'subscription-platform-sdk/sign-on'", "'../../src/sign-on/index.js'"],
+  ["'subscription-platform-sdk/schemas'", "'../../src/schemas/index.js'"],
   ["'subscription-platform-sdk'", "'../../src/index.js'"],
 ];
 

@@ -3,13 +3,13 @@
  * 6's GET body travels over node:http(s), which MSW intercepts (over a real socket: pipeline.test.ts).
  */
 import { describe, expect, test } from 'vitest';
+import { cancelProduct, eligibleForCampaign, subscribeToCampaign } from '../../src/endpoints.js';
 import { ConflictError, NotFoundError, RequestValidationError } from '../../src/index.js';
-import { paths } from '../paths.js';
-import { client, demoIds, platform, received, requestsTo, usePlatform } from './helpers.js';
+import { client, demoIds, paths, platform, received, requestsTo, scopesOf, usePlatform } from './helpers.js';
 
 usePlatform();
 
-const ME = ['/external/me/w', '/external/me/r'];
+const ME = scopesOf(eligibleForCampaign, subscribeToCampaign, cancelProduct);
 const { bo, gus } = demoIds.accounts;
 const ups = demoIds.userProducts;
 const userToken = (accountId: string) => platform.mintToken({ scopes: ME, accountId }).access_token;

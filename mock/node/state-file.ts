@@ -1,0 +1,198 @@
+/**
+ * A platform's state kept in a file (`platform-mock --state-file <path>`): read at start when the
+ * file exists, written back shortly after changes and when the server stops. Each write replaces the
+ * file atomically (the text goes to a temporary file beside it, is flushed to the disk, then renamed
+ * over it), so a process killed at any instant leaves the old state or the new one, never half of one.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { StateDocumentInput } from '../core/document.js';
+import { HttpError } from '../core/errors.js';
+import type { Platform } from '../core/types.js';
+
+/** How long after a change its state is written, at most, in ms: changes meanwhile go in the same write. */
+export const STATE_WRITE_DELAY_MS = 500;
+
+/** The file operations an atomic write makes, apart so that a test can fail one of them. */
+export interface StateFileSystem {
+  /** Writes `text` to a new file at `path` (readable by its owner only: it holds secrets) and flushes it to the disk. */
+  writeDurably(path: string, text: string): Promise<void>;
+  /** Replaces `to` with `from`, in one step. */
+  rename(from: string, to: string): Promise<void>;
+  /** Removes a file. */
+  unlink(path: string): Promise<void>;
+  /** Flushes a directory's entries (the rename) to the disk, where the system can. */
+  syncDirectory(path: string): Promise<void>;
+}
+
+/** The node:fs operations. */
+export const nodeFileSystem: StateFileSystem = {
+  async writeDurably(path, text) {
+    const file = await open(path, 'wx', 0o600);
+    try {
+      await file.writeFile(text, 'utf8');
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+  },
+  rename,
+  unlink,
+  async syncDirectory(path) {
+    let directory: Awaited<ReturnType<typeof open>> | undefined;
+    try {
+      directory = await open(path, 'r');
+      await directory.sync();
+    } catch {
+      // Not every system opens or flushes a directory (Windows): the rename is still atomic there.
+    } finally {
+      await directory?.close();
+    }
+  },
+};
+
+/**
+ * Replaces the file at `path` with `text`, atomically: a temporary file beside it (same directory,
+ * so the rename stays on one file system), flushed, then renamed over it. A failure removes the
+ * temporary file and leaves `path` as it was.
+ */
+export async function writeAtomically(path: string, text: string, fs: StateFileSystem = nodeFileSystem): Promise<void> {
+  const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await fs.writeDurably(temporary, text);
+    await fs.rename(temporary, path);
+  } catch (error) {
+    await fs.unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+  await fs.syncDirectory(dirname(path));
+}
+
+/** A state file that cannot be used: not JSON, or not a state document. */
+export class StateFileError extends Error {
+  /** @param message - what is wrong, naming the file */
+  constructor(message: string) {
+    super(message);
+    this.name = 'StateFileError';
+  }
+}
+
+/** The state document in the file at `path`; undefined when there is no such file. Throws a {@link StateFileError}. */
+export function readStateFile(path: string): StateDocumentInput | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StateFileError(`cannot read the state file ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as StateDocumentInput;
+  } catch (error) {
+    throw new StateFileError(`the state file ${path} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** The state as a state file holds it: the state document, indented, for a reader. */
+function stateText(platform: Platform): string {
+  return `${JSON.stringify(platform.snapshot(), null, 2)}\n`;
+}
+
+/** Options of {@link StateWriter}. */
+export interface StateWriterOptions {
+  /** Where a write that failed is told (it is tried again at the next change). */
+  readonly warn: (message: string) => void;
+  /** How long after a change the state is written, in ms. Default {@link STATE_WRITE_DELAY_MS}. */
+  readonly delayMs?: number;
+  /** The file operations. Default node:fs. */
+  readonly fs?: StateFileSystem;
+}
+
+/**
+ * The state file of one platform. {@link StateWriter.load} reads it into the platform; then every
+ * {@link StateWriter.changed} schedules a write within the delay (the first change after a write
+ * starts it, later ones join it), and {@link StateWriter.flush} writes at once. A write is skipped
+ * when the state is what the file already holds; writes never overlap.
+ */
+export class StateWriter {
+  readonly #platform: Platform;
+  readonly #path: string;
+  readonly #warn: (message: string) => void;
+  readonly #delayMs: number;
+  readonly #fs: StateFileSystem;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** The last write, done or under way; never rejects. */
+  #writing: Promise<void> = Promise.resolve();
+  /** The text the file holds, as far as this writer knows. */
+  #written: string | undefined;
+
+  /**
+   * @param platform - the platform whose state it keeps
+   * @param path - the file
+   * @param options - where failures are told, the delay, the file operations
+   */
+  constructor(platform: Platform, path: string, options: StateWriterOptions) {
+    this.#platform = platform;
+    this.#path = path;
+    this.#warn = options.warn;
+    this.#delayMs = options.delayMs ?? STATE_WRITE_DELAY_MS;
+    this.#fs = options.fs ?? nodeFileSystem;
+  }
+
+  /** The file. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /**
+   * Loads the file into the platform when it exists (the seed that `reset` returns to stays); answers
+   * whether it did. Throws a {@link StateFileError} when it is not JSON or not a state document.
+   */
+  load(): boolean {
+    const document = readStateFile(this.#path);
+    if (document === undefined) return false;
+    try {
+      this.#platform.restore(document);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      throw new StateFileError(
+        `the state file ${this.#path} is not a state document: ${error.field ?? 'document'}: ${error.message}`,
+      );
+    }
+    this.#written = stateText(this.#platform);
+    return true;
+  }
+
+  /** The state may have changed: it is written within the delay. */
+  changed(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush();
+    }, this.#delayMs);
+    this.#timer.unref();
+  }
+
+  /** Writes the state now (after the write under way, if any), unless the file holds it already. */
+  flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#writing = this.#writing.then(() => this.#write());
+    return this.#writing;
+  }
+
+  async #write(): Promise<void> {
+    const text = stateText(this.#platform);
+    if (text === this.#written) return;
+    try {
+      await writeAtomically(this.#path, text, this.#fs);
+      this.#written = text;
+    } catch (error) {
+      this.#warn(
+        `cannot write the state file ${this.#path} (tried again at the next change): ${(error as Error).message}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * Why a request was refused: the wire answer stays the platform's (one `invalid_request_token`
+ * for every bad SSO request token, one `invalid_client` for an unknown client and a wrong secret),
+ * but the journal entry's `refusal` and the standalone server's request log say which check failed,
+ * never with a secret.
+ */
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createPlatform, type JournalEntry, type Platform } from '../../mock/index.js';
+import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/index.js';
+import {
+  DEMO_SSO_AUDIENCE,
+  demoCredentials,
+  demoIds,
+  demoShop,
+  demoSite,
+  demoUsers,
+  expectUnchanged,
+  type Harness,
+  paths,
+  useAdapter,
+} from './harness.js';
+
+const encoder = new TextEncoder();
+
+/** The journal entry of an answer, by its correlation id. */
+function entryOf(platform: Platform, answer: { headers: Headers }): JournalEntry {
+  const id = answer.headers.get('x-correlation-id');
+  const entry = platform.requests.list().find((e) => e.correlation_id === id);
+  if (!entry) throw new Error(`no journal entry for ${id}`);
+  return entry;
+}
+
+/** A createsession request token of the demo site, with a fault a test asks for. */
+async function createSessionToken(
+  h: Harness,
+  o: { claims?: Record<string, unknown>; omit?: string[]; alg?: string; typ?: string; secret?: string } = {},
+): Promise<string> {
+  const now = Math.floor(h.platform.clock.now().getTime() / 1000);
+  const claims: Record<string, unknown> = {
+    cid: demoSite.clientId,
+    ipa: '203.0.113.7',
+    uas: 'refusal-test',
+    apn: 'app',
+    apv: '1.0',
+    osn: 'os',
+    osv: '1',
+    nbf: now,
+    iat: now,
+    exp: now + 10,
+    iss: demoSite.organisationId,
+    aud: DEMO_SSO_AUDIENCE,
+    ...o.claims,
+  };
+  for (const k of o.omit ?? []) delete claims[k];
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: o.alg ?? 'HS256', typ: o.typ ?? 'JWT' })
+    .sign(encoder.encode(o.secret ?? demoSite.clientSecret));
+}
+
+describe('SSO request tokens: the answer is one invalid_request_token, the journal says which check failed', () => {
+  const h = useAdapter('msw');
+  const now = () => Math.floor(h.platform.clock.now().getTime() / 1000);
+
+  const cases: [string, string, () => Promise<string>, RegExp][] = [
+    [
+      'a wrong signature',
+      'signature',
+      () => createSessionToken(h, { secret: 'another-secret-0123456789abcdef0123456789' }),
+      /does not verify with the secret of client "demo-site"/,
+    ],
+    ['alg HS512', 'alg', () => createSessionToken(h, { alg: 'HS512' }), /alg is "HS512", expected "HS256"/],
+    ['typ missing', 'typ', () => createSessionToken(h, { typ: 'jwt+x' }), /typ is "jwt\+x", expected "JWT"/],
+    [
+      'another aud',
+      'aud',
+      () => createSessionToken(h, { claims: { aud: 'pw-sso' } }),
+      new RegExp(`aud is "pw-sso", expected "${DEMO_SSO_AUDIENCE.replaceAll('.', '\\.')}"`),
+    ],
+    [
+      'another organisation as iss',
+      'iss',
+      () => createSessionToken(h, { claims: { iss: demoIds.organisations.complex } }),
+      new RegExp(`iss is "${demoIds.organisations.complex}", expected .*"${demoSite.organisationId}"`),
+    ],
+    [
+      'exp an hour out',
+      'exp',
+      () => createSessionToken(h, { claims: { iat: now() - 3600, nbf: now() - 3600, exp: now() - 3590 } }),
+      /exp \d+ \(.*\) is not after the platform clock .* \(leeway 5 s\)/,
+    ],
+    [
+      'nbf in the future',
+      'nbf',
+      () => createSessionToken(h, { claims: { nbf: now() + 60, iat: now(), exp: now() + 10 } }),
+      /nbf \d+ .* is after the platform clock/,
+    ],
+    [
+      'iat in the future',
+      'iat',
+      () => createSessionToken(h, { claims: { iat: now() + 60, nbf: now(), exp: now() + 65 } }),
+      /iat \d+ .* is in the future of the platform clock/,
+    ],
+    ['a lifetime of 11 s', 'exp', () => createSessionToken(h, { claims: { exp: now() + 11 } }), /at most 10 s/],
+    ['a missing claim (apn)', 'claim', () => createSessionToken(h, { omit: ['apn'] }), /^claim apn is missing$/],
+    ['a missing JWT claim (iat)', 'claim', () => createSessionToken(h, { omit: ['iat'] }), /^claim iat is missing$/],
+    [
+      'a malformed claim (apv a number)',
+      'claim',
+      () => createSessionToken(h, { claims: { apv: 7 } }),
+      /^claim apv is malformed/,
+    ],
+  ];
+
+  test.each(cases)('%s: check %s', async (_, check, token, detail) => {
+    const answer = await expectUnchanged(h.platform, async () =>
+      h.call(paths.ssoCreateSession, { json: { t: await token() }, host: 'sso' }),
+    );
+    expect(answer.status).toBe(200);
+    const entry = entryOf(h.platform, answer);
+    expect(entry.refusal?.check).toBe(check);
+    expect(entry.refusal?.detail).toMatch(detail);
+  });
+
+  test('an unknown client (cid): 400 invalid_request_token, the journal names the cid', async () => {
+    const t = await createSessionToken(h, { claims: { cid: 'no-such-client' } });
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.ssoCreateSession, { json: { t }, host: 'sso' }),
+    );
+    expect(answer.status).toBe(400);
+    expect(entryOf(h.platform, answer).refusal).toEqual({
+      check: 'client',
+      detail: 'cid "no-such-client" is no client of the platform',
+    });
+  });
+
+  test("another organisation's session: session_not_found on the wire, 'organisation' in the journal", async () => {
+    const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    const complex = h.platform.snapshot().clients.find((c) => c.organisation_id === demoIds.organisations.complex)!;
+    const iat = now();
+    const t = await new SignJWT({
+      cid: complex.client_id,
+      sid,
+      ipa: '203.0.113.7',
+      uas: 'x',
+      nbf: iat,
+      iat,
+      exp: iat + 10,
+      iss: complex.organisation_id,
+      aud: DEMO_SSO_AUDIENCE,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(encoder.encode(complex.client_secret));
+    const answer = await h.call(paths.ssoLogout, { json: { t }, host: 'sso' });
+    expect(entryOf(h.platform, answer).refusal).toEqual({
+      check: 'organisation',
+      detail: 'the session sid belongs to another organisation',
+    });
+    expect(JSON.stringify(entryOf(h.platform, answer).refusal)).not.toContain(sid);
+  });
+
+  test('a wrong password: invalid_credentials on the wire, which it was in the journal, never the password', async () => {
+    const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    const iat = now();
+    const t = await new SignJWT({
+      cid: demoSite.clientId,
+      sid,
+      ipa: '203.0.113.7',
+      uas: 'x',
+      usr: demoUsers.anna.email,
+      pwd: 'not-the-password',
+      nbf: iat,
+      iat,
+      exp: iat + 10,
+      iss: demoSite.organisationId,
+      aud: DEMO_SSO_AUDIENCE,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(encoder.encode(demoSite.clientSecret));
+    const answer = await h.call(paths.ssoAuthenticate, { json: { t }, host: 'sso' });
+    const entry = entryOf(h.platform, answer);
+    expect(entry.refusal).toEqual({ check: 'credentials', detail: 'wrong password' });
+    expect(JSON.stringify(entry)).not.toContain('not-the-password');
+  });
+
+  test('an accepted request token leaves no refusal', async () => {
+    const answer = await h.call(paths.ssoCreateSession, { json: { t: await createSessionToken(h) }, host: 'sso' });
+    expect(entryOf(h.platform, answer).refusal).toBeNull();
+  });
+});
+
+describe('token grants, scopes and organisations', () => {
+  const h = useAdapter('msw');
+  const grant = (form: Record<string, string>) =>
+    expectUnchanged(h.platform, () => h.call(paths.accessToken, { form, host: 'auth' }));
+
+  test('an unknown client and a wrong secret are one 401 invalid_client; the journal tells them apart, never the secret', async () => {
+    const unknown = await grant({ grant_type: 'none', client_id: 'nobody', client_secret: 'secret-one' });
+    const wrong = await grant({ grant_type: 'none', client_id: demoCredentials.clientId, client_secret: 'secret-two' });
+    expect([unknown.status, wrong.status]).toEqual([401, 401]);
+    expect(unknown.body).toMatchObject({ code: 'invalid_client' });
+    expect(wrong.body).toMatchObject({
+      code: 'invalid_client',
+      message: (unknown.body as { message: string }).message,
+    });
+    expect(entryOf(h.platform, unknown).refusal).toEqual({
+      check: 'client',
+      detail: 'client_id "nobody" is no client of the platform',
+    });
+    expect(entryOf(h.platform, wrong).refusal).toEqual({
+      check: 'client_secret',
+      detail: 'the client_secret is not that of client "demo-client"',
+    });
+    expect(JSON.stringify(h.platform.requests.list().map((e) => e.refusal))).not.toMatch(/secret-(one|two)/);
+  });
+
+  test('a missing scope: 403 insufficient_scope, the journal names the scope and what the token has', async () => {
+    const token = h.token(['/external/price/w']);
+    const answer = await h.call(paths.getProducts, { token });
+    expect(answer.status).toBe(403);
+    expect(entryOf(h.platform, answer).refusal).toEqual({
+      check: 'scope',
+      detail: 'the token lacks /external/product/r (it has: /external/price/w)',
+    });
+  });
+
+  test("a ticket for another organisation's client: 400 invalid_parameter, 'organisation' in the journal", async () => {
+    const token = h.token(['/api/authorization/ticket']);
+    const complex = h.platform.snapshot().clients.find((c) => c.organisation_id === demoIds.organisations.complex)!;
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.generateTicket, {
+        json: { accountId: demoUsers.anna.id, clientId: complex.client_id },
+        token,
+        host: 'auth',
+      }),
+    );
+    expect(answer.status).toBe(400);
+    expect(entryOf(h.platform, answer).refusal).toEqual({
+      check: 'organisation',
+      detail: 'clientId: the client belongs to another organisation',
+    });
+    const other = await h.call(paths.generateTicket, {
+      json: { accountId: demoUsers.dora.id, clientId: demoShop.clientId },
+      token,
+      host: 'auth',
+    });
+    expect(entryOf(h.platform, other).refusal?.check).toBe('organisation');
+  });
+
+  test('any other error answer: its code and message, field first', async () => {
+    const answer = await h.call(paths.getProducts, { token: h.token(), query: { id: 'x' } });
+    expect(entryOf(h.platform, answer).refusal).toEqual({
+      check: 'invalid_parameter',
+      detail: expect.stringMatching(/^id: Parameter/),
+    });
+  });
+});
+
+describe("the standalone server's request log says why a request was refused", () => {
+  const lines: RequestLogLine[] = [];
+  let server: RunningServer;
+  const platform = createPlatform();
+  beforeAll(async () => {
+    server = await startServer({ platform, port: 0, onRequest: (line) => lines.push(line) });
+  });
+  afterAll(() => server.close());
+
+  test('a refused grant: the line carries the refusal; an accepted request none', async () => {
+    const refused = await fetch(`${server.url}${paths.accessToken}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'none', client_id: 'nobody', client_secret: 'hush-hush' }),
+    });
+    const ok = await fetch(`${server.url}/openapi.json`);
+    await Promise.all([refused.text(), ok.text()]);
+    // The log line is written when the answer is finished: wait for both, by correlation id.
+    const idOf = (r: Response) => r.headers.get('x-correlation-id');
+    await expect
+      .poll(() => lines.filter((l) => [idOf(refused), idOf(ok)].includes(l.correlationId ?? '')).length)
+      .toBe(2);
+    const line = lines.find((l) => l.correlationId === idOf(refused))!;
+    expect(line.refusal).toEqual({ check: 'client', detail: 'client_id "nobody" is no client of the platform' });
+    expect(JSON.stringify(line)).not.toContain('hush-hush');
+    expect(lines.find((l) => l.correlationId === idOf(ok))!.refusal).toBeUndefined();
+  });
+});

@@ -1,0 +1,244 @@
+/**
+ * `--state-file <path>` (`startServer({ stateFile })`): the state read at start when the file
+ * exists, written back shortly after changes and on a clean stop, each write an atomic replace; a
+ * namespace's state in a file of its own beside it. The write's timing on fake timers; a kill
+ * between the write and the rename simulated by a rename that fails.
+ */
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import type { StateDocument } from '../../mock/index.js';
+import { createPlatform, demoCredentials } from '../../mock/index.js';
+import { startServer } from '../../mock/node/server.js';
+import { nodeFileSystem, STATE_WRITE_DELAY_MS, type StateFileSystem, StateWriter } from '../../mock/node/state-file.js';
+import { WRITE } from '../fixtures.js';
+import { paths } from '../paths.js';
+import { run, started, stop, stopAll } from './cli-process.js';
+
+function freshDirectory(): string {
+  return mkdtempSync(join(tmpdir(), 'platform-state-'));
+}
+
+function readState(path: string): StateDocument {
+  return JSON.parse(readFileSync(path, 'utf8')) as StateDocument;
+}
+
+/** The creditcard price of premium-digital in a state document. */
+function premiumPrice(document: StateDocument): number | undefined {
+  const premium = document.products.find((p) => p.product_code === 'premium-digital');
+  return premium?.price_periods.find((p) => p.payment_option === 'creditcard')?.price;
+}
+
+/** Sets the creditcard price of premium-digital through the API at `base` (endpoint 1). */
+async function setPremiumPrice(base: string, token: string, price: number): Promise<void> {
+  const answer = await fetch(`${base}${paths.updatePrices}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      package_integration_code: 'PREMIUM-DIGITAL',
+      price_periods: [
+        { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1, price },
+      ],
+    }),
+  });
+  expect(answer.status, await answer.text()).toBe(200);
+}
+
+describe('a server with a state file', () => {
+  test('a write, a stop, and a new server reads the state back; a namespace keeps its own file beside it', async () => {
+    const path = join(freshDirectory(), 'state.json');
+    const first = await startServer({ port: 0, stateFile: path });
+    const seedPrice = premiumPrice(first.platform.snapshot());
+    await setPremiumPrice(first.url, first.platform.mintToken({ scopes: [WRITE] }).access_token, 11);
+    await fetch(`${first.url}/_ns/team-a/__admin/state`);
+    const inA = first.namespace('team-a')?.mintToken({ scopes: [WRITE] }).access_token ?? '';
+    await setPremiumPrice(`${first.url}/_ns/team-a`, inA, 22);
+    await first.close();
+    expect(premiumPrice(readState(path))).toBe(11);
+    expect(premiumPrice(readState(`${path}.ns-team-a.json`))).toBe(22);
+
+    const second = await startServer({ port: 0, stateFile: path });
+    try {
+      expect(premiumPrice(second.platform.snapshot())).toBe(11);
+      const inSecond = await fetch(`${second.url}/_ns/team-a/__admin/state`).then(
+        (r) => r.json() as Promise<StateDocument>,
+      );
+      expect(premiumPrice(inSecond)).toBe(22);
+      // Reset goes back to the seed, not to the file.
+      await fetch(`${second.url}/__admin/reset`, { method: 'POST' });
+      expect(premiumPrice(second.platform.snapshot())).toBe(seedPrice);
+    } finally {
+      await second.close();
+    }
+    expect(premiumPrice(readState(path))).toBe(seedPrice);
+  });
+
+  test('an acknowledged write reaches the file while the server runs, without a stop', async () => {
+    const path = join(freshDirectory(), 'state.json');
+    const server = await startServer({ port: 0, stateFile: path });
+    try {
+      await setPremiumPrice(server.url, server.platform.mintToken({ scopes: [WRITE] }).access_token, 33);
+      // Written within STATE_WRITE_DELAY_MS; the bound is far above it, for a busy machine.
+      await vi.waitFor(() => expect(premiumPrice(readState(path))).toBe(33), {
+        timeout: 20 * STATE_WRITE_DELAY_MS,
+        interval: 50,
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('no file yet: the seed; the file written is readable by its owner only, and nothing is left beside it', async () => {
+    const directory = freshDirectory();
+    const path = join(directory, 'state.json');
+    const server = await startServer({ port: 0, stateFile: path });
+    expect(server.platform.snapshot().clients.some((c) => c.client_id === demoCredentials.clientId)).toBe(true);
+    await server.close();
+    expect(readState(path).clients.some((c) => c.client_id === demoCredentials.clientId)).toBe(true);
+    if (process.platform !== 'win32') expect(statSync(path).mode & 0o077).toBe(0);
+    expect(readdirSync(directory)).toEqual(['state.json']);
+  });
+
+  test('a state file that is not a state document: the server does not start, naming the file and the field; the file stays', async () => {
+    const path = join(freshDirectory(), 'state.json');
+    const broken = JSON.stringify({ organisations: [{ id: 'not-an-id', name: 'x', price_model: 'simple' }] });
+    writeFileSync(path, broken);
+    await expect(startServer({ port: 0, stateFile: path })).rejects.toThrow(
+      new RegExp(
+        `state file ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a state document: organisations\\[0\\]\\.id`,
+      ),
+    );
+    writeFileSync(`${path}.x`, '{');
+    await expect(startServer({ port: 0, stateFile: `${path}.x` })).rejects.toThrow(/is not JSON/);
+    expect(readFileSync(path, 'utf8')).toBe(broken);
+  });
+
+  test('a namespace whose state file is broken is refused (500 state_file_invalid), and its file left as it is', async () => {
+    const path = join(freshDirectory(), 'state.json');
+    writeFileSync(`${path}.ns-b.json`, '{ broken');
+    const warnings: string[] = [];
+    const server = await startServer({ port: 0, stateFile: path, warn: (m) => warnings.push(m) });
+    try {
+      const answer = await fetch(`${server.url}/_ns/b/__admin/state`);
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toMatchObject({ code: 'state_file_invalid', field: 'namespace' });
+      expect(server.namespace('b')).toBeUndefined();
+      expect(warnings.join('\n')).toContain(`${path}.ns-b.json is not JSON`);
+    } finally {
+      await server.close();
+    }
+    expect(readFileSync(`${path}.ns-b.json`, 'utf8')).toBe('{ broken');
+  });
+});
+
+/** File operations that record each write and can fail the rename, as a kill between them would leave things. */
+function recordingFileSystem(): StateFileSystem & { writes: string[]; failRename: boolean } {
+  const fs = {
+    writes: [] as string[],
+    failRename: false,
+    async writeDurably(path: string, text: string) {
+      fs.writes.push(text);
+      await nodeFileSystem.writeDurably(path, text);
+    },
+    async rename(from: string, to: string) {
+      if (fs.failRename) throw new Error('killed between the write and the rename');
+      await nodeFileSystem.rename(from, to);
+    },
+    unlink: nodeFileSystem.unlink,
+    syncDirectory: nodeFileSystem.syncDirectory,
+  };
+  return fs;
+}
+
+describe('the state writer', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test(`changes are written once, ${STATE_WRITE_DELAY_MS} ms after the first of them (debounced); an unchanged state is not written`, async () => {
+    vi.useFakeTimers();
+    const platform = createPlatform();
+    // In memory: every step of a write is a promise that fake time moves on.
+    const files = new Map<string, string>();
+    const renamed: string[] = [];
+    const fs: StateFileSystem = {
+      writeDurably: async (path, text) => void files.set(path, text),
+      rename: async (from, to) => {
+        files.set(to, files.get(from) ?? '');
+        files.delete(from);
+        renamed.push(to);
+      },
+      unlink: async (path) => void files.delete(path),
+      syncDirectory: async () => {},
+    };
+    const writer = new StateWriter(platform, 'state.json', { warn: () => {}, fs });
+    platform.mintToken({ scopes: [WRITE] });
+    writer.changed();
+    await vi.advanceTimersByTimeAsync(STATE_WRITE_DELAY_MS / 2);
+    platform.mintToken({ scopes: [WRITE] });
+    writer.changed();
+    await vi.advanceTimersByTimeAsync(STATE_WRITE_DELAY_MS / 2 - 1);
+    expect(renamed).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(renamed).toEqual(['state.json']);
+    expect(JSON.parse(files.get('state.json') ?? '')).toEqual(platform.snapshot());
+    // Nothing changed since: another signal writes nothing.
+    writer.changed();
+    await vi.advanceTimersByTimeAsync(STATE_WRITE_DELAY_MS);
+    expect(renamed).toEqual(['state.json']);
+    platform.mintToken({ scopes: [WRITE] });
+    writer.changed();
+    await vi.advanceTimersByTimeAsync(STATE_WRITE_DELAY_MS);
+    expect(renamed).toEqual(['state.json', 'state.json']);
+    expect([...files.keys()]).toEqual(['state.json']);
+  });
+
+  test('a kill between the write and the rename leaves the old state whole; the next change writes the new one', async () => {
+    const directory = freshDirectory();
+    const path = join(directory, 'state.json');
+    const platform = createPlatform();
+    const fs = recordingFileSystem();
+    const warnings: string[] = [];
+    const writer = new StateWriter(platform, path, { warn: (m) => warnings.push(m), fs });
+    await writer.flush();
+    const old = readFileSync(path, 'utf8');
+    platform.mintToken({ scopes: [WRITE] });
+    fs.failRename = true;
+    await writer.flush();
+    expect(readFileSync(path, 'utf8')).toBe(old);
+    expect(() => JSON.parse(old)).not.toThrow();
+    expect(warnings).toEqual([expect.stringMatching(/cannot write the state file .*killed between/)]);
+    // The new state was written out in full before the rename that did not happen, then removed.
+    expect(fs.writes.at(-1)).toBe(`${JSON.stringify(platform.snapshot(), null, 2)}\n`);
+    expect(readdirSync(directory)).toEqual(['state.json']);
+    fs.failRename = false;
+    await writer.flush();
+    expect(readState(path).access_tokens).toEqual(platform.snapshot().access_tokens);
+  });
+});
+
+describe('platform-mock --state-file', () => {
+  afterEach(stopAll);
+
+  test('a write, then Ctrl-C (SIGINT): exit 0 and the state in the file; the start-up lines name it', async () => {
+    const path = join(freshDirectory(), 'state.json');
+    const child = run(['--port', '0', '--quiet', '--state-file', path]);
+    try {
+      const { url, output } = await started(child);
+      expect(output).toContain(`state file:         ${path}`);
+      expect(output).toContain(`namespaces:         ${url}/_ns/{name}/`);
+      const minted = await fetch(`${url}/__admin/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scopes: [WRITE] }),
+      });
+      const { access_token } = (await minted.json()) as { access_token: string };
+      await setPremiumPrice(url, access_token, 44);
+      expect(await stop(child, 'SIGINT')).toBe(0);
+      expect(premiumPrice(readState(path))).toBe(44);
+    } finally {
+      await stop(child);
+    }
+  });
+});

@@ -1,0 +1,260 @@
+/**
+ * The OpenAPI document tells the truth to a client in any language (issue: the contract for any
+ * language): ids as case-insensitive as the platform reads them, date-times by their format alone,
+ * answers open to new fields and requests closed, a bearer scheme with the token endpoint named,
+ * user-token operations marked, each operation tagged with the SDK resource that calls it, the
+ * resources as named schemas, and no server variable its URL does not use.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+import { describe, expect, test } from 'vitest';
+import { caseInsensitivePattern, openApiDocument, tagOf } from '../mock/openapi.js';
+import * as table from '../src/endpoints.js';
+import { type Endpoint, endpoints } from '../src/endpoints.js';
+import { ID_PATTERN } from '../src/schemas/common.js';
+
+type Json = Record<string, unknown>;
+interface Operation extends Json {
+  tags: string[];
+  description: string;
+  security: Record<string, string[]>[];
+  'x-scopes'?: string[];
+  'x-user-token'?: boolean;
+  requestBody?: { content: Record<string, { schema: Json }> };
+  responses: Record<string, { content?: Record<string, { schema: Json }> }>;
+  servers?: { url: string; variables?: Record<string, unknown> }[];
+}
+interface Doc {
+  servers: { url: string; variables?: Record<string, unknown> }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+  tags: { name: string }[];
+  info: { description: string };
+}
+
+const doc = openApiDocument() as unknown as Doc;
+const served = openApiDocument({
+  server: { url: 'http://127.0.0.1:4010', environment: 'stage', meShape: 'spec' },
+}) as unknown as Doc;
+const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops));
+
+/** Every schema object in a value, however deep (JSON Schema's keywords included). */
+function* schemaObjects(value: unknown): Generator<Json> {
+  if (Array.isArray(value)) for (const v of value) yield* schemaObjects(v);
+  else if (value !== null && typeof value === 'object') {
+    yield value as Json;
+    for (const v of Object.values(value)) yield* schemaObjects(v);
+  }
+}
+
+function validator(schema: Json, document: Doc = doc) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  // ajv-formats is CommonJS: its default export is the module object under Node's ESM.
+  (((formats as { default?: unknown }).default ?? formats) as (a: Ajv2020) => Ajv2020)(ajv);
+  return ajv.compile({ ...schema, components: document.components });
+}
+
+describe('ids', () => {
+  test('every id pattern is case-insensitive, as the spec\u2019s /^[a-f\\d]{24}$/i and the platform read ids', () => {
+    const patterns = [...schemaObjects(doc)].map((s) => s.pattern).filter((p): p is string => typeof p === 'string');
+    expect(patterns).not.toContain(ID_PATTERN.source);
+    expect(patterns).toContain('^[a-fA-F\\d]{24}$');
+  });
+
+  test('a validating client accepts an id in capitals, as the platform does', () => {
+    const query = doc.paths['/external/api/v1/helpdesk_messages']!.get!.parameters as { name: string; schema: Json }[];
+    const id = query.find((p) => p.name === 'id')!.schema;
+    expect(validator(id)('AC0000000000000000000001')).toBe(true);
+    expect(validator(id)('ac0000000000000000000001')).toBe(true);
+    expect(validator(id)('XC0000000000000000000001')).toBe(false);
+  });
+
+  test.each([
+    ['^[a-f\\d]{24}$', '^[a-fA-F\\d]{24}$'],
+    ['^ab[c-e]$', '^[aA][bB][c-eC-E]$'],
+    ['^[x\\d_]+$', '^[xX\\d_]+$'],
+  ])(
+    'a case-insensitive pattern %s is written %s, matching what the regex with the i flag matches',
+    (source, written) => {
+      expect(caseInsensitivePattern(source)).toBe(written);
+      const flagged = new RegExp(source, 'i');
+      const plain = new RegExp(written);
+      for (const text of ['abc', 'ABD', 'aBe', 'abf', 'a'.repeat(24), 'F'.repeat(24), 'x_9', 'X_X', '', 'G'.repeat(24)])
+        expect(plain.test(text), text).toBe(flagged.test(text));
+    },
+  );
+
+  test('a pattern it cannot rewrite is an error, not a wrong pattern', () => {
+    expect(() => caseInsensitivePattern('^[^a-f]$')).toThrow(/negated/);
+    expect(() => caseInsensitivePattern('^(?<x>a)$')).toThrow(/named group/);
+  });
+});
+
+test('a date-time carries its format alone, not zod\u2019s long pattern besides it', () => {
+  const dateTimes = [...schemaObjects(doc)].filter((s) => s.format === 'date-time');
+  expect(dateTimes.length).toBeGreaterThan(10);
+  expect(dateTimes.filter((s) => 'pattern' in s)).toEqual([]);
+});
+
+describe('answers open, requests closed', () => {
+  test('no schema of an answer says additionalProperties: false, so a new field the platform adds breaks no client', () => {
+    const answers = operations.flatMap((op) =>
+      Object.values(op.responses).flatMap((r) => Object.values(r.content ?? {}).map((c) => c.schema)),
+    );
+    const closed: string[] = [];
+    const seen = new Set<string>();
+    const visit = (value: unknown, where: string) => {
+      for (const s of schemaObjects(value)) {
+        if (s.additionalProperties === false) closed.push(where);
+        const ref = typeof s.$ref === 'string' ? s.$ref.replace('#/components/schemas/', '') : undefined;
+        if (ref && !seen.has(ref)) {
+          seen.add(ref);
+          visit(doc.components.schemas[ref], ref);
+        }
+      }
+    };
+    for (const a of answers) visit(a, 'an answer');
+    expect(seen.size).toBeGreaterThan(20);
+    expect(closed).toEqual([]);
+  });
+
+  test('a request body with a key it does not take is refused by the document, as by the platform (unknown_parameter)', () => {
+    const body = doc.paths['/external/api/v1/prices']!.post!.requestBody!.content['application/json']!.schema;
+    expect(body).toEqual({ $ref: '#/components/schemas/UpdatePricesRequest' });
+    expect(doc.components.schemas.UpdatePricesRequest!.additionalProperties).toBe(false);
+    const period = { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1, price: 1 };
+    expect(validator(body)({ package_integration_code: 'X', price_periods: [period] })).toBe(true);
+    expect(validator(body)({ package_integration_code: 'X', price_periods: [period], extra: 1 })).toBe(false);
+  });
+});
+
+describe('authentication', () => {
+  test('the security scheme is a bearer token, and names the token endpoint as the way to get one', () => {
+    expect(doc.components.securitySchemes).toEqual({
+      platformToken: { type: 'http', scheme: 'bearer', description: expect.stringContaining('grant_type=none') },
+    });
+    expect(doc.components.securitySchemes.platformToken!.description).toContain('/api/authorization/access_token');
+  });
+
+  test.each(endpoints.map((e) => [e.title, e] as const))(
+    '%s: its security, scopes and user-token mark as the table says',
+    (_, e: Endpoint) => {
+      const op = doc.paths[typeof e.path === 'string' ? e.path : e.path.stage]![e.method.toLowerCase()]!;
+      expect(op.security).toEqual(e.bearer ? [{ platformToken: [] }] : []);
+      expect(op['x-scopes']).toEqual(e.bearer ? e.scopes : undefined);
+      expect(op['x-user-token']).toBe(e.bearer ? e.identity : undefined);
+      if (e.identity) expect(op.description).toMatch(/user token/);
+      for (const scope of e.scopes) expect(op.description).toContain(scope);
+    },
+  );
+});
+
+describe('tags and names', () => {
+  /** The SDK resource of each entry, read from the source: the `PlatformClient` property whose class's file names it. */
+  function resourcesFromSource(): Map<Endpoint, Set<string>> {
+    const client = readFileSync(new URL('../src/client.ts', import.meta.url), 'utf8');
+    const properties = new Map<string, string>();
+    for (const m of client.matchAll(/^\s+readonly (\w+): ([A-Z]\w+);$/gm)) properties.set(m[2]!, m[1]!);
+    const names = Object.entries(table).filter(([, v]) => endpoints.includes(v as Endpoint)) as [string, Endpoint][];
+    const out = new Map<Endpoint, Set<string>>();
+    const dir = new URL('../src/resources/', import.meta.url);
+    for (const file of readdirSync(dir)) {
+      const source = readFileSync(new URL(file, dir), 'utf8');
+      for (const m of source.matchAll(/export class (\w+)/g)) {
+        const property = properties.get(m[1]!);
+        if (!property) continue;
+        for (const [name, e] of names)
+          if (new RegExp(`\\b${name}\\b`).test(source)) out.set(e, new Set([...(out.get(e) ?? []), property]));
+      }
+    }
+    return out;
+  }
+
+  test('each operation is tagged with the SDK resource that calls it, so a generator\u2019s classes are the SDK\u2019s', () => {
+    const fromSource = resourcesFromSource();
+    const problems: string[] = [];
+    for (const e of endpoints) {
+      const callers = fromSource.get(e);
+      // Identify has no SDK call (a browser redirect the site builds with sso.identifyUrl): the SSO service's.
+      const expected = callers ?? new Set(e === table.ssoIdentify ? ['sso'] : []);
+      if (!expected.has(tagOf(e)))
+        problems.push(`${e.title}: tagged ${tagOf(e)}, called by ${[...expected].join(', ')}`);
+    }
+    expect(problems).toEqual([]);
+    for (const op of operations) expect(op.tags).toHaveLength(1);
+    expect(new Set(operations.map((op) => op.tags[0]))).toEqual(new Set(doc.tags.map((t) => t.name)));
+  });
+
+  test('the resources are named schemas, with the SDK\u2019s names', () => {
+    for (const name of [
+      'Product',
+      'PricePeriod',
+      'PaymentPeriod',
+      'HelpdeskMessage',
+      'CancellationReason',
+      'RetentionCampaignItem',
+      'DocumentedUserProductV3',
+      'ProductSharingOption',
+      'Title',
+      'ErrorBody',
+      'AccessTokenResponse',
+    ])
+      expect(doc.components.schemas, name).toHaveProperty(name);
+    const products = doc.paths['/external/api/v1/products']!.get!.responses['200']!.content!['application/json']!;
+    expect(products.schema).toEqual({ $ref: '#/components/schemas/GetProductsResponse' });
+    expect(doc.components.schemas.GetProductsResponse).toMatchObject({
+      properties: { items: { items: { $ref: '#/components/schemas/Product' } } },
+    });
+  });
+});
+
+describe('servers', () => {
+  /** Every server object of a document with what its URL uses and what it declares. */
+  const serversOf = (d: Doc) => [
+    ...d.servers,
+    ...Object.values(d.paths).flatMap((ops) => Object.values(ops).flatMap((op) => op.servers ?? [])),
+  ];
+
+  test('the real platform\u2019s document declares no server variable its URL does not use, and says it is the real platform\u2019s', () => {
+    for (const server of serversOf(doc)) {
+      const used = [...server.url.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect(Object.keys(server.variables ?? {})).toEqual(used);
+    }
+    expect(new Set(serversOf(doc).map((s) => s.url))).toEqual(
+      new Set(['{base_url}', '{auth_api_url}', '{sso_url}', '{shop_url}']),
+    );
+    expect(doc.info.description).toMatch(/describes the real platform/);
+  });
+
+  test('a served document names its own URL for every operation, and says which platform it describes', () => {
+    expect(serversOf(served).map((s) => s.url)).toEqual(['http://127.0.0.1:4010']);
+    expect(served.info.description).toMatch(/reference platform .* at http:\/\/127\.0\.0\.1:4010/);
+  });
+});
+
+test("each SSO operation names its request token's claims and the answer's, from the schemas the platform verifies with", () => {
+  const names: Record<string, string> = {
+    '/authenticatewithticket': 'SsoRequestClaims',
+    '/identify': 'SsoIdentifyClaims',
+    '/createsession': 'SsoCreateSessionClaims',
+    '/sessionstatus': 'SsoSessionStatusClaims',
+    '/authenticate': 'SsoAuthenticateClaims',
+    '/logout': 'SsoLogoutClaims',
+  };
+  for (const [path, name] of Object.entries(names)) {
+    const [method, op] = Object.entries(doc.paths[path]!)[0]!;
+    const ref = `#/components/schemas/${name}`;
+    expect(op['x-sso-claims'], path).toMatchObject({ request: { $ref: ref }, header: { alg: 'HS256', typ: 'JWT' } });
+    const t =
+      method === 'get'
+        ? (op.parameters as { name: string; schema: Json }[]).find((p) => p.name === 't')!.schema
+        : (op.requestBody!.content['application/json']!.schema.properties as Record<string, Json>).t!;
+    expect(t, path).toMatchObject({ contentMediaType: 'application/jwt', contentSchema: { $ref: ref } });
+    expect(t.description, path).toContain(name);
+    expect(doc.components.schemas[name]).toMatchObject({ type: 'object' });
+  }
+  expect(doc.paths['/logout']!.post!['x-sso-claims']).toMatchObject({
+    answer: { $ref: '#/components/schemas/SsoSessionClaims' },
+  });
+});

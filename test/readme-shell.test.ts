@@ -1,0 +1,67 @@
+/**
+ * The README's any-language shell examples, run as written against the standalone server: the
+ * client-credentials grant with curl, then an SSO createsession signed with openssl. Skipped with a
+ * message where curl, jq or openssl is missing.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { jwtVerify } from 'jose';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createPlatform } from '../mock/index.js';
+import { type RunningServer, startServer } from '../mock/node/index.js';
+import { demoSite } from '../mock/seeds/demo.js';
+
+const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+/** The README's `sh` block that contains `marker`. */
+function block(marker: string): string {
+  const found = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes(marker));
+  if (!found) throw new Error(`README.md has no sh block with ${marker}`);
+  return found;
+}
+
+const tools = ['curl', 'jq', 'openssl'].filter((t) => spawnSync(t, ['--version']).error !== undefined);
+if (tools.length) console.warn(`${tools.join(', ')} missing: the README's shell examples are not run`);
+
+const platform = createPlatform();
+let server: RunningServer;
+beforeAll(async () => {
+  server = await startServer({ platform, port: 0 });
+});
+afterAll(() => server.close());
+
+/** Runs a README block with bash against this server, as if it listened on port 4010. */
+async function run(script: string): Promise<string> {
+  const here = script.replaceAll('localhost:4010', new URL(server.url).host);
+  const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', here], { timeout: 60_000 });
+  return stdout;
+}
+
+test.skipIf(tools.length > 0)(
+  "README: the client-credentials grant with curl (grant_type=none) gets a token the products' endpoint takes",
+  async () => {
+    const answer = JSON.parse(await run(block('grant_type=none'))) as { items: unknown[] };
+    expect(answer.items.length).toBeGreaterThan(0);
+    const grant = platform.requests.list().find((e) => e.path === '/api/authorization/access_token');
+    expect(grant).toMatchObject({ status: 200, refusal: null });
+  },
+  90_000,
+);
+
+test.skipIf(tools.length > 0)(
+  'README: an SSO createsession signed with openssl is answered with a session token for the client',
+  async () => {
+    const script = block('/createsession');
+    expect(script).toContain(demoSite.clientSecret);
+    const answer = JSON.parse((await run(script)).trim()) as { t: string };
+    const { payload } = await jwtVerify(answer.t, new TextEncoder().encode(demoSite.clientSecret), {
+      issuer: demoSite.ssoAudience,
+      audience: demoSite.clientId,
+      clockTolerance: 120,
+    });
+    expect(payload).toMatchObject({ sts: 'anon', err: null, sid: expect.any(String) });
+    const call = platform.requests.list().find((e) => e.path === '/createsession');
+    expect(call).toMatchObject({ status: 200, refusal: null });
+  },
+  90_000,
+);

@@ -1,0 +1,42 @@
+/** Cancellation reasons (endpoint 14) through the SDK, in process: the list, one reason, and the answer typed by the query. */
+import { describe, expect, expectTypeOf, test } from 'vitest';
+import type { ResultOf } from '../../src/client.js';
+import { getCancellationReason, responseSchemaOf } from '../../src/endpoints.js';
+import {
+  CancellationReasonResponse,
+  CancellationReasonsResponse,
+  type GetCancellationReasonQuery,
+} from '../../src/schemas/cancellation-reasons.js';
+import { client, demoIds, scopesOf, usePlatform } from './helpers.js';
+
+usePlatform();
+
+const sdk = () => client({}, scopesOf(getCancellationReason));
+
+describe('cancellation reasons', () => {
+  test('list: ordered by index; internal ones only when asked', async () => {
+    const { items } = await sdk().cancellationReasons.list();
+    expect(items.map((r) => r.index)).toEqual([1, 2, 3, 6]);
+    const all = await sdk().cancellationReasons.list({ include_internal: true });
+    expect(all.items.map((r) => r.index)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  test('retrieve: { item }, typed as one reason', async () => {
+    const { item } = await sdk().cancellationReasons.retrieve(demoIds.cancellationReasons.tooExpensive);
+    expect(item.code).toBe('too_expensive');
+  });
+
+  test('the entry types the answer by the query: with id { item }, without { items }, either when undecided', () => {
+    type Result<Q> = ResultOf<typeof getCancellationReason, Q>;
+    expectTypeOf<Result<{ id: string }>>().toEqualTypeOf<CancellationReasonResponse>();
+    expectTypeOf<Result<{ include_internal: true }>>().toEqualTypeOf<CancellationReasonsResponse>();
+    expectTypeOf<Result<undefined>>().toEqualTypeOf<CancellationReasonsResponse>();
+    expectTypeOf<Result<GetCancellationReasonQuery>>().toEqualTypeOf<
+      CancellationReasonResponse | CancellationReasonsResponse
+    >();
+    expect(responseSchemaOf(getCancellationReason, { id: demoIds.cancellationReasons.tooExpensive })).toBe(
+      CancellationReasonResponse,
+    );
+    expect(responseSchemaOf(getCancellationReason, {})).toBe(CancellationReasonsResponse);
+  });
+});

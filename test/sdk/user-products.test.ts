@@ -1,0 +1,154 @@
+/**
+ * Endpoints 13 and 12 through the SDK, against the reference platform in process: a provision
+ * service's user-products provisioned and updated, the spec's errors, and the checks before sending.
+ */
+import { describe, expect, test } from 'vitest';
+import { provisionUserProduct, updateUserProduct } from '../../src/endpoints.js';
+import {
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  PermissionDeniedError,
+  type PlatformClient,
+  RequestValidationError,
+} from '../../src/index.js';
+import {
+  absent,
+  client,
+  demoIds,
+  type ErrorClass,
+  expectPlatformRefusal,
+  paths,
+  platform,
+  received,
+  scopesOf,
+  usePlatform,
+} from './helpers.js';
+
+usePlatform();
+
+const { anna, gus, hedda } = demoIds.accounts;
+const ups = demoIds.userProducts;
+const all = scopesOf(provisionUserProduct, updateUserProduct);
+const sdk = () => client({}, all);
+
+describe('13 and 12. user-products of the provision service', () => {
+  test('provision, then deactivate and reactivate it with update', async () => {
+    const { id } = await sdk().userProducts.provision({
+      account_id: anna,
+      package_code: 'premium-digital',
+      subscription_type: 'recurring',
+      valid_from: '2030-01-01T00:00:00Z',
+      valid_to: '2031-01-01T00:00:00Z',
+    });
+    expect(platform.snapshot().user_products.find((u) => u.id === id)?.provision_service).toBe('demo-provision');
+    expect((await sdk().userProducts.update({ account_id: anna, product_id: id, state: 'deactivated' })).id).toBe(id);
+    expect(platform.snapshot().user_products.find((u) => u.id === id)?.state).toBe('deactivated');
+  });
+
+  test('another provision service owns it: PermissionDeniedError not_product_owner', async () => {
+    await expect(
+      sdk().userProducts.update({
+        account_id: demoIds.accounts.gus,
+        product_id: ups.gusOtherProvision,
+        state: 'deactivated',
+      }),
+    ).rejects.toMatchObject({ constructor: PermissionDeniedError, code: 'not_product_owner', field: 'product_id' });
+  });
+
+  test('a client without a provision service: BadRequestError configuration_error', async () => {
+    const unprovisioned = client({
+      auth: {
+        accessToken: platform.mintToken({ scopes: all, clientId: demoIds.clients.unprovisioned.clientId }).access_token,
+      },
+    });
+    await expect(
+      unprovisioned.userProducts.update({ account_id: hedda, product_id: ups.heddaProvisioned, state: 'activated' }),
+    ).rejects.toMatchObject({ constructor: BadRequestError, code: 'configuration_error' });
+  });
+
+  test('an update with no change is refused before anything is sent', async () => {
+    await expect(
+      sdk().userProducts.update({ account_id: hedda, product_id: ups.heddaProvisioned }),
+    ).rejects.toMatchObject({
+      constructor: RequestValidationError,
+      field: 'subscription_type',
+    });
+    expect(received(paths.provisionUserProduct)).toEqual([]);
+  });
+
+  test('a malformed package code is refused before anything is sent', async () => {
+    await expect(
+      sdk().userProducts.provision({
+        account_id: anna,
+        package_code: 'not a code',
+        subscription_type: 'recurring',
+        valid_from: '2030-01-01T00:00:00Z',
+        valid_to: '2031-01-01T00:00:00Z',
+      }),
+    ).rejects.toMatchObject({ constructor: RequestValidationError, field: 'package_code' });
+    expect(received(paths.provisionUserProduct)).toEqual([]);
+  });
+});
+
+describe("the spec's errors of 13 and 12: the error class, the spec's code and field", () => {
+  const provisionBody = {
+    account_id: anna,
+    package_code: 'premium-digital',
+    subscription_type: 'recurring' as const,
+    valid_from: '2030-01-01T00:00:00Z',
+    valid_to: '2031-01-01T00:00:00Z',
+  };
+  const rows: [string, (c: PlatformClient) => Promise<unknown>, ErrorClass, string, string][] = [
+    [
+      '13: the account is absent',
+      (c) => c.userProducts.provision({ ...provisionBody, account_id: absent.account }),
+      NotFoundError,
+      'not_found',
+      'account_id',
+    ],
+    [
+      '13: the package is absent',
+      (c) => c.userProducts.provision({ ...provisionBody, package_code: 'no-such-package' }),
+      NotFoundError,
+      'not_found',
+      'package_code',
+    ],
+    [
+      '13: the package provisioned twice for the same time',
+      async (c) => {
+        await c.userProducts.provision(provisionBody);
+        return c.userProducts.provision(provisionBody);
+      },
+      ConflictError,
+      'already_provisioned',
+      'package_code',
+    ],
+    [
+      '12: the account is absent',
+      (c) =>
+        c.userProducts.update({ account_id: absent.account, product_id: ups.heddaProvisioned, state: 'activated' }),
+      NotFoundError,
+      'not_found',
+      'account_id',
+    ],
+    [
+      '12: the user-product is absent',
+      (c) => c.userProducts.update({ account_id: hedda, product_id: absent.userProduct, state: 'activated' }),
+      NotFoundError,
+      'not_found',
+      'product_id',
+    ],
+    [
+      '12: the user-product is not controlled by this provision service',
+      (c) => c.userProducts.update({ account_id: gus, product_id: ups.gusOtherProvision, state: 'deactivated' }),
+      PermissionDeniedError,
+      'not_product_owner',
+      'product_id',
+    ],
+  ];
+
+  test.each(rows)('%s', (_, call, errorClass, code, field) =>
+    expectPlatformRefusal(call(sdk()), errorClass, code, field),
+  );
+});
