@@ -28,12 +28,14 @@ export interface Logger {
 export const REDACTED = '[REDACTED]';
 
 /**
- * Returns a copy of `value` with every credential replaced by `[REDACTED]`: the values of the
- * secret names of `src/secrets.ts` (`authorization`, `access_token`, `refresh_token`,
- * `client_secret`, `ticket`, `at`, `t`, `password`, `pwd`, `sid`, `ssn`, ...; also camelCase) as
- * object keys at any depth, as query or form parameters, inside URL-valued parameters and as keys
- * in JSON text, and any `Bearer` token inside a string. `Headers` become plain objects. Text (and a
- * URL) comes back as text, an object or `Headers` as an object.
+ * Returns a copy of `value` with every credential replaced by `[REDACTED]`, by the rule of
+ * `src/secrets.ts`: the values of secret names (`authorization`, `access_token`, `client_secret`,
+ * `ticket`, `at`, `t`, `password`, `sid`, `ssn`, ...; names that hold `secret`, `password` or
+ * `apikey`, or end in `token` or `ticket`), compared after NFKC folding, lower case and removal of
+ * non-alphanumerics, as object keys at any depth, as query or form parameters, inside URL-valued
+ * parameters and as keys in JSON text; any `Bearer` token; and anything shaped like a JWT or a
+ * ticket, under any name. `Headers` become plain objects. Text (and a URL) comes back as text, an
+ * object or `Headers` as an object.
  */
 export function redact(value: string | URL): string;
 export function redact(value: Headers | Readonly<Record<string, unknown>>): Record<string, unknown>;

@@ -1,13 +1,23 @@
 /**
- * The one list of names whose values are secrets, and the redaction of text that may carry them.
- * The SDK's logger (`src/logger.ts`) and the reference platform's request journal
- * (`mock/core/journal.ts`) both redact from here, so a name added once is redacted everywhere.
+ * The one rule of what is secret, and the redaction of text that may carry secrets. The SDK's
+ * logger (`src/logger.ts`), the reference platform's request journal (`mock/core/journal.ts`) and
+ * its request log line all redact from here, so a name added once is redacted everywhere.
  *
- * Names are compared after decoding (`client\u005fsecret` in JSON, `client%5Fsecret` in a form
- * or query are `client_secret`) and normalising (lower case, `_` and `-` dropped), so
- * `clientSecret`, `client_secret` and `Client-Secret` are one name. Every function here is a
- * forward scan, linear in the text: no recursion on JSON nesting (URLs inside URL-valued
- * parameters are followed three levels deep), no regular expression.
+ * A value is secret by what its name means or by what it looks like:
+ *
+ * - its name, compared after decoding (`client\u005fsecret` in JSON, `client%5Fsecret` in a form
+ *   or query) and normalising ({@link normaliseName}: Unicode compatibility forms folded, lower
+ *   case, everything but letters and digits dropped), so `clientSecret`, `Client-Secret`,
+ *   `client_secret[]`, `ｃlient_secret` and `client_ſecret` are one name, is one of
+ *   {@link SECRET_NAMES}, holds one of {@link SECRET_WORDS} (`x-client-secret`, `x-api-key`) or
+ *   ends in one of {@link SECRET_ENDINGS} (`x-auth-token`);
+ * - it is shaped like a credential, under any name ({@link redactShapes}): a JWT, or a long random
+ *   base64url text such as this platform's tickets, tokens and session ids.
+ *
+ * URLs inside URL-valued parameters (a ticket in a `returnUrl` in a `returnUrl`) are followed
+ * {@link MAX_NESTING} levels deep, and a value still nested deeper is redacted whole. Every
+ * function here is a forward scan, linear in the text at each level; no regular expression
+ * matches more than one character.
  */
 
 /**
@@ -34,27 +44,156 @@ export const SECRET_NAMES: readonly string[] = [
   'proxy_authorization',
   'cookie',
   'set_cookie',
+  'token',
+  'id_token',
+  'api_key',
 ];
 
-function normalise(name: string): string {
-  let out = '';
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c === 95 /* _ */ || c === 45 /* - */) continue;
-    out += c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : name[i];
+/**
+ * Words that make any name holding them secret, wherever they stand in it: `x-client-secret`,
+ * `new_password`, `x-api-key`, `private_key_pem`, `credentials`.
+ */
+export const SECRET_WORDS: readonly string[] = [
+  'secret',
+  'password',
+  'passwd',
+  'passphrase',
+  'apikey',
+  'privatekey',
+  'credential',
+];
+
+/**
+ * Endings that make a name secret: `x-auth-token`, `session_tokens`, `x-authorization`,
+ * `sso_ticket`. Only at the end: `token_type` and `ticket_configuration` are not secrets.
+ */
+export const SECRET_ENDINGS: readonly string[] = ['token', 'tokens', 'authorization', 'cookie', 'ticket', 'tickets'];
+
+/** One character beyond ASCII that a name keeps: a letter or a digit of any script. */
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/**
+ * A name as names are compared: Unicode compatibility forms folded to their letters (NFKC, so the
+ * full-width `ｃ` and the long `ſ` are `c` and `s`), lower case, and every character that is not
+ * a letter or a digit dropped (`_`, `-`, spaces, brackets, `+`, NUL, combining marks...).
+ */
+export function normaliseName(name: string): string {
+  const folded = name.normalize('NFKC').toLowerCase();
+  const kept: string[] = [];
+  let from = 0;
+  for (let i = 0; i < folded.length; i++) {
+    const c = folded.charCodeAt(i);
+    let width = 1;
+    let keep: boolean;
+    if (c < 128) keep = (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+    else {
+      const point = folded.codePointAt(i) ?? c;
+      width = point > 0xffff ? 2 : 1;
+      keep = LETTER_OR_DIGIT.test(String.fromCodePoint(point));
+    }
+    if (keep) {
+      i += width - 1;
+      continue;
+    }
+    // Kept runs are copied whole: one slice per dropped character, not one per kept one.
+    if (i > from) kept.push(folded.slice(from, i));
+    from = i + width;
+    i += width - 1;
   }
-  return out;
+  if (from === 0) return folded;
+  kept.push(folded.slice(from));
+  return kept.join('');
 }
 
-const NORMALISED = new Set(SECRET_NAMES.map(normalise));
-/** The longest normalised name: a longer name is never a secret, whatever it spells. */
-const LONGEST = Math.max(...[...NORMALISED].map((n) => n.length));
+const NORMALISED = new Set(SECRET_NAMES.map(normaliseName));
+const WORDS = SECRET_WORDS.map(normaliseName);
+const ENDINGS = SECRET_ENDINGS.map(normaliseName);
 
 /** Whether the value of a field, parameter, header or object key of this name is a secret. */
 export function isSecretName(name: string): boolean {
-  // A name with separators is at most twice as long as its normalised form, in any real use.
-  if (name.length > 4 * LONGEST) return false;
-  return NORMALISED.has(normalise(name));
+  const normalised = normaliseName(name);
+  if (NORMALISED.has(normalised)) return true;
+  for (const word of WORDS) if (normalised.includes(word)) return true;
+  for (const ending of ENDINGS) if (normalised.endsWith(ending)) return true;
+  return false;
+}
+
+/** The fewest characters of a random base64url credential that {@link redactShapes} redacts under any name. */
+export const SHORTEST_CREDENTIAL = 32;
+
+/** A character of base64url text, or the `.` between a JWT's parts. */
+function isTokenChar(c: number): boolean {
+  return (
+    (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 45 || c === 95 || c === 46 /* . */
+  );
+}
+
+function isHexDigit(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
+
+/** Whether `text[start, end)` mixes upper case, lower case, and a digit, `-` or `_`: random text, not a word or a code. */
+function looksRandom(text: string, start: number, end: number): boolean {
+  let upper = false;
+  let lower = false;
+  let other = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 65 && c <= 90) upper = true;
+    else if (c >= 97 && c <= 122) lower = true;
+    else other = true;
+  }
+  return upper && lower && other;
+}
+
+/**
+ * Redacts, in any text, what is shaped like a credential whatever it is called: a JWT (a run
+ * that starts `eyJ`, a JSON header in base64url, with at least two `.`), and a run of
+ * {@link SHORTEST_CREDENTIAL} or more base64url characters that mixes upper case, lower case and
+ * a digit, `-` or `_` (this platform's tickets, access tokens and SSO session ids are 32 or 43).
+ * Ids (24 hexadecimal digits), UUIDs, codes and words are not. Answers the text unchanged when
+ * nothing is.
+ */
+export function redactShapes(text: string, marker: string): string {
+  let out = '';
+  let last = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isTokenChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let start = i;
+    let end = i;
+    while (end < n && isTokenChar(text.charCodeAt(end))) end++;
+    i = end;
+    if (end - start < SHORTEST_CREDENTIAL) continue;
+    // A run right after `%` starts with the two digits of its escape (`%3D` before a value).
+    if (start > 0 && text.charCodeAt(start - 1) === 37 && isHexDigit(text.charCodeAt(start)))
+      start += isHexDigit(text.charCodeAt(start + 1)) ? 2 : 1;
+    if (text.startsWith('eyJ', start)) {
+      let dots = 0;
+      for (let k = start; k < end; k++) if (text.charCodeAt(k) === 46) dots++;
+      if (dots >= 2) {
+        out += `${text.slice(last, start)}${marker}`;
+        last = end;
+        continue;
+      }
+    }
+    // Else each part between dots on its own (a host name's labels, a sentence's words).
+    let from = start;
+    while (from < end) {
+      let to = from;
+      while (to < end && text.charCodeAt(to) !== 46) to++;
+      if (to - from >= SHORTEST_CREDENTIAL && looksRandom(text, from, to)) {
+        out += `${text.slice(last, from)}${marker}`;
+        last = to;
+      }
+      from = to + 1;
+    }
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 /** `%XX` escapes and `+` decoded as a form or query does; a broken escape stays as it is (as URLSearchParams does). */
@@ -87,14 +226,31 @@ function isStart(c: number, kind: ParamText): boolean {
   return c === 38 /* & */ || c === 63 /* ? */ || c === 35 /* # */ || (kind === 'text' && (c <= 32 || c === 59));
 }
 
-/** How deep URLs inside URL-valued parameters are followed (a return URL inside a return URL). */
-const MAX_URL_NESTING = 3;
+/**
+ * How deep values inside values are followed: a URL in a URL-valued parameter (a return URL
+ * inside a return URL), JSON in a JSON string. A value still holding parameters (an `=`) or JSON
+ * at this depth is redacted whole, so nothing is missed at any depth, and each level costs one
+ * scan of a shorter text.
+ */
+export const MAX_NESTING = 8;
+
+/**
+ * A decoded value that is not secret by its name, with what it carries redacted: the secret
+ * parameters of a URL in it (followed {@link MAX_NESTING} levels deep, then redacted whole), and
+ * what is shaped like a credential ({@link redactShapes}).
+ */
+export function redactValue(value: string, marker: string, depth = 0): string {
+  let inner = value;
+  if (value.includes('=')) inner = depth < MAX_NESTING ? redactParams(value, marker, 'url', depth + 1) : marker;
+  return inner === marker ? inner : redactShapes(inner, marker);
+}
 
 /**
  * Redacts `name=value` parameters whose decoded name is a secret, in a form body (`kind` `form`),
  * a URL or query string (`url`), or free text (`text`: a log message, where a value also ends at
- * white space). A value that is itself a URL with secret parameters (a ticket inside a
- * `returnUrl`) has those redacted, and is re-encoded. Answers the text unchanged when nothing is secret.
+ * white space); and in every other value, what {@link redactValue} redacts (a ticket inside a
+ * `returnUrl`, a JWT under any name), the value then re-encoded. Answers the text unchanged when
+ * nothing is secret.
  */
 export function redactParams(text: string, marker: string, kind: ParamText, depth = 0): string {
   let out = '';
@@ -119,14 +275,12 @@ export function redactParams(text: string, marker: string, kind: ParamText, dept
     if (isSecretName(decodeParam(text.slice(i, eq)))) {
       out += `${text.slice(last, eq + 1)}${marker}`;
       last = end;
-    } else if (depth < MAX_URL_NESTING && rawValue.length > 0) {
+    } else if (rawValue.length > 0) {
       const value = decodeParam(rawValue);
-      if (value.includes('=')) {
-        const inner = redactParams(value, marker, 'url', depth + 1);
-        if (inner !== value) {
-          out += `${text.slice(last, eq + 1)}${encodeURIComponent(inner)}`;
-          last = end;
-        }
+      const inner = redactValue(value, marker, depth);
+      if (inner !== value) {
+        out += `${text.slice(last, eq + 1)}${inner === marker ? marker : encodeURIComponent(inner)}`;
+        last = end;
       }
     }
     i = end + 1;
@@ -196,12 +350,23 @@ function skipSpace(text: string, start: number): number {
   return i;
 }
 
+/** Whether a text starts, after white space, as a JSON object or array does. */
+export function startsLikeJson(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 32) return c === 123 /* { */ || c === 91 /* [ */;
+  }
+  return false;
+}
+
 /**
  * Redacts, in JSON text (valid or not, or JSON inside a longer text), the value of every member
- * whose decoded name is a secret (the whole value, when it is an object or an array), and secret
- * parameters inside string values that are URLs. Answers the text unchanged when nothing is secret.
+ * whose decoded name is a secret (the whole value, when it is an object or an array), and in every
+ * other string value what it carries: JSON (followed {@link MAX_NESTING} levels deep, then
+ * redacted whole), and what {@link redactValue} redacts (secret parameters of a URL, a JWT).
+ * Answers the text unchanged when nothing is secret.
  */
-export function redactJsonText(text: string, marker: string): string {
+export function redactJsonText(text: string, marker: string, depth = 0): string {
   let out = '';
   let last = 0;
   let i = text.indexOf('"');
@@ -219,8 +384,10 @@ export function redactJsonText(text: string, marker: string): string {
         i = text.indexOf('"', stop);
         continue;
       }
-    } else if (decoded?.includes('=')) {
-      const inner = redactParams(decoded, marker, 'url');
+    } else if (decoded !== undefined && decoded.length > 0) {
+      let inner = decoded;
+      if (startsLikeJson(decoded)) inner = depth < MAX_NESTING ? redactJsonText(decoded, marker, depth + 1) : marker;
+      if (inner !== marker) inner = redactValue(inner, marker, depth);
       if (inner !== decoded) {
         out += `${text.slice(last, i)}${JSON.stringify(inner)}`;
         last = end;
@@ -261,8 +428,9 @@ export function redactBearer(text: string, marker: string): string {
 
 /**
  * Redacts every secret that free text may carry: JSON members, `name=value` parameters (in URLs,
- * forms, or alone), secrets inside URL-valued parameters, and bearer tokens.
+ * forms, or alone), secrets inside URL-valued parameters, bearer tokens, and whatever is shaped
+ * like a credential.
  */
 export function redactText(text: string, marker: string): string {
-  return redactBearer(redactParams(redactJsonText(text, marker), marker, 'text'), marker);
+  return redactShapes(redactBearer(redactParams(redactJsonText(text, marker), marker, 'text'), marker), marker);
 }

@@ -1,10 +1,19 @@
 /**
- * The request journal: what the platform received, with every secret redacted. The secret names
- * are the SDK logger's too (`src/secrets.ts`). A request is redacted when the journal is first
- * read, not on its way through the platform. Bounded: at most {@link JOURNAL_BODY_LIMIT} characters of
- * each body shown, and {@link JOURNAL_TEXT_BUDGET} characters in all.
+ * The request journal: what the platform received, with every secret redacted. What is secret is
+ * the SDK logger's rule too (`src/secrets.ts`): by what a name means, and by what a value looks
+ * like. A request is redacted when the journal is first read, not on its way through the
+ * platform. Bounded: at most {@link JOURNAL_BODY_LIMIT} characters of each body shown, and
+ * {@link JOURNAL_TEXT_BUDGET} characters in all.
  */
-import { isSecretName, redactJsonText, redactParams } from '../../src/secrets.js';
+import {
+  isSecretName,
+  redactJsonText,
+  redactParams,
+  redactShapes,
+  redactText,
+  redactValue,
+  startsLikeJson,
+} from '../../src/secrets.js';
 import { setOwn } from './messages.js';
 
 /**
@@ -96,23 +105,18 @@ export function truncateBody(redacted: string): string {
   return kept + truncationMarker(end, redacted.length);
 }
 
-function startsLikeJson(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 32) return c === 123 /* { */ || c === 91 /* [ */;
-  }
-  return false;
-}
-
 /**
  * A body text with the values of secret fields replaced, whether it is JSON (valid or not), a form
- * or neither: names are compared decoded (`client\u005fsecret`, `client%5Fsecret`), and URL-valued
- * fields lose their secret parameters (a ticket inside a `returnUrl`). One linear scan: a deeply
- * nested body costs no more than a flat one of the same size.
+ * or neither: names are compared decoded (`client\u005fsecret`, `client%5Fsecret`) and by meaning,
+ * URL-valued fields lose their secret parameters (a ticket inside a `returnUrl`), and whatever is
+ * shaped like a credential goes, under any name. Linear scans: a deeply nested body costs no more
+ * than a flat one of the same size.
  */
 export function redactBody(text: string): string {
-  if (startsLikeJson(text)) return redactJsonText(text, REDACTED);
-  return redactJsonText(redactParams(text, REDACTED, 'form'), REDACTED);
+  const named = startsLikeJson(text)
+    ? redactJsonText(text, REDACTED)
+    : redactJsonText(redactParams(text, REDACTED, 'form'), REDACTED);
+  return redactShapes(named, REDACTED);
 }
 
 /** About how much text an entry holds, in characters. */
@@ -164,7 +168,7 @@ class Slot implements OpenEntry {
       this.size = sizeOf(this.entry);
     }
     this.entry.status = this.status;
-    this.entry.refusal = this.refusal;
+    this.entry.refusal = redactedRefusal(this.refusal, this.path, this.entry.path);
     return this.entry;
   }
 }
@@ -176,9 +180,7 @@ function redactedEntry(slot: Slot): JournalEntry {
   let redactedQuery = false;
   if (url.search.length > 1) {
     for (const [k, v] of url.searchParams) {
-      let value = v;
-      if (isSecretName(k)) value = REDACTED;
-      else if (v.includes('=')) value = redactParams(v, REDACTED, 'url');
+      const value = isSecretName(k) ? REDACTED : redactValue(v, REDACTED);
       if (value !== v) redactedQuery = true;
       setOwn(query, k, value);
     }
@@ -186,18 +188,20 @@ function redactedEntry(slot: Slot): JournalEntry {
   const headers: Record<string, string> = {};
   for (const k in slot.headers) {
     const v = slot.headers[k]!;
-    let value = v;
+    let value: string;
     if (k === 'authorization') value = v.slice(0, 7).toLowerCase() === 'bearer ' ? `Bearer ${REDACTED}` : REDACTED;
     else if (isSecretName(k)) value = REDACTED;
-    else if (URL_HEADERS.has(k)) value = redactParams(v, REDACTED, 'url');
+    else value = redactShapes(URL_HEADERS.has(k) ? redactParams(v, REDACTED, 'url') : v, REDACTED);
     setOwn(headers, k, value);
   }
+  const path = redactShapes(slot.path, REDACTED);
   return {
     method: slot.method,
-    url: redactedQuery
-      ? `${url.origin}${url.pathname}?${redactParams(url.search.slice(1), REDACTED, 'url')}`
-      : url.href,
-    path: slot.path,
+    url: redactShapes(
+      redactedQuery ? `${url.origin}${url.pathname}?${redactParams(url.search.slice(1), REDACTED, 'url')}` : url.href,
+      REDACTED,
+    ),
+    path,
     query,
     headers,
     body: slot.body === null ? null : truncateBody(redactBody(slot.body)),
@@ -205,8 +209,13 @@ function redactedEntry(slot: Slot): JournalEntry {
     received_at: new Date(slot.receivedAtMs).toISOString(),
     correlation_id: slot.correlationId,
     ip: slot.ip,
-    refusal: slot.refusal,
+    refusal: null,
   };
+}
+
+/** A refusal as the journal shows it: its detail may quote the path (a 404 names it) or a value, redacted as free text is. */
+function redactedRefusal(refusal: Refusal | null, path: string, shownPath: string): Refusal | null {
+  return refusal && { ...refusal, detail: redactText(refusal.detail.replaceAll(path, shownPath), REDACTED) };
 }
 
 /**

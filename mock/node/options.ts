@@ -138,7 +138,11 @@ const serverShape = {
     section: 'security',
     read: Digits,
   }),
-  /** Open connections at once; a connection over it is closed at once. Default 256. */
+  /**
+   * Open connections at once. Over it, a new connection takes the place of the oldest one that
+   * holds no request being answered (idle, or still sending its request); when every one holds
+   * such a request, the new one is closed at once. Default 256.
+   */
   maxConnections: flagged(positive.default(256), {
     flag: '--max-connections',
     value: '<n>',

@@ -1,8 +1,8 @@
 /** The standalone adapter: the platform over node:http, for clients in any language. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { isSecretName, redactParams } from '../../src/secrets.js';
+import { isSecretName, redactParams, redactShapes } from '../../src/secrets.js';
 import { refusalResponse } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
@@ -93,8 +93,7 @@ const HOST_VERDICTS = 64;
  * it is meant to be reached by), or null. Remembered per header value: a client sends the same one
  * on every request.
  */
-function answeredHost(ctx: ServeContext, header: string | undefined): string | null {
-  if (header === undefined) return null;
+function answeredHost(ctx: ServeContext, header: string): string | null {
   let verdict = ctx.hosts.get(header);
   if (verdict === undefined) {
     const hostname = hostnameOf(header);
@@ -103,6 +102,31 @@ function answeredHost(ctx: ServeContext, header: string | undefined): string | n
     ctx.hosts.set(header, verdict);
   }
   return verdict;
+}
+
+/**
+ * Why a request's `Host` is refused; undefined when it is answered. A request that names no host
+ * (no `Host`, as HTTP/1.0 allows, or an empty one) is refused as one naming a host not served,
+ * in HTTP/1.0 and 1.1 alike: the server answers only the hosts it is meant to be reached by.
+ */
+function hostRefusal(ctx: ServeContext, header: string | undefined): HttpError | undefined {
+  if (header !== undefined && header !== '' && answeredHost(ctx, header) !== null) return undefined;
+  const message =
+    header === undefined || header === ''
+      ? 'The request names no host: send a Host header with the host name this server is reached by'
+      : 'The Host header names a host this server does not answer: reach it by a loopback address, or list the host with --allowed-hosts';
+  return new HttpError(403, 'host_not_allowed', message, 'host');
+}
+
+/** Why a request's `Expect` is refused: any expectation but `100-continue` (which is met) is one this server cannot meet. */
+function expectationRefusal(header: string | undefined): HttpError | undefined {
+  if (header === undefined || header.toLowerCase() === '100-continue') return undefined;
+  return new HttpError(
+    417,
+    'expectation_failed',
+    'The Expect header names an expectation this server cannot meet: only 100-continue is',
+    'expect',
+  );
 }
 
 /** The correlation id of each answer, for the request log (headers given to `writeHead` cannot be read back). */
@@ -172,10 +196,16 @@ function secretParam(segment: string): boolean {
 
 /**
  * A request target as the request log prints it: the path as the platform resolves it (dot
- * segments removed; an absolute URL loses its origin), a secret path parameter (an SSO session's `sid`) and secret query parameters
- * redacted.
+ * segments removed; an absolute URL loses its origin), a secret path parameter (an SSO session's
+ * `sid`), secret query parameters and whatever is shaped like a credential redacted, by the
+ * journal's rule.
  */
 function loggedTarget(target: string, secretPaths: readonly (readonly string[])[]): string {
+  return redactShapes(namedTarget(target, secretPaths), REDACTED);
+}
+
+/** A request target with its secret path and query parameters, by name, redacted. */
+function namedTarget(target: string, secretPaths: readonly (readonly string[])[]): string {
   let url: URL;
   try {
     // As the server reads it: a path (`//x` stays a path), or an absolute URL, of which the path is kept.
@@ -269,14 +299,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     const value = req.headers[name];
     if (value !== undefined) setOwn(headers, name, Array.isArray(value) ? value.join(', ') : value);
   }
-  let refusal: HttpError | undefined;
-  if (answeredHost(ctx, req.headers.host) === null)
-    refusal = new HttpError(
-      403,
-      'host_not_allowed',
-      'The Host header names a host this server does not answer: reach it by a loopback address, or list the host with --allowed-hosts',
-      'host',
-    );
+  let refusal = hostRefusal(ctx, req.headers.host) ?? expectationRefusal(req.headers.expect);
   const target = req.url ?? '/';
   let url: URL;
   try {
@@ -518,17 +541,84 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
         : unframedBody(error)
           ? [400, 'malformed_request', UNFRAMED_BODY]
           : [400, 'malformed_request', 'The request is not valid HTTP/1.1'];
-  const body = JSON.stringify({ code, field: status === 431 ? 'headers' : undefined, message });
+  endWithError(socket, status, code, message, status === 431 ? 'headers' : undefined);
+}
+
+/** Writes the platform's JSON error on a connection node:http no longer serves, and closes it. */
+function endWithError(socket: Duplex, status: number, code: string, message: string, field?: string): void {
+  const body = JSON.stringify({ code, field, message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
 
+/**
+ * `CONNECT host:port`: this server is not a proxy. node:http hands such a request over with its
+ * socket, and would close it without a word: `405 method_not_allowed` as JSON, then close.
+ */
+function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  endWithError(socket, 405, 'method_not_allowed', 'CONNECT is not served: this server is not a proxy', 'method');
+}
+
+/**
+ * The open connections of a server, oldest first, with the answers each owes. At the cap, a new
+ * connection takes the place of the oldest one that holds no whole request the platform is still
+ * answering (one idle between requests, one that has sent nothing or part of its headers, one
+ * still sending its body, one whose answer is only waiting to be read), so sockets that say
+ * nothing cannot keep a client out; only when every connection holds a request being answered is
+ * the new one closed.
+ */
+class Connections {
+  /** Each connection and the answers it is owed (pipelined requests queue), oldest connection first. */
+  readonly #open = new Map<Socket, Set<ServerResponse>>();
+
+  constructor(readonly cap: number) {}
+
+  /** A new connection: admitted, in the place of the oldest waiting one when at the cap, or closed. */
+  admit(socket: Socket): void {
+    if (this.#open.size >= this.cap) {
+      const waiting = this.#oldestWaiting();
+      if (waiting === undefined) {
+        socket.destroy();
+        return;
+      }
+      this.#open.delete(waiting);
+      waiting.destroy();
+    }
+    this.#open.set(socket, new Set());
+    socket.once('close', () => this.#open.delete(socket));
+  }
+
+  /** A request read on a connection: it holds its connection until its answer is ended. */
+  started(req: IncomingMessage, res: ServerResponse): void {
+    const owed = this.#open.get(req.socket);
+    if (owed === undefined) return;
+    owed.add(res);
+    res.once('close', () => owed.delete(res));
+  }
+
+  #oldestWaiting(): Socket | undefined {
+    for (const [socket, owed] of this.#open) {
+      let busy = false;
+      // Busy: a request received whole, whose answer the platform has not ended yet.
+      for (const res of owed) if (res.req.complete && !res.writableEnded) busy = true;
+      if (!busy) return socket;
+    }
+    return undefined;
+  }
+}
+
 /** A node:http server with the connection limits of `settings`, serving through `listener`. */
 function httpServer(ctx: ServeContext, settings: ServerSettings, listener: ReturnType<typeof requestListener>) {
   const { requestTimeoutMs } = settings;
   const headersTimeout = settings.headersTimeoutMs ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
+  const connections = new Connections(settings.maxConnections);
+  const served = (req: IncomingMessage, res: ServerResponse): void => {
+    connections.started(req, res);
+    listener(req, res);
+  };
   const server = createServer(
     {
       requestTimeout: requestTimeoutMs,
@@ -536,17 +626,22 @@ function httpServer(ctx: ServeContext, settings: ServerSettings, listener: Retur
       keepAliveTimeout: settings.keepAliveTimeoutMs,
       // How often the request and header timeouts are checked.
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
+      // A request without `Host` is refused by `serve` as JSON, in HTTP/1.1 as in HTTP/1.0 (not node's bare 400).
+      requireHostHeader: false,
     },
-    listener,
+    served,
   );
-  server.maxConnections = settings.maxConnections;
+  server.on('connection', (socket: Socket) => connections.admit(socket));
   server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
   // `Expect: 100-continue`: a declared body over the limit is refused before the client sends it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const declared = declaredLength(req.headers['content-length']);
     if (declared === undefined || !(declared > ctx.maxBodyBytes)) res.writeContinue();
-    listener(req, res);
+    served(req, res);
   });
+  // Any other expectation: refused by `serve` (417), as JSON and journaled.
+  server.on('checkExpectation', served);
   return server;
 }
 

@@ -9,11 +9,16 @@
  * `login-password`, `login-submit`, `login-error`, `signed-in-as`, `product-<code>`,
  * `period-<id>`, `buy`, `purchase-refused`, `confirmation`, `return-to-site`, `logout`.
  *
- * Cross-site request forgery: every form carries a `csrf_token`. The login form's is a pre-session
- * value, also set in the `shop_csrf` cookie (double submit); a signed-in form's is its session's.
- * A POST from another site (`Sec-Fetch-Site`, or without it `Origin`) is refused first, with a 403
- * page, and so is a POST whose token does not match: nothing changes.
+ * Cross-site request forgery: every form carries a `csrf_token`. The login form's is bound to the
+ * platform: the `shop_csrf` cookie holds a random value, the form its HMAC under a key only this
+ * platform holds (a signed double-submit cookie), so a pair an attacker makes up does not pass; a
+ * signed-in form's is its session's. A POST from another site (`Sec-Fetch-Site`, or without it
+ * `Origin`, `null` included) is refused first, with a 403 page, and so is a POST whose token does
+ * not match: nothing changes.
  */
+import { hmac } from '@noble/hashes/hmac';
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
 import * as z from 'zod';
 import { marketplace } from '../../src/endpoints.js';
 import { cookieOf } from '../core/cookies.js';
@@ -31,13 +36,14 @@ import { NO_PASSWORD, verifyPassword } from '../core/passwords.js';
 import { apiRoute, type ContextOf, type RouteContext, type RouteResult, route } from '../core/route.js';
 import type { ShopSession, State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
+import type { Platform } from '../core/types.js';
 import { purchase as buy, priceOf } from '../core/user-products.js';
 import { judgeOrder, packageForSale } from './orders.js';
 
 /** The shop's session cookie. */
 export const SHOP_SESSION_COOKIE = 'shop_session';
 
-/** The login form's pre-session CSRF cookie (double submit: the form carries the same value). */
+/** The login form's pre-session CSRF cookie (signed double submit: the form carries its HMAC). */
 export const SHOP_CSRF_COOKIE = 'shop_csrf';
 
 /** The hidden field of every form that carries its CSRF token. */
@@ -53,8 +59,8 @@ type Page = RouteResult<never>;
 const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  // A page reached with a ticket in its URL must not leak it in a Referer.
-  'referrer-policy': 'no-referrer',
+  // No Referer leaves the shop (a ticket in a URL does not leak); its own forms send their Origin, not `null`.
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'content-security-policy':
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -171,25 +177,51 @@ function openSession(ctx: Context, account: AccountRecord): string {
 /** What `newSecret` makes: base64url text (anything else in the cookie is not ours). */
 const TOKEN_TEXT = /^[A-Za-z0-9_-]{16,128}$/;
 
-/** The login form's pre-session token: the browser's `shop_csrf` cookie, or a new one (with its Set-Cookie). */
-function preSessionToken(ctx: Context): { token: string; setCookie?: string } {
+/**
+ * Each platform's key for the login form's token: 32 random bytes, made on its first login page
+ * and held only here, never in the state document (a reset leaves the forms on screen valid).
+ */
+const csrfKeys = new WeakMap<Platform, Uint8Array>();
+
+const encoder = new TextEncoder();
+
+/** The login form's token for a `shop_csrf` cookie value: HMAC-SHA256 of it under the platform's key, hex. */
+function signedToken(ctx: Context, cookieValue: string): string {
+  let key = csrfKeys.get(ctx.platform);
+  if (key === undefined) {
+    key = crypto.getRandomValues(new Uint8Array(32));
+    csrfKeys.set(ctx.platform, key);
+  }
+  return bytesToHex(hmac(sha256, key, encoder.encode(`${SHOP_CSRF_COOKIE}=${cookieValue}`)));
+}
+
+/** The token the login form must carry: the HMAC of the browser's `shop_csrf` cookie; undefined without one of ours. */
+function expectedLoginToken(ctx: Context): string | undefined {
   const sent = cookieOf(ctx.headers, SHOP_CSRF_COOKIE);
-  if (sent !== undefined && TOKEN_TEXT.test(sent)) return { token: sent };
-  const token = newSecret(24);
-  return { token, setCookie: cookie(ctx, token, undefined, SHOP_CSRF_COOKIE) };
+  return sent !== undefined && TOKEN_TEXT.test(sent) ? signedToken(ctx, sent) : undefined;
+}
+
+/** The login form's pre-session token, for the browser's `shop_csrf` cookie or a new one (with its Set-Cookie). */
+function preSessionToken(ctx: Context): { token: string; setCookie?: string } {
+  const expected = expectedLoginToken(ctx);
+  if (expected !== undefined) return { token: expected };
+  const value = newSecret(24);
+  return { token: signedToken(ctx, value), setCookie: cookie(ctx, value, undefined, SHOP_CSRF_COOKIE) };
 }
 
 /**
- * Whether a POST comes from another site: `Sec-Fetch-Site` when the browser sends it (only
- * `same-origin` and `none`, a user's own action, pass: a sibling subdomain is another site here);
- * else an `Origin` other than the shop's. `Origin: null` (sent for the shop's own forms under
- * `Referrer-Policy: no-referrer`) and no `Origin` at all are left to the token check.
+ * Whether a POST comes from another site: `Origin: null` always (a sandboxed frame, a `data:` page;
+ * the shop's own forms send their origin, under `Referrer-Policy: same-origin`), as `/__admin`
+ * refuses it; then `Sec-Fetch-Site` when the browser sends it (only `same-origin` and `none`, a
+ * user's own action, pass: a sibling subdomain is another site here); else an `Origin` other than
+ * the shop's. No `Origin` at all is left to the token check.
  */
 function isCrossSite(ctx: Context): boolean {
+  const origin = ctx.headers.origin;
+  if (origin === 'null') return true;
   const site = ctx.headers['sec-fetch-site'];
   if (site !== undefined) return site !== 'same-origin' && site !== 'none';
-  const origin = ctx.headers.origin;
-  return origin !== undefined && origin !== 'null' && origin !== ctx.url.origin;
+  return origin !== undefined && origin !== ctx.url.origin;
 }
 
 /** Whether the form's `csrf_token` is `expected` (compared in constant time). */
@@ -323,7 +355,7 @@ function showMarketplace(ctx: ContextOf<typeof marketplace>): Page {
 /** `POST /shop/login`: the login form. A wrong password re-shows it with an error. */
 function login(ctx: Context): Page {
   const { state, input: f } = ctx;
-  if (isCrossSite(ctx) || !tokenMatches(f, cookieOf(ctx.headers, SHOP_CSRF_COOKIE))) return forbidden();
+  if (isCrossSite(ctx) || !tokenMatches(f, expectedLoginToken(ctx))) return forbidden();
   const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
   const org = m && organisationOf(state, m);
   if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');

@@ -66,6 +66,7 @@ export const ERROR_CODES = [
   'headers_too_large',
   'request_timeout',
   'malformed_request',
+  'expectation_failed',
   'not_implemented',
   'injected_fault',
   // The standalone server's namespaces and state files.

@@ -8,9 +8,36 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { nameOf } from '../../src/endpoints.js';
-import { fuzzedEndpoints, oversizedRequestsOf, requestsOf } from './requests.js';
+import {
+  authenticateWithTicket,
+  type Endpoint,
+  nameOf,
+  ssoAuthenticate,
+  ssoCreateSession,
+  ssoIdentify,
+  ssoLogout,
+  ssoSessionStatus,
+} from '../../src/endpoints.js';
+import {
+  faultName,
+  fuzzedEndpoints,
+  oversizedRequestsOf,
+  requestsOf,
+  ssoFaultsOf,
+  ssoOperations,
+  ssoRequest,
+} from './requests.js';
 import { type AdapterKind, check, open, type Target } from './run.js';
+
+/** What a whole request token gets from each SSO operation: the status and the answer's err or sts. */
+const VERIFIED = new Map<Endpoint, string>([
+  [authenticateWithTicket, '200 loggedin'],
+  [ssoIdentify, '302'],
+  [ssoCreateSession, '200 anon'],
+  [ssoSessionStatus, '200 anon'],
+  [ssoAuthenticate, '200 loggedin'],
+  [ssoLogout, '200 terminated'],
+]);
 
 /** CI's seed: the same cases on every run. */
 const DEFAULT_SEED = 20_240_607;
@@ -32,19 +59,40 @@ describe.each<AdapterKind>(['msw', 'http'])('fuzzing every endpoint of the table
     await fc.assert(
       fc.asyncProperty(requestsOf(endpoint), async (request) => {
         target.platform.reset();
-        statuses.push(await check(target, request));
+        statuses.push((await check(target, request)).status);
       }),
       { seed, numRuns: runs, endOnFailure: true },
     );
     expect(statuses.length).toBeGreaterThanOrEqual(runs);
   });
 
+  test.each(ssoOperations.map((e) => [nameOf(e), e] as const))(
+    '%s: a validly signed request token is verified; each claim broken in turn, and each bad signature, algorithm or lifetime, is refused as invalid_request_token with nothing changed',
+    async (_, endpoint) => {
+      target.platform.reset();
+      expect((await check(target, ssoRequest(endpoint, { kind: 'none' }))).outcome).toBe(VERIFIED.get(endpoint));
+      const refused = new Set<string>();
+      const faults = ssoFaultsOf(endpoint);
+      // check() also throws when a broken token is not refused, or a refusal changed the state.
+      for (const fault of faults) {
+        const { outcome } = await check(target, ssoRequest(endpoint, fault));
+        refused.add(outcome);
+        if (!outcome.includes('invalid_request_token') && outcome !== '400')
+          expect.fail(`${faultName(fault)}: ${outcome}`);
+      }
+      expect(faults.length).toBeGreaterThan(25);
+      expect(
+        [...refused].every((o) => (endpoint === ssoIdentify ? o === '400' : o.endsWith('invalid_request_token'))),
+      ).toBe(true);
+    },
+  );
+
   test('bodies over the limit (beyond 1 MiB) on any endpoint: 413 payload_too_large as JSON; nothing changes', async () => {
     const statuses: number[] = [];
     await fc.assert(
       fc.asyncProperty(oversizedRequestsOf(fuzzedEndpoints), async (request) => {
         target.platform.reset();
-        statuses.push(await check(target, request));
+        statuses.push((await check(target, request)).status);
       }),
       { seed, numRuns: oversizedRuns, endOnFailure: true },
     );

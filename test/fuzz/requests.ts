@@ -8,8 +8,26 @@
  */
 import fc from 'fast-check';
 import * as z from 'zod';
-import { demoIds } from '../../mock/index.js';
-import { type Endpoint, endpoints, pathOf } from '../../src/endpoints.js';
+import { demoIds, demoSite, demoSiteB, demoUsers } from '../../mock/index.js';
+import {
+  authenticateWithTicket,
+  type Endpoint,
+  endpoints,
+  pathOf,
+  ssoAuthenticate,
+  ssoCreateSession,
+  ssoIdentify,
+  ssoLogout,
+  ssoSessionStatus,
+} from '../../src/endpoints.js';
+import {
+  SsoAuthenticateClaims,
+  SsoCreateSessionClaims,
+  SsoIdentifyClaims,
+  SsoLogoutClaims,
+  SsoRequestClaims,
+  SsoSessionStatusClaims,
+} from '../../src/schemas/sign-on.js';
 
 /** A JSON Schema, as `z.toJSONSchema` writes it (the parts read here). */
 interface Schema {
@@ -49,7 +67,256 @@ export interface FuzzRequest {
   readonly mutation: string;
   /** The refusal this request must get, when one is certain (a body over the limit). */
   readonly expected?: { readonly status: number; readonly code: string };
+  /** For the SSO service: the request token to sign when the request is sent (`{ t }`, or `?t=` for identify). */
+  readonly sso?: SsoToken;
 }
+
+/** A client that signs SSO request tokens: the demo site, or the second site of its organisation. */
+export interface SsoClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly organisationId: string;
+}
+
+/**
+ * An SSO request token, signed when it is sent (on the platform's clock, with a session or a
+ * ticket made just before): the operation's claims, by whom, and what is broken in it, if anything.
+ * `sid` {@link NEW_SESSION} and `at` {@link NEW_TICKET} stand for a fresh session and ticket.
+ */
+export interface SsoToken {
+  readonly client: SsoClient;
+  /** The operation's own claims, without the registered ones (`cid`, `iss`, `aud`, `iat`, `nbf`, `exp`). */
+  readonly claims: Readonly<Record<string, unknown>>;
+  /** The one thing broken (a claim left out or of a wrong value, a wrong signature or lifetime), or `none`. */
+  readonly fault: SsoFault;
+  /** The longest lifetime the operation accepts, in seconds. */
+  readonly lifetime: number;
+  /** The return URL of identify (`r`). */
+  readonly returnUrl?: string;
+}
+
+/** What is broken in an SSO request token. */
+export type SsoFault =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'omit'; readonly claim: string }
+  | { readonly kind: 'wrong'; readonly claim: string; readonly value: unknown }
+  | {
+      readonly kind: 'secret' | 'alg none' | 'HS512' | 'expired' | 'not yet valid' | 'issued ahead' | 'lives too long';
+    };
+
+/** The `sid` claim of a session created just before the request. */
+export const NEW_SESSION = '<new session>';
+/** The `at` claim of a ticket issued just before the request. */
+export const NEW_TICKET = '<new ticket>';
+
+/** The SSO operations, each with the claims its request token carries and how long it may live. */
+const SSO_OPERATIONS = new Map<Endpoint, { claims: z.ZodObject; lifetime: number }>([
+  [authenticateWithTicket, { claims: SsoRequestClaims, lifetime: 10 }],
+  [ssoIdentify, { claims: SsoIdentifyClaims, lifetime: 60 }],
+  [ssoCreateSession, { claims: SsoCreateSessionClaims, lifetime: 10 }],
+  [ssoSessionStatus, { claims: SsoSessionStatusClaims, lifetime: 10 }],
+  [ssoAuthenticate, { claims: SsoAuthenticateClaims, lifetime: 10 }],
+  [ssoLogout, { claims: SsoLogoutClaims, lifetime: 10 }],
+]);
+
+/** The claims every request token carries, set when it is signed. */
+export const REGISTERED_CLAIMS: readonly string[] = ['cid', 'iss', 'aud', 'iat', 'nbf', 'exp'];
+
+const SSO_CLIENTS: readonly SsoClient[] = [demoSite, { ...demoSiteB, organisationId: demoSite.organisationId }];
+
+/** A claim value the schema accepts: most often a real one (a session, a ticket, Anna's login). */
+function claimValue(name: string, schema: z.ZodType): fc.Arbitrary<unknown> {
+  const anyText = fc.string({ minLength: 1, maxLength: 40 });
+  switch (name) {
+    case 'sid':
+      return fc.oneof({ arbitrary: fc.constant(NEW_SESSION), weight: 4 }, { arbitrary: anyText, weight: 1 });
+    case 'at':
+      return fc.oneof({ arbitrary: fc.constant(NEW_TICKET), weight: 3 }, { arbitrary: anyText, weight: 1 });
+    case 'usr':
+      return fc.oneof(fc.constantFrom(demoUsers.anna.email, demoUsers.anna.email.toUpperCase()), anyText);
+    case 'pwd':
+      return fc.oneof(fc.constant(demoUsers.anna.password), anyText);
+    case 'ipa':
+      return fc.oneof(fc.constantFrom('203.0.113.9', '2001:db8::1'), anyText);
+    default: {
+      const json = schemaOf(schema);
+      return json.enum
+        ? fc.constantFrom(...json.enum)
+        : fc.oneof(fc.constantFrom('News', '15.0', 'Mozilla/5.0'), anyText);
+    }
+  }
+}
+
+/** Values no claim accepts in place of `name`'s. */
+function wrongValues(name: string): unknown[] {
+  const common = [42, null, '', 'x'.repeat(1025), ['a']];
+  switch (name) {
+    case 'iat':
+    case 'nbf':
+    case 'exp':
+      return ['1700000000', -1, 1.5, null];
+    case 'iss':
+      return [...common, demoIds.organisations.complex];
+    case 'aud':
+      return [...common, 'sso.elsewhere.test'];
+    case 'cid':
+      return [...common, 'demo-shop', 'no-such-client'];
+    case 'lks':
+      return [...common, 'frozen'];
+    default:
+      return common;
+  }
+}
+
+/**
+ * The requests of an SSO operation: a validly signed request token (a real session, a real
+ * ticket, Anna's password a share of the time), or one with each claim broken in turn (left out,
+ * of a wrong type, too long, naming another issuer, audience or client) or its signature or
+ * lifetime broken. Each broken token must be refused as `invalid_request_token`, each whole one
+ * must pass verification.
+ */
+export function ssoRequestsOf(e: Endpoint): fc.Arbitrary<FuzzRequest> {
+  const operation = operationOf(e);
+  const names = ownClaims(operation);
+  const claims = fc.record(
+    Object.fromEntries(names.map((n) => [n, claimValue(n, operation.claims.shape[n] as z.ZodType)])),
+  );
+  const every = [...REGISTERED_CLAIMS, ...names];
+  const fault: fc.Arbitrary<SsoFault> = fc.oneof(
+    { arbitrary: fc.constant<SsoFault>({ kind: 'none' }), weight: 3 },
+    { arbitrary: fc.constantFrom(...every).map((claim): SsoFault => ({ kind: 'omit', claim })), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom(...every)
+        .chain((claim) =>
+          fc
+            .constantFrom(...wrongValuesOf(operation, claim))
+            .map((value): SsoFault => ({ kind: 'wrong', claim, value })),
+        ),
+      weight: 2,
+    },
+    { arbitrary: fc.constantFrom(...TOKEN_FAULTS), weight: 1 },
+  );
+  const returnUrl = fc.constantFrom('http://localhost:3000/', 'http://localhost:3000/article?id=1');
+  return fc
+    .tuple(
+      claims,
+      fault,
+      fc.constantFrom(...SSO_CLIENTS),
+      returnUrl,
+      fc.constantFrom<'stage' | 'production'>('stage', 'production'),
+    )
+    .map(([drawn, broken, client, r, environment]) =>
+      ssoRequestOf(e, environment, {
+        client,
+        claims: drawn,
+        fault: broken,
+        lifetime: operation.lifetime,
+        returnUrl: r,
+      }),
+    );
+}
+
+/** Faults of the token as a whole: its signature, its algorithm, its lifetime. */
+const TOKEN_FAULTS: readonly SsoFault[] = [
+  { kind: 'secret' },
+  { kind: 'alg none' },
+  { kind: 'HS512' },
+  { kind: 'expired' },
+  { kind: 'not yet valid' },
+  { kind: 'issued ahead' },
+  { kind: 'lives too long' },
+];
+
+function operationOf(e: Endpoint): { claims: z.ZodObject; lifetime: number } {
+  const operation = SSO_OPERATIONS.get(e);
+  if (!operation) throw new Error(`${e.title} is not an SSO operation`);
+  return operation;
+}
+
+/** The claims of an operation besides the registered ones. */
+function ownClaims(operation: { claims: z.ZodObject }): string[] {
+  return Object.keys(operation.claims.shape).filter((n) => !REGISTERED_CLAIMS.includes(n));
+}
+
+/** Wrong values of `claim` for this operation: of its own claims, those its schema refuses (endpoint 21 sets no longest `sid`). */
+function wrongValuesOf(operation: { claims: z.ZodObject }, claim: string): unknown[] {
+  const own = operation.claims.shape[claim] as z.ZodType | undefined;
+  return wrongValues(claim).filter((v) => REGISTERED_CLAIMS.includes(claim) || !own?.safeParse(v).success);
+}
+
+function ssoRequestOf(e: Endpoint, environment: 'stage' | 'production', sso: SsoToken): FuzzRequest {
+  const body = e.method === 'GET' ? {} : { body: '', contentType: 'application/json' };
+  // Named first: fast-check's show method is not a field of the type.
+  const request = {
+    endpoint: e,
+    method: e.method,
+    target: pathOf(e, environment),
+    ...body,
+    token: 'none' as const,
+    mutation: `sso ${faultName(sso.fault)}`,
+    sso,
+    [fc.toStringMethod]: show,
+  };
+  return request;
+}
+
+/**
+ * Every way to break an SSO operation's request token, one at a time: each claim left out, each
+ * claim with each wrong value, and each fault of the token as a whole.
+ */
+export function ssoFaultsOf(e: Endpoint): SsoFault[] {
+  const operation = operationOf(e);
+  const every = [...REGISTERED_CLAIMS, ...ownClaims(operation)];
+  return [
+    ...every.map((claim): SsoFault => ({ kind: 'omit', claim })),
+    ...every.flatMap((claim) =>
+      wrongValuesOf(operation, claim).map((value): SsoFault => ({ kind: 'wrong', claim, value })),
+    ),
+    ...TOKEN_FAULTS,
+  ];
+}
+
+/**
+ * One request of an SSO operation signed by the demo site: whole claims (a new session, a new
+ * ticket, Anna's e-mail and password, a device) with `fault`.
+ */
+export function ssoRequest(e: Endpoint, fault: SsoFault): FuzzRequest {
+  const operation = operationOf(e);
+  const whole: Record<string, unknown> = {
+    sid: NEW_SESSION,
+    at: NEW_TICKET,
+    usr: demoUsers.anna.email,
+    pwd: demoUsers.anna.password,
+    ipa: '203.0.113.9',
+    uas: 'Mozilla/5.0 fuzz',
+    lks: 'anon',
+  };
+  const claims = Object.fromEntries(ownClaims(operation).map((n) => [n, whole[n] ?? 'News']));
+  return ssoRequestOf(e, 'stage', {
+    client: demoSite,
+    claims,
+    fault,
+    lifetime: operation.lifetime,
+    returnUrl: 'http://localhost:3000/',
+  });
+}
+
+/** A fault as the campaign's counts and a failure's message name it. */
+export function faultName(fault: SsoFault): string {
+  if (fault.kind === 'none') return 'valid token';
+  if (fault.kind === 'omit') return `without ${fault.claim}`;
+  if (fault.kind === 'wrong') return `${fault.claim} ${JSON.stringify(fault.value)?.slice(0, 20)}`;
+  return fault.kind;
+}
+
+/** Whether an endpoint is one of the SSO service's operations, whose requests carry a signed token. */
+export function isSsoOperation(e: Endpoint): boolean {
+  return SSO_OPERATIONS.has(e);
+}
+
+/** The SSO service's operations (endpoint 21 and those beyond the spec). */
+export const ssoOperations: readonly Endpoint[] = [...SSO_OPERATIONS.keys()];
 
 /** Ids the demo seed knows, so that some requests reach real records. */
 const KNOWN_IDS: readonly string[] = [
@@ -188,8 +455,18 @@ function queryOf(record: Record<string, unknown>, encoding: 'plain' | 'escaped' 
   return parts.length ? `?${parts.join('&')}` : '';
 }
 
-/** The requests of one endpoint. */
+/**
+ * The requests of one endpoint: for an SSO operation, a signed request token most of the time
+ * ({@link ssoRequestsOf}), else requests drawn from its schemas.
+ */
 export function requestsOf(e: Endpoint): fc.Arbitrary<FuzzRequest> {
+  if (isSsoOperation(e))
+    return fc.oneof({ arbitrary: ssoRequestsOf(e), weight: 3 }, { arbitrary: drawnRequestsOf(e), weight: 1 });
+  return drawnRequestsOf(e);
+}
+
+/** The requests of one endpoint drawn from its schemas, one thing broken most of the time. */
+function drawnRequestsOf(e: Endpoint): fc.Arbitrary<FuzzRequest> {
   const querySchema = e.query ? schemaOf(e.query) : undefined;
   const bodySchema = e.body ? schemaOf(e.body) : undefined;
   const pathParams = fc.record({ a: text, b: text });

@@ -11,7 +11,6 @@ import { jsonDepthExceeds } from '../../mock/core/limits.js';
 import { createPlatform } from '../../mock/index.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
-import { until } from '../until.js';
 import { ADAPTERS, entryOf, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
 import { closedByServer, openSocket, rawRequest, streamedRequest } from './raw-http.js';
 
@@ -350,25 +349,6 @@ describe('slow clients: the node:http adapter times them out', () => {
     const closed = closedByServer(socket);
     socket.write('GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     expect(await closed).toMatch(/^HTTP\/1\.1 404/);
-  });
-});
-
-describe('the node:http adapter caps open connections', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer({ port: 0, maxConnections: 2, headersTimeoutMs: 20_000, requestTimeoutMs: 20_000 });
-  });
-  afterAll(() => server.close());
-
-  test('a connection over maxConnections is closed at once; once the others go, requests are answered', async () => {
-    const held = [await openSocket(server.url), await openSocket(server.url)];
-    held[0]?.write('GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    held[1]?.write('GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    const third = await openSocket(server.url);
-    expect(await closedByServer(third)).toBe('');
-    for (const s of held) s.destroy();
-    // The server counts a connection gone when it sees it close: ask until it has.
-    await until(async () => expect(await fetch(`${server.url}/nope`).then((r) => r.status)).toBe(404));
   });
 });
 

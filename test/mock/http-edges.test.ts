@@ -1,0 +1,121 @@
+/**
+ * The node:http adapter at the edges of HTTP/1.1: a `CONNECT`, an expectation other than
+ * `100-continue`, and a request that names no host. Each is answered with the platform's JSON
+ * error (never a bare status or a silent close), and changes nothing.
+ */
+import * as net from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RunningServer, startServer } from '../../mock/node/index.js';
+import { paths } from '../paths.js';
+
+/** An answer read off a raw socket: status, header lines and the parsed JSON body. */
+interface RawReply {
+  status: number;
+  head: string;
+  json: unknown;
+}
+
+/** Writes `text` on a new connection and reads until the server closes it. */
+function exchange(origin: string, text: string): Promise<RawReply> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(text));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const end = received.indexOf('\r\n\r\n');
+      const head = received.slice(0, end);
+      let json: unknown;
+      try {
+        json = JSON.parse(received.slice(end + 4));
+      } catch {
+        json = undefined;
+      }
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0), head, json });
+    });
+  });
+}
+
+describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ port: 0, seed: 'demo' });
+  });
+  afterAll(() => server.close());
+
+  test('CONNECT (this server is no proxy): 405 method_not_allowed as JSON, then the connection is closed; nothing changes', async () => {
+    const before = server.platform.snapshot();
+    const reply = await exchange(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(reply.status).toBe(405);
+    expect(reply.head).toMatch(/content-type: application\/json/i);
+    expect(reply.json).toEqual({
+      code: 'method_not_allowed',
+      field: 'method',
+      message: 'CONNECT is not served: this server is not a proxy',
+    });
+    expect(server.platform.snapshot()).toEqual(before);
+  });
+
+  test.each([
+    ['200-ok on a GET', `GET ${paths.getProducts} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\n\r\n`],
+    [
+      '200-ok on a POST whose body waits for it',
+      `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n`,
+    ],
+  ])('Expect: %s: 417 expectation_failed, field expect, as JSON and journaled; nothing changes', async (_, text) => {
+    const before = server.platform.snapshot();
+    const reply = await exchange(server.url, text);
+    expect(reply.status).toBe(417);
+    expect(reply.json).toMatchObject({
+      code: 'expectation_failed',
+      field: 'expect',
+      message: 'The Expect header names an expectation this server cannot meet: only 100-continue is',
+    });
+    const id = (reply.json as { api_correlation_id: string }).api_correlation_id;
+    expect(server.platform.requests.list().find((e) => e.correlation_id === id)).toMatchObject({
+      status: 417,
+      body: null,
+    });
+    expect(server.platform.snapshot()).toEqual(before);
+  });
+
+  test('Expect: 100-continue is still met', async () => {
+    const body = JSON.stringify({ grant_type: 'none' });
+    const reply = await exchange(
+      server.url,
+      `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 100-continue\r\nconnection: close\r\n` +
+        `content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect(reply.head).toMatch(/^HTTP\/1\.1 100 Continue/);
+  });
+
+  test.each([
+    ['an empty Host (HTTP/1.1)', 'GET /__admin/state HTTP/1.1\r\nHost:\r\nconnection: close\r\n\r\n'],
+    ['an empty Host (HTTP/1.0)', 'GET /__admin/state HTTP/1.0\r\nHost:\r\n\r\n'],
+    ['no Host (HTTP/1.0)', 'GET /__admin/state HTTP/1.0\r\n\r\n'],
+    ['no Host (HTTP/1.1)', 'GET /__admin/state HTTP/1.1\r\nconnection: close\r\n\r\n'],
+    ['no Host on the API (HTTP/1.0)', `GET ${paths.getProducts} HTTP/1.0\r\n\r\n`],
+  ])(
+    'a request that names no host, %s: 403 host_not_allowed, field host, as JSON; nothing changes',
+    async (_, text) => {
+      const before = server.platform.snapshot();
+      const reply = await exchange(server.url, text);
+      expect(reply.status).toBe(403);
+      expect(reply.json).toMatchObject({
+        code: 'host_not_allowed',
+        field: 'host',
+        message: 'The request names no host: send a Host header with the host name this server is reached by',
+      });
+      expect(server.platform.snapshot()).toEqual(before);
+    },
+  );
+
+  test('a Host it does not serve is still 403 host_not_allowed', async () => {
+    const reply = await exchange(server.url, 'GET /__admin/state HTTP/1.0\r\nHost: evil.example\r\n\r\n');
+    expect(reply.status).toBe(403);
+    expect(reply.json).toMatchObject({ code: 'host_not_allowed', field: 'host' });
+  });
+});

@@ -1,0 +1,260 @@
+/**
+ * Redaction by what a name means and what a value looks like (issue 22, finding 7): near-names of
+ * secrets (`client_secret[]`, `"client secret"`, the full-width `ｃlient_secret`, the long-s
+ * `client_ſecret`, a trailing NUL), secret-bearing headers (`x-api-key`, `x-auth-token`,
+ * `x-client-secret`), a `returnUrl` nested four deep and a JWT under a harmless name are redacted
+ * in the journal, in the request log line and by the SDK's logger, by one rule (`src/secrets.ts`).
+ */
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/index.js';
+import { REDACTED as LOGGED, redact } from '../../src/logger.js';
+import { isSecretName, normaliseName, redactShapes } from '../../src/secrets.js';
+import { ADAPTERS, type Answer, paths, useAdapter } from './harness.js';
+import { rawRequest } from './raw-http.js';
+
+/** A secret that only its name gives away: lower case, so no value-shape rule catches it. */
+const VALUE = 'near-name-secret-value-0123456789';
+
+/** A JWT (HS256, `{"sub":"anna"}`), shaped as the SSO service's tokens are. */
+const JWT =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJhbm5hIiwiaWF0IjoxNzAwMDAwMDAwfQ.' +
+  'c2lnbmF0dXJlLW9mLXRoZS10b2tlbi0wMTIzNDU2Nzg5YWJj';
+
+/** A ticket as the platform issues them: 32 random bytes in base64url. */
+const TICKET = 'Qm9vdHN0cmFwLXRpY2tldC1fMDEyMzQ1Njc4OWFiY2RlZg';
+
+/** Every near-name of a secret the attack run found visible, and the names of secret-bearing headers. */
+const NEAR_NAMES = [
+  'client_secret[]',
+  'client_secret+',
+  'client_secret\u0000',
+  'client secret',
+  'client_secret ',
+  'ｃlient_secret',
+  'client_ſecret',
+  'CLIENT-SECRET',
+  'clientSecret',
+  'x-api-key',
+  'x-auth-token',
+  'x-client-secret',
+  'x-shop-secret',
+  'api_key',
+  'new_password',
+  'id_token',
+  'session_tokens',
+  'ｔｉｃｋｅｔ',
+];
+
+/** Names that carry no secret, though some hold the letters of one. */
+const HARMLESS_NAMES = [
+  'client_id',
+  'token_type',
+  'expires_in',
+  'grant_type',
+  'scope',
+  'returnUrl',
+  'ticket_configuration',
+  'product_type',
+  'q',
+  'email',
+  'x-correlation-id',
+  'user-agent',
+];
+
+/** The journal entry of this answer, by its correlation id. */
+function entryFor(h: ReturnType<typeof useAdapter>, answer: Answer) {
+  const id = answer.headers.get('x-correlation-id');
+  const entry = h.platform.requests.list().find((e) => e.correlation_id === id);
+  if (!entry) throw new Error(`no journal entry with the correlation id ${id}`);
+  return entry;
+}
+
+/** A URL whose `returnUrl` holds a URL whose `returnUrl` ... `depth` deep, the last carrying a ticket. */
+function nestedReturnUrl(depth: number, secret: string): string {
+  let url = `https://site.example/${depth}?ticket=${secret}&tab=1`;
+  for (let d = depth - 1; d >= 1; d--) url = `https://site.example/${d}?returnUrl=${encodeURIComponent(url)}`;
+  return url;
+}
+
+/** A text with its percent-escapes decoded until none is left. */
+function unescaped(text: string): string {
+  let out = text;
+  for (let next = decodeURIComponent(out); next !== out; next = decodeURIComponent(out)) out = next;
+  return out;
+}
+
+describe('what a name means: names compared after NFKC, case folding and removal of non-alphanumerics', () => {
+  test.each(NEAR_NAMES)('%j is a secret name', (name) => {
+    expect(isSecretName(name)).toBe(true);
+  });
+
+  test.each(HARMLESS_NAMES)('%j is not', (name) => {
+    expect(isSecretName(name)).toBe(false);
+  });
+
+  test('the forms of one name normalise alike', () => {
+    const forms = [
+      'client_secret',
+      'Client-Secret',
+      'client secret\u0000',
+      'ｃlient_secret',
+      'client_ſecret',
+      'clientSecret[]',
+    ];
+    expect(new Set(forms.map(normaliseName))).toEqual(new Set(['clientsecret']));
+  });
+});
+
+describe('what a value looks like: credentials under any name', () => {
+  test.each([
+    ['a JWT', JWT],
+    ['a ticket (43 base64url characters)', TICKET],
+    ['an SSO session id (32 base64url characters)', 'S3ss10n-Id_0f-thirty-two-chars_A'],
+  ])('%s is redacted, alone and inside text', (_, credential) => {
+    expect(redactShapes(credential, '[x]')).toBe('[x]');
+    expect(redactShapes(`q=${credential}&page=2`, '[x]')).toBe('q=[x]&page=2');
+    expect(redactShapes(`/v1/x/${credential}/y`, '[x]')).toBe('/v1/x/[x]/y');
+  });
+
+  test.each([
+    ['a record id', '65a1f0c2b3d4e5f6a7b8c9d0'],
+    ['a UUID', '0f8fad5b-d9cb-469f-a165-70867728950e'],
+    ['a long word', 'subscription-platform-sdk-version-two'],
+    ['a host name', 'api.subscription-platform.example'],
+    ['a sentence', 'The quick brown fox jumps over the lazy dog 0123456789'],
+  ])('%s is kept', (_, text) => {
+    expect(redactShapes(text, '[x]')).toBe(text);
+  });
+});
+
+describe.each(ADAPTERS)('the journal, through %s', (kind) => {
+  const h = useAdapter(kind);
+  const journal = () => JSON.stringify(h.platform.requests.list());
+
+  test.each(NEAR_NAMES)('%j as a JSON key, a form field, a query parameter and a header: redacted', async (name) => {
+    const answers = [
+      await h.call(paths.accessToken, {
+        host: 'auth',
+        body: `{"grant_type":"none",${JSON.stringify(name)}:${JSON.stringify(VALUE)}}`,
+        headers: { 'content-type': 'application/json' },
+      }),
+      await h.call(paths.accessToken, {
+        host: 'auth',
+        body: `grant_type=none&${encodeURIComponent(name)}=${VALUE}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      await h.call(paths.getProducts, { query: `?${encodeURIComponent(name)}=${VALUE}` }),
+    ];
+    // A header name is a token: only the names that can be sent as one.
+    if (/^[a-z-]+$/i.test(name)) answers.push(await h.call(paths.getProducts, { headers: { [name]: VALUE } }));
+    for (const answer of answers) expect(JSON.stringify(entryFor(h, answer))).toContain('[redacted]');
+    expect(journal()).not.toContain(VALUE);
+  });
+
+  test('the JSON keys of the attack run, escaped as it sent them ("client_secret\\u0000", "\\uff43lient_secret")', async () => {
+    const body = `{"client_secret\\u0000":"${VALUE}","\\uff43lient_secret":"${VALUE}","client_\\u017fecret":"${VALUE}"}`;
+    const answer = await h.call(paths.accessToken, {
+      host: 'auth',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(entryFor(h, answer).body).toBe(
+      '{"client_secret\\u0000":"[redacted]","\\uff43lient_secret":"[redacted]","client_\\u017fecret":"[redacted]"}',
+    );
+    expect(journal()).not.toContain(VALUE);
+  });
+
+  test('query key client_secret%00: redacted in the query and the URL', async () => {
+    const answer = await h.call(paths.getProducts, { query: `?client_secret%00=${VALUE}&page=1` });
+    const entry = entryFor(h, answer);
+    expect(entry.query).toEqual({ 'client_secret\u0000': '[redacted]', page: '1' });
+    expect(entry.url).not.toContain(VALUE);
+  });
+
+  test('a returnUrl nested four deep: the ticket at the bottom is redacted, in the query and the URL', async () => {
+    const answer = await h.call('/shop/return', { host: 'shop', query: { returnUrl: nestedReturnUrl(4, VALUE) } });
+    const entry = entryFor(h, answer);
+    expect(journal()).not.toContain(VALUE);
+    expect(entry.query.returnUrl).toBe(nestedReturnUrl(4, '[redacted]'));
+  });
+
+  test('a returnUrl nested four deep in a JSON body and a form body: redacted', async () => {
+    const returnUrl = nestedReturnUrl(4, VALUE);
+    const json = await h.call(paths.accessToken, { host: 'auth', json: { a: { b: { c: { d: { returnUrl } } } } } });
+    const form = await h.call(paths.accessToken, { host: 'auth', form: { grant_type: 'none', returnUrl } });
+    const redacted = nestedReturnUrl(4, '[redacted]');
+    expect(entryFor(h, json).body).toBe(JSON.stringify({ a: { b: { c: { d: { returnUrl: redacted } } } } }));
+    expect(entryFor(h, form).body).toBe(`grant_type=none&returnUrl=${encodeURIComponent(redacted)}`);
+    expect(journal()).not.toContain(VALUE);
+  });
+
+  test('a JWT and a ticket under harmless names, in the query, a header, a JSON body and the path: redacted', async () => {
+    const answers = [
+      await h.call(paths.getProducts, { query: `?q=${JWT}&note=${TICKET}` }),
+      await h.call(paths.getProducts, { headers: { 'x-trace': JWT, 'x-note': `ticket is ${TICKET}` } }),
+      await h.call(paths.accessToken, { host: 'auth', json: { grant_type: 'none', note: JWT, ref: TICKET } }),
+      await h.call(`/external/product/${TICKET}`),
+    ];
+    for (const answer of answers) expect(JSON.stringify(entryFor(h, answer))).toContain('[redacted]');
+    expect(journal()).not.toContain(JWT);
+    expect(journal()).not.toContain(TICKET);
+  });
+
+  test('harmless names and values are kept', async () => {
+    const answer = await h.call(paths.getProducts, {
+      query: '?product_type=packages&token_type=bearer&id=65a1f0c2b3d4e5f6a7b8c9d0',
+    });
+    expect(entryFor(h, answer).query).toEqual({
+      product_type: 'packages',
+      token_type: 'bearer',
+      id: '65a1f0c2b3d4e5f6a7b8c9d0',
+    });
+  });
+});
+
+describe('the request log line', () => {
+  let server: RunningServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  test('near-names, a returnUrl four deep and a JWT under a harmless name: redacted', async () => {
+    const lines: RequestLogLine[] = [];
+    server = await startServer({ port: 0, seed: 'demo', onRequest: (line) => lines.push(line) });
+    const targets = [
+      `${paths.getProducts}?client_secret%00=${VALUE}`,
+      `${paths.getProducts}?${encodeURIComponent('client_secret[]')}=${VALUE}`,
+      `${paths.getProducts}?${encodeURIComponent('ｃlient_secret')}=${VALUE}`,
+      `${paths.getProducts}?x-api-key=${VALUE}`,
+      `/shop/return?returnUrl=${encodeURIComponent(nestedReturnUrl(4, VALUE))}`,
+      `${paths.getProducts}?q=${JWT}`,
+      `/external/product/${TICKET}`,
+    ];
+    for (const target of targets) await rawRequest(server.url, target);
+    await vi.waitFor(() => expect(lines).toHaveLength(targets.length));
+    const logged = JSON.stringify(lines);
+    for (const secret of [VALUE, JWT, TICKET]) expect(logged).not.toContain(secret);
+    // The marker sits as deep as the secret did: percent-escaped once per level.
+    expect(lines.filter((line) => !unescaped(line.path).includes('[redacted]'))).toEqual([]);
+  });
+});
+
+describe("the SDK's logger: the same rule", () => {
+  test.each(NEAR_NAMES)('%j as an object key, a JSON key and a query parameter', (name) => {
+    expect(redact({ outer: { [name]: VALUE } })).toEqual({ outer: { [name]: LOGGED } });
+    expect(redact(`body ${JSON.stringify({ [name]: VALUE })}`)).not.toContain(VALUE);
+    expect(redact(`GET https://api.example/x?${encodeURIComponent(name)}=${VALUE}`)).not.toContain(VALUE);
+  });
+
+  test('a returnUrl four deep, a JWT and a ticket under harmless names', () => {
+    const logged = JSON.stringify(
+      redact({
+        url: `https://api.example/x?returnUrl=${encodeURIComponent(nestedReturnUrl(4, VALUE))}`,
+        note: JWT,
+        ref: TICKET,
+      }),
+    );
+    for (const secret of [VALUE, JWT, TICKET]) expect(logged).not.toContain(secret);
+  });
+});
