@@ -494,3 +494,93 @@ describe.each(ADAPTERS)('the admin token is compared whole, through %s', (kind) 
     expect(h.platform.snapshot().access_tokens.length).toBe(minted - 1);
   });
 });
+
+describe.each(ADAPTERS)('the admin guard as a caller meets it, through %s', (kind) => {
+  describe('with adminToken', () => {
+    const ADMIN_TOKEN = 's3cret-admin-token';
+    const h = useAdapter(kind, { adminToken: ADMIN_TOKEN });
+
+    test.each([
+      ['the scheme in lower case', `bearer ${ADMIN_TOKEN}`],
+      ['the scheme in capitals', `BEARER ${ADMIN_TOKEN}`],
+      ['spaces between the scheme and the token', `Bearer   ${ADMIN_TOKEN}`],
+    ])('%s: the state is answered', async (_, authorization) => {
+      expect((await h.call('/__admin/state', { headers: { authorization } })).status).toBe(200);
+    });
+
+    test('the token under another scheme of the same length is refused', async () => {
+      const answer = await h.call('/__admin/state', { headers: { authorization: `Basic: ${ADMIN_TOKEN}` } });
+      expectError(answer, 401, 'invalid_token', 'authorization');
+    });
+
+    test('a refusal says what it requires, in a WWW-Authenticate challenge naming the realm', async () => {
+      const answer = await h.call('/__admin/state', { headers: { authorization: 'Bearer wrong' } });
+      const body = expectError(answer, 401, 'invalid_token', 'authorization');
+      expect(body.message).toBe('The admin API requires Authorization: Bearer <admin token>');
+      expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="platform-admin"');
+    });
+  });
+
+  describe('by default', () => {
+    const h = useAdapter(kind);
+
+    test.each([
+      ['an Origin with a path', 'http://localhost:5173/page'],
+      ['an Origin that is no URL', 'not an origin'],
+      ['a loopback Origin of another scheme', 'ftp://localhost'],
+    ])('%s: 403 cross_site_request naming origin, in words; nothing changes', async (_, origin) => {
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call('/__admin/clock', { method: 'POST', json: { advance_seconds: 60 }, headers: { origin } }),
+      );
+      const body = expectError(answer, 403, 'cross_site_request', 'origin');
+      expect(body.message).toBe("The admin API refuses requests sent by another origin's web page");
+    });
+
+    test('a Sec-Fetch-Site of another site is named in the refusal, cut to 20 characters', async () => {
+      const site = `cross-site${'x'.repeat(30)}`;
+      const answer = await h.call('/__admin/state', { headers: { 'sec-fetch-site': site } });
+      const body = expectError(answer, 403, 'cross_site_request', 'sec-fetch-site');
+      expect(body.message).toBe(
+        `The admin API refuses requests sent by another site's web page (Sec-Fetch-Site: ${site.slice(0, 20)})`,
+      );
+    });
+
+    test('a loopback https Origin (a local dev server on TLS) is answered', async () => {
+      const answer = await h.call('/__admin/state', { headers: { origin: 'https://127.0.0.1:5173' } });
+      expect(answer.status).toBe(200);
+    });
+
+    test('an empty body without a Content-Type is no body: the reset happens', async () => {
+      const res = await fetch(`${h.origin()}/__admin/reset`, { method: 'POST', body: new Blob([]) });
+      expect(res.status).toBe(204);
+    });
+
+    test('a body of another type is refused in words naming the type required', async () => {
+      const answer = await h.call('/__admin/clock', {
+        method: 'POST',
+        body: '{"advance_seconds":60}',
+        headers: { 'content-type': 'text/plain' },
+      });
+      const body = expectError(answer, 400, 'invalid_content_type_error', 'content-type');
+      expect(body.message).toBe('Content-Type must be application/json');
+    });
+
+    test('a Content-Type of application/json with parameters, in any letter case, is accepted', async () => {
+      const answer = await h.call('/__admin/clock', {
+        method: 'POST',
+        body: '{"advance_seconds":60}',
+        headers: { 'content-type': 'Application/JSON; charset=utf-8' },
+      });
+      expect(answer.status).toBe(200);
+    });
+  });
+
+  describe('with admin: false', () => {
+    const h = useAdapter(kind, { admin: false });
+
+    test('the 404 reads as for any path the platform does not serve', async () => {
+      const body = expectError(await h.call('/__admin/state'), 404, 'not_found');
+      expect(body.message).toBe('No route for GET /__admin/state');
+    });
+  });
+});

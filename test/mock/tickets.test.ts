@@ -356,3 +356,45 @@ describe.each(ADAPTERS)('get signed-in user (endpoint 24) through %s', (kind) =>
     expect(user.address).toEqual({ street: '', zipCode: '', city: '', countryCode: '' });
   });
 });
+
+describe.each(ADAPTERS)('why a ticket is refused, in the words of endpoint 23, through %s', (kind) => {
+  const h = useAdapter(kind);
+  const exchange = (ticket: string, client: Client = site) =>
+    h.call(paths.accessToken, {
+      method: 'POST',
+      host: 'auth',
+      json: { grant_type: 'ticket', ticket, client_id: client.clientId, client_secret: client.clientSecret },
+    });
+  const refusal = async (ticket: string, client: Client = site) =>
+    expectError(await exchange(ticket, client), 401, 'invalid_grant', 'ticket').message;
+
+  test('each refusal says why', async () => {
+    const ticket = h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
+    expect(await refusal('a'.repeat(43))).toBe('Unknown ticket');
+    expect(await refusal(ticket, shop)).toBe('The ticket was issued for another client');
+    expectOk(await exchange(ticket), AccessTokenResponse);
+    expect(await refusal(ticket)).toBe('The ticket was already used');
+    const late = h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
+    h.platform.clock.advance(60);
+    expect(await refusal(late)).toBe('The ticket has expired');
+    const inactive = h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
+    const doc = h.platform.snapshot();
+    doc.accounts.find((a) => a.id === anna)!.status = 'login_disabled';
+    h.platform.restore(doc);
+    expect(await refusal(inactive)).toBe('The account of the ticket is not active');
+  });
+
+  test('a used ticket presented again later leaves the time its tokens were first revoked', async () => {
+    h.platform.clock.freeze();
+    const ticket = h.platform.issueTicket({ accountId: anna, clientId: site.clientId });
+    const { access_token } = expectOk(await exchange(ticket), AccessTokenResponse);
+    await refusal(ticket);
+    const revokedAt = () =>
+      h.platform.snapshot().access_tokens.find((t) => t.access_token === access_token)?.revoked_at;
+    const first = revokedAt();
+    expect(first).toBe(h.platform.clock.now().toISOString());
+    h.platform.clock.advance(30);
+    await refusal(ticket);
+    expect(revokedAt()).toBe(first);
+  });
+});

@@ -327,3 +327,39 @@ describe('client credentials (the server-to-server grant)', () => {
     await expect(sdk.products.list()).rejects.toMatchObject({ constructor: BadRequestError, code: 'invalid_scope' });
   });
 });
+
+describe('client credentials, at the edges of the grant and the cache', () => {
+  test('no scopes asked for: the grant names no scope, and is answered', async () => {
+    const sdk = new PlatformClient({ environment: 'stage', hosts: defaultHosts, auth: { ...demoAuth, scopes: [] } });
+    await sdk.products.list();
+    const grant = platform.requests.list().find((r) => r.path === paths.accessToken);
+    expect(grant?.status).toBe(200);
+    expect(JSON.parse(grant?.body ?? '')).not.toHaveProperty('scope');
+  });
+
+  test('the cached token is used until its refresh instant, and not at it', async () => {
+    const t0 = Date.parse('2030-01-01T00:00:00.000Z');
+    vi.useFakeTimers({ toFake: ['Date'], now: t0 });
+    const sdk = credentialsClient();
+    await sdk.products.list();
+    // A 3600 s token is refreshed 60 s before it expires.
+    vi.setSystemTime(t0 + 3_540_000 - 1);
+    await sdk.products.list();
+    expect(received(paths.accessToken)).toHaveLength(1);
+    vi.setSystemTime(t0 + 3_540_000);
+    await sdk.products.list();
+    expect(received(paths.accessToken)).toHaveLength(2);
+  });
+
+  test('after a refresh settles, the next refresh asks again rather than reusing it', async () => {
+    const t0 = Date.parse('2030-01-01T00:00:00.000Z');
+    vi.useFakeTimers({ toFake: ['Date'], now: t0 });
+    const sdk = credentialsClient();
+    await sdk.products.list();
+    vi.setSystemTime(t0 + 3_600_000);
+    await sdk.products.list();
+    vi.setSystemTime(t0 + 7_200_000);
+    await sdk.products.list();
+    expect(received(paths.accessToken)).toHaveLength(3);
+  });
+});

@@ -5,6 +5,7 @@
  * waiting; elsewhere retries wait a few real milliseconds.
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { refreshMargin } from '../../src/auth.js';
 import {
   APIConnectionError,
   APITimeoutError,
@@ -14,6 +15,7 @@ import {
   type RequestOptions,
   RequestValidationError,
 } from '../../src/index.js';
+import { retryAfterMs, retryWait } from '../../src/retry.js';
 import {
   client,
   creditcardPrice,
@@ -336,5 +338,66 @@ describe('AbortSignal', () => {
     await expect(client().products.list({ id: 'bad' }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
       RequestValidationError,
     );
+  });
+});
+
+describe('how long a retry waits, rule by rule', () => {
+  const delays = { initial: 1_000, max: 8_000, maxRetryAfter: 60_000 };
+  const answer = (status: number, headers: Record<string, string> = {}) => new Response(null, { status, headers });
+
+  test.each([
+    ['ratelimit-reset', '5', 5_000],
+    ['x-ratelimit-retry-after', '3', 3_000],
+    ['x-ratelimit-reset', '4', 4_000],
+    ['x-rate-limit-reset', '6', 6_000],
+  ])('a 429 with %s: %s s asks for that many seconds', (header, value, ms) => {
+    expect(retryAfterMs(new Headers({ [header]: value }), T0)).toBe(ms);
+    expect(retryWait(delays, answer(429, { [header]: value }), 1)).toBe(ms);
+  });
+
+  test('a number of seconds from 2024-01-01 on is an epoch time, that instant included', () => {
+    const from2024 = Date.parse('2024-01-01') / 1000;
+    expect(retryAfterMs(new Headers({ 'retry-after': String(from2024) }), T0)).toBe(from2024 * 1000 - T0);
+    expect(retryAfterMs(new Headers({ 'retry-after': String(from2024 - 1) }), T0)).toBe((from2024 - 1) * 1000);
+  });
+
+  test('Retry-After is read before the rate-limit headers', () => {
+    expect(retryAfterMs(new Headers({ 'retry-after': '2', 'ratelimit-reset': '9' }), T0)).toBe(2_000);
+  });
+
+  test('a wait it cannot read is maxRetryAfter; a wait of exactly maxRetryAfter is still waited', () => {
+    expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }), T0)).toBeUndefined();
+    expect(retryWait(delays, answer(503, { 'retry-after': 'soon' }), 1)).toBe(60_000);
+    expect(retryWait(delays, answer(503, { 'retry-after': '60' }), 1)).toBe(60_000);
+    expect(retryWait(delays, answer(503, { 'retry-after': '61' }), 1)).toBe(false);
+  });
+
+  test('only 429 and 503 are held to their Retry-After; a 500 that sends one backs off as usual', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    expect(retryWait(delays, answer(500, { 'retry-after': '30' }), 1)).toBe(1_000);
+  });
+
+  test.each([408, 429, 500, 502, 503, 504])('%i is retried', (status) => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    expect(retryWait(delays, answer(status), 1)).toBe(1_000);
+  });
+
+  test.each([400, 404, 409, 422, 501])('%i is not retried', (status) => {
+    expect(retryWait(delays, answer(status), 1)).toBe(false);
+  });
+
+  test('the backoff doubles per retry, is cut by up to a quarter, and is capped by retryDelay.max', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    expect([1, 2, 3, 4, 5].map((n) => retryWait(delays, undefined, n))).toEqual([1_000, 2_000, 4_000, 8_000, 8_000]);
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    expect([1, 2, 3, 4, 5].map((n) => retryWait(delays, undefined, n))).toEqual([750, 1_500, 3_000, 6_000, 8_000]);
+  });
+});
+
+describe('when a client-credentials token is refreshed', () => {
+  test('60 s before it expires, or a tenth of its lifetime when that is shorter', () => {
+    expect(refreshMargin(3_600_000)).toBe(60_000);
+    expect(refreshMargin(600_000)).toBe(60_000);
+    expect(refreshMargin(100_000)).toBe(10_000);
   });
 });
