@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
@@ -129,19 +129,26 @@ const binEntry: EsbuildPlugin = {
 /**
  * Source maps keep the mappings, so that a stack trace names the original file and line, and drop
  * `sourcesContent`: a second copy of every source, in every map, was most of the package's weight.
- * Each bundle names its map once (tsup's tree shaking leaves the comment twice).
+ * Each bundle names its map once (tsup's tree shaking leaves the comment twice). Only the ES module
+ * build keeps its maps: the CommonJS build is the same readable, unminified code, whose own lines a
+ * stack trace names, and its maps (0.4 MB) would take the unpacked package past its 2.5 MB budget.
  */
 const mappingsOnly: TsupPlugin = {
   name: 'source-maps-without-sources',
   buildEnd({ writtenFiles }) {
     for (const { name } of writtenFiles) {
+      if (name.endsWith('.cjs.map')) {
+        rmSync(name);
+        continue;
+      }
       const text = readFileSync(name, 'utf8');
-      if (name.endsWith('.map')) {
+      if (name.endsWith('.cjs')) writeFileSync(name, text.replace(/(\n\/\/# sourceMappingURL=\S+)+\s*$/, '\n'));
+      else if (name.endsWith('.map')) {
         const { sourcesContent: _, ...map } = JSON.parse(text) as { sources: string[]; sourcesContent?: unknown };
         // The browser entry's own modules are named by namespace (`browserEntry`): the map names their files.
         map.sources = map.sources.map((s) => (s.startsWith('browser:') ? relative(dirname(name), s.slice(8)) : s));
         writeFileSync(name, JSON.stringify(map));
-      } else if (/\.c?js$/.test(name)) {
+      } else if (name.endsWith('.js')) {
         const comment = /(\n\/\/# sourceMappingURL=\S+)+\s*$/;
         writeFileSync(
           name,
