@@ -22,7 +22,7 @@ export {
 } from './core/document.js';
 export { HttpError } from './core/errors.js';
 export type { Fault, FaultList } from './core/faults.js';
-export type { JournalEntry, RequestJournal } from './core/journal.js';
+export type { JournalEntry, Refusal, RequestJournal } from './core/journal.js';
 export type { PlatformOptions } from './core/options.js';
 export type {
   CreateSsoSessionOptions,
@@ -34,7 +34,7 @@ export type {
   SubscriptionSystems,
 } from './core/types.js';
 export { createHandlers, defaultHosts, type Origins } from './msw.js';
-export { type OpenApiOptions, openApiDocument } from './openapi.js';
+export { type DescribedServer, type MeShape, type OpenApiOptions, openApiDocument } from './openapi.js';
 export { createPlatform } from './platform.js';
 export {
   DEMO_SITE_LANDING_URL,

@@ -15,7 +15,7 @@ export class HttpError extends Error {
   readonly field: string | undefined;
   /** Extra response headers, e.g. `WWW-Authenticate` or `Allow`. */
   readonly headers: Readonly<Record<string, string>> | undefined;
-  /** Why, for the journal and the request log, never the wire; see {@link refusedBecause}. */
+  /** Why, for the journal and the request log, never the wire. */
   refusal: Refusal | undefined;
 
   /**
