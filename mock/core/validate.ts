@@ -7,8 +7,7 @@ import { setOwn } from './messages.js';
 /** `application/json`, from a Content-Type such as `application/json; charset=utf-8`. */
 export function mediaTypeOf(contentType: string | undefined): string | undefined {
   if (contentType === undefined) return undefined;
-  const semi = contentType.indexOf(';');
-  return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  return contentType.split(';', 1)[0]!.trim().toLowerCase();
 }
 
 /** Whether a media type is JSON: `application/json`, or a structured `application/...+json` type. */
@@ -53,33 +52,19 @@ export function pairsToRecord(text: string): Record<string, string> {
     if (Object.hasOwn(out, k)) throw new HttpError(400, 'invalid_parameter', 'Parameter must not be repeated', k);
     setOwn(out, k, v);
   };
-  if (!isPlainPairs(text)) {
+  // A percent escape or a surrogate (a lone one becomes U+FFFD) is for the parser to read.
+  if (/[%\uD800-\uDFFF]/.test(text)) {
     for (const [k, v] of new URLSearchParams(text)) add(k, v);
     return out;
   }
   // Nothing to decode but `+`: split as the URL standard's form parser does.
-  const plain = text.includes('+') ? text.replaceAll('+', ' ') : text;
-  let start = 0;
-  while (start <= plain.length) {
-    let end = plain.indexOf('&', start);
-    if (end < 0) end = plain.length;
-    if (end > start) {
-      const eq = plain.indexOf('=', start);
-      if (eq < 0 || eq > end) add(plain.slice(start, end), '');
-      else add(plain.slice(start, eq), plain.slice(eq + 1, end));
-    }
-    start = end + 1;
+  for (const pair of text.replaceAll('+', ' ').split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    if (eq < 0) add(pair, '');
+    else add(pair.slice(0, eq), pair.slice(eq + 1));
   }
   return out;
-}
-
-/** Whether pairs need no decoding but `+`: no percent escape, no lone surrogate (which `URLSearchParams` replaces). */
-function isPlainPairs(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 37 /* % */ || (c >= 0xd800 && c <= 0xdfff)) return false;
-  }
-  return true;
 }
 
 /**
@@ -100,14 +85,12 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, fallbac
   // The error map costs even when nothing is wrong: it words the issues of a failed parse only.
   const plain = schema.safeParse(input);
   if (plain.success) return plain.data;
-  const result = schema.safeParse(input, { error: platformErrorMap });
-  if (result.success) return result.data;
-  const issue = primaryIssue(result.error.issues);
-  const code = issue ? refusalCodeOf(issue, input) : 'invalid_parameter';
-  if (issue?.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
+  // The same parse fails again, its issues worded; a failed parse has an issue, and unknown keys name one.
+  const issue = primaryIssue(schema.safeParse(input, { error: platformErrorMap }).error!.issues)!;
+  const code = refusalCodeOf(issue, input);
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0]!;
     throw new HttpError(400, code, `Unknown parameter: ${key}`, fieldOf([...issue.path, key]));
   }
-  const field = issue ? fieldOf(issue.path) : '';
-  throw new HttpError(400, code, issue?.message ?? 'Invalid parameter', field || fallbackField);
+  throw new HttpError(400, code, issue.message, fieldOf(issue.path) || fallbackField);
 }

@@ -278,14 +278,17 @@ describe.each(ADAPTERS)('JSON nesting depth through %s', (kind) => {
     },
   );
 
-  test('a body that is not declared JSON is not scanned: an unknown path is still 404', async () => {
-    const answer = await h.call('/nope', {
-      method: 'POST',
-      body: nested(100),
-      headers: { 'content-type': 'text/plain' },
-    });
-    expectError(answer, 404, 'not_found');
-  });
+  test.each(['text/plain', 'text/x+json', 'application/octet-stream', 'application/jsonl'])(
+    'a body not declared JSON (%s) is not scanned: an unknown path is still 404',
+    async (contentType) => {
+      const answer = await h.call('/nope', {
+        method: 'POST',
+        body: nested(100),
+        headers: { 'content-type': contentType },
+      });
+      expectError(answer, 404, 'not_found');
+    },
+  );
 
   test('the admin API refuses a deep body the same way', async () => {
     const answer = await expectUnchanged(h.platform, () =>
