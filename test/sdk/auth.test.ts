@@ -256,6 +256,24 @@ describe('client credentials (the server-to-server grant)', () => {
     expect(sent.filter((s) => s.path === paths.accessToken)).toHaveLength(1);
   });
 
+  test('a call aborted as its 401 arrives acts on nothing: it rejects with the reason, and the cached token stays', async () => {
+    const controller = new AbortController();
+    // The caller aborts in the moment between the platform's 401 and the SDK's reading of it.
+    const abortingFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (response.status === 401) controller.abort(new Error('stopped by the caller'));
+      return response;
+    };
+    const sdk = credentialsClient({ fetch: abortingFetch });
+    await sdk.products.list();
+    platform.requests.clear();
+    platform.faults.add({ path: paths.getProducts, status: 401, times: 1 });
+    await expect(sdk.products.list({}, { signal: controller.signal })).rejects.toThrow('stopped by the caller');
+    // The next call still has the token: an aborted call's answer is not read, so nothing is forgotten.
+    await sdk.products.list();
+    expect(received()).toEqual([`GET ${paths.getProducts} 401`, `GET ${paths.getProducts} 200`]);
+  });
+
   test('refreshable auth keeps the retry limit: maxRetries retries of a 503, and no more', async () => {
     platform.faults.add({ path: paths.getProducts, status: 503, times: 10 });
     await expect(credentialsClient({ maxRetries: 2 }).products.list()).rejects.toMatchObject({ status: 503 });
