@@ -17,6 +17,12 @@ export default defineConfig({
       'test/mock/cli*.test.ts',
       'test/mock/msw-missing.test.ts',
       'test/mock/tags-redos.test.ts',
+      // Resource bounds and files, not rules: a soak of tens of thousands of requests, the capture
+      // command and the state file. They reach the mutated rules only in passing, and every
+      // surviving mutant would pay for them (about 16 s together).
+      'test/mock/bounded-memory.test.ts',
+      'test/mock/capture.test.ts',
+      'test/mock/state-file.test.ts',
     ],
   },
 });
