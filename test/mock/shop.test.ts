@@ -5,6 +5,7 @@
  */
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, test } from 'vitest';
+import type { StateDocument } from '../../mock/index.js';
 import { AccessTokenResponse, GenerateTicketResponse } from '../../src/schemas/authorization.js';
 import { OrderValidationResponse } from '../../src/schemas/orders.js';
 import { SignedInUser, SsoEnvelope } from '../../src/schemas/sign-on.js';
@@ -834,8 +835,12 @@ describe.each(ADAPTERS)('what a purchase records, through %s', (kind) => {
     { name: 'Digital', price: 80.5, vat_code: 6 },
     { name: 'Paper', price: 120.25, vat_code: 25 },
   ];
-  /** Premium Digital with its monthly card period priced by details, and its yearly period free. */
-  const withPrices = () => {
+  type Period = StateDocument['products'][number]['price_periods'][number];
+  /**
+   * Premium Digital with its monthly card period priced by details, and its yearly period free;
+   * then `change` applied to the period bought.
+   */
+  const withPrices = (periodId: string, change: (period: Period) => Period) => {
     const doc = h.platform.snapshot();
     const premium = doc.products.find((p) => p.id === demoIds.products.premiumDigital);
     if (!premium) throw new Error('the demo seed has Premium Digital');
@@ -846,17 +851,19 @@ describe.each(ADAPTERS)('what a purchase records, through %s', (kind) => {
       }
       return pp.id === periods.premiumInvoice ? { ...pp, payment_option: 'free', price: 0 } : pp;
     });
+    premium.price_periods = premium.price_periods.map((pp) => (pp.id === periodId ? change(pp) : pp));
     h.platform.restore(doc);
   };
-  /** Buys `period_id` as anna; answers the new user-product's order and payment profiles. */
-  const purchase = async (period_id: string) => {
-    withPrices();
+  /** Buys `period_id` (changed by `change`) as anna; answers the new user-product, its order and payment profiles. */
+  const purchase = async (period_id: string, change: (period: Period) => Period = (pp) => pp) => {
+    withPrices(period_id, change);
     const b = browser(h);
     await b.loginWithTicket();
     const location = expectRedirect(await b.post('/shop/purchase', { ...market, period_id }));
     const id = /^\/shop\/confirmation\/([a-f\d]{24})/.exec(location)?.[1];
     const doc = h.platform.snapshot();
     return {
+      userProduct: doc.user_products.find((u) => u.id === id),
       orders: doc.orders.filter((o) => o.user_product_id === id),
       profiles: doc.payment_profiles.filter((p) => p.user_product_id === id),
     };
@@ -872,6 +879,37 @@ describe.each(ADAPTERS)('what a purchase records, through %s', (kind) => {
     const { orders, profiles } = await purchase(periods.premiumInvoice);
     expect(orders).toEqual([expect.objectContaining({ payment_option: 'free', amount: 0 })]);
     expect(profiles).toEqual([]);
+  });
+
+  test.each([
+    ['day', 3, 3],
+    ['week', 2, 14],
+    ['month', 1, 31],
+    ['year', 1, 365],
+  ] as const)('a period of %s, length %i, gives access for %i days from the purchase', async (type, length, days) => {
+    const { userProduct } = await purchase(periods.premiumCreditcard, (pp) => ({ ...pp, type, length }));
+    if (!userProduct) throw new Error('the purchase made a user-product');
+    expect(Date.parse(userProduct.valid_to) - Date.parse(userProduct.valid_from)).toBe(days * 24 * 3600 * 1000);
+  });
+
+  test('a period stored with neither a price nor details costs nothing: an order of amount 0', async () => {
+    const unpriced = ({ price: _, details: __, ...pp }: Period): Period => pp;
+    const { orders, profiles } = await purchase(periods.premiumCreditcard, unpriced);
+    expect(orders).toEqual([expect.objectContaining({ payment_option: 'creditcard', amount: 0 })]);
+    expect(profiles).toEqual([expect.objectContaining({ payment_option: 'creditcard', amount: 0 })]);
+  });
+
+  test("a psp purchase keeps the period's payment option details on its payment profile", async () => {
+    const mastercard = { type: 'mastercard', name: 'Mastercard' };
+    const psp = (pp: Period): Period => ({ ...pp, payment_option: 'psp', payment_option_details: mastercard });
+    const { profiles } = await purchase(periods.premiumCreditcard, psp);
+    expect(profiles).toEqual([expect.objectContaining({ payment_option: 'psp', details: mastercard })]);
+  });
+
+  test('a card purchase records no payment option details, even where its period holds some', async () => {
+    const withDetails = (pp: Period): Period => ({ ...pp, payment_option_details: { type: 'visa', name: 'Visa' } });
+    const { profiles } = await purchase(periods.premiumCreditcard, withDetails);
+    expect(profiles).toEqual([expect.objectContaining({ payment_option: 'creditcard', details: null })]);
   });
 });
 

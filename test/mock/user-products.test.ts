@@ -55,6 +55,8 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
         state: 'activated',
         valid_from: FROM,
         valid_to: TO,
+        // Controlled by a provision service, it started externally when it became valid.
+        external_start_date: FROM,
         order_id: null,
       });
       // Provisioning writes no order: the provision service bills its own customers.
@@ -74,6 +76,19 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
       }
       for (const send of unreadable('POST', t))
         expectError(await expectUnchanged(h.platform, send), 400, 'configuration_error');
+    });
+
+    test('a client whose provision service is empty has none: 400 configuration_error, saying what to do', async () => {
+      const doc = h.platform.snapshot();
+      const client = doc.clients.find((c) => c.client_id === demoIds.clients.demo.clientId);
+      if (!client) throw new Error('the demo seed has the demo client');
+      client.provision_service = '';
+      h.platform.restore(doc);
+      const t = token();
+      const answer = await expectUnchanged(h.platform, () => provision(body, t));
+      expect(expectError(answer, 400, 'configuration_error').message).toBe(
+        'The API client has no provision service: ask the operator to configure one',
+      );
     });
 
     test.each([
