@@ -132,34 +132,39 @@ export function applySync(
   now: string,
 ): void {
   for (const change of changes) {
-    if (change.kind === 'create') {
-      const { product, subscription } = change;
-      addUserProduct(state, now, {
-        accountId: account.id,
-        product,
-        subscriptionType: subscription.subscription_type,
-        validFrom: subscription.valid_from,
-        validTo: subscription.valid_to,
-        provisionService: system.provision_service,
-        subscriptionNumber: subscription.subscription_number,
-      });
-    } else if (change.kind === 'update') {
-      const { product, subscription } = change;
-      state.userProducts.update(change.userProduct, (u) => {
-        u.product_id = product.id;
-        u.product_code = product.product_code;
-        u.title_code = product.title_code;
-        u.subscription_type = subscription.subscription_type;
-        u.valid_from = subscription.valid_from;
-        u.valid_to = subscription.valid_to;
-        u.state = 'activated';
-        u.updated = now;
-      });
-    } else {
-      state.userProducts.update(change.userProduct, (u) => {
-        u.state = 'deactivated';
-        u.updated = now;
-      });
+    switch (change.kind) {
+      case 'create': {
+        const { product, subscription } = change;
+        addUserProduct(state, now, {
+          accountId: account.id,
+          product,
+          subscriptionType: subscription.subscription_type,
+          validFrom: subscription.valid_from,
+          validTo: subscription.valid_to,
+          provisionService: system.provision_service,
+          subscriptionNumber: subscription.subscription_number,
+        });
+        break;
+      }
+      case 'update': {
+        const { product, subscription } = change;
+        state.userProducts.update(change.userProduct, (u) => {
+          u.product_id = product.id;
+          u.product_code = product.product_code;
+          u.title_code = product.title_code;
+          u.subscription_type = subscription.subscription_type;
+          u.valid_from = subscription.valid_from;
+          u.valid_to = subscription.valid_to;
+          u.state = 'activated';
+          u.updated = now;
+        });
+        break;
+      }
+      case 'deactivate':
+        state.userProducts.update(change.userProduct, (u) => {
+          u.state = 'deactivated';
+          u.updated = now;
+        });
     }
   }
 }

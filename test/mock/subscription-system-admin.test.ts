@@ -190,6 +190,15 @@ describe('platform.subscriptionSystems in process', () => {
       () => tools().setCustomer(absent.organisation, { customer_number: 'C1', ...customer }),
       404,
       'organisation_id',
+      'The organisation has no external subscription system',
+    ],
+    [
+      'setCustomer of something that is not a customer',
+      // @ts-expect-error: a customer is an object
+      () => tools().setCustomer(demoOrg, 'C1'),
+      400,
+      'customer',
+      expect.any(String),
     ],
     [
       'setCustomer of a malformed customer',
@@ -202,13 +211,21 @@ describe('platform.subscriptionSystems in process', () => {
         }),
       400,
       'subscriptions[0].state',
+      expect.any(String),
     ],
-    ['removeCustomer of an unknown customer', () => tools().removeCustomer(demoOrg, 'C404'), 404, 'customer_number'],
+    [
+      'removeCustomer of an unknown customer',
+      () => tools().removeCustomer(demoOrg, 'C404'),
+      404,
+      'customer_number',
+      'No such customer in the external system',
+    ],
     [
       'setDistribution without an integration',
       () => tools().setDistribution(absent.organisation, { distribution }),
       404,
       'organisation_id',
+      'The organisation has no external subscription system',
     ],
     [
       'setDistribution of a day 0',
@@ -218,10 +235,11 @@ describe('platform.subscriptionSystems in process', () => {
         }),
       400,
       'distribution.zones[0].distribution_days[0]',
+      expect.any(String),
     ],
-  ])('%s throws a HttpError naming the field, nothing changed', async (_, act, status, field) => {
+  ])('%s throws a HttpError naming the field, nothing changed', async (_, act, status, field, message) => {
     await expectUnchanged(h.platform, async () => {
-      expect(act).toThrow(expect.objectContaining({ status, field }));
+      expect(act).toThrow(expect.objectContaining({ status, field, message }));
     });
   });
 });

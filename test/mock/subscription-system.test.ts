@@ -16,6 +16,10 @@ const R = '/external/subscription_system/r';
 const { anna, gus, eva, dora } = demoIds.accounts;
 const ups = demoIds.userProducts;
 const demoOrg = demoIds.organisations.demo;
+/** The messages of the refusals endpoints 18 and 19 share. */
+const NO_ACCOUNT = /^No account with that customer number$/;
+const UNKNOWN = /^The external subscription system does not know that customer$/;
+const NO_INTEGRATION = 'The organisation has no external subscription system integration';
 
 describe.each(ADAPTERS)('the external subscription system through %s', (kind) => {
   const h = useAdapter(kind, { syncProcessingMs: 0 });
@@ -76,20 +80,30 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     });
 
     test.each([
-      ['no account has the customer number', 'C9999', 404, 'not_found', 'customer_number'],
-      ['the external system does not know the customer', 'C1008', 404, 'not_found', 'customer_number'],
-      ["another organisation's customer", 'C2001', 404, 'not_found', 'customer_number'],
-      ['a customer number that breaks the rule', 'C 1001', 400, 'invalid_parameter', 'customer_number'],
-      ['a customer number of 51 characters', 'C'.repeat(51), 400, 'invalid_parameter', 'customer_number'],
-    ])('refuses when %s', async (_, customer_number, status, code, field) => {
+      ['no account has the customer number', 'C9999', 404, 'not_found', 'customer_number', NO_ACCOUNT],
+      ['the external system does not know the customer', 'C1008', 404, 'not_found', 'customer_number', UNKNOWN],
+      ["another organisation's customer", 'C2001', 404, 'not_found', 'customer_number', NO_ACCOUNT],
+      ['a customer number that breaks the rule', 'C 1001', 400, 'invalid_parameter', 'customer_number', /./],
+      ['a customer number of 51 characters', 'C'.repeat(51), 400, 'invalid_parameter', 'customer_number', /./],
+    ])('refuses when %s', async (_, customer_number, status, code, field, message) => {
       const answer = await expectUnchanged(h.platform, () => put(paths.syncAddress, { customer_number }));
-      expectError(answer, status, code, field);
+      expect(expectError(answer, status, code, field).message).toMatch(message);
+    });
+
+    test('refuses a customer the external system knows but no account has: 404 not_found customer_number', async () => {
+      h.platform.subscriptionSystems.setCustomer(demoOrg, {
+        customer_number: 'C9100',
+        address: null,
+        subscriptions: [],
+      });
+      const answer = await expectUnchanged(h.platform, () => put(paths.syncAddress, { customer_number: 'C9100' }));
+      expect(expectError(answer, 404, 'not_found', 'customer_number').message).toMatch(NO_ACCOUNT);
     });
 
     test('an organisation without an integration: 400 configuration_error', async () => {
       withoutIntegration();
       const answer = await expectUnchanged(h.platform, () => put(paths.syncAddress, { customer_number: 'C1001' }));
-      expectError(answer, 400, 'configuration_error');
+      expect(expectError(answer, 400, 'configuration_error').message).toBe(NO_INTEGRATION);
     });
   });
 
@@ -169,7 +183,7 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       const answer = await expectUnchanged(h.platform, () =>
         put(paths.syncCustomerSubscriptions, { customer_number: 'C1001' }),
       );
-      expectError(answer, 400, 'configuration_error');
+      expect(expectError(answer, 400, 'configuration_error').message).toBe(NO_INTEGRATION);
     });
 
     test.each([
@@ -183,11 +197,61 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
     });
 
     test.each([
-      ['no account has the customer number', 'C9999'],
-      ['the external system does not know the customer', 'C1008'],
-    ])('refuses when %s: 404 not_found', async (_, customer_number) => {
+      ['no account has the customer number', 'C9999', NO_ACCOUNT],
+      ['the external system does not know the customer', 'C1008', UNKNOWN],
+    ])('refuses when %s: 404 not_found', async (_, customer_number, message) => {
       const answer = await expectUnchanged(h.platform, () => put(paths.syncCustomerSubscriptions, { customer_number }));
-      expectError(answer, 404, 'not_found', 'customer_number');
+      expect(expectError(answer, 404, 'not_found', 'customer_number').message).toMatch(message);
+    });
+
+    test('two active subscriptions are two user-products, each matched by its number: run twice, the second changes nothing', async () => {
+      h.platform.subscriptionSystems.setCustomer(demoOrg, {
+        customer_number: 'C1001',
+        address: null,
+        subscriptions: [subscription('PL-1001-1', 'e-paper'), subscription('PL-1001-2', 'digital-news')],
+      });
+      expectOk(await put(paths.syncCustomerSubscriptions, { customer_number: 'C1001' }), IdResponse);
+      const synced = doc().user_products.filter((u) => u.account_id === anna && u.provision_service === 'paperline');
+      expect(synced.map((u) => [u.subscription_number, u.product_code, u.state])).toEqual([
+        ['PL-1001-1', 'e-paper', 'activated'],
+        ['PL-1001-2', 'digital-news', 'activated'],
+      ]);
+      await expectUnchanged(h.platform, async () =>
+        expectOk(await put(paths.syncCustomerSubscriptions, { customer_number: 'C1001' }), IdResponse),
+      );
+    });
+
+    test.each([
+      ['its product', { product_code: 'digital-news' }],
+      ['its subscription type', { subscription_type: 'limited' }],
+      ['its start', { valid_from: '2025-02-01T00:00:00Z' }],
+      ['its end', { valid_to: '2031-06-30T00:00:00Z' }],
+    ])('a subscription whose %s alone changed there is updated here, by its number', async (_, change) => {
+      const synced = (patch: object) => {
+        h.platform.subscriptionSystems.setCustomer(demoOrg, {
+          customer_number: 'C1001',
+          address: null,
+          subscriptions: [subscription('PL-1001-1', 'e-paper', patch)],
+        });
+        return put(paths.syncCustomerSubscriptions, { customer_number: 'C1001' });
+      };
+      const epaper = () =>
+        doc().user_products.find((u) => u.account_id === anna && u.subscription_number === 'PL-1001-1');
+      expectOk(await synced({}), IdResponse);
+      const before = epaper();
+      h.platform.clock.advance(60);
+      expectOk(await synced(change), IdResponse);
+      const product = doc().products.find(
+        (p) => p.product_code === ('product_code' in change ? change.product_code : 'e-paper'),
+      );
+      expect(epaper()).toEqual({
+        ...before,
+        ...change,
+        product_id: product?.id,
+        title_code: product?.title_code,
+        updated: expect.any(String),
+      });
+      expect(epaper()?.updated).not.toBe(before?.updated);
     });
 
     test('a change in the external system between two syncs is picked up (admin route)', async () => {
@@ -597,5 +661,80 @@ describe.each(ADAPTERS)("17. the gift receiver's address is compared with its co
   test('the same country in other letter case: the same address, not eligible', async () => {
     expect(await eligible('se')).toBe(false);
     expect(await eligible('SE')).toBe(false);
+  });
+});
+
+describe.each(ADAPTERS)("17. the gift receiver's address, field by field, through %s", (kind) => {
+  const h = useAdapter(kind);
+  /** A household of the external system with the daily paper (DAILY, the campaign's title). */
+  const household = {
+    first_name: 'Nils',
+    last_name: 'Norr',
+    street: 'Norra Kungsgatan',
+    street_number: '12 B',
+    zip_code: '411 19',
+    city: 'Göteborg',
+    country_code: 'SE',
+  };
+  const livesAt = (address: typeof household) =>
+    h.platform.subscriptionSystems.setCustomer(demoOrg, {
+      customer_number: 'X9200',
+      address,
+      subscriptions: [
+        {
+          subscription_number: 'PL-9200-1',
+          product_code: 'basic-news',
+          subscription_type: 'recurring',
+          valid_from: '2024-01-01T00:00:00Z',
+          valid_to: '2999-12-31T23:59:59Z',
+          state: 'active',
+        },
+      ],
+    });
+  beforeEach(() => livesAt(household));
+  const eligible = async (patch: Partial<typeof household>) => {
+    const token = h.token(['/external/order/r']);
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.validateGiftReceiver, {
+        method: 'POST',
+        json: {
+          giver_account_id: anna,
+          campaign_code: 'premium-summer',
+          delivery_address: { ...household, first_name: 'Greta', last_name: 'Gift', ...patch },
+        },
+        token,
+      }),
+    );
+    return expectOk(answer, ValidateGiftReceiverResponse).item.receiver_eligible;
+  };
+
+  test.each([
+    [
+      'letter case, spaces at the ends and runs of spaces aside',
+      { street: ' norra   KUNGSGATAN ', street_number: '12  b' },
+    ],
+    ['a zip code without its space', { zip_code: '41119' }],
+    ['a zip code with spaces anywhere', { zip_code: ' 4 1 1 1 9 ' }],
+    ['a city in capitals', { city: 'GÖTEBORG' }],
+  ])('the same address, %s: not eligible', async (_, patch) => {
+    expect(await eligible(patch)).toBe(false);
+  });
+
+  test.each([
+    ['another street', { street: 'Södra Kungsgatan' }],
+    ['a street with a space taken out', { street: 'NorraKungsgatan' }],
+    ['another number', { street_number: '12 C' }],
+    ['a number with its space taken out', { street_number: '12B' }],
+    ['another zip code', { zip_code: '411 20' }],
+    ['another city', { city: 'Mölndal' }],
+    ['another country', { country_code: 'NO' }],
+  ])('%s is another address: eligible', async (_, patch) => {
+    expect(await eligible(patch)).toBe(true);
+  });
+
+  test('letter case aside, nothing else is folded: ß and ss are different letters', async () => {
+    livesAt({ ...household, street: 'Strassenweg' });
+    expect(await eligible({ street: 'STRASSENWEG' })).toBe(false);
+    expect(await eligible({ street: 'Straßenweg' })).toBe(true);
   });
 });
