@@ -125,7 +125,7 @@ export function recordSsoEvent(
   clock: OffsetClock,
   operation: string,
   outcome: string,
-  claims: { ipa?: string; uas?: string },
+  claims: { ipa?: string; uas: string },
 ): void {
   const timeline = session.timeline;
   timeline.push({
@@ -133,9 +133,10 @@ export function recordSsoEvent(
     operation,
     outcome,
     ip_address: (claims.ipa ?? '').slice(0, SSO_TIMELINE_TEXT.ip),
-    user_agent: (claims.uas ?? '').slice(0, SSO_TIMELINE_TEXT.userAgent),
+    user_agent: claims.uas.slice(0, SSO_TIMELINE_TEXT.userAgent),
   });
-  if (timeline.length > SSO_TIMELINE_ENTRIES) timeline.splice(0, timeline.length - SSO_TIMELINE_ENTRIES);
+  // A count of 0 or less (a timeline within the cap) deletes nothing.
+  timeline.splice(0, timeline.length - SSO_TIMELINE_ENTRIES);
 }
 
 /** The logged-in sessions of an account, across its organisation's clients (ended ones aside). */
@@ -286,11 +287,13 @@ function failuresKey(organisationId: string, email: string): string {
   return `${idKey(organisationId)}\n${email.toLowerCase()}`;
 }
 
-/** Seconds until a frozen address thaws, on the platform clock; 0 when it is not frozen. */
+/**
+ * Seconds until a frozen address thaws, on the platform clock; 0 or less when it is not frozen (a
+ * thaw time that has passed, or none, counts below 1).
+ */
 function frozenFor(state: State, clock: OffsetClock, key: string): number {
   const entry = state.loginFailures.get(key);
-  if (!entry || entry.frozenUntilMs <= clock.nowMs()) return 0;
-  return Math.ceil((entry.frozenUntilMs - clock.nowMs()) / 1000);
+  return entry ? Math.ceil((entry.frozenUntilMs - clock.nowMs()) / 1000) : 0;
 }
 
 /** Counts a wrong password (the first after a freeze starts a new count); answers the attempts left. */

@@ -7,8 +7,12 @@
  */
 import nodeCrypto, { randomBytes, scryptSync } from 'node:crypto';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import type { StateDocument } from '../../mock/index.js';
+import { OffsetClock } from '../../mock/core/clock.js';
+import { internalsOf } from '../../mock/core/internals.js';
+import { checkCredentials } from '../../mock/core/sso.js';
+import { createPlatform, type StateDocument } from '../../mock/index.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
+import { until } from '../until.js';
 import {
   ADAPTERS,
   type Answer,
@@ -61,6 +65,24 @@ async function shopLogin(h: Harness, email: string, password: string): Promise<A
     form: { ...market, email, password, csrf_token: csrf },
     headers: { cookie },
   });
+}
+
+/**
+ * Holds every scrypt computation of node:crypto until the test releases it: the key is computed,
+ * and its callback called once `release` is.
+ */
+function holdScrypt(): { release: () => void }[] {
+  const held: { release: () => void }[] = [];
+  const scrypt = nodeCrypto.scrypt;
+  vi.spyOn(nodeCrypto, 'scrypt').mockImplementation(((...args: unknown[]) => {
+    const callback = args.pop() as (error: Error | null, key: Buffer) => void;
+    const gate = deferred();
+    held.push({ release: gate.resolve });
+    (scrypt as (...a: unknown[]) => void)(...args, (error: Error | null, key: Buffer) => {
+      void gate.promise.then(() => callback(error, key));
+    });
+  }) as never);
+  return held;
 }
 
 /** A promise with its resolve function. */
@@ -144,5 +166,54 @@ describe.each(ADAPTERS)('a password check runs off the event loop, through %s', 
     );
     expect(answers.map((a) => a.status).sort()).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
     expect((await shopLogin(h, demoUsers.anna.email, demoUsers.anna.password)).status).toBe(429);
+  });
+
+  test('a state replaced (reset) while a password is checked: the login is refused as a wrong one, and the new state is left as it was', async () => {
+    const held = holdScrypt();
+    const login = shopLogin(h, demoUsers.anna.email, demoUsers.anna.password);
+    await until(() => expect(held).toHaveLength(1));
+    h.platform.reset();
+    const answer = await expectUnchanged(h.platform, async () => {
+      for (const check of held) check.release();
+      return login;
+    });
+    expect(answer.status).toBe(401);
+    expect(answer.text).toContain('Wrong e-mail address or password');
+  });
+
+  test('once the checks of an address are over, nothing of them is kept (memory stays bounded)', async () => {
+    const checks = internalsOf(h.platform)!.state.passwordChecks;
+    expect((await shopLogin(h, demoUsers.anna.email, 'wrong-alone')).status).toBe(401);
+    expect(checks.size).toBe(0);
+    await Promise.all([1, 2, 3].map((i) => shopLogin(h, demoUsers.anna.email, `wrong-${i}`)));
+    expect(checks.size).toBe(0);
+  });
+});
+
+describe('one password check per address at a time', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  test('a check that starts while another waits its turn runs after that one: the wrong password sent before is the one that freezes', async () => {
+    const platform = createPlatform({ seed: 'demo', login: { maxFailedAttempts: 2 } });
+    const { state, settings } = internalsOf(platform)!;
+    const clock = new OffsetClock(Date.parse('2030-03-01T09:00:00Z'));
+    clock.freeze();
+    const anna = platform.snapshot().accounts.find((a) => a.id === demoUsers.anna.id)!;
+    const check = (password: string) =>
+      checkCredentials(state, clock, settings.login, anna.organisation_id, anna.email, password);
+    const held = holdScrypt();
+    const first = check('wrong-1');
+    const second = check('wrong-2');
+    held[0]?.release();
+    expect(await first).toMatchObject({ ok: false, err: 'invalid_credentials', attemptsLeft: 1 });
+    // The second is being checked now; the third, started meanwhile, must wait for it: run beside
+    // it, the third would pass the freeze check before the second freezes the address.
+    await until(() => expect(held).toHaveLength(2));
+    const third = check('wrong-3');
+    for (const hold of held) hold.release();
+    expect(await second).toMatchObject({ ok: false, err: 'invalid_credentials', attemptsLeft: 0 });
+    expect(await third).toMatchObject({ ok: false, err: 'account_frozen', frozenForSeconds: 300 });
   });
 });

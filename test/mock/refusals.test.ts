@@ -6,7 +6,7 @@
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createPlatform, type JournalEntry, type Platform } from '../../mock/index.js';
+import { createPlatform, type JournalEntry, type Platform, type StateDocument } from '../../mock/index.js';
 import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/index.js';
 import {
   DEMO_SSO_AUDIENCE,
@@ -181,6 +181,92 @@ describe('SSO request tokens: the answer is one invalid_request_token, the journ
     const entry = entryOf(h.platform, answer);
     expect(entry.refusal).toEqual({ check: 'credentials', detail: 'wrong password' });
     expect(JSON.stringify(entry)).not.toContain('not-the-password');
+  });
+
+  /** A request of the demo site to the SSO service at `path`, with these claims beside its own; answers the answer. */
+  async function sso(path: string, claims: Record<string, unknown>) {
+    const iat = now();
+    const t = await new SignJWT({
+      cid: demoSite.clientId,
+      ipa: '203.0.113.7',
+      uas: 'refusal-test',
+      ...claims,
+      nbf: iat,
+      iat,
+      exp: iat + 10,
+      iss: demoSite.organisationId,
+      aud: DEMO_SSO_AUDIENCE,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(encoder.encode(demoSite.clientSecret));
+    return h.call(path, { json: { t }, host: 'sso' });
+  }
+
+  /**
+   * Authenticates on session `sid` and answers the journal entry's refusal; the state is as it was
+   * but for the attempt recorded in the session's timeline.
+   */
+  async function credentialsRefusal(sid: string, usr: string, pwd: string) {
+    const trimmed = (doc: StateDocument) => ({
+      ...doc,
+      sso_sessions: doc.sso_sessions.map((s) => (s.sid === sid ? { ...s, timeline: [] } : s)),
+    });
+    const before = h.platform.snapshot();
+    const answer = await sso(paths.ssoAuthenticate, { sid, usr, pwd });
+    const after = h.platform.snapshot();
+    expect(trimmed(after)).toEqual(trimmed(before));
+    expect(after.sso_sessions.find((s) => s.sid === sid)?.timeline).toHaveLength(
+      (before.sso_sessions.find((s) => s.sid === sid)?.timeline.length ?? 0) + 1,
+    );
+    return entryOf(h.platform, answer).refusal;
+  }
+
+  test("no session by that sid: session_not_found on the wire, 'session' in the journal", async () => {
+    const answer = await expectUnchanged(h.platform, () => sso(paths.ssoLogout, { sid: 'no-such-session' }));
+    expect(entryOf(h.platform, answer).refusal).toEqual({ check: 'session', detail: 'no session by that sid' });
+  });
+
+  test("a session whose idle time is over: session_not_found on the wire, 'session' in the journal says it has ended", async () => {
+    const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    h.platform.clock.advance(86_400);
+    const answer = await expectUnchanged(h.platform, () => sso(paths.ssoLogout, { sid }));
+    expect(entryOf(h.platform, answer).refusal).toEqual({
+      check: 'session',
+      detail: 'the session has ended (its lifetime or idle time is over)',
+    });
+    expect(h.platform.sso.session(sid)?.state).toBe('anon');
+  });
+
+  test('the journal says which credentials check refused: an unknown address, an account with no password, an account that is not active, a frozen address', async () => {
+    const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    expect(await credentialsRefusal(sid, 'nobody@example.com', 'whatever')).toEqual({
+      check: 'credentials',
+      detail: 'no account of the organisation with that e-mail address',
+    });
+    expect(await credentialsRefusal(sid, demoUsers.carl.email, demoUsers.carl.password)).toEqual({
+      check: 'credentials',
+      detail: 'the account is inactive',
+    });
+    const doc = h.platform.snapshot();
+    h.platform.restore({
+      ...doc,
+      accounts: doc.accounts.map((account) => {
+        if (account.id !== demoUsers.bo.id) return account;
+        const { password_hash: _, ...withoutPassword } = account;
+        return withoutPassword;
+      }),
+    });
+    expect(await credentialsRefusal(sid, demoUsers.bo.email, demoUsers.bo.password)).toEqual({
+      check: 'credentials',
+      detail: 'the account has no password',
+    });
+    h.platform.clock.freeze();
+    for (let i = 0; i < 5; i++) await credentialsRefusal(sid, demoUsers.anna.email, `wrong-${i}`);
+    h.platform.clock.advance(100);
+    expect(await credentialsRefusal(sid, demoUsers.anna.email, demoUsers.anna.password)).toEqual({
+      check: 'credentials',
+      detail: 'the address is frozen for 200 s more',
+    });
   });
 
   test('an accepted request token leaves no refusal', async () => {

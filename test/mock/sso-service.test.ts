@@ -176,7 +176,13 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       const sid = await createSession();
       const unknown = await refused(sid, 'nobody@example.com', 'whatever-password', 'invalid_credentials');
       const wrong = await refused(sid, anna.email, 'not-the-password', 'invalid_credentials');
-      for (const c of [unknown, wrong]) expect(c).toMatchObject({ err: 'invalid_credentials', sts: 'anon', raa: 4 });
+      for (const c of [unknown, wrong])
+        expect(c).toMatchObject({
+          err: 'invalid_credentials',
+          ems: 'Wrong e-mail address or password',
+          sts: 'anon',
+          raa: 4,
+        });
     });
 
     test('5 wrong passwords freeze the account: the right one is refused (account_frozen, frf), and works after the thaw', async () => {
@@ -185,7 +191,13 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       for (let i = 0; i < 5; i++) remaining.push((await authenticate(sid, anna.email, `wrong-${i}`)).raa);
       expect(remaining).toEqual([4, 3, 2, 1, 0]);
       const frozen = await refused(sid, anna.email, anna.password, 'account_frozen');
-      expect(frozen).toMatchObject({ err: 'account_frozen', sts: 'anon', frf: 300, at: '' });
+      expect(frozen).toMatchObject({
+        err: 'account_frozen',
+        ems: 'Too many wrong passwords: try again later',
+        sts: 'anon',
+        frf: 300,
+        at: '',
+      });
       h.platform.clock.advance(120);
       expect((await authenticate(sid, anna.email, anna.password)).frf).toBe(180);
       h.platform.clock.advance(180);
@@ -200,6 +212,7 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       expect((await authenticate(sid, demoUsers.carl.email, 'wrong')).err).toBe('invalid_credentials');
       expect(await refused(sid, demoUsers.carl.email, demoUsers.carl.password, 'account_not_active')).toMatchObject({
         err: 'account_not_active',
+        ems: 'This account cannot log in',
         sts: 'anon',
       });
     });
@@ -210,6 +223,7 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       const sixth = await createSession();
       expect(await refused(sixth, anna.email, anna.password, 'session_limit_reached')).toMatchObject({
         err: 'session_limit_reached',
+        ems: 'The account has its maximum of logged-in sessions',
         sts: 'anon',
         slm: 5,
       });
@@ -236,11 +250,31 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
     test('a session logged in on another account, or terminated, is refused; it stays as it was', async () => {
       const sid = await createSession();
       await authenticate(sid, anna.email, anna.password);
-      await refused(sid, demoUsers.bo.email, demoUsers.bo.password, 'session_already_logged_in_on_another_account');
+      expect(
+        await refused(sid, demoUsers.bo.email, demoUsers.bo.password, 'session_already_logged_in_on_another_account'),
+      ).toMatchObject({ ems: 'The session is logged in on another account: log out first' });
       expect(h.platform.sso.session(sid)).toMatchObject({ state: 'loggedin', account_id: anna.id });
       await call('logout', { sid, ...DEVICE });
-      await refused(sid, anna.email, anna.password, 'session_terminated');
+      expect(await refused(sid, anna.email, anna.password, 'session_terminated')).toMatchObject({
+        ems: 'The session is terminated',
+      });
       expect(h.platform.sso.session(sid)).toMatchObject({ state: 'terminated', account_id: anna.id });
+    });
+
+    test("a session the state document holds as loggedin without an account is no account's: the account logs in elsewhere, and this session must log out first, which ends it alone", async () => {
+      const sid = await createSession();
+      const doc = h.platform.snapshot();
+      h.platform.restore({
+        ...doc,
+        sso_sessions: doc.sso_sessions.map((s) => (s.sid === sid ? { ...s, state: 'loggedin' as const } : s)),
+      });
+      const elsewhere = await createSession();
+      expect(await authenticate(elsewhere, anna.email, anna.password)).toMatchObject({ sts: 'loggedin', err: null });
+      await refused(sid, anna.email, anna.password, 'session_already_logged_in_on_another_account');
+      expect(h.platform.sso.session(sid)).toMatchObject({ state: 'loggedin', account_id: null });
+      expect(await call('logout', { sid, ...DEVICE })).toMatchObject({ sts: 'terminated', err: null });
+      expect(h.platform.sso.session(sid)?.timeline.at(-1)).toMatchObject({ outcome: 'terminated 1' });
+      expect(h.platform.sso.session(elsewhere)?.state).toBe('loggedin');
     });
 
     test("an unknown session, or another organisation's: session_not_found, and nothing changes", async () => {
@@ -289,6 +323,16 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       expect((await status(theirs, 'anon', COMPLEX)).err).toBeNull();
     });
 
+    test('a session made by the admin tools is adopted by the first client that uses it: another site of the organisation leaves it so, another organisation finds none', async () => {
+      const sid = h.platform.sso.createSession();
+      expect(await status(sid, 'anon', SITE_B)).toMatchObject({ sts: 'anon', sid, err: null });
+      expect(h.platform.sso.session(sid)?.client_id).toBe(demoSiteB.clientId);
+      expect(await status(sid)).toMatchObject({ sts: 'anon', sid, err: null });
+      expect(h.platform.sso.session(sid)?.client_id).toBe(demoSiteB.clientId);
+      const theirs = await expectUnchanged(h.platform, () => status(sid, 'anon', COMPLEX));
+      expect(theirs).toMatchObject({ err: 'session_not_found', sid });
+    });
+
     test('a site of the same organisation sees the session (site B)', async () => {
       const sid = await createSession();
       await authenticate(sid, anna.email, anna.password);
@@ -308,9 +352,40 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       await authenticate(second, anna.email, anna.password, SITE_B);
       await authenticate(bos, demoUsers.bo.email, demoUsers.bo.password);
       expect(await call('logout', { sid: second, ...DEVICE }, SITE_B)).toMatchObject({ sts: 'terminated', err: null });
+      expect(h.platform.sso.session(second)?.timeline.at(-1)).toMatchObject({
+        operation: 'logout',
+        outcome: 'terminated 2',
+      });
       expect((await status(first, 'loggedin')).sts).toBe('terminated');
       expect((await status(second, 'loggedin', SITE_B)).sts).toBe('terminated');
       expect((await status(bos, 'loggedin')).sts).toBe('loggedin');
+    });
+
+    test('an anonymous session: it alone is terminated (terminated 1); a logged-in session beside it stays', async () => {
+      const sid = await createSession();
+      const beside = await createSession();
+      await authenticate(beside, anna.email, anna.password);
+      expect(await call('logout', { sid, ...DEVICE })).toMatchObject({ sts: 'terminated', err: null });
+      expect(h.platform.sso.session(sid)).toMatchObject({ state: 'terminated', account_id: null });
+      expect(h.platform.sso.session(sid)?.timeline.at(-1)).toMatchObject({
+        operation: 'logout',
+        outcome: 'terminated 1',
+      });
+      expect(h.platform.sso.session(beside)?.state).toBe('loggedin');
+    });
+
+    test("a session terminated already (by the admin tools): nothing more ends (terminated 0), the account's other session stays logged in", async () => {
+      const ended = await createSession();
+      const other = await createSession();
+      await authenticate(ended, anna.email, anna.password);
+      await authenticate(other, anna.email, anna.password);
+      h.platform.sso.terminate(ended);
+      expect(await call('logout', { sid: ended, ...DEVICE })).toMatchObject({ sts: 'terminated', err: null });
+      expect(h.platform.sso.session(ended)?.timeline.at(-1)).toMatchObject({
+        operation: 'logout',
+        outcome: 'terminated 0',
+      });
+      expect(h.platform.sso.session(other)).toMatchObject({ state: 'loggedin', account_id: anna.id });
     });
 
     test('an unknown session: session_not_found', async () => {
@@ -401,6 +476,25 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       expect(claims).toMatchObject({ sts: 'anon', at: '', err: null });
       const cookie = answer.headers.get('set-cookie')!;
       expect(cookie).toMatch(new RegExp(`^sso_session=${claims.sid}; Path=/; HttpOnly; SameSite=Lax`));
+    });
+
+    test("the session's timeline records the browser's user agent, its first 256 characters, and no IP address (a redirect carries none)", async () => {
+      const agent = `Mozilla/5.0 ${'x'.repeat(300)}`;
+      const answer = await h.call('/identify', {
+        host: 'sso',
+        query: { t: await sign(h, {}), r: 'http://localhost:3000/' },
+        headers: { 'user-agent': agent },
+      });
+      const claims = await read(h, new URL(answer.headers.get('location')!).searchParams.get('t')!);
+      expect(h.platform.sso.session(claims.sid)?.timeline).toEqual([
+        {
+          at: expect.any(String),
+          operation: 'identify',
+          outcome: 'anon',
+          ip_address: '',
+          user_agent: agent.slice(0, 256),
+        },
+      ]);
     });
 
     test('a browser whose session is logged in: sts loggedin and a ticket for the identifying client (site B)', async () => {
@@ -604,6 +698,12 @@ describe.each(ADAPTERS)('wrong passwords and the freeze, on a frozen platform cl
     expect(await login(anna.email, anna.password)).toMatchObject({ sts: 'loggedin', err: null });
     expect(await login(anna.email, 'one-more-typo')).toMatchObject({ err: 'invalid_credentials', raa: 4 });
     expect(await login(anna.email, anna.password)).toMatchObject({ sts: 'loggedin', err: null });
+  });
+
+  test('only letter case is set aside: straße@ and strasse@ are two addresses, each with five tries of its own', async () => {
+    expect(await typos(5, () => 'straße@example.com')).toEqual([4, 3, 2, 1, 0]);
+    expect(await login('STRAßE@example.com', 'wrong')).toMatchObject({ err: 'account_frozen', frf: 300 });
+    expect(await login('strasse@example.com', 'wrong')).toMatchObject({ err: 'invalid_credentials', raa: 4 });
   });
 
   test('frozen until the thaw exactly; after it, one wrong password does not freeze again: the count starts over', async () => {

@@ -252,6 +252,30 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       ]);
     });
 
+    test('the timeline keeps the first 64 characters of the IP address and the first 256 of the user agent', async () => {
+      const sid = h.platform.sso.createSession();
+      const ipa = `2001:db8::${'a'.repeat(80)}`;
+      const uas = `Mozilla/5.0 ${'u'.repeat(300)}`;
+      await authenticate({ sid, ticket: 'z'.repeat(43), claims: { ipa, uas } });
+      expect(session(sid).timeline).toEqual([
+        {
+          at: expect.any(String),
+          operation: 'authenticatewithticket',
+          outcome: 'invalid_ticket',
+          ip_address: ipa.slice(0, 64),
+          user_agent: uas.slice(0, 256),
+        },
+      ]);
+    });
+
+    test('the timeline keeps only the latest 20 entries', async () => {
+      const sid = h.platform.sso.createSession();
+      for (let i = 1; i <= 22; i++)
+        await authenticate({ sid, ticket: 'z'.repeat(43), claims: { ipa: `198.51.100.${i}` } });
+      const kept = session(sid).timeline.map((e) => e.ip_address);
+      expect(kept).toEqual(Array.from({ length: 20 }, (_, i) => `198.51.100.${i + 3}`));
+    });
+
     test('a session token verifies with the client secret (HS256) and carries every claim of the spec', async () => {
       h.platform.clock.set('2031-03-04T05:06:07Z');
       const sid = h.platform.sso.createSession();
@@ -498,6 +522,20 @@ describe.each(ADAPTERS)('/__admin/sso/sessions through %s', (kind) => {
     expect(h.platform.sso.session(sid)?.state).toBe('terminated');
   });
 
+  test('platform.sso.session(sid) answers a copy: changing it changes no session', async () => {
+    const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    const copy = h.platform.sso.session(sid)!;
+    copy.state = 'terminated';
+    copy.timeline.push({
+      at: copy.created_at,
+      operation: 'logout',
+      outcome: 'terminated 1',
+      ip_address: '',
+      user_agent: '',
+    });
+    expect(h.platform.sso.session(sid)).toMatchObject({ state: 'anon', timeline: [] });
+  });
+
   test('POST .../terminate terminates; a session without a client is allowed', async () => {
     const { sid } = (await admin('POST', 'sso/sessions')).body as { sid: string };
     expect(h.platform.sso.session(sid)?.client_id).toBeNull();
@@ -505,12 +543,22 @@ describe.each(ADAPTERS)('/__admin/sso/sessions through %s', (kind) => {
     expect(h.platform.sso.session(sid)?.state).toBe('terminated');
   });
 
-  test('unknown sid: 404 not_found naming sid; unknown client: 404 naming client_id', async () => {
-    expectError(await admin('GET', 'sso/sessions/nope'), 404, 'not_found', 'sid');
-    expectError(await admin('DELETE', 'sso/sessions/nope'), 404, 'not_found', 'sid');
-    expectError(await admin('POST', 'sso/sessions/nope/terminate'), 404, 'not_found', 'sid');
-    expectError(await admin('POST', 'sso/sessions', { client_id: 'nobody' }), 404, 'not_found', 'client_id');
-    expect(() => h.platform.sso.terminate('nope')).toThrow(expect.objectContaining({ status: 404 }));
+  test('unknown sid: 404 not_found naming sid (No such SSO session); unknown client: 404 naming client_id (No such client)', async () => {
+    for (const [method, path] of [
+      ['GET', 'sso/sessions/nope'],
+      ['DELETE', 'sso/sessions/nope'],
+      ['POST', 'sso/sessions/nope/terminate'],
+    ] as const)
+      expect(expectError(await admin(method, path), 404, 'not_found', 'sid').message).toBe('No such SSO session');
+    expect(
+      expectError(await admin('POST', 'sso/sessions', { client_id: 'nobody' }), 404, 'not_found', 'client_id').message,
+    ).toBe('No such client');
+    expect(() => h.platform.sso.terminate('nope')).toThrow(
+      expect.objectContaining({ status: 404, message: 'No such SSO session' }),
+    );
+    expect(() => h.platform.sso.createSession({ clientId: 'nobody' })).toThrow(
+      expect.objectContaining({ status: 404, message: 'No such client' }),
+    );
     expect(h.platform.sso.session('nope')).toBeUndefined();
   });
 
