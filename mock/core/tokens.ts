@@ -58,15 +58,7 @@ export function revokeFamily(state: State, clock: OffsetClock, token: AccessToke
   for (const t of state.familyOf(token)) if (t.revoked_at === null) t.revoked_at = now;
 }
 
-/** Each token's expiry in milliseconds, parsed once per value of `expires_at`. */
-const expiries = new WeakMap<AccessTokenRecord, { at: string; ms: number }>();
-
 /** Whether a token has expired by `nowMs` (its `expires_at` is not after it). */
 export function isExpired(token: AccessTokenRecord, nowMs: number): boolean {
-  let expiry = expiries.get(token);
-  if (expiry === undefined || expiry.at !== token.expires_at) {
-    expiry = { at: token.expires_at, ms: Date.parse(token.expires_at) };
-    expiries.set(token, expiry);
-  }
-  return expiry.ms <= nowMs;
+  return Date.parse(token.expires_at) <= nowMs;
 }

@@ -278,6 +278,13 @@ describe.each(ADAPTERS)('JSON nesting depth through %s', (kind) => {
     },
   );
 
+  test('a body with no Content-Type at all is not scanned: an unknown path is still 404', async () => {
+    // Bytes, unlike a string, make fetch send no Content-Type.
+    const answer = await fetch(`${h.origin()}/nope`, { method: 'POST', body: new TextEncoder().encode(nested(100)) });
+    expect(answer.status).toBe(404);
+    expect(((await answer.json()) as { code: string }).code).toBe('not_found');
+  });
+
   test.each(['text/plain', 'text/x+json', 'application/octet-stream', 'application/jsonl'])(
     'a body not declared JSON (%s) is not scanned: an unknown path is still 404',
     async (contentType) => {
