@@ -72,8 +72,9 @@ export function pairsToRecord(text: string): Record<string, string> {
  * be an integer from 1 to 1000` (or `words` instead of "an integer from 1 to 1000").
  */
 export function integerIn(min: number, max: number, words = `an integer from ${min} to ${max}`): z.ZodNumber {
+  // A schema's error words the issues of its checks too.
   const error = `Parameter must be ${words}`;
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+  return z.number({ error }).int().min(min).max(max);
 }
 
 /**

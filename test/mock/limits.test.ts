@@ -153,7 +153,9 @@ describe('the in-process platform (platform.handle, behind MSW) reads a body chu
 
   test('maxBodyBytes must be a positive integer', () => {
     for (const maxBodyBytes of [0, -1, 1.5, Number.NaN]) {
-      expect(() => createPlatform({ maxBodyBytes })).toThrowError(expect.objectContaining({ field: 'maxBodyBytes' }));
+      expect(() => createPlatform({ maxBodyBytes })).toThrowError(
+        expect.objectContaining({ field: 'maxBodyBytes', message: 'Parameter must be a positive integer' }),
+      );
     }
   });
 });
