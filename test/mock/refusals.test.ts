@@ -62,6 +62,36 @@ describe('SSO request tokens: the answer is one invalid_request_token, the journ
   const h = useAdapter('msw');
   const now = () => Math.floor(h.platform.clock.now().getTime() / 1000);
 
+  /**
+   * A request to the SSO service at `path` with these claims beside the usual ones, signed as the
+   * demo site unless `as` names another client; answers the answer.
+   */
+  async function sso(
+    path: string,
+    claims: Record<string, unknown>,
+    as = {
+      client_id: demoSite.clientId,
+      client_secret: demoSite.clientSecret,
+      organisation_id: demoSite.organisationId,
+    },
+  ) {
+    const iat = now();
+    const t = await new SignJWT({
+      cid: as.client_id,
+      ipa: '203.0.113.7',
+      uas: 'refusal-test',
+      ...claims,
+      nbf: iat,
+      iat,
+      exp: iat + 10,
+      iss: as.organisation_id,
+      aud: DEMO_SSO_AUDIENCE,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(encoder.encode(as.client_secret));
+    return h.call(path, { json: { t }, host: 'sso' });
+  }
+
   const cases: [string, string, () => Promise<string>, RegExp][] = [
     [
       'a wrong signature',
@@ -137,21 +167,7 @@ describe('SSO request tokens: the answer is one invalid_request_token, the journ
   test("another organisation's session: session_not_found on the wire, 'organisation' in the journal", async () => {
     const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
     const complex = h.platform.snapshot().clients.find((c) => c.organisation_id === demoIds.organisations.complex)!;
-    const iat = now();
-    const t = await new SignJWT({
-      cid: complex.client_id,
-      sid,
-      ipa: '203.0.113.7',
-      uas: 'x',
-      nbf: iat,
-      iat,
-      exp: iat + 10,
-      iss: complex.organisation_id,
-      aud: DEMO_SSO_AUDIENCE,
-    })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .sign(encoder.encode(complex.client_secret));
-    const answer = await h.call(paths.ssoLogout, { json: { t }, host: 'sso' });
+    const answer = await expectUnchanged(h.platform, () => sso(paths.ssoLogout, { sid }, complex));
     expect(entryOf(h.platform, answer).refusal).toEqual({
       check: 'organisation',
       detail: 'the session sid belongs to another organisation',
@@ -161,46 +177,11 @@ describe('SSO request tokens: the answer is one invalid_request_token, the journ
 
   test('a wrong password: invalid_credentials on the wire, which it was in the journal, never the password', async () => {
     const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
-    const iat = now();
-    const t = await new SignJWT({
-      cid: demoSite.clientId,
-      sid,
-      ipa: '203.0.113.7',
-      uas: 'x',
-      usr: demoUsers.anna.email,
-      pwd: 'not-the-password',
-      nbf: iat,
-      iat,
-      exp: iat + 10,
-      iss: demoSite.organisationId,
-      aud: DEMO_SSO_AUDIENCE,
-    })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .sign(encoder.encode(demoSite.clientSecret));
-    const answer = await h.call(paths.ssoAuthenticate, { json: { t }, host: 'sso' });
+    const answer = await sso(paths.ssoAuthenticate, { sid, usr: demoUsers.anna.email, pwd: 'not-the-password' });
     const entry = entryOf(h.platform, answer);
     expect(entry.refusal).toEqual({ check: 'credentials', detail: 'wrong password' });
     expect(JSON.stringify(entry)).not.toContain('not-the-password');
   });
-
-  /** A request of the demo site to the SSO service at `path`, with these claims beside its own; answers the answer. */
-  async function sso(path: string, claims: Record<string, unknown>) {
-    const iat = now();
-    const t = await new SignJWT({
-      cid: demoSite.clientId,
-      ipa: '203.0.113.7',
-      uas: 'refusal-test',
-      ...claims,
-      nbf: iat,
-      iat,
-      exp: iat + 10,
-      iss: demoSite.organisationId,
-      aud: DEMO_SSO_AUDIENCE,
-    })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .sign(encoder.encode(demoSite.clientSecret));
-    return h.call(path, { json: { t }, host: 'sso' });
-  }
 
   /**
    * Authenticates on session `sid` and answers the journal entry's refusal; the state is as it was
