@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { PACKAGE_BUDGET_MB } from '../../bench/size.js';
+import { HIDE_MSW_CJS, HIDE_MSW_ESM_URL } from '../hide-msw.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('fixtures/', import.meta.url));
@@ -52,28 +53,6 @@ const CHECKS: ReadonlyArray<[config: string, compilers: readonly Compiler[]]> = 
   // msw's CommonJS types import an ES module, which TypeScript reads from CommonJS since 5.8 (nodenext).
   ['cjs/tsconfig.msw.json', ['newest']],
 ];
-
-/** `require('msw')` and `import('msw')` fail as they do where msw is not installed. */
-const HIDE_MSW_CJS = `const Module = require('node:module');
-const resolve = Module._resolveFilename;
-Module._resolveFilename = function (request, ...rest) {
-  if (request === 'msw' || request.startsWith('msw/')) {
-    const error = new Error("Cannot find module '" + request + "'");
-    error.code = 'MODULE_NOT_FOUND';
-    throw error;
-  }
-  return resolve.call(this, request, ...rest);
-};`;
-const HIDE_MSW_ESM_HOOKS = `export async function resolve(specifier, context, next) {
-  if (specifier === 'msw' || specifier.startsWith('msw/')) {
-    const error = new Error("Cannot find package '" + specifier + "' imported from " + context.parentURL);
-    error.code = 'ERR_MODULE_NOT_FOUND';
-    throw error;
-  }
-  return next(specifier, context);
-}`;
-const HIDE_MSW_ESM = `import { register } from 'node:module';
-register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HIDE_MSW_ESM_HOOKS)}));`;
 
 let failures = 0;
 let passes = 0;
@@ -204,13 +183,14 @@ try {
   );
   await step('compile the CommonJS fixture', () => emit('cjs/tsconfig.msw.json', 'cjs/out').then(() => undefined));
   const node = (args: string[]) => run(process.execPath, args, consumer);
-  const hideEsm = `data:text/javascript,${encodeURIComponent(HIDE_MSW_ESM)}`;
   const hideCjs = join(work, 'hide-msw.cjs');
   writeFileSync(hideCjs, HIDE_MSW_CJS);
   for (const file of ['index.js', 'subpaths.js', 'openapi.js', 'openapi-require.js']) {
     await step(`node esm/out/${file}`, () => node([`esm/out/${file}`]));
   }
-  await step('node esm/out/without-msw.js (msw hidden)', () => node(['--import', hideEsm, 'esm/out/without-msw.js']));
+  await step('node esm/out/without-msw.js (msw hidden)', () =>
+    node(['--import', HIDE_MSW_ESM_URL, 'esm/out/without-msw.js']),
+  );
   for (const file of ['index.js', 'subpaths.js', 'msw.js']) {
     await step(`node cjs/out/${file}`, () => node([`cjs/out/${file}`]));
   }

@@ -7,18 +7,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
-
-/** Module hooks: `msw` (and `msw/...`) cannot be found, with the error Node gives for a missing package. */
-const HOOKS = `export async function resolve(specifier, context, next) {
-  if (specifier === 'msw' || specifier.startsWith('msw/')) {
-    const error = new Error("Cannot find package '" + specifier + "' imported from " + context.parentURL);
-    error.code = 'ERR_MODULE_NOT_FOUND';
-    throw error;
-  }
-  return next(specifier, context);
-}`;
-const WITHOUT_MSW = `import { register } from 'node:module';
-register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOKS)}));`;
+import { HIDE_MSW_ESM_URL } from '../hide-msw.js';
 
 /**
  * How long a test that starts node with tsx may take: a few seconds on an idle machine, and the
@@ -30,15 +19,7 @@ const PROCESS_MS = 60_000;
 async function withoutMsw(source: string): Promise<Record<string, unknown>> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--import',
-      `data:text/javascript,${encodeURIComponent(WITHOUT_MSW)}`,
-      '--input-type=module',
-      '--eval',
-      source,
-    ],
+    ['--import', 'tsx', '--import', HIDE_MSW_ESM_URL, '--input-type=module', '--eval', source],
     { cwd: new URL('../../', import.meta.url), timeout: PROCESS_MS - 5_000 },
   );
   return JSON.parse(stdout) as Record<string, unknown>;
