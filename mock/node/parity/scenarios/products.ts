@@ -1,0 +1,193 @@
+/** Products, payment periods and sharing options (endpoints 2, 3, 15): the catalogue read every way it can be, and refused. */
+import { getPaymentPeriods, getProductSharing, getProducts } from '../../../../src/endpoints.js';
+import { ROWS } from '../rows.js';
+import { ABSENT_ID, call, query, type Scenario } from '../scenario.js';
+import { readRefusals } from './common.js';
+
+export const products: Scenario = {
+  name: 'products',
+  scopes: ['/external/product/r'],
+  steps: [
+    {
+      name: 'get products',
+      row: ROWS.inactive,
+      effect: 'read',
+      request: call(getProducts),
+      values: 'catalogue',
+      bind: {
+        product_id: '/items/0/id',
+        product_code: '/items/0/product_code',
+        title_code: '/items/0/title_code',
+        tag: '/items/0/tags/0/name',
+        package_id: { from: '/items', where: { is_package: true }, take: '/id' },
+        package_code: { from: '/items', where: { is_package: true }, take: '/product_code' },
+      },
+    },
+    {
+      name: 'get products, inactive ones included',
+      row: ROWS.inactive,
+      effect: 'read',
+      request: call(getProducts, { query: query({ include_inactive: 'true' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get products by id',
+      row: ROWS.organisations,
+      effect: 'read',
+      request: call(getProducts, { query: query({ id: '{product_id}' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get products by product_code',
+      row: ROWS.organisations,
+      effect: 'read',
+      request: call(getProducts, { query: query({ product_code: '{product_code}' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get products of each type',
+      row: ROWS.productType,
+      effect: 'read',
+      request: call(getProducts, { query: query({ product_type: 'products' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get packages',
+      row: ROWS.productType,
+      effect: 'read',
+      request: call(getProducts, { query: query({ product_type: 'packages' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get campaigns',
+      row: ROWS.productType,
+      effect: 'read',
+      request: call(getProducts, { query: query({ product_type: 'campaigns' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get products by title_code',
+      row: ROWS.organisations,
+      effect: 'read',
+      request: call(getProducts, { query: query({ title_code: '{title_code}' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get products by a tag',
+      row: ROWS.tags,
+      effect: 'read',
+      request: call(getProducts, { query: query({ tags: '{tag}' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get products by an id that names no product',
+      row: ROWS.productAbsent,
+      effect: 'read',
+      request: call(getProducts, { query: query({ id: ABSENT_ID }) }),
+    },
+    {
+      name: 'get products by a product_code that names no product',
+      row: ROWS.productAbsent,
+      effect: 'read',
+      request: call(getProducts, { query: query({ product_code: 'parity-absent-code' }) }),
+    },
+    {
+      name: 'get products by an id of the wrong shape',
+      row: ROWS.field,
+      effect: 'read',
+      request: call(getProducts, { query: query({ id: 'not-an-id' }) }),
+    },
+    {
+      name: 'get products by id and product_code together',
+      row: ROWS.field,
+      effect: 'read',
+      request: call(getProducts, { query: query({ id: '{product_id}', product_code: '{product_code}' }) }),
+    },
+    {
+      name: 'get products of an unknown product_type',
+      row: ROWS.field,
+      effect: 'read',
+      request: call(getProducts, { query: query({ product_type: 'bundles' }) }),
+    },
+    {
+      name: 'get products with include_inactive that is not a boolean',
+      row: ROWS.query,
+      effect: 'read',
+      request: call(getProducts, { query: query({ include_inactive: 'yes' }) }),
+    },
+    ...readRefusals(getProducts, {
+      valid: query({ product_code: '{product_code}' }),
+      repeat: 'product_code',
+      otherScope: '/external/title/r',
+    }),
+    {
+      name: 'get payment periods by product_id',
+      row: ROWS.periodsName,
+      effect: 'read',
+      request: call(getPaymentPeriods, { query: query({ product_id: '{package_id}' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get payment periods by product_code',
+      row: ROWS.periodsName,
+      effect: 'read',
+      request: call(getPaymentPeriods, { query: query({ product_code: '{package_code}' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get payment periods by id, as the samples send it',
+      row: ROWS.periodsName,
+      effect: 'read',
+      request: call(getPaymentPeriods, { query: query({ id: '{package_id}' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get payment periods without a product',
+      row: ROWS.field,
+      effect: 'read',
+      request: call(getPaymentPeriods),
+    },
+    {
+      name: 'get payment periods of a product that does not exist',
+      row: ROWS.productAbsent,
+      effect: 'read',
+      request: call(getPaymentPeriods, { query: query({ product_id: ABSENT_ID }) }),
+    },
+    ...readRefusals(getPaymentPeriods, {
+      valid: query({ product_id: '{package_id}' }),
+      repeat: 'product_id',
+      otherScope: '/external/title/r',
+    }),
+    {
+      name: 'get product sharing by id',
+      row: ROWS.sharing,
+      effect: 'read',
+      request: call(getProductSharing, { query: query({ id: '{product_id}' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get product sharing by code',
+      row: ROWS.sharing,
+      effect: 'read',
+      request: call(getProductSharing, { query: query({ code: '{product_code}' }) }),
+      values: 'catalogue',
+    },
+    {
+      name: 'get product sharing of a product that does not exist',
+      row: ROWS.productAbsent,
+      effect: 'read',
+      request: call(getProductSharing, { query: query({ id: ABSENT_ID }) }),
+    },
+    {
+      name: 'get product sharing by id and code together',
+      row: ROWS.sharing,
+      effect: 'read',
+      request: call(getProductSharing, { query: query({ id: '{product_id}', code: '{product_code}' }) }),
+    },
+    ...readRefusals(getProductSharing, {
+      valid: query({ id: '{product_id}' }),
+      repeat: 'id',
+      otherScope: '/external/title/r',
+    }),
+  ],
+};

@@ -1,0 +1,87 @@
+/**
+ * How a parity run sends a request to the platform under test: over node:http(s) (a GET may carry a
+ * JSON body, endpoint 6), never following a redirect (a secret in a body goes to no other host), with
+ * one time bound for the whole answer, body included, and a bound on its size.
+ */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/** The largest answer read: a catalogue page of a large organisation fits many times over. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** What came back: the status, a header reader, the body's text. */
+export interface Received {
+  readonly status: number;
+  header(name: string): string | undefined;
+  readonly text: string;
+}
+
+/** A host that cannot be reached, or that does not answer in time: the run cannot go on (exit code 2). */
+export class UnreachableError extends Error {
+  /**
+   * @param origin - the host, as `scheme://host:port`
+   * @param reason - what went wrong, in a few words
+   */
+  constructor(
+    readonly origin: string,
+    reason: string,
+  ) {
+    super(`cannot reach ${origin}: ${reason}`);
+    this.name = 'UnreachableError';
+  }
+}
+
+/** Sends one request; rejects with {@link UnreachableError} when the host does not answer whole within `timeoutMs`. */
+export function send(
+  url: URL,
+  method: string,
+  headers: Readonly<Record<string, string>>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<Received> {
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const fail = (reason: string) => reject(new UnreachableError(url.origin, reason));
+    const req = request(url, {
+      method,
+      headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      fail(`no whole answer within ${timeoutMs} ms`);
+    }, timeoutMs);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      fail(error.code ?? error.message);
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) {
+          clearTimeout(timer);
+          req.destroy();
+          fail(`an answer over ${MAX_ANSWER_BYTES} bytes`);
+        } else chunks.push(chunk);
+      });
+      res.on('end', () => {
+        clearTimeout(timer);
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({
+          status: res.statusCode ?? 0,
+          header: (name) => {
+            const value = res.headers[name.toLowerCase()];
+            return Array.isArray(value) ? value.join(', ') : value;
+          },
+          text,
+        });
+      });
+      res.on('error', (error) => {
+        clearTimeout(timer);
+        fail(error.message);
+      });
+    });
+    req.end(body);
+  });
+}
