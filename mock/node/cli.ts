@@ -16,16 +16,24 @@ import { validate } from '../core/validate.js';
 import { createPlatform } from '../platform.js';
 import { demoCredentials, demoShop, demoSite, demoUsers } from '../seeds/index.js';
 import type { Captured, CaptureProgress } from './capture.js';
-import { type CommandLine, captureHelpText, helpText, parseCommandLine, UsageError } from './command-line.js';
-import { type CaptureOptions, ServerOptionsSchema } from './options.js';
+import {
+  type CommandLine,
+  captureHelpText,
+  helpText,
+  parityHelpText,
+  parseCommandLine,
+  UsageError,
+} from './command-line.js';
+import { type CaptureOptions, type ParityCommandOptions, ServerOptionsSchema } from './options.js';
 import { type RequestLogLine, type RunningServer, startServer } from './server.js';
 
 /** What a command line to serve holds. */
 type Serve = Extract<CommandLine, { action: 'serve' }>;
 
-/** A usage error: the message, the usage (of `capture`, when it was the command), exit code 2. */
+/** A usage error: the message, the usage (of `capture` or `parity`, when it was the command), exit code 2. */
 function fail(message: string): never {
-  const usage = process.argv[2] === 'capture' ? captureHelpText() : helpText();
+  const command = process.argv[2];
+  const usage = command === 'capture' ? captureHelpText() : command === 'parity' ? parityHelpText() : helpText();
   process.stderr.write(`platform-mock: ${message}\n\n${usage}`);
   process.exit(2);
 }
@@ -234,6 +242,18 @@ async function captureCommand(options: CaptureOptions): Promise<void> {
   process.stdout.write(`${capturedLines(options, captured).join('\n')}\n`);
 }
 
+/** `platform-mock parity`: runs, prints, exits 0 (no difference), 1 (a difference) or 2 (a host cannot be reached). */
+async function parityCommand(options: ParityCommandOptions): Promise<void> {
+  // Loaded for this command only: serving never loads the SDK's client.
+  const { parityCommand: run } = await import('./parity/command.js');
+  const code = await run(options, {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    terminal: process.stderr.isTTY === true,
+  });
+  process.exitCode = code;
+}
+
 async function main(): Promise<void> {
   let command: CommandLine;
   try {
@@ -243,8 +263,14 @@ async function main(): Promise<void> {
     throw err;
   }
   if (command.action === 'capture') return captureCommand(command.options);
+  if (command.action === 'parity') return parityCommand(command.options);
   if (command.action !== 'serve') {
-    const texts = { help: helpText, 'capture-help': captureHelpText, version: () => `${version()}\n` };
+    const texts = {
+      help: helpText,
+      'capture-help': captureHelpText,
+      'parity-help': parityHelpText,
+      version: () => `${version()}\n`,
+    };
     process.stdout.write(texts[command.action]());
     return;
   }

@@ -10,7 +10,14 @@ import { HttpError } from '../core/errors.js';
 import { type CommandLineFlag, flagged, flagOf, type HelpSection, PlatformOptionsSchema } from '../core/options.js';
 import type { PlatformOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
-import { type CaptureOptions, CaptureOptionsSchema, ServerOptionsSchema, type StartServerOptions } from './options.js';
+import {
+  type CaptureOptions,
+  CaptureOptionsSchema,
+  type ParityCommandOptions,
+  ParityCommandSchema,
+  ServerOptionsSchema,
+  type StartServerOptions,
+} from './options.js';
 
 /** The command's own switches: not options of the server or the platform. */
 const commandShape = {
@@ -39,8 +46,8 @@ const EXCLUSIVE: readonly (readonly [string, string])[] = [
   ['--admin-token', '--no-admin'],
 ];
 
-/** Whose option a flag sets: the command's, the server's, the platform's, or `capture`'s. */
-type Target = 'command' | 'server' | 'platform' | 'capture';
+/** Whose option a flag sets: the command's, the server's, the platform's, `capture`'s or `parity`'s. */
+type Target = 'command' | 'server' | 'platform' | 'capture' | 'parity';
 
 /** A flag as declared, with the option it sets: whose, and where (`['login', 'maxFailedAttempts']`). */
 interface DeclaredFlag extends CommandLineFlag {
@@ -75,8 +82,17 @@ const CAPTURE_FLAGS: readonly DeclaredFlag[] = [
   ...flagsIn({ help: commandShape.help }, 'command'),
 ];
 
+/** The flags of `platform-mock parity`: its options, and the help. */
+const PARITY_FLAGS: readonly DeclaredFlag[] = [
+  ...flagsIn(ParityCommandSchema.shape, 'parity'),
+  ...flagsIn({ help: commandShape.help }, 'command'),
+];
+
 /** The subcommand that writes a state document from a real platform's catalogue. */
 const CAPTURE = 'capture';
+
+/** The subcommand that runs the parity scenarios against a platform, or against recorded snapshots. */
+const PARITY = 'parity';
 
 /** What an argument list asks for. */
 export type CommandLine =
@@ -96,6 +112,12 @@ export type CommandLine =
       readonly action: 'capture';
       /** Where to read and where to write; the secret from `--client-secret` or its variable. */
       readonly options: CaptureOptions;
+    }
+  | { readonly action: 'parity-help' }
+  | {
+      readonly action: 'parity';
+      /** The target or the snapshots, and what to write; the secret from `--client-secret` or its variable. */
+      readonly options: ParityCommandOptions;
     };
 
 /** A command line that cannot be run: the message says why (the CLI prints the help after it, exit code 2). */
@@ -175,7 +197,9 @@ function checked(schema: z.ZodType, options: unknown, target: Target, texts: Map
     validate(schema, options);
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    const flag = [...FLAGS, ...CAPTURE_FLAGS].find((f) => f.target === target && f.path.join('.') === error.field);
+    const flag = [...FLAGS, ...CAPTURE_FLAGS, ...PARITY_FLAGS].find(
+      (f) => f.target === target && f.path.join('.') === error.field,
+    );
     const text = flag && texts.get(flag);
     if (!flag) throw new UsageError(`invalid ${error.field ?? 'option'}: ${reason(error.message)}`);
     throw new UsageError(
@@ -194,6 +218,7 @@ export function parseCommandLine(
   env: Readonly<Record<string, string | undefined>> = {},
 ): CommandLine {
   if (argv[0] === CAPTURE) return captureLine(argv.slice(1), env);
+  if (argv[0] === PARITY) return parityLine(argv.slice(1), env);
   const texts = given(FLAGS, argv, env);
   const options = optionsOf(texts);
   if (options.command.help === true) return { action: 'help' };
@@ -214,7 +239,13 @@ export function parseCommandLine(
 
 /** The options the flags given set, by whose they are. */
 function optionsOf(texts: Map<DeclaredFlag, string | true>): Record<Target, Record<string, unknown>> {
-  const options: Record<Target, Record<string, unknown>> = { command: {}, server: {}, platform: {}, capture: {} };
+  const options: Record<Target, Record<string, unknown>> = {
+    command: {},
+    server: {},
+    platform: {},
+    capture: {},
+    parity: {},
+  };
   for (const [flag, text] of texts) {
     const value = text === true ? !flag.negates : flagValue(flag, text);
     setAt(options[flag.target], flag.path, value);
@@ -234,6 +265,40 @@ function captureLine(argv: readonly string[], env: Readonly<Record<string, strin
     );
   checked(CaptureOptionsSchema, options.capture, 'capture', texts);
   return { action: 'capture', options: validate(CaptureOptionsSchema, options.capture) };
+}
+
+/** The flags a run against a platform needs (with `--snapshots`, none of them). */
+const TARGET_FLAGS = ['--api', '--auth', '--client-id', '--client-secret', '--organisation'] as const;
+
+/** Flags of `parity` that need another, and why. */
+const PARITY_NEEDS: readonly (readonly [string, string, string])[] = [
+  ['--allow-writes', '--account', 'the writes go to that one test account'],
+  ['--shop', '--marketplace', "the shop's scenario opens that marketplace"],
+  ['--marketplace', '--shop', "the marketplace is the shop's"],
+];
+
+/**
+ * `platform-mock parity [flags]`: its help, or its options. Against a platform, its hosts, a client
+ * and the organisation are required; with `--snapshots`, none of them (and not `--record`).
+ */
+function parityLine(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandLine {
+  const texts = given(PARITY_FLAGS, argv, env);
+  const options = optionsOf(texts);
+  if (options.command.help === true) return { action: 'parity-help' };
+  const names = new Set([...texts.keys()].map((f) => f.flag));
+  if (names.has('--snapshots')) {
+    if (names.has('--record')) throw new UsageError('--snapshots and --record exclude each other');
+  } else {
+    const missing = PARITY_FLAGS.find((f) => (TARGET_FLAGS as readonly string[]).includes(f.flag) && !texts.has(f));
+    if (missing)
+      throw new UsageError(
+        `parity needs ${missing.flag} ${missing.value ?? ''}${missing.env ? ` (or ${missing.env} set)` : ''}, or --snapshots <dir>`,
+      );
+  }
+  for (const [flag, needed, why] of PARITY_NEEDS)
+    if (names.has(flag) && !names.has(needed)) throw new UsageError(`${flag} needs ${needed}: ${why}`);
+  checked(ParityCommandSchema, options.parity, 'parity', texts);
+  return { action: 'parity', options: validate(ParityCommandSchema, options.parity) };
 }
 
 const SECTIONS: readonly (readonly [HelpSection, string | undefined])[] = [
@@ -275,6 +340,7 @@ export function helpText(): string {
     server: validate(ServerOptionsSchema, {}),
     platform: validate(PlatformOptionsSchema, {}),
     capture: {},
+    parity: {},
   };
   const sections = SECTIONS.map(([section, title]) => {
     const lines = FLAGS.filter((f) => f.section === section).flatMap((f) => helpLines(f, defaults));
@@ -293,12 +359,46 @@ Usage: platform-mock capture --api <base_url> --auth <auth_api_url> --client-id 
          --client-secret <secret> --organisation <id> --out <file>
 A real platform's catalogue, read with a client's credentials, as a state document for --seed
 (platform-mock capture --help: its flags).
+
+Usage: platform-mock parity --api <base_url> --auth <auth_api_url> --client-id <id>
+         --client-secret <secret> --organisation <id> [--account <id>] [--sso <sso_url>]
+       platform-mock parity --snapshots <dir>
+The same scenarios against a platform and the reference platform, each difference reported
+(platform-mock parity --help: its flags).
+`;
+}
+
+/** The help of `platform-mock parity`. */
+export function parityHelpText(): string {
+  const defaults: Record<Target, unknown> = {
+    command: {},
+    server: {},
+    platform: {},
+    capture: {},
+    parity: validate(ParityCommandSchema, {}),
+  };
+  return `platform-mock parity: prove the reference platform against your own stage.
+
+Usage: platform-mock parity --api <base_url> --auth <auth_api_url> --client-id <id>
+         --client-secret <secret> --organisation <id> [options]
+       platform-mock parity --snapshots <dir> [options]
+
+Sends the same scenarios (every read of the endpoint table, valid and refused, the token grants,
+tickets, and SSO with --sso) to the platform and to a reference platform in process seeded from a
+capture of its catalogue, and reports each step where the two differ: status, error code and
+field, the answer's shape, the headers that carry meaning, and the catalogue's own values; each
+difference names the row of docs/assumptions.md it tests. Without --allow-writes it sends no
+request that can change the platform: reads, grants, SSO session operations, and writes malformed
+so that no platform can take them for valid ones. Exit code 0: no difference; 1: a difference;
+2: a usage or connection error.
+
+${PARITY_FLAGS.flatMap((f) => helpLines(f, defaults)).join('\n')}
 `;
 }
 
 /** The help of `platform-mock capture`. */
 export function captureHelpText(): string {
-  const defaults: Record<Target, unknown> = { command: {}, server: {}, platform: {}, capture: {} };
+  const defaults: Record<Target, unknown> = { command: {}, server: {}, platform: {}, capture: {}, parity: {} };
   return `platform-mock capture: a real platform's catalogue as a state document.
 
 Usage: platform-mock capture [options]

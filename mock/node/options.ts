@@ -240,3 +240,156 @@ export const CaptureOptionsSchema: z.ZodObject<typeof captureShape> = z.object(c
  * @interface
  */
 export type CaptureOptions = z.output<typeof CaptureOptionsSchema>;
+
+/** A directory's path (`--record`, `--snapshots`). */
+const directory = () => z.string().min(1, { error: 'Parameter must be a path' });
+/** A file's path (`--json`, `--junit`). */
+const file = () => z.string().min(1, { error: 'Parameter must be a path' });
+/** An id of the platform's form: 24 hex digits. */
+const platformId = (what: string) =>
+  z.string().regex(/^[a-f\d]{24}$/i, { error: `Parameter must be ${what} id (24 hex digits)` });
+
+const parityShape = {
+  /** The platform's external API, `{base_url}`. */
+  api: flagged(httpUrl().optional(), {
+    flag: '--api',
+    value: '<base_url>',
+    help: "the platform's external API",
+    section: 'command',
+  }),
+  /** The platform's authorization API, `{auth_api_url}`. */
+  auth: flagged(httpUrl().optional(), {
+    flag: '--auth',
+    value: '<auth_api_url>',
+    help: "the platform's authorization API",
+    section: 'command',
+  }),
+  /** The SSO service, `{sso_url}`: its scenario runs only with it. */
+  sso: flagged(httpUrl().optional(), {
+    flag: '--sso',
+    value: '<sso_url>',
+    help: 'the SSO service (its scenario runs only with it)',
+    section: 'command',
+  }),
+  /** The shop, `{shop_url}`: its scenario runs only with it and `marketplace`. */
+  shop: flagged(httpUrl().optional(), {
+    flag: '--shop',
+    value: '<shop_url>',
+    help: 'the shop (its scenario runs only with it and --marketplace)',
+    section: 'command',
+  }),
+  /** The shop's marketplace: `{groupId}/{marketplaceId}`. */
+  marketplace: flagged(
+    z
+      .string()
+      .regex(/^[\w-]+\/[\w-]+$/, { error: 'Parameter must be {groupId}/{marketplaceId}' })
+      .optional(),
+    {
+      flag: '--marketplace',
+      value: '<group/id>',
+      help: "the shop's marketplace, {groupId}/{marketplaceId}",
+      section: 'command',
+    },
+  ),
+  /** The id of a client of the organisation. */
+  clientId: flagged(z.string().min(1, { error: 'Parameter must be a non-empty string' }).optional(), {
+    flag: '--client-id',
+    value: '<id>',
+    help: 'a client of the organisation',
+    section: 'command',
+  }),
+  /** Its secret; never printed, never written. */
+  clientSecret: flagged(z.string().min(1, { error: 'Parameter must be a non-empty string' }).optional(), {
+    flag: '--client-secret',
+    value: '<secret>',
+    help: "the client's secret (never printed, never written)",
+    section: 'command',
+    env: 'PLATFORM_CLIENT_SECRET',
+  }),
+  /** The client's organisation. */
+  organisation: flagged(platformId('an organisation').optional(), {
+    flag: '--organisation',
+    value: '<id>',
+    help: "the client's organisation",
+    section: 'command',
+  }),
+  /** A test account of the organisation: the scenarios with a user run with it, and the writes go to it. */
+  account: flagged(platformId('an account').optional(), {
+    flag: '--account',
+    value: '<id>',
+    help: 'a test account: tickets, user tokens and SSO log-in with it,\nand the writes of --allow-writes on it',
+    section: 'command',
+  }),
+  /** Send the writes, each undone at the end of its scenario (needs `account`). */
+  allowWrites: flagged(z.boolean().default(false), {
+    flag: '--allow-writes',
+    help: 'also send writes (a price, a user-product of --account),\neach undone at the end',
+    section: 'command',
+  }),
+  /** The SSO audience constant. */
+  ssoAudience: flagged(z.string().min(1, { error: 'Parameter must be a non-empty string' }).default('pw-sso'), {
+    flag: '--sso-audience',
+    value: '<constant>',
+    help: 'the SSO audience constant (aud of request tokens)',
+    section: 'command',
+  }),
+  /** Write the target's answers, normalised, to this directory. */
+  record: flagged(directory().optional(), {
+    flag: '--record',
+    value: '<dir>',
+    help: "save the target's answers, normalised, as snapshot files to commit",
+    section: 'command',
+  }),
+  /** Compare the reference platform with the snapshots in this directory, without a target. */
+  snapshots: flagged(directory().optional(), {
+    flag: '--snapshots',
+    value: '<dir>',
+    help: 'compare the reference with recorded snapshots (no target needed)',
+    section: 'command',
+  }),
+  /** List every request the run would send, and send none. */
+  dryRun: flagged(z.boolean().default(false), {
+    flag: '--dry-run',
+    help: 'print every request it would send, and send none',
+    section: 'command',
+  }),
+  /** Write the report as JSON to this file. */
+  json: flagged(file().optional(), { flag: '--json', value: '<file>', help: 'the report as JSON', section: 'command' }),
+  /** Write the report as JUnit XML to this file. */
+  junit: flagged(file().optional(), {
+    flag: '--junit',
+    value: '<file>',
+    help: 'the report as JUnit XML (a test case per step)',
+    section: 'command',
+  }),
+  /** Run only these scenarios (their names, comma-separated). */
+  only: flagged(z.array(z.string()).optional(), {
+    flag: '--only',
+    value: '<names>',
+    help: 'run only these scenarios, comma-separated',
+    section: 'command',
+    read: z.string().transform((text) =>
+      text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
+    ),
+  }),
+  /** The time for a whole answer of the target, in ms. */
+  timeoutMs: flagged(positive.default(30_000), {
+    flag: '--timeout',
+    value: '<ms>',
+    help: 'time for a whole answer of the target',
+    section: 'command',
+    read: Digits,
+  }),
+};
+
+/** The schema of `platform-mock parity`'s options. */
+export const ParityCommandSchema: z.ZodObject<typeof parityShape> = z.object(parityShape);
+
+/**
+ * Options of `platform-mock parity`, checked, with their defaults.
+ * @interface
+ */
+export type ParityCommandOptions = z.output<typeof ParityCommandSchema>;

@@ -19,7 +19,7 @@ import { type Answer, compareAnswers, type Difference, type Extra, meaningOf, ty
 import { Normaliser } from './normalise.js';
 import { ABSENT_ID, type Auth, type Binding, call, type Scenario, type Step, type StepRequest } from './scenario.js';
 import { SCENARIOS } from './scenarios/index.js';
-import { send, UnreachableError } from './send.js';
+import { Connections, send, UnreachableError } from './send.js';
 
 export { UnreachableError } from './send.js';
 
@@ -198,6 +198,8 @@ function urlOf(base: string, request: Resolved): URL {
 
 /** The platform under test, over HTTP. */
 class HttpSide implements Side {
+  readonly connections = new Connections();
+
   constructor(
     private readonly hosts: Readonly<Record<Host, string | undefined>>,
     private readonly timeoutMs: number,
@@ -206,7 +208,14 @@ class HttpSide implements Side {
   async send(request: Resolved): Promise<Answer> {
     const base = this.hosts[request.host];
     if (base === undefined) throw new Error(`no ${request.host} host given`);
-    const received = await send(urlOf(base, request), request.method, request.headers, request.body, this.timeoutMs);
+    const received = await send(
+      urlOf(base, request),
+      request.method,
+      request.headers,
+      request.body,
+      this.timeoutMs,
+      this.connections,
+    );
     const headers = meaningOf((name) => received.header(name));
     return { status: received.status, headers, body: bodyOf(headers['content-type'], received.text) };
   }
@@ -862,32 +871,36 @@ export async function runParity(options: ParityOptions): Promise<ParityReport> {
   );
   const catalogue = catalogueOf(captured.document);
   const http = new HttpSide({ api: target.api, auth: target.auth, sso: target.sso, shop: target.shop }, timeoutMs);
-  const known = { ...target, ...(options.account ? { account: options.account } : {}), audience };
-  const identity: Identity = { ...known, accountBorn: await bornOnTarget(http, known, options) };
-  const platform = createPlatform({ seed: referenceDocument(catalogue, identity, options.marketplace) });
-  const normaliser = options.record === undefined ? undefined : new Normaliser();
-  const run = new Run(
-    scenarios,
-    new ReferenceSide(platform),
-    http,
-    identity,
-    options,
-    { sso: target.sso !== undefined, shop: target.shop !== undefined && options.marketplace !== undefined },
-    normaliser,
-  );
-  for (const scenario of scenarios) await run.scenario(scenario);
-  if (options.record !== undefined && normaliser)
-    await writeSnapshots(options.record, run, normaliser, catalogue, {
-      organisation: normaliser.id(target.organisation),
-      account: options.account ? normaliser.id(options.account) : null,
-      accountBorn: identity.accountBorn ?? false,
-      ssoAudience: audience,
-      marketplace: options.marketplace ?? null,
-      sso: target.sso !== undefined,
-      shop: target.shop !== undefined,
-      allowWrites: options.allowWrites ?? false,
-    });
-  return finish(run, target.api);
+  try {
+    const known = { ...target, ...(options.account ? { account: options.account } : {}), audience };
+    const identity: Identity = { ...known, accountBorn: await bornOnTarget(http, known, options) };
+    const platform = createPlatform({ seed: referenceDocument(catalogue, identity, options.marketplace) });
+    const normaliser = options.record === undefined ? undefined : new Normaliser();
+    const run = new Run(
+      scenarios,
+      new ReferenceSide(platform),
+      http,
+      identity,
+      options,
+      { sso: target.sso !== undefined, shop: target.shop !== undefined && options.marketplace !== undefined },
+      normaliser,
+    );
+    for (const scenario of scenarios) await run.scenario(scenario);
+    if (options.record !== undefined && normaliser)
+      await writeSnapshots(options.record, run, normaliser, catalogue, {
+        organisation: normaliser.id(target.organisation),
+        account: options.account ? normaliser.id(options.account) : null,
+        accountBorn: identity.accountBorn ?? false,
+        ssoAudience: audience,
+        marketplace: options.marketplace ?? null,
+        sso: target.sso !== undefined,
+        shop: target.shop !== undefined,
+        allowWrites: options.allowWrites ?? false,
+      });
+    return finish(run, target.api);
+  } finally {
+    http.connections.close();
+  }
 }
 
 /**

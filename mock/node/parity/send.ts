@@ -3,8 +3,19 @@
  * JSON body, endpoint 6), never following a redirect (a secret in a body goes to no other host), with
  * one time bound for the whole answer, body included, and a bound on its size.
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
+/** The connections of one run, kept alive between its requests and closed at its end. */
+export class Connections {
+  readonly http = new HttpAgent({ keepAlive: true });
+  readonly https = new HttpsAgent({ keepAlive: true });
+
+  close(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
 
 /** The largest answer read: a catalogue page of a large organisation fits many times over. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
@@ -38,11 +49,15 @@ export function send(
   headers: Readonly<Record<string, string>>,
   body: string | undefined,
   timeoutMs: number,
+  connections?: Connections,
 ): Promise<Received> {
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const secure = url.protocol === 'https:';
+  const request = secure ? httpsRequest : httpRequest;
+  const agent = connections ? (secure ? connections.https : connections.http) : false;
   return new Promise((resolve, reject) => {
     const fail = (reason: string) => reject(new UnreachableError(url.origin, reason));
     const req = request(url, {
+      agent,
       method,
       headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
     });

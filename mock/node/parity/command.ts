@@ -1,0 +1,87 @@
+/**
+ * `platform-mock parity`: the command line's options turned into a run, its progress on standard
+ * error, the summary on standard output, the JSON and JUnit files, and the exit code (0: no
+ * difference, 1: a difference, 2: the target cannot be reached or the snapshots read).
+ */
+
+import type { ParityCommandOptions } from '../options.js';
+import { writeAtomically } from '../state-file.js';
+import { junitXml, summaryText } from './report.js';
+import { type ParityOptions, type ParityProgress, runParity, UnreachableError } from './run.js';
+
+/** Where the command writes: standard output and error, and whether standard error is a terminal. */
+export interface ParityConsole {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly terminal: boolean;
+}
+
+/** The run's options from the command line's. */
+export function parityOptionsOf(options: ParityCommandOptions): ParityOptions {
+  const { api, auth, sso, shop, clientId, clientSecret, organisation } = options;
+  const target =
+    options.snapshots === undefined && api && auth && clientId && clientSecret && organisation
+      ? { api, auth, clientId, clientSecret, organisation, ...(sso ? { sso } : {}), ...(shop ? { shop } : {}) }
+      : undefined;
+  return {
+    ...(target ? { target } : {}),
+    ...(options.snapshots === undefined ? {} : { snapshots: options.snapshots }),
+    ...(options.record === undefined ? {} : { record: options.record }),
+    ...(options.account === undefined ? {} : { account: options.account }),
+    ...(options.marketplace === undefined ? {} : { marketplace: options.marketplace }),
+    ...(options.only === undefined ? {} : { only: options.only }),
+    allowWrites: options.allowWrites,
+    ssoAudience: options.ssoAudience,
+    dryRun: options.dryRun,
+    timeoutMs: options.timeoutMs,
+  };
+}
+
+/** Progress on standard error: a count in place on a terminal, else a line as each scenario starts. */
+function progressPrinter(console: ParityConsole): (progress: ParityProgress) => void {
+  let scenario = '';
+  return ({ scenario: name, done, total }) => {
+    if (console.terminal)
+      console.err(`\rparity: ${done}/${total} ${cutTo(name, 30).padEnd(30)}${done === total ? '\n' : ''}`);
+    else if (name !== scenario) console.err(`parity: ${name}\n`);
+    scenario = name;
+  };
+}
+
+function cutTo(text: string, n: number): string {
+  return text.length > n ? text.slice(0, n) : text;
+}
+
+/** Runs the command; answers its exit code. A failure that is not a difference is one line on standard error. */
+export async function parityCommand(options: ParityCommandOptions, console: ParityConsole): Promise<number> {
+  let report: Awaited<ReturnType<typeof runParity>>;
+  try {
+    report = await runParity({ ...parityOptionsOf(options), progress: progressPrinter(console) });
+  } catch (error) {
+    if (error instanceof UnreachableError) {
+      console.err(`platform-mock parity: ${error.message} (check ${flagOf(error.origin, options)})\n`);
+      return 2;
+    }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && options.snapshots !== undefined) {
+      console.err(`platform-mock parity: no snapshots in ${options.snapshots} (check --snapshots)\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options.json !== undefined) await writeAtomically(options.json, `${JSON.stringify(report, null, 2)}\n`);
+  if (options.junit !== undefined) await writeAtomically(options.junit, junitXml(report));
+  console.out(summaryText(report));
+  return report.differences.length > 0 ? 1 : 0;
+}
+
+/** The flag that named a host. */
+function flagOf(origin: string, options: ParityCommandOptions): string {
+  const flags = [
+    ['--api', options.api],
+    ['--auth', options.auth],
+    ['--sso', options.sso],
+    ['--shop', options.shop],
+  ] as const;
+  const named = flags.filter(([, url]) => url !== undefined && new URL(url).origin === origin).map(([flag]) => flag);
+  return named.length > 0 ? named.join(', ') : 'the hosts given';
+}

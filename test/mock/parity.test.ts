@@ -1,0 +1,488 @@
+/**
+ * `platform-mock parity`: the same scenarios against a platform and against the reference platform.
+ * No real stage here: `platform-mock` itself is the platform under test (no difference), and a
+ * drifting stand-in in front of it (a proxy in this file that changes one answer) must be reported
+ * once, at the step it changed, and nothing else.
+ */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { type ParityReport, type ParityTarget, runParity } from '../../mock/node/index.js';
+import { type RunningServer, startServer } from '../../mock/node/server.js';
+import { DEMO_SSO_AUDIENCE, demoIds } from '../../mock/seeds/demo.js';
+import { CLI_TEST_TIMEOUT_MS, collect, run, stopAll } from './cli-process.js';
+
+const { clientId, clientSecret } = demoIds.clients.demo;
+const ORGANISATION = demoIds.organisations.demo;
+const ACCOUNT = demoIds.accounts.anna;
+
+/** What a run against the demo's first organisation is given besides its hosts. */
+const DEMO = { account: ACCOUNT, ssoAudience: DEMO_SSO_AUDIENCE, marketplace: 'demo/main' } as const;
+
+function targetAt(url: string): ParityTarget {
+  return { api: url, auth: url, sso: url, shop: url, clientId, clientSecret, organisation: ORGANISATION };
+}
+
+/** The differences of a report, as a test names them. */
+function found(report: ParityReport) {
+  return report.differences.map((d) => ({ scenario: d.scenario, step: d.step, kind: d.kind, at: d.at }));
+}
+
+/** A request the stand-in saw, and the status the platform answered it. */
+interface Seen {
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+}
+
+/** An answer as the stand-in may change it: status, headers and the parsed JSON body. */
+interface Passing {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** A change the stand-in makes to the first answer whose request `matches`. */
+interface Drift {
+  readonly matches: (method: string, url: URL, headers: IncomingMessage['headers']) => boolean;
+  readonly change: (answer: Passing) => void;
+}
+
+function readAll(stream: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c));
+    stream.on('end', () => resolve(Buffer.concat(chunks)));
+    stream.on('error', reject);
+  });
+}
+
+/** A proxy in front of `upstream` that applies `drift` once and records every request. */
+async function standIn(
+  upstream: string,
+  drift?: Drift,
+): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
+  const seen: Seen[] = [];
+  let applied = false;
+  const server: Server = createServer(async (req, res) => {
+    const body = await readAll(req);
+    const url = new URL(req.url ?? '/', upstream);
+    const answer = await new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
+      (resolve, reject) => {
+        const out = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, async (r) => {
+          const headers: Record<string, string> = {};
+          for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string') headers[k] = v;
+          resolve({ status: r.statusCode ?? 0, headers, body: await readAll(r) });
+        });
+        out.on('error', reject);
+        out.end(body);
+      },
+    );
+    seen.push({ method: req.method ?? '', url: url.pathname + url.search, status: answer.status });
+    let sent = answer.body;
+    if (drift && !applied && drift.matches(req.method ?? '', url, req.headers)) {
+      applied = true;
+      const passing: Passing = { status: answer.status, headers: answer.headers, body: JSON.parse(sent.toString()) };
+      drift.change(passing);
+      sent = Buffer.from(JSON.stringify(passing.body));
+      answer.status = passing.status;
+      answer.headers = passing.headers;
+    }
+    delete answer.headers['content-length'];
+    delete answer.headers['transfer-encoding'];
+    res.writeHead(answer.status, { ...answer.headers, 'content-length': String(sent.length) });
+    res.end(sent);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The state document without what grants and SSO operations write (tokens, tickets, sessions): what a write changes. */
+function written(server: RunningServer): unknown {
+  const { access_tokens, tickets, sso_sessions, ...rest } = server.platform.snapshot();
+  void access_tokens;
+  void tickets;
+  void sso_sessions;
+  return rest;
+}
+
+let platform: RunningServer;
+beforeEach(async () => {
+  platform = await startServer({ port: 0, seed: 'demo', maxNamespaces: 0 });
+});
+afterEach(() => platform.close());
+
+describe('against platform-mock itself', () => {
+  test('every scenario runs and nothing differs: no difference, no extra member, only the writes skipped', async () => {
+    const report = await runParity({ target: targetAt(platform.url), ...DEMO });
+    expect(found(report)).toEqual([]);
+    expect(report.extras).toEqual([]);
+    const skipped = report.results.filter((r) => r.outcome === 'skipped');
+    expect(skipped.map((r) => r.reason)).toEqual(skipped.map(() => 'a write: sent only with --allow-writes'));
+    expect(skipped.length).toBe(3);
+    expect(report.results.length).toBeGreaterThan(300);
+    // Refusals were compared, not only successes: every family of status is there on both sides.
+    const statuses = new Set(report.results.map((r) => r.statuses?.target));
+    for (const status of [200, 303, 400, 401, 403, 404, 405]) expect(statuses).toContain(status);
+  });
+
+  test('without an account, the scenarios with a user are skipped and say so; without --sso, the SSO scenario', async () => {
+    const report = await runParity({
+      target: { ...targetAt(platform.url), sso: undefined },
+      ssoAudience: DEMO_SSO_AUDIENCE,
+    });
+    expect(found(report)).toEqual([]);
+    const reasons = new Set(
+      report.results.filter((r) => r.outcome === 'skipped').map((r) => `${r.scenario}: ${r.reason}`),
+    );
+    expect(reasons).toContain('tickets: needs a test account (--account)');
+    expect(reasons).toContain('sso: needs the SSO service (--sso)');
+    expect(reasons).toContain('shop: needs the shop (--shop and --marketplace)');
+  });
+
+  test('with --allow-writes: each write is sent to the test account, undone at the end, and listed', async () => {
+    const before = platform.platform.snapshot();
+    const report = await runParity({ target: targetAt(platform.url), ...DEMO, allowWrites: true });
+    expect(found(report)).toEqual([]);
+    expect(report.results.filter((r) => r.outcome === 'skipped')).toEqual([]);
+    expect(report.writes.map((w) => [w.scenario, w.step, w.undone])).toEqual([
+      ['prices', "a package's first price raised by one", true],
+      ['user-products', 'the provisioned user-product made limited', true],
+      ['user-products', 'provision user-product on the test account, far in the future', true],
+    ]);
+    const after = platform.platform.snapshot();
+    // The price is put back; the provisioned user-product stays, deactivated, on the test account only.
+    const prices = (d: typeof before) => d.products.map((p) => p.price_periods.map((q) => q.price));
+    expect(prices(after)).toEqual(prices(before));
+    const added = after.user_products.filter((u) => !before.user_products.some((b) => b.id === u.id));
+    expect(added.map((u) => [u.account_id, u.state, u.subscription_type])).toEqual([
+      [ACCOUNT, 'deactivated', 'recurring'],
+    ]);
+  });
+});
+
+describe('a drifting stand-in: each drift is reported once, at the step it changed, and nothing else', () => {
+  const items = (body: unknown) => (body as { items: Record<string, unknown>[] }).items;
+  const cases: readonly {
+    readonly drift: string;
+    readonly rule: Drift;
+    readonly expected: ReturnType<typeof found>;
+    readonly extras?: readonly string[];
+  }[] = [
+    {
+      drift: 'renames a member',
+      rule: {
+        matches: (m, u) => m === 'GET' && u.pathname.endsWith('/products') && u.search === '?product_type=packages',
+        change: (a) => {
+          for (const item of items(a.body)) {
+            item.productCode = item.product_code;
+            delete item.product_code;
+          }
+        },
+      },
+      expected: [{ scenario: 'products', step: 'get packages', kind: 'member', at: '/items/*/product_code' }],
+      extras: ['/items/*/productCode'],
+    },
+    {
+      drift: 'changes a status',
+      rule: {
+        matches: (_, u) => u.pathname.endsWith('/products') && u.searchParams.has('parity_unknown'),
+        change: (a) => {
+          a.status = 422;
+        },
+      },
+      expected: [
+        { scenario: 'products', step: 'get products with an unknown parameter', kind: 'status', at: 'status' },
+      ],
+    },
+    {
+      drift: 'changes an error code',
+      rule: {
+        matches: (_, u) => u.pathname.endsWith('/products') && u.searchParams.get('id') === 'fa17ed00fa17ed00fa17ed00',
+        change: (a) => {
+          (a.body as Record<string, unknown>).code = 'product_not_found';
+        },
+      },
+      expected: [
+        { scenario: 'products', step: 'get products by an id that names no product', kind: 'code', at: '/code' },
+      ],
+    },
+    {
+      drift: 'changes the field an error names',
+      rule: {
+        matches: (_, u) => u.pathname.endsWith('/products') && u.searchParams.get('id') === 'not-an-id',
+        change: (a) => {
+          (a.body as Record<string, unknown>).field = 'product_id';
+        },
+      },
+      expected: [
+        { scenario: 'products', step: 'get products by an id of the wrong shape', kind: 'field', at: '/field' },
+      ],
+    },
+    {
+      drift: 'drops a header',
+      rule: {
+        matches: (_, u, h) => u.pathname.endsWith('/products') && h.authorization === undefined,
+        change: (a) => {
+          delete a.headers['www-authenticate'];
+        },
+      },
+      expected: [
+        { scenario: 'products', step: 'get products without a token', kind: 'header', at: 'www-authenticate' },
+      ],
+    },
+    {
+      drift: 'changes a JSON type',
+      rule: {
+        matches: (_, u) => u.pathname.endsWith('/payment_periods') && u.searchParams.has('product_code'),
+        change: (a) => {
+          for (const item of items(a.body)) item.price = String(item.price);
+        },
+      },
+      expected: [
+        { scenario: 'products', step: 'get payment periods by product_code', kind: 'type', at: '/items/*/price' },
+      ],
+    },
+    {
+      drift: "changes a catalogue's value",
+      rule: {
+        matches: (_, u) => u.pathname.endsWith('/titles/find_one'),
+        change: (a) => {
+          (a.body as { item: Record<string, unknown> }).item.name = 'Another name';
+        },
+      },
+      expected: [{ scenario: 'titles', step: 'find one title by title_code', kind: 'value', at: '/item/name' }],
+    },
+    {
+      drift: 'adds a member: an extra, not a difference',
+      rule: {
+        matches: (_, u) => u.pathname.endsWith('/cancellation_reason') && u.searchParams.has('id'),
+        change: (a) => {
+          (a.body as { item: Record<string, unknown> }).item.parity_extra = true;
+        },
+      },
+      expected: [],
+      extras: ['/item/parity_extra'],
+    },
+  ];
+
+  test.each(cases)('a stand-in that $drift', async ({ rule, expected, extras = [] }) => {
+    const proxy = await standIn(platform.url, rule);
+    try {
+      const report = await runParity({ target: targetAt(proxy.url), ...DEMO });
+      expect(found(report)).toEqual(expected);
+      expect(report.extras.map((e) => e.at)).toEqual(extras);
+      for (const d of report.differences) expect(d.row).toMatch(/ \/ /);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('a stand-in that accepts a write the reference refuses is reported first, naming the request', async () => {
+    const proxy = await standIn(platform.url, {
+      matches: (m, u) => m === 'POST' && u.pathname.endsWith('/prices'),
+      change: (a) => {
+        a.status = 200;
+        a.body = { id: 'fa17ed00fa17ed00fa17ed00' };
+      },
+    });
+    try {
+      const report = await runParity({ target: targetAt(proxy.url), ...DEMO });
+      expect(report.differences[0]).toMatchObject({
+        kind: 'accepted',
+        scenario: 'prices',
+        step: 'update prices without a token',
+      });
+      expect(report.differences[0]?.reference).toContain("Read the package's payment periods on the stage");
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('safe against a real stage by default', () => {
+  test('without --allow-writes, the stand-in sees no request that changes state: every write it sees is refused', async () => {
+    const proxy = await standIn(platform.url);
+    try {
+      const before = written(platform);
+      const report = await runParity({ target: targetAt(proxy.url), ...DEMO });
+      expect(found(report)).toEqual([]);
+      const grantsAndSso =
+        /\/api\/authorization\/|\/(createsession|sessionstatus|authenticate|authenticatewithticket|logout)$/;
+      const writes = proxy.seen.filter(
+        (s) => s.method !== 'GET' && !grantsAndSso.test(new URL(s.url, 'http://x').pathname),
+      );
+      expect(writes.length).toBeGreaterThan(50);
+      expect(writes.filter((s) => s.status < 400)).toEqual([]);
+      expect(written(platform)).toEqual(before);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test('--dry-run sends nothing and lists every request, the secret as a placeholder', async () => {
+    const proxy = await standIn(platform.url);
+    try {
+      const report = await runParity({ target: targetAt(proxy.url), ...DEMO, dryRun: true });
+      expect(proxy.seen).toEqual([]);
+      expect(report.results).toEqual([]);
+      expect(report.planned.length).toBeGreaterThan(300);
+      expect(report.planned.join('\n')).not.toContain(clientSecret);
+      expect(report.planned.join('\n')).toContain('{client_secret}');
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe('record once, check in CI without the stage', () => {
+  test('a recorded snapshot directory replayed gives no difference; one edited by hand gives exactly that difference', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parity-snapshots-'));
+    const recorded = await runParity({ target: targetAt(platform.url), ...DEMO, record: dir });
+    expect(found(recorded)).toEqual([]);
+
+    const files = readdirSync(dir).sort();
+    expect(files).toContain('parity.json');
+    expect(files).toContain('catalogue.json');
+    expect(files).toContain('products.json');
+    const all = files.map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    for (const secret of [clientSecret, ACCOUNT, 'anna@example.com', 'Anna', ORGANISATION])
+      expect(all).not.toContain(secret);
+
+    const replayed = await runParity({ snapshots: dir });
+    expect(found(replayed)).toEqual([]);
+    expect(replayed.results.filter((r) => r.outcome === 'same').length).toBe(
+      recorded.results.filter((r) => r.outcome === 'same').length,
+    );
+
+    const file = join(dir, 'products.json');
+    const snapshot = JSON.parse(readFileSync(file, 'utf8')) as {
+      steps: Record<string, { answer: { body: Record<string, unknown> } }>;
+    };
+    const step = snapshot.steps['get products by an id that names no product'];
+    if (!step) throw new Error('the step was not recorded');
+    step.answer.body.code = 'product_not_found';
+    writeFileSync(file, JSON.stringify(snapshot));
+    const edited = await runParity({ snapshots: dir });
+    expect(found(edited)).toEqual([
+      { scenario: 'products', step: 'get products by an id that names no product', kind: 'code', at: '/code' },
+    ]);
+  });
+});
+
+describe('platform-mock parity, the command', () => {
+  afterAll(() => stopAll());
+  let shared: RunningServer;
+  beforeAll(async () => {
+    shared = await startServer({ port: 0, seed: 'demo', maxNamespaces: 0 });
+  });
+  afterAll(() => shared.close());
+
+  const flags = (url: string) => [
+    'parity',
+    '--api',
+    url,
+    '--auth',
+    url,
+    '--client-id',
+    clientId,
+    '--organisation',
+    ORGANISATION,
+    '--sso-audience',
+    DEMO_SSO_AUDIENCE,
+  ];
+
+  test(
+    'exit code 0 and "No difference."; the secret, from PLATFORM_CLIENT_SECRET, is in no output nor file',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'parity-cli-'));
+      const json = join(dir, 'report.json');
+      const junit = join(dir, 'report.xml');
+      const child = run([...flags(shared.url), '--json', json, '--junit', junit], {
+        env: { PLATFORM_CLIENT_SECRET: clientSecret },
+      });
+      const { code, stdout, stderr } = await collect(child);
+      expect(stderr).toContain('parity: products');
+      expect(stdout).toContain('No difference.');
+      expect(code).toBe(0);
+      const report = JSON.parse(readFileSync(json, 'utf8')) as ParityReport;
+      expect(report.differences).toEqual([]);
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml).toContain('<testsuite name="products"');
+      expect(xml).not.toContain('<failure');
+      for (const text of [stdout, stderr, readFileSync(json, 'utf8'), xml]) expect(text).not.toContain(clientSecret);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'exit code 1 on a difference: the table names the step, both values and the assumptions row; JUnit fails that case',
+    async () => {
+      const proxy = await standIn(shared.url, {
+        matches: (_, u) => u.pathname.endsWith('/products') && u.searchParams.get('id') === 'not-an-id',
+        change: (a) => {
+          (a.body as Record<string, unknown>).field = 'product_id';
+        },
+      });
+      try {
+        const junit = join(mkdtempSync(join(tmpdir(), 'parity-cli-')), 'report.xml');
+        const child = run([...flags(proxy.url), '--client-secret', clientSecret, '--junit', junit]);
+        const { code, stdout } = await collect(child);
+        expect(stdout).toMatch(/get products by an id of the wrong shape\s+field\s+\/field\s+"product_id"\s+"id"/);
+        expect(stdout).toContain('Requests and errors / Which field an error names');
+        expect(stdout).toContain('1 difference.');
+        expect(code).toBe(1);
+        expect(readFileSync(junit, 'utf8').match(/<failure /g)).toHaveLength(1);
+      } finally {
+        await proxy.close();
+      }
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'exit code 2 when a host cannot be reached, in one line naming the flag',
+    async () => {
+      const closed = await startServer({ port: 0, seed: 'empty', maxNamespaces: 0 });
+      const url = closed.url;
+      await closed.close();
+      const args = flags(shared.url);
+      args[4] = url;
+      const { code, stdout, stderr } = await collect(run([...args, '--client-secret', clientSecret]));
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        `platform-mock parity: cannot reach ${url}: ECONNREFUSED (check --auth)`,
+      ]);
+      expect(code).toBe(2);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  test.each([
+    [['parity', '--api', 'http://127.0.0.1:1'], 'parity needs --auth <auth_api_url>, or --snapshots <dir>'],
+    [
+      ['parity', '--snapshots', 'x', '--allow-writes'],
+      '--allow-writes needs --account: the writes go to that one test account',
+    ],
+    [['parity', '--snapshots', 'x', '--record', 'y'], '--snapshots and --record exclude each other'],
+    [
+      ['parity', '--snapshots', 'x', '--account', 'nope'],
+      'invalid --account: nope (must be an account id (24 hex digits))',
+    ],
+  ])(
+    'usage error, exit code 2: %j',
+    async (args, message) => {
+      const { code, stderr } = await collect(run(args));
+      expect(stderr.split('\n')[0]).toBe(`platform-mock: ${message}`);
+      expect(code).toBe(2);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+});
