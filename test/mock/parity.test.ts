@@ -378,12 +378,14 @@ describe('record once, check in CI without the stage', () => {
 });
 
 describe('platform-mock parity, the command', () => {
-  afterAll(() => stopAll());
   let shared: RunningServer;
   beforeAll(async () => {
     shared = await startServer({ port: 0, seed: 'demo', maxNamespaces: 0 });
   });
-  afterAll(() => shared.close());
+  afterAll(async () => {
+    await stopAll();
+    await shared.close();
+  });
 
   const flags = (url: string) => [
     'parity',
