@@ -147,6 +147,25 @@ describe('against platform-mock itself', () => {
     expect(reasons).toContain('shop: needs the shop (--shop and --marketplace)');
   });
 
+  test("a client without a scenario's scopes: that scenario is skipped, naming the refused grant, and the rest compared", async () => {
+    const reader = demoIds.clients.reader;
+    const report = await runParity({
+      target: { ...targetAt(platform.url), clientId: reader.clientId, clientSecret: reader.clientSecret },
+      ...DEMO,
+    });
+    expect(found(report)).toEqual([]);
+    const helpdesk = report.results.filter((r) => r.scenario === 'helpdesk');
+    expect(new Set(helpdesk.map((r) => `${r.outcome}: ${r.reason}`))).toEqual(
+      new Set(['skipped: the client gets no token for /external/helpdesk/r: 400 invalid_scope']),
+    );
+    const products = report.results.filter((r) => r.scenario === 'products');
+    expect(products.filter((r) => r.outcome === 'same').length).toBeGreaterThan(30);
+    // A step whose token the client cannot get is skipped alone.
+    expect(products.find((r) => r.step === 'get products with a token without its scope')?.reason).toBe(
+      'the client gets no token for /external/title/r: 400 invalid_scope',
+    );
+  });
+
   test('with --allow-writes: each write is sent to the test account, undone at the end, and listed', async () => {
     const before = platform.platform.snapshot();
     const report = await runParity({ target: targetAt(platform.url), ...DEMO, allowWrites: true });

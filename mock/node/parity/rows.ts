@@ -31,21 +31,16 @@ export const ROWS = {
   correlation: row(REQUESTS, 'Correlation id'),
   route: row(REQUESTS, 'Unknown route, wrong method'),
   forms: row(REQUESTS, "A body that matches none of an endpoint's forms (22, 23)"),
-  cors: row(REQUESTS, 'CORS'),
 
   organisations: row(PRODUCTS, 'Organisations'),
   inactive: row(PRODUCTS, 'Inactive product'),
   pricesPeriod: row(PRODUCTS, 'Endpoint 1: which stored period a request period updates'),
-  pricesDetails: row(PRODUCTS, 'Endpoint 1: `payment_option_details`'),
-  pricesNotFound: row(PRODUCTS, 'Endpoint 1: package not found'),
   productAbsent: row(PRODUCTS, 'Endpoint 2: `id` or `product_code` that names no product'),
   tags: row(PRODUCTS, 'Endpoint 2: `tags`'),
   productType: row(PRODUCTS, 'Endpoint 2: `product_type=products`'),
   periodsName: row(PRODUCTS, 'Endpoint 3: parameter name'),
   sharing: row(PRODUCTS, 'Endpoint 15: a product without sharing options'),
 
-  userProducts: row(SUBSCRIPTIONS, 'The user-product model'),
-  provisionService: row(SUBSCRIPTIONS, '12 and 13 without a provision service'),
   provisionPackage: row(SUBSCRIPTIONS, '13: the package'),
   provisionWindow: row(SUBSCRIPTIONS, '13: `valid_from` after `valid_to`'),
   provisioned: row(SUBSCRIPTIONS, '13: the new user-product'),
@@ -64,7 +59,6 @@ export const ROWS = {
   retentionParameters: row(HELPDESK, "Endpoint 6's parameters"),
   cancelProduct: row(HELPDESK, 'Cancel product (beyond the spec)'),
 
-  noIntegration: row(SYSTEM, 'An organisation without an integration'),
   syncCustomer: row(SYSTEM, '18: the customer'),
   giftGiver: row(SYSTEM, '17: giver and campaign'),
   distributionProduct: row(SYSTEM, '20: product and period'),
@@ -74,7 +68,6 @@ export const ROWS = {
   ticketGrant: row(TICKETS, 'Endpoint 23, ticket grant: order of checks'),
   userScopes: row(TICKETS, 'User token scopes'),
   refresh: row(TICKETS, 'Refresh tokens'),
-  meAddress: row(TICKETS, 'Endpoint 24 without an address'),
 
   ssoFailedToken: row(SSO, 'A request token that fails verification'),
   ssoUnknownSession: row(SSO, 'Unknown session'),

@@ -158,12 +158,8 @@ function usesUser(auth: Auth | undefined): boolean {
   return auth === 'user';
 }
 
-/** A name a request uses that no earlier step bound: the step is skipped. */
-class Unbound extends Error {
-  constructor(readonly variable: string) {
-    super(`{${variable}} was not bound by an earlier step`);
-  }
-}
+/** Why a step cannot be sent on a side (a name no earlier step bound, a token not granted): it is skipped, saying so. */
+class Unsendable extends Error {}
 
 const DEFAULT_AUDIENCE = 'pw-sso';
 /** The reference's marketplace when the run names none. */
@@ -269,11 +265,11 @@ function bound(body: unknown, binding: Binding): Bound | undefined {
 /** A value bound by a step, or given by the run. */
 type Bound = string | number;
 
-/** A template's `{name}` placeholders filled from `vars`; an unknown name throws {@link Unbound}. */
+/** A template's `{name}` placeholders filled from `vars`; an unknown name throws {@link Unsendable}. */
 function fill(template: string, vars: ReadonlyMap<string, Bound>): string {
   return template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
     const value = vars.get(name);
-    if (value === undefined) throw new Unbound(name);
+    if (value === undefined) throw new Unsendable(`no earlier step answered {${name}}`);
     return String(value);
   });
 }
@@ -414,8 +410,13 @@ function catalogueOf(document: StateDocumentInput): SnapshotCatalogue {
 /** A fetch that never follows a redirect: the SDK's capture sends the client's secret to no other host. */
 const fetchNoRedirect: typeof fetch = (input, init) => fetch(input, { ...init, redirect: 'manual' });
 
+/** A grant the side refused: its status and code. */
+interface Refused {
+  readonly refused: string;
+}
+
 /** A server token for `scopes` (cached per side), or why the side refused it. */
-async function grant(state: SideState, scopes: readonly string[]): Promise<string | { toString(): string }> {
+async function grant(state: SideState, scopes: readonly string[]): Promise<string | Refused> {
   const key = scopes.join(' ');
   const cached = state.tokens.get(`scopes:${key}`);
   if (cached) return cached;
@@ -435,13 +436,13 @@ async function grant(state: SideState, scopes: readonly string[]): Promise<strin
     state.tokens.set(`scopes:${key}`, token);
     return token;
   }
-  return `${answer.status} ${String(at(answer.body, '/code') ?? '')}`.trim();
+  return { refused: `${answer.status} ${String(at(answer.body, '/code') ?? '')}`.trim() };
 }
 
 /** A user token of the test account: a ticket for it (endpoint 22, form a), exchanged (23); `!reason` when refused. */
 async function userToken(state: SideState): Promise<string> {
   const server = await grant(state, [generateTicket.scopes[0] ?? '']);
-  if (typeof server !== 'string') return `!the client gets no ticket token: ${server}`;
+  if (typeof server !== 'string') return `!the client gets no ticket token: ${server.refused}`;
   const issued = await state.side.send(
     resolve(
       {
@@ -504,7 +505,7 @@ function tokenOf(auth: Auth, state: SideState): string | undefined {
   if (auth === 'malformed') return 'Basic cGFyaXR5OnBhcml0eQ==';
   const key = typeof auth === 'string' ? auth : `scopes:${auth.scopes.join(' ')}`;
   const token = state.tokens.get(key);
-  if (token === undefined) throw new Unbound(`${key} token`);
+  if (token === undefined) throw new Unsendable(`no ${key} token`);
   return `Bearer ${token}`;
 }
 
@@ -608,7 +609,8 @@ class Run {
     for (const state of [reference, target]) {
       if (!state) continue;
       const server = await grant(state, scenario.scopes);
-      if (typeof server !== 'string') return `the client gets no token for ${scenario.scopes.join(' ')}: ${server}`;
+      if (typeof server !== 'string')
+        return `the client gets no token for ${scenario.scopes.join(' ')}: ${server.refused}`;
       state.tokens.set('server', server);
       if (this.identity.account && scenario.steps.some((s) => usesUser(s.request.auth))) {
         const user = await userToken(state);
@@ -710,12 +712,13 @@ class Run {
         for (const state of [reference, target]) {
           if (!state) continue;
           const granted = await grant(state, auth.scopes);
-          if (typeof granted !== 'string') throw new Unbound(`a token for ${auth.scopes.join(' ')} (${granted})`);
+          if (typeof granted !== 'string')
+            throw new Unsendable(`the client gets no token for ${auth.scopes.join(' ')}: ${granted.refused}`);
         }
       forReference = await this.prepared(step.request, reference);
       forTarget = target ? await this.prepared(step.request, target) : undefined;
     } catch (error) {
-      if (!(error instanceof Unbound)) throw error;
+      if (!(error instanceof Unsendable)) throw error;
       this.skip(scenario, step, error.message, record);
       return false;
     }

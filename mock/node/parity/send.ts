@@ -3,13 +3,13 @@
  * JSON body, endpoint 6), never following a redirect (a secret in a body goes to no other host), with
  * one time bound for the whole answer, body included, and a bound on its size.
  */
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import http from 'node:http';
+import https from 'node:https';
 
 /** The connections of one run, kept alive between its requests and closed at its end. */
 export class Connections {
-  readonly http = new HttpAgent({ keepAlive: true });
-  readonly https = new HttpsAgent({ keepAlive: true });
+  readonly http = new http.Agent({ keepAlive: true });
+  readonly https = new https.Agent({ keepAlive: true });
 
   close(): void {
     this.http.destroy();
@@ -52,7 +52,8 @@ export function send(
   connections?: Connections,
 ): Promise<Received> {
   const secure = url.protocol === 'https:';
-  const request = secure ? httpsRequest : httpRequest;
+  // Read from the module at each call: a test suite's interceptor (MSW) replaces it after import.
+  const request = secure ? https.request : http.request;
   const agent = connections ? (secure ? connections.https : connections.http) : false;
   return new Promise((resolve, reject) => {
     const fail = (reason: string) => reject(new UnreachableError(url.origin, reason));

@@ -88,6 +88,8 @@ export interface WriteRefusals {
   readonly otherScope: string;
   /** What to check on the stage if it accepts one. */
   readonly check: string;
+  /** The row the malformed body's refusal tests. Default: which field an error names. */
+  readonly row?: string;
   /** The token of the requests that carry a good one. Default `server`. */
   readonly auth?: Auth;
   /** What the steps need (the test account). */
@@ -101,22 +103,22 @@ export interface WriteRefusals {
  * unknown member, an empty body object, a query parameter.
  */
 export function writeRefusals(entry: Endpoint, refusals: WriteRefusals): Step[] {
-  const { malformed, otherScope, check, auth = 'server', needs } = refusals;
+  const { malformed, otherScope, check, row = ROWS.field, auth = 'server', needs } = refusals;
   const what = entry.title.toLowerCase();
   const text = JSON.stringify(malformed);
-  const refused = (name: string, row: string, more: Omit<StepRequest, 'host' | 'method' | 'path'>): Step => ({
+  const refused = (name: string, tests: string, more: Omit<StepRequest, 'host' | 'method' | 'path'>): Step => ({
     name: `${what} ${name}`,
-    row,
+    row: tests,
     effect: 'refused',
     request: call(entry, { auth, ...more }),
     check,
     ...(needs ? { needs } : {}),
   });
   return [
-    refused('without a token', ROWS.badToken, { json: malformed, auth: 'none' }),
+    refused('without a token', ROWS.order, { json: malformed, auth: 'none' }),
     refused('with a token the platform never issued', ROWS.badToken, { json: malformed, auth: 'unknown' }),
     refused('with a token without its scope', ROWS.scope, { json: malformed, auth: { scopes: [otherScope] } }),
-    refused('with a malformed member', ROWS.field, { json: malformed }),
+    refused('with a malformed member', row, { json: malformed }),
     refused('with a body that is not JSON', ROWS.json, {
       raw: { contentType: 'application/json', text: text.slice(0, -1) },
     }),

@@ -54,6 +54,7 @@ export const me: Scenario = {
       malformed: { id: 'not-an-id' },
       otherScope: '/external/product/r',
       check: "List the test account's user-products on the stage: one may have been cancelled.",
+      row: ROWS.cancelProduct,
       auth: 'user',
     }),
   ],

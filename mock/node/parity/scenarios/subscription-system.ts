@@ -22,11 +22,13 @@ export const subscriptionSystem: Scenario = {
       malformed: { account_id: 'not-an-id', user_product_id: 'not-an-id' },
       otherScope: '/external/product/r',
       check: "List the account's user-products: one may have been reactivated.",
+      row: ROWS.reactivateOrder,
     }),
     ...writeRefusals(syncAddress, {
       malformed: { customer_number: 'not a customer number!' },
       otherScope: '/external/product/r',
       check: CHECK,
+      row: ROWS.syncCustomer,
     }),
     ...writeRefusals(syncCustomerSubscriptions, {
       malformed: { customer_number: 'not a customer number!' },
@@ -35,7 +37,7 @@ export const subscriptionSystem: Scenario = {
     }),
     {
       name: 'distribution information for a period id of the wrong shape',
-      row: ROWS.field,
+      row: ROWS.distributionProduct,
       effect: 'read',
       request: call(getDistributionInformation, {
         query: query({ product_code: 'parity-code', period_id: 'not-an-id', zip_code: '00000' }),

@@ -39,6 +39,7 @@ export const userProducts: Scenario = {
       malformed: { account_id: 'not-an-id', product_id: 'not-an-id', state: 'deactivated' },
       otherScope: '/external/product/r',
       check: CHECK,
+      row: ROWS.updateOrder,
     }),
     {
       name: 'update user-product with nothing to change',

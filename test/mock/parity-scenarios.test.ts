@@ -1,0 +1,82 @@
+/**
+ * The parity scenarios as data: each step tied to a row that `docs/assumptions.md` has, sent to the
+ * host its effect allows, named once in its scenario; and the page that lists them (`docs/parity.md`)
+ * true to them.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { ROWS } from '../../mock/node/parity/rows.js';
+import type { Step } from '../../mock/node/parity/scenario.js';
+import { SCENARIOS } from '../../mock/node/parity/scenarios/index.js';
+
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+
+/** Every row of `docs/assumptions.md`, spelt `Section / Topic`. */
+function assumptionRows(): Set<string> {
+  const rows = new Set<string>();
+  let section = '';
+  for (const line of read('docs/assumptions.md').split('\n')) {
+    if (line.startsWith('## ')) section = line.slice(3).trim();
+    else if (line.startsWith('| ') && !line.startsWith('| Topic') && !line.startsWith('|---'))
+      rows.add(`${section} / ${line.split('|')[1]?.trim() ?? ''}`);
+  }
+  return rows;
+}
+
+/** Every step of every scenario, the undoing steps included. */
+const steps: [string, Step][] = SCENARIOS.flatMap((s) =>
+  s.steps.flatMap((step): [string, Step][] => [
+    [s.name, step],
+    ...(step.undo ? [[s.name, step.undo] as [string, Step]] : []),
+  ]),
+);
+
+describe('parity scenarios', () => {
+  test('every row they name is a row of docs/assumptions.md, and every step names one of them', () => {
+    const rows = assumptionRows();
+    expect(Object.values(ROWS).filter((r) => !rows.has(r))).toEqual([]);
+    const named = new Set<string>(Object.values(ROWS));
+    expect(steps.filter(([, step]) => !named.has(step.row)).map(([s, step]) => `${s} / ${step.name}`)).toEqual([]);
+  });
+
+  test('a step is named once in its scenario, and a scenario once in the run (snapshots are keyed by them)', () => {
+    for (const scenario of SCENARIOS) {
+      const names = scenario.steps.flatMap((s) => [s.name, ...(s.undo ? [s.undo.name] : [])]);
+      expect(new Set(names).size, scenario.name).toBe(names.length);
+    }
+    expect(new Set(SCENARIOS.map((s) => s.name)).size).toBe(SCENARIOS.length);
+  });
+
+  test('each effect goes where it may: reads are GETs, grants to the authorization API, SSO operations to the SSO service', () => {
+    const wrong = steps
+      .filter(([, { effect, request }]) => {
+        if (effect === 'read') return request.method !== 'GET';
+        if (effect === 'grant') return request.host !== 'auth';
+        if (effect === 'sso') return request.host !== 'sso' || request.sso === undefined;
+        if (effect === 'refused') return request.method === 'GET';
+        return false;
+      })
+      .map(([s, step]) => `${s} / ${step.name}`);
+    expect(wrong).toEqual([]);
+  });
+
+  test('a write goes to the test account and is undone; an undoing step is a write too', () => {
+    for (const scenario of SCENARIOS)
+      for (const step of scenario.steps.filter((s) => s.effect === 'write')) {
+        expect(step.needs, step.name).toContain('account');
+        expect(step.undo?.effect, step.name).toBe('write');
+      }
+  });
+
+  test('docs/parity.md lists every scenario with its number of steps, and the number of assumption rows they reach', () => {
+    const page = read('docs/parity.md');
+    for (const scenario of SCENARIOS) {
+      const count = scenario.steps.length;
+      expect(page, scenario.name).toMatch(new RegExp(`\\| \`${scenario.name}\` \\| ${count} \\|`));
+    }
+    const total = SCENARIOS.reduce((n, s) => n + s.steps.length, 0);
+    expect(page).toContain(`${SCENARIOS.length} scenarios, ${total} steps`);
+    const reached = new Set(steps.map(([, step]) => step.row)).size;
+    expect(page).toContain(`${reached} of the ${assumptionRows().size} rows`);
+  });
+});
