@@ -12,8 +12,11 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import type { Result } from './harness.js';
 
-/** The most the installed package (`npm pack`'s unpacked size) may weigh, in MB. */
-export const PACKAGE_BUDGET_MB = 2.5;
+/**
+ * The most the installed package (`npm pack`'s unpacked size) may weigh, in MB: 2.5 until the parity
+ * run (Node only, about 90 KB of code per format) took it to 2.59.
+ */
+export const PACKAGE_BUDGET_MB = 2.75;
 
 const ENTRY = new URL('../src/index.ts', import.meta.url).pathname;
 const SIGN_ON = new URL('../src/sign-on/index.ts', import.meta.url).pathname;

@@ -10,7 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { flagOf } from '../../mock/core/options.js';
+import { parityHelpText, parseCommandLine } from '../../mock/node/command-line.js';
 import { type ParityReport, type ParityTarget, runParity } from '../../mock/node/index.js';
+import { ParityCommandSchema } from '../../mock/node/options.js';
 import { type RunningServer, startServer } from '../../mock/node/server.js';
 import { DEMO_SSO_AUDIENCE, demoIds } from '../../mock/seeds/demo.js';
 import { CLI_TEST_TIMEOUT_MS, collect, run, stopAll } from './cli-process.js';
@@ -419,6 +422,19 @@ describe('platform-mock parity, the command', () => {
     '--sso-audience',
     DEMO_SSO_AUDIENCE,
   ];
+
+  test('--help names every flag, and the secret is read from PLATFORM_CLIENT_SECRET when the flag is not given', () => {
+    const help = parityHelpText();
+    const declared = Object.values(ParityCommandSchema.shape).map((schema) => flagOf(schema)?.flag);
+    expect(declared).toContain('--allow-writes');
+    for (const flag of declared) expect(help).toContain(`  ${flag ?? 'an option without a flag'}`);
+    expect(
+      parseCommandLine([...flags('http://127.0.0.1:1'), '--only', 'products, titles'], { PLATFORM_CLIENT_SECRET: 's' }),
+    ).toMatchObject({
+      action: 'parity',
+      options: { clientSecret: 's', only: ['products', 'titles'], allowWrites: false, ssoAudience: DEMO_SSO_AUDIENCE },
+    });
+  });
 
   test(
     'exit code 0 and "No difference."; the secret, from PLATFORM_CLIENT_SECRET, is in no output nor file',

@@ -63,7 +63,7 @@ export interface ParityOptions {
   readonly dryRun?: boolean;
   /** The time for a whole answer of the target, in ms. Default 30000. */
   readonly timeoutMs?: number;
-  /** The scenarios to run: the names of {@link SCENARIOS}. Default all. */
+  /** The scenarios to run, by name (`products`, `tickets`; docs/parity.md lists them). Default all. */
   readonly only?: readonly string[];
   /** Told after each step. */
   readonly progress?: (progress: ParityProgress) => void;

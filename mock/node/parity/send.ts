@@ -30,6 +30,7 @@ export interface Received {
 /** A host that cannot be reached, or that does not answer in time: the run cannot go on (exit code 2). */
 export class UnreachableError extends Error {
   /**
+   * A host that cannot be reached.
    * @param origin - the host, as `scheme://host:port`
    * @param reason - what went wrong, in a few words
    */
