@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeJwt, jwtVerify, SignJWT } from 'jose';
+import { jwtVerify, SignJWT } from 'jose';
 import { accessToken, generateTicket, getMeDocumented, type Host, pathOf } from '../../../src/endpoints.js';
 import { APIConnectionError } from '../../../src/errors.js';
 import type { StateDocument, StateDocumentInput } from '../../core/document.js';
@@ -550,7 +550,7 @@ class Run {
     private readonly hosts: { sso: boolean; shop: boolean },
     private readonly normaliser: Normaliser | undefined,
   ) {
-    this.total = scenarios.reduce((n, s) => n + s.steps.length, 0);
+    this.total = scenarios.reduce((n, s) => n + s.steps.length + s.steps.filter((step) => step.undo).length, 0);
   }
 
   /** Why a scenario or a step cannot run in this run, if it cannot. */
@@ -579,17 +579,18 @@ class Run {
     const sent: Step[] = [];
     for (const step of scenario.steps) {
       if (await this.step(scenario, step, reference, target, recorded, record)) sent.push(step);
+      else if (step.undo) this.skip(scenario, step.undo, 'its write was not sent', record);
     }
     for (const step of sent.reverse()) {
       const undo = step.undo;
       if (!undo) continue;
-      const undone = await this.step(scenario, undo, reference, target, recorded, record);
+      const answered = (await this.step(scenario, undo, reference, target, recorded, record))?.statuses?.target;
       this.writes.push({
         scenario: scenario.name,
         step: step.name,
         request: describeRequest(step.request),
         undo: describeRequest(undo.request),
-        undone: undone && this.results.at(-1)?.outcome !== 'skipped',
+        undone: answered !== undefined && answered >= 200 && answered < 300,
       });
     }
     this.recorded.push(record);
@@ -650,14 +651,7 @@ class Run {
       });
       return { ...answer, body: payload };
     } catch {
-      const claims = (() => {
-        try {
-          return decodeJwt(t);
-        } catch {
-          return undefined;
-        }
-      })();
-      return { ...answer, body: claims ? 'a session token that does not verify with the client secret' : t };
+      return { ...answer, body: 'a session token that does not verify with the client secret' };
     }
   }
 
@@ -681,7 +675,7 @@ class Run {
     this.options.progress?.({ scenario: scenario.name, step: step.name, done: this.done, total: this.total });
   }
 
-  /** Sends one step to both sides and compares; answers whether it was sent. */
+  /** Sends one step to both sides and compares; answers its result, or undefined when it was not sent. */
   private async step(
     scenario: Scenario,
     step: Step,
@@ -689,20 +683,20 @@ class Run {
     target: SideState | undefined,
     recorded: RecordedScenario | undefined,
     record: RecordedScenario,
-  ): Promise<boolean> {
+  ): Promise<StepResult | undefined> {
     const missing = this.missing(step);
     if (missing !== undefined) {
       this.skip(scenario, step, missing, record);
-      return false;
+      return undefined;
     }
     if (step.effect === 'write' && !this.options.allowWrites) {
       this.skip(scenario, step, 'a write: sent only with --allow-writes', record);
-      return false;
+      return undefined;
     }
     const kept = recorded?.steps[step.name];
     if (recorded && (!kept || 'skipped' in kept)) {
       this.skip(scenario, step, kept && 'skipped' in kept ? kept.skipped : 'not in the snapshots', record);
-      return false;
+      return undefined;
     }
     let forReference: Resolved;
     let forTarget: Resolved | undefined;
@@ -720,7 +714,7 @@ class Run {
     } catch (error) {
       if (!(error instanceof Unsendable)) throw error;
       this.skip(scenario, step, error.message, record);
-      return false;
+      return undefined;
     }
     const before = step.effect === 'refused' ? this.reference.platform.snapshot() : undefined;
     let referenceAnswer = await reference.side.send(forReference);
@@ -753,7 +747,7 @@ class Run {
     }
     const request = describeRequest(step.request);
     if (this.normaliser) record.steps[step.name] = { request, answer: this.normaliser.answer(targetAnswer, values) };
-    this.results.push({
+    const result: StepResult = {
       scenario: scenario.name,
       step: step.name,
       row: step.row,
@@ -762,9 +756,10 @@ class Run {
       statuses: { target: targetAnswer.status, reference: referenceAnswer.status },
       differences,
       extras,
-    });
+    };
+    this.results.push(result);
     this.tick(scenario, step);
-    return true;
+    return result;
   }
 
   /** A request filled in for a side, its SSO token signed. */
