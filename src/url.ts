@@ -7,7 +7,12 @@ import { PlatformError } from './platform-error.js';
 export function hostUrl(hosts: Hosts, host: Host): string {
   const url = hosts[host];
   if (!url) throw new PlatformError(`No "${host}" host is configured (option hosts.${host})`);
-  // Trailing slashes dropped by a loop: `/\/+$/` takes quadratic time on a long run of slashes.
+  return withoutTrailingSlashes(url);
+}
+
+/** A URL without its trailing slashes. */
+export function withoutTrailingSlashes(url: string): string {
+  // A loop: `/\/+$/` takes quadratic time on a long run of slashes.
   let end = url.length;
   while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
   return url.slice(0, end);

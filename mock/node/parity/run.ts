@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { jwtVerify, SignJWT } from 'jose';
 import { accessToken, generateTicket, getMeDocumented, type Host, pathOf } from '../../../src/endpoints.js';
 import { APIConnectionError } from '../../../src/errors.js';
+import { withoutTrailingSlashes } from '../../../src/url.js';
 import type { StateDocument, StateDocumentInput } from '../../core/document.js';
 import type { Platform } from '../../core/types.js';
 import { createPlatform } from '../../platform.js';
@@ -187,7 +188,7 @@ function bodyOf(contentType: string | undefined, text: string): unknown {
 
 /** The URL of a request on a host's base URL (which may carry a path). */
 function urlOf(base: string, request: Resolved): URL {
-  const url = new URL(`${base.replace(/\/+$/, '')}${request.path}`);
+  const url = new URL(`${withoutTrailingSlashes(base)}${request.path}`);
   for (const [name, value] of request.query) url.searchParams.append(name, value);
   return url;
 }

@@ -13,6 +13,22 @@ function credentials(more: Readonly<Record<string, string>> = {}): Record<string
   return { grant_type: 'none', client_id: '{client_id}', client_secret: '{client_secret}', ...more };
 }
 
+/** The refresh-token grant of the token the first step was given. */
+const REFRESH = {
+  grant_type: 'refresh_token',
+  refresh_token: '{refresh_token}',
+  client_id: '{client_id}',
+  client_secret: '{client_secret}',
+};
+
+/** The ticket grant of the ticket the first step was given. */
+const EXCHANGE = {
+  grant_type: 'ticket',
+  ticket: '{ticket}',
+  client_id: '{client_id}',
+  client_secret: '{client_secret}',
+};
+
 export const tokens: Scenario = {
   name: 'tokens',
   scopes: ['/external/product/r'],
@@ -86,12 +102,7 @@ export const tokens: Scenario = {
       row: ROWS.refresh,
       effect: 'grant',
       request: call(accessToken, {
-        json: {
-          grant_type: 'refresh_token',
-          refresh_token: '{refresh_token}',
-          client_id: '{client_id}',
-          client_secret: '{client_secret}',
-        },
+        json: REFRESH,
       }),
       values: ['/token_type'],
     },
@@ -100,12 +111,7 @@ export const tokens: Scenario = {
       row: ROWS.refresh,
       effect: 'grant',
       request: call(accessToken, {
-        json: {
-          grant_type: 'refresh_token',
-          refresh_token: '{refresh_token}',
-          client_id: '{client_id}',
-          client_secret: '{client_secret}',
-        },
+        json: REFRESH,
       }),
     },
   ],
@@ -167,7 +173,7 @@ export const tickets: Scenario = {
       row: ROWS.userScopes,
       effect: 'grant',
       request: call(accessToken, {
-        json: { grant_type: 'ticket', ticket: '{ticket}', client_id: '{client_id}', client_secret: '{client_secret}' },
+        json: EXCHANGE,
       }),
       values: ['/token_type'],
     },
@@ -176,7 +182,7 @@ export const tickets: Scenario = {
       row: ROWS.ticketGrant,
       effect: 'grant',
       request: call(accessToken, {
-        json: { grant_type: 'ticket', ticket: '{ticket}', client_id: '{client_id}', client_secret: '{client_secret}' },
+        json: EXCHANGE,
       }),
     },
     {

@@ -3,9 +3,9 @@
  * malformed one, an unknown one, a token without the endpoint's scope, an unknown parameter, a
  * repeated one, a content type that is not JSON.
  */
-import type { Endpoint } from '../../../../src/endpoints.js';
+import { type Endpoint, getProducts } from '../../../../src/endpoints.js';
 import { ROWS } from '../rows.js';
-import { type Auth, call, type Need, type Step, type StepRequest } from '../scenario.js';
+import { type Auth, type Binding, call, type Need, query, type Step, type StepRequest } from '../scenario.js';
 
 /** Query pairs. */
 type Pairs = readonly (readonly [string, string])[];
@@ -127,4 +127,16 @@ export function writeRefusals(entry: Endpoint, refusals: WriteRefusals): Step[] 
     refused('with an empty body object', ROWS.field, { json: {} }),
     refused('with a query parameter', ROWS.query, { json: malformed, query: [['parity_unknown', '1']] }),
   ];
+}
+
+/** The first step of a scenario that works on the catalogue's packages: get them, binding what it needs. */
+export function packagesOnSale(row: string, bind: Readonly<Record<string, Binding>>): Step {
+  return {
+    name: 'get the packages on sale',
+    row,
+    effect: 'read',
+    request: call(getProducts, { query: query({ product_type: 'packages' }) }),
+    values: 'catalogue',
+    bind,
+  };
 }

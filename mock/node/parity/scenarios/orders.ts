@@ -1,8 +1,8 @@
 /** Order validation (endpoint 9) read every way, and validate gift receiver (17) refused in every malformed way. */
-import { getProducts, validateGiftReceiver, validateOrder } from '../../../../src/endpoints.js';
+import { validateGiftReceiver, validateOrder } from '../../../../src/endpoints.js';
 import { ROWS } from '../rows.js';
 import { call, query, type Scenario } from '../scenario.js';
-import { readRefusals, writeRefusals } from './common.js';
+import { packagesOnSale, readRefusals, writeRefusals } from './common.js';
 
 /** A delivery address every member of which is well formed. */
 const ADDRESS = {
@@ -19,14 +19,7 @@ export const orders: Scenario = {
   name: 'orders',
   scopes: ['/external/order_validation/r', '/external/order/r', '/external/product/r'],
   steps: [
-    {
-      name: 'get the packages on sale',
-      row: ROWS.organisations,
-      effect: 'read',
-      request: call(getProducts, { query: query({ product_type: 'packages' }) }),
-      values: 'catalogue',
-      bind: { package_code: '/items/0/product_code' },
-    },
+    packagesOnSale(ROWS.organisations, { package_code: '/items/0/product_code' }),
     {
       name: 'order validation for the test account',
       row: ROWS.field,

@@ -2,10 +2,10 @@
  * Update prices (endpoint 1): refused in every way a malformed request can be, and with
  * `--allow-writes`, a package's price changed by one and put back.
  */
-import { getPaymentPeriods, getProducts, updatePrices } from '../../../../src/endpoints.js';
+import { getPaymentPeriods, updatePrices } from '../../../../src/endpoints.js';
 import { ROWS } from '../rows.js';
 import { call, query, type Scenario, type Step } from '../scenario.js';
-import { writeRefusals } from './common.js';
+import { packagesOnSale, writeRefusals } from './common.js';
 
 const CHECK = "Read the package's payment periods on the stage: a price may have changed.";
 
@@ -42,22 +42,15 @@ export const prices: Scenario = {
   name: 'prices',
   scopes: ['/external/price/w', '/external/product/r'],
   steps: [
-    {
-      name: 'get the packages whose prices the writes change',
-      row: ROWS.organisations,
-      effect: 'read',
-      request: call(getProducts, { query: query({ product_type: 'packages' }) }),
-      values: 'catalogue',
-      bind: {
-        package_id: '/items/0/id',
-        integration_code: '/items/0/integration_code',
-        period_purchase_type: '/items/0/price_periods/0/purchase_type',
-        period_payment_option: '/items/0/price_periods/0/payment_option',
-        period_type: '/items/0/price_periods/0/type',
-        period_length: '/items/0/price_periods/0/length',
-        period_price: '/items/0/price_periods/0/price',
-      },
-    },
+    packagesOnSale(ROWS.organisations, {
+      package_id: '/items/0/id',
+      integration_code: '/items/0/integration_code',
+      period_purchase_type: '/items/0/price_periods/0/purchase_type',
+      period_payment_option: '/items/0/price_periods/0/payment_option',
+      period_type: '/items/0/price_periods/0/type',
+      period_length: '/items/0/price_periods/0/length',
+      period_price: '/items/0/price_periods/0/price',
+    }),
     ...writeRefusals(updatePrices, {
       malformed: { package_integration_code: 'x'.repeat(51), price_periods: [period({})] },
       otherScope: '/external/product/r',
