@@ -364,10 +364,25 @@ describe('safe against a real stage by default', () => {
       expect(report.planned.length).toBeGreaterThan(300);
       expect(report.planned.join('\n')).not.toContain(clientSecret);
       expect(report.planned.join('\n')).toContain('{client_secret}');
+      expect(report.planned.join('\n')).toContain('the test account: a ticket, POST {auth}/api/authorization/ticket');
     } finally {
       await proxy.close();
     }
   });
+});
+
+test('a target that does not answer whole in time stops the run, naming the host: no run waits for ever', async () => {
+  const silent = createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  try {
+    await expect(runParity({ target: targetAt(url), timeoutMs: 200 })).rejects.toThrow(
+      `cannot reach ${url}: no whole answer within 200 ms`,
+    );
+  } finally {
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+  }
 });
 
 describe('record once, check in CI without the stage', () => {
@@ -503,6 +518,17 @@ describe('platform-mock parity, the command', () => {
       expect(stderr.trim().split('\n')).toEqual([
         `platform-mock parity: cannot reach ${url}: ECONNREFUSED (check --auth)`,
       ]);
+      expect(code).toBe(2);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'exit code 2 when the snapshots directory holds none, in one line naming the flag',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'parity-empty-'));
+      const { code, stderr } = await collect(run(['parity', '--snapshots', dir]));
+      expect(stderr).toBe(`platform-mock parity: no snapshots in ${dir} (check --snapshots)\n`);
       expect(code).toBe(2);
     },
     CLI_TEST_TIMEOUT_MS,

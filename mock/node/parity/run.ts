@@ -790,10 +790,15 @@ function plan(scenarios: readonly Scenario[], options: ParityOptions): string[] 
     'reachable: GET {api}/, GET {auth}/, and GET {sso}/ and GET {shop}/ when given',
     'capture: GET {api}/external/api/v1/products?include_inactive=true, then per package and campaign GET {api}/external/api/v1/products/payment_periods?product_id={id}, per product GET {api}/external/api/v1/products/get_product_sharing?id={id}, GET {api}/external/api/v1/cancellation_reason?include_internal=true, GET {api}/external/api/v1/titles/ (each with a client-credentials token: POST {auth}/api/authorization/access_token)',
   ];
+  const ticket = `POST {auth}${pathOf(generateTicket, 'stage')} {"accountId":"{account_id}","clientId":"{client_id}"}, exchanged: POST {auth}${pathOf(accessToken, 'stage')} {"grant_type":"ticket","ticket":"{ticket}","client_id":"{client_id}","client_secret":"${SECRET}"}`;
+  if (options.account)
+    lines.push(`the test account: a ticket, ${ticket}, then GET {api}${pathOf(getMeDocumented, 'stage')}`);
   for (const scenario of scenarios) {
     lines.push(
       `${scenario.name}: POST {auth}${pathOf(accessToken, 'stage')} {"grant_type":"none","client_id":"{client_id}","client_secret":"${SECRET}","scope":"${scenario.scopes.join(' ')}"}`,
     );
+    if (options.account && scenario.steps.some((s) => usesUser(s.request.auth)))
+      lines.push(`${scenario.name}: a user token: ${ticket}`);
     for (const step of scenario.steps) {
       if (step.effect === 'write' && !options.allowWrites) continue;
       lines.push(`${scenario.name}: ${step.name}: ${describeRequest(step.request)}`);
