@@ -52,7 +52,7 @@ describe('parity scenarios', () => {
       .filter(([, { effect, request }]) => {
         if (effect === 'read') return request.method !== 'GET';
         if (effect === 'grant') return request.host !== 'auth';
-        if (effect === 'sso') return request.host !== 'sso' || request.sso === undefined;
+        if (effect === 'sso') return request.host !== 'sso' || request.sso === undefined || request.method !== 'POST';
         if (effect === 'refused') return request.method === 'GET';
         return false;
       })

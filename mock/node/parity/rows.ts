@@ -75,6 +75,7 @@ export const ROWS = {
   ssoTerminated: row(SSO, 'LoggedIn + ticket of another account; Terminated'),
   ssoConstants: row(SSO, 'Session token constants'),
   ssoCreate: row(SSO_SERVICE, 'Createsession'),
+  ssoIdentify: row(SSO_SERVICE, 'Identify'),
   ssoStatus: row(SSO_SERVICE, 'Sessionstatus: when a fresh `at`'),
   ssoAuthenticate: row(SSO_SERVICE, 'Authenticate: checks in order'),
   ssoLogout: row(SSO_SERVICE, 'Logout'),

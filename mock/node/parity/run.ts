@@ -304,7 +304,7 @@ export function describeRequest(request: StepRequest): string {
         : request.raw
           ? ` ${request.raw.contentType} ${JSON.stringify(request.raw.text)}`
           : request.sso
-            ? ` {t: signed${request.sso.wrongSecret ? ' with a wrong secret' : ''} ${JSON.stringify(request.sso.claims)}}`
+            ? ` ${request.sso.inQuery ? '?t=' : '{t: '}signed${request.sso.wrongSecret ? ' with a wrong secret' : ''} ${JSON.stringify(request.sso.claims)}${request.sso.inQuery ? '' : '}'}`
             : '';
   return `${request.method} {${request.host}}${request.path}${query}${body}`;
 }
@@ -624,13 +624,13 @@ class Run {
   }
 
   /** An SSO request token, signed. */
-  private async ssoBody(request: StepRequest, state: SideState): Promise<string> {
+  private async ssoToken(request: StepRequest, state: SideState): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const claims = Object.fromEntries(
       Object.entries(request.sso?.claims ?? {}).map(([k, v]) => [k, fill(v, state.vars)]),
     );
     const secret = request.sso?.wrongSecret ? WRONG_SECRET : this.identity.clientSecret;
-    const t = await new SignJWT({ ...claims, cid: this.identity.clientId })
+    return new SignJWT({ ...claims, cid: this.identity.clientId })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(this.identity.organisation)
       .setAudience(this.identity.audience)
@@ -638,7 +638,6 @@ class Run {
       .setNotBefore(now)
       .setExpirationTime(now + 10)
       .sign(new TextEncoder().encode(secret));
-    return JSON.stringify({ t });
   }
 
   /** An SSO answer's session token read: its claims when it verifies with the client's secret. */
@@ -767,10 +766,12 @@ class Run {
   private async prepared(request: StepRequest, state: SideState): Promise<Resolved> {
     const resolved = resolve(request, state);
     if (!request.sso) return resolved;
+    const t = await this.ssoToken(request, state);
+    if (request.sso.inQuery) return { ...resolved, query: [['t', t], ...resolved.query] };
     return {
       ...resolved,
       headers: { ...resolved.headers, 'content-type': 'application/json' },
-      body: await this.ssoBody(request, state),
+      body: JSON.stringify({ t }),
     };
   }
 

@@ -60,6 +60,8 @@ export interface StepRequest {
     readonly claims: Readonly<Record<string, string>>;
     /** Sign with a secret that is not the client's (a request token that fails verification). */
     readonly wrongSecret?: boolean;
+    /** Send the token as the query parameter `t` (identify, a browser's redirect), not as the body `{ t }`. */
+    readonly inQuery?: boolean;
   };
 }
 

@@ -9,6 +9,7 @@ import {
   generateTicket,
   ssoAuthenticate,
   ssoCreateSession,
+  ssoIdentify,
   ssoLogout,
   ssoSessionStatus,
 } from '../../../../src/endpoints.js';
@@ -90,6 +91,16 @@ export const sso: Scenario = {
         sso: { claims: { ...BROWSER, sid: '{sid}', usr: 'parity-nobody@example.invalid', pwd: 'parity-wrong' } },
       }),
       values: SESSION,
+    },
+    {
+      name: 'identify with a token signed with a secret that is not the client’s: an error page, no redirect',
+      row: ROWS.ssoIdentify,
+      effect: 'read',
+      request: call(ssoIdentify, {
+        headers: { accept: 'text/html' },
+        query: [['r', 'https://localhost/back']],
+        sso: { claims: {}, wrongSecret: true, inQuery: true },
+      }),
     },
     ticket('a ticket for the test account', 'ticket'),
     {
