@@ -835,6 +835,8 @@ async function readJson<T>(path: string): Promise<T> {
  */
 export async function runParity(options: ParityOptions): Promise<ParityReport> {
   const started = performance.now();
+  if (options.snapshots !== undefined && options.record !== undefined)
+    throw new Error('runParity: snapshots and record exclude each other (a replay sends nothing to record)');
   const scenarios = scenariosOf(options.only);
   const finish = (run: Run | undefined, target: string, planned: string[] = []): ParityReport => {
     const results = run?.results ?? [];
