@@ -96,12 +96,20 @@ export function makeRoomForShopSession(state: State, nowMs: number): void {
 /**
  * Keeps `entry` as the count of wrong passwords of `key`, the latest changed: a few of the counts
  * changed longest ago are dropped when their freeze is over (such a count means what no count
- * means), and the one changed longest ago over the cap.
+ * means), and over the cap the one changed longest ago that is not frozen now. A freeze is never
+ * lifted to make room: when every count kept is a live freeze, a new address's count is not kept
+ * (its wrong passwords count again once a freeze ends), so that flooding made-up addresses cannot
+ * thaw a frozen one.
  */
 export function keepWrongPasswordCount(state: State, key: string, entry: LoginFailures, nowMs: number): void {
   const counts = state.loginFailures;
+  const max = state.retention.maxWrongPasswordCounts;
   counts.delete(key);
   const thawed = (e: LoginFailures) => e.frozenUntilMs > 0 && e.frozenUntilMs <= nowMs;
-  sweepMap(counts, thawed, state.retention.maxWrongPasswordCounts - 1);
-  counts.set(key, entry);
+  sweepMap(counts, thawed, Number.POSITIVE_INFINITY);
+  for (const [k, e] of counts) {
+    if (counts.size < max) break;
+    if (e.frozenUntilMs <= nowMs) counts.delete(k);
+  }
+  if (counts.size < max) counts.set(key, entry);
 }

@@ -134,7 +134,7 @@ const retentionShape = {
   maxShopSessions: cap('--max-shop-sessions', "the shop's browser sessions"),
   /**
    * E-mail addresses whose wrong passwords are counted at most; the one whose count changed longest
-   * ago is forgotten first. Default 10000.
+   * ago is forgotten first, unless it is frozen: a freeze is never lifted to make room. Default 10000.
    */
   maxWrongPasswordCounts: cap('--max-wrong-password-counts', 'e-mail addresses with wrong passwords counted'),
   /**

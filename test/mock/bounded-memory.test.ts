@@ -296,3 +296,52 @@ describe.each(ADAPTERS)('what is kept, and for how long, through %s', (kind) => 
     expect(await logIn(sixth)).toMatchObject({ sts: 'loggedin', err: null });
   });
 });
+
+describe('over the cap of wrong-password counts, a freeze holds', () => {
+  /** A wrong (or right) password for `usr` through SSO authenticate: the session token's claims. */
+  async function authenticate(platform: Platform, usr: string, pwd: string) {
+    const created = await send(platform, 'sso', paths.ssoCreateSession, {
+      json: { t: await ssoToken(platform, { apn: 'a', apv: '1', osn: 'o', osv: '1' }) },
+    });
+    const { sid } = decodeJwt(SsoEnvelope.parse(JSON.parse(created.text)).t) as { sid: string };
+    const answer = await send(platform, 'sso', paths.ssoAuthenticate, {
+      json: { t: await ssoToken(platform, { sid, usr, pwd }) },
+    });
+    return decodeJwt(SsoEnvelope.parse(JSON.parse(answer.text)).t) as { sts: string; err: string | null };
+  }
+
+  test('wrong passwords for more made-up addresses than the cap keeps do not thaw a frozen address: its right password is still refused account_frozen', async () => {
+    const platform = createPlatform({
+      now: T0,
+      retention: { maxWrongPasswordCounts: 3 },
+      login: { maxFailedAttempts: 2, freezeSeconds: 300 },
+    });
+    platform.clock.freeze();
+    const { email, password } = demoUsers.anna;
+    for (let i = 0; i < 2; i++) await authenticate(platform, email, 'wrong-password');
+    expect(await authenticate(platform, email, password)).toMatchObject({ err: 'account_frozen' });
+    for (let i = 0; i < 10; i++) await authenticate(platform, `nobody-${i}@example.com`, 'wrong-password');
+    expect(internalsOf(platform)!.state.loginFailures.size).toBeLessThanOrEqual(3);
+    expect(await authenticate(platform, email, password)).toMatchObject({ err: 'account_frozen', sts: 'anon' });
+    // Once the freeze is over, the right password logs in.
+    platform.clock.advance(300);
+    expect(await authenticate(platform, email, password)).toMatchObject({ err: null, sts: 'loggedin' });
+  });
+
+  test('when every count kept is a live freeze, a new address is not counted: the cap holds', async () => {
+    const platform = createPlatform({
+      now: T0,
+      retention: { maxWrongPasswordCounts: 2 },
+      login: { maxFailedAttempts: 1, freezeSeconds: 300 },
+    });
+    platform.clock.freeze();
+    for (const usr of ['a@example.com', 'b@example.com', 'c@example.com'])
+      await authenticate(platform, usr, 'wrong-password');
+    const counts = internalsOf(platform)!.state.loginFailures;
+    expect([...counts.keys()].map((k) => k.split('\n')[1])).toEqual(['a@example.com', 'b@example.com']);
+    // A thawed count makes room again.
+    platform.clock.advance(300);
+    await authenticate(platform, 'c@example.com', 'wrong-password');
+    expect([...counts.keys()].map((k) => k.split('\n')[1])).toContain('c@example.com');
+  });
+});
