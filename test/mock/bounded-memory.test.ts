@@ -307,7 +307,7 @@ describe('over the cap of wrong-password counts, a freeze holds', () => {
     const answer = await send(platform, 'sso', paths.ssoAuthenticate, {
       json: { t: await ssoToken(platform, { sid, usr, pwd }) },
     });
-    return decodeJwt(SsoEnvelope.parse(JSON.parse(answer.text)).t) as { sts: string; err: string | null };
+    return decodeJwt(SsoEnvelope.parse(JSON.parse(answer.text)).t) as { sts: string; err: string | null; raa: number };
   }
 
   test('wrong passwords for more made-up addresses than the cap keeps do not thaw a frozen address: its right password is still refused account_frozen', async () => {
@@ -326,6 +326,16 @@ describe('over the cap of wrong-password counts, a freeze holds', () => {
     // Once the freeze is over, the right password logs in.
     platform.clock.advance(300);
     expect(await authenticate(platform, email, password)).toMatchObject({ err: null, sts: 'loggedin' });
+  });
+
+  test('a count still under way is not swept: wrong passwords for another address in between, and the next one still freezes', async () => {
+    const platform = createPlatform({ now: T0, login: { maxFailedAttempts: 2, freezeSeconds: 300 } });
+    platform.clock.freeze();
+    const { email, password } = demoUsers.anna;
+    await authenticate(platform, email, 'wrong-password');
+    await authenticate(platform, 'nobody@example.com', 'wrong-password');
+    expect(await authenticate(platform, email, 'wrong-password')).toMatchObject({ err: 'invalid_credentials', raa: 0 });
+    expect(await authenticate(platform, email, password)).toMatchObject({ err: 'account_frozen' });
   });
 
   test('when every count kept is a live freeze, a new address is not counted: the cap holds', async () => {
