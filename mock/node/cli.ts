@@ -38,9 +38,19 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/**
+ * A text as a terminal should print it: control characters (an escape sequence a hostile host put in
+ * its answer, a line break) each shown as `?`, so that one failure stays one line and cannot rewrite
+ * the screen.
+ */
+function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}
+
 /** A failure that is not about the command line: one line, exit code 1. */
 function die(message: string): never {
-  process.stderr.write(`platform-mock: ${message}\n`);
+  process.stderr.write(`platform-mock: ${printable(message)}\n`);
   process.exit(1);
 }
 

@@ -1,0 +1,56 @@
+/**
+ * What the `platform-mock` CLI prints of another host's answer: a failure is one line, and a hostile
+ * host cannot put terminal escape sequences or line breaks into it.
+ */
+
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { CLI_TEST_TIMEOUT_MS, collect, run, stopAll } from './cli-process.js';
+
+/** What the hostile host answers every request: a 400 whose message rewrites the screen and adds a line. */
+const HOSTILE = { code: 'invalid_request', message: 'bad\u001b[2J\u001b[31m red\nplatform-mock: all good\u0007' };
+
+let hostile: Server;
+let url = '';
+beforeAll(async () => {
+  hostile = createServer((_, res) => {
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(HOSTILE));
+  });
+  await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await stopAll();
+  await new Promise((resolve) => hostile.close(resolve));
+});
+
+test(
+  "capture's failure is one printable line, whatever the host's message holds: no escape sequence, no line break",
+  async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'capture-hostile-')), 'catalogue.json');
+    const args = [
+      'capture',
+      '--api',
+      url,
+      '--auth',
+      url,
+      '--client-id',
+      'c',
+      '--organisation',
+      '0a0000000000000000000001',
+    ];
+    const { code, stderr } = await collect(run([...args, '--out', out], { env: { PLATFORM_CLIENT_SECRET: 's' } }));
+    expect(code).toBe(1);
+    const lines = stderr.split('\n').filter((l) => l.startsWith('platform-mock:'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('bad?[2J?[31m red?platform-mock: all good?');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
+    expect(stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+  },
+  CLI_TEST_TIMEOUT_MS,
+);
