@@ -12,6 +12,7 @@ import { demoIds } from '../../mock/index.js';
 import { type CaptureProgress, capture } from '../../mock/node/capture.js';
 import { parseCommandLine, UsageError } from '../../mock/node/command-line.js';
 import { type RunningServer, startServer } from '../../mock/node/server.js';
+import { demoSeed } from '../../mock/seeds/demo.js';
 import {
   getCancellationReason,
   getPaymentPeriods,
@@ -144,6 +145,64 @@ test('the demo clients and users run at once: fresh secrets, a user logs in to t
     expect(shop).toContain('data-testid="product-premium-digital"');
   } finally {
     await second.close();
+  }
+});
+
+test('the marketplace of the document sells what is on sale now: a package that starts later, or has ended, is captured but not on sale', async () => {
+  const basic = demoSeed.products?.find((p) => p.product_code === 'basic-news');
+  if (!basic) throw new Error('the demo seed has basic-news');
+  /** A Demo Media package like basic-news, on sale from `valid_from` until `valid_to`. */
+  const packageOf = (id: string, code: string, periodId: string, valid_from: string, valid_to: string) => ({
+    ...basic,
+    id,
+    product_code: code,
+    name: code,
+    valid_from,
+    valid_to,
+    price_periods: basic.price_periods.map((pp) => ({ ...pp, id: periodId })),
+  });
+  const seed: StateDocumentInput = {
+    ...demoSeed,
+    products: [
+      ...(demoSeed.products ?? []),
+      packageOf(
+        'b000000000000000000000f1',
+        'starts-later',
+        'c000000000000000000000f1',
+        '2990-01-01T00:00:00Z',
+        '2999-12-31T23:59:59Z',
+      ),
+      packageOf(
+        'b000000000000000000000f2',
+        'has-ended',
+        'c000000000000000000000f2',
+        '2001-01-01T00:00:00Z',
+        '2002-01-01T00:00:00Z',
+      ),
+    ],
+  };
+  const server = await startServer({ port: 0, seed, maxNamespaces: 0 });
+  try {
+    const { clientId, clientSecret } = demoIds.clients.demo;
+    const out = freshFile();
+    await capture({
+      api: server.url,
+      auth: server.url,
+      clientId,
+      clientSecret,
+      organisation: demoIds.organisations.demo,
+      out,
+    });
+    const document = JSON.parse(readFileSync(out, 'utf8')) as StateDocumentInput;
+    expect(document.products?.map((p) => p.product_code)).toEqual(
+      expect.arrayContaining(['starts-later', 'has-ended', 'premium-digital', 'premium-summer', 'basic-news']),
+    );
+    const onSale = document.marketplaces?.[0]?.product_codes;
+    expect(onSale).not.toContain('starts-later');
+    expect(onSale).not.toContain('has-ended');
+    expect(onSale).toEqual(['premium-digital', 'premium-summer', 'basic-news']);
+  } finally {
+    await server.close();
   }
 });
 

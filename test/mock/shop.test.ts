@@ -718,6 +718,85 @@ describe.each(ADAPTERS)('cross-site request forgery on the shop through %s', (ki
   });
 });
 
+describe.each(ADAPTERS)("two organisations' marketplaces on one shop host, through %s", (kind) => {
+  const h = useAdapter(kind, { now: '2030-01-15T12:00:00Z' });
+  /** Complex Media's marketplace: its client is Complex Media's, it sells that organisation's package. */
+  const complex = { group_id: 'complex', marketplace_id: 'main' };
+  const COMPLEX_MARKET = `/marketplace/${complex.group_id}/${complex.marketplace_id}`;
+  /** Adds Complex Media's marketplace to the demo's (Demo Media's), on the same shop host. */
+  const withComplexMarketplace = () => {
+    const doc = h.platform.snapshot();
+    doc.marketplaces.push({
+      ...complex,
+      name: 'Complex Media shop',
+      client_id: demoIds.clients.complex.clientId,
+      product_codes: ['complex-bundle'],
+    });
+    h.platform.restore(doc);
+  };
+  /** Signs anna in at the Demo Media marketplace, as the shop's pages do. */
+  const signIn = {
+    'a ticket (at)': async (b: ReturnType<typeof browser>) => {
+      await b.loginWithTicket(anna);
+    },
+    'the login form': async (b: ReturnType<typeof browser>) => {
+      await b.get(MARKET);
+      const { email, password } = demoUsers.anna;
+      await b.get(expectRedirect(await b.post('/shop/login', { ...market, email, password })));
+    },
+  };
+
+  test("a Complex Media user signed in at Complex Media's marketplace sees its store", async () => {
+    withComplexMarketplace();
+    const b = browser(h);
+    await b.get(COMPLEX_MARKET);
+    const { email, password } = demoUsers.dora;
+    const location = expectRedirect(await b.post('/shop/login', { ...complex, email, password }));
+    expect(location).toBe(COMPLEX_MARKET);
+    const page = expectPage(await b.get(location));
+    expect(page).toContain(`Signed in as ${email}`);
+    expect(page).toContain('data-testid="product-complex-bundle"');
+  });
+
+  test.each(Object.entries(signIn))(
+    "a Demo Media user signed in at the Demo Media marketplace through %s gets the other organisation's login page, not its store",
+    async (_, signInAt) => {
+      withComplexMarketplace();
+      const b = browser(h);
+      await signInAt(b);
+      const session = b.cookie;
+      expect(session).toMatch(/^shop_session=/);
+      const page = expectPage(await b.get(COMPLEX_MARKET));
+      expect(page).toContain('data-testid="login-email"');
+      expect(page).toContain('Complex Media shop');
+      expect(page).not.toContain('data-testid="signed-in-as"');
+      expect(page).not.toContain('data-testid="product-complex-bundle"');
+      expect(page).not.toContain(demoUsers.anna.email);
+      // The same cookie still signs her in at her own organisation's marketplace.
+      expect(b.cookie).toBe(session);
+      expect(expectPage(await b.get(MARKET))).toContain(`Signed in as ${demoUsers.anna.email}`);
+    },
+  );
+
+  test.each(Object.entries(signIn))(
+    "a purchase at the other organisation's marketplace with her session (through %s) and its CSRF token is refused: Sign in first; nothing changes",
+    async (_, signInAt) => {
+      withComplexMarketplace();
+      const b = browser(h);
+      await signInAt(b);
+      const csrf = b.csrf!;
+      const answer = await expectUnchanged(h.platform, () =>
+        b.post('/shop/purchase', { ...complex, period_id: periods.complexCreditcard, csrf_token: csrf }),
+      );
+      expect(expectPage(answer, 401)).toContain('Sign in first');
+      // The same session and token buy at her own organisation's marketplace.
+      expectRedirect(
+        await b.post('/shop/purchase', { ...market, period_id: periods.basicCreditcard, csrf_token: csrf }),
+      );
+    },
+  );
+});
+
 describe.each(ADAPTERS)('where the shop sends tickets, through %s', (kind) => {
   const h = useAdapter(kind, { now: '2030-01-15T12:00:00Z' });
   const signedIn = async () => {
