@@ -17,7 +17,7 @@ export interface Fault {
   code?: string;
   /** Headers added to the faulted answer, e.g. `{ 'retry-after': '2' }`. */
   headers?: Record<string, string>;
-  /** Wait this long before answering; alone, the request then goes on as usual. */
+  /** Wait this long before answering, in ms (at most 2^31 - 1); alone, the request then goes on as usual. */
   latencyMs?: number;
   /** Drop the connection: `Response.error()`, which each adapter turns into a transport failure. */
   drop?: boolean;
@@ -33,6 +33,9 @@ export interface FaultList {
   list(): Fault[];
 }
 
+/** The longest latency a fault may add, in ms: the longest wait a timer takes (2^31 - 1 ms, about 24.8 days). */
+export const MAX_LATENCY_MS = 2 ** 31 - 1;
+
 /** Checks a fault the way the admin API does; `field` names use the admin API's spelling. */
 function check(f: Fault): void {
   if (typeof f.path !== 'string' || !f.path.startsWith('/'))
@@ -41,8 +44,14 @@ function check(f: Fault): void {
     throw new HttpError(400, 'invalid_parameter', 'Parameter must be a positive integer', 'times');
   if (f.status !== undefined && !(Number.isInteger(f.status) && f.status >= 200 && f.status <= 599))
     throw new HttpError(400, 'invalid_parameter', 'Parameter must be an HTTP status from 200 to 599', 'status');
-  if (f.latencyMs !== undefined && !(Number.isFinite(f.latencyMs) && f.latencyMs >= 0))
-    throw new HttpError(400, 'invalid_parameter', 'Parameter must be a non-negative number', 'latency_ms');
+  // Node's timers take at most 2^31 - 1 ms: a longer wait would fire after 1 ms.
+  if (f.latencyMs !== undefined && !(Number.isFinite(f.latencyMs) && f.latencyMs >= 0 && f.latencyMs <= MAX_LATENCY_MS))
+    throw new HttpError(
+      400,
+      'invalid_parameter',
+      `Parameter must be a number of milliseconds from 0 to ${MAX_LATENCY_MS}`,
+      'latency_ms',
+    );
 }
 
 /** The pending faults. */

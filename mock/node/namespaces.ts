@@ -1,8 +1,11 @@
 /**
  * The standalone server's namespaces: `/_ns/{name}/...` is served by a platform of its own, made on
  * first use, so that parallel test workers sharing one server each reset and write without seeing
- * the others. A namespace is dropped after an idle time on the real clock (each namespace's platform
- * has a clock of its own, which a test may stop or move), and there are at most so many at once.
+ * the others. A namespace made for a request is kept only when that request is accepted (a refusal
+ * leaves none behind). A namespace is dropped after an idle time on the real clock, counted from
+ * the end of its last request and never while one is in flight (each namespace's platform has a
+ * clock of its own, which a test may stop or move), or on an admin's request; there are at most so
+ * many at once.
  */
 import { HttpError } from '../core/errors.js';
 
@@ -23,6 +26,16 @@ export function isNamespaceName(name: string): boolean {
   return name.length <= NAMESPACE_NAME_MAX && NAMESPACE_NAME.test(name);
 }
 
+/** The refusal of a name that breaks the rule: `400 invalid_parameter`, field `namespace`. */
+export function invalidNamespaceName(): HttpError {
+  return new HttpError(
+    400,
+    'invalid_parameter',
+    'A namespace is named by 1 to 32 lower-case letters, digits and hyphens, not a hyphen at either end: /_ns/{name}/...',
+    'namespace',
+  );
+}
+
 /** The base path of namespace `name`: `/_ns/{name}`. */
 export function namespacePath(name: string): string {
   return `${NAMESPACE_PREFIX}${name}`;
@@ -37,13 +50,7 @@ export function namespaceOf(path: string): string | undefined {
   if (!path.startsWith(NAMESPACE_PREFIX)) return undefined;
   const end = path.indexOf('/', NAMESPACE_PREFIX.length);
   const name = path.slice(NAMESPACE_PREFIX.length, end < 0 ? undefined : end);
-  if (!isNamespaceName(name))
-    throw new HttpError(
-      400,
-      'invalid_parameter',
-      'A namespace is named by 1 to 32 lower-case letters, digits and hyphens, not a hyphen at either end: /_ns/{name}/...',
-      'namespace',
-    );
+  if (!isNamespaceName(name)) throw invalidNamespaceName();
   return name;
 }
 
@@ -56,22 +63,64 @@ export function sweepIntervalMs(idleMs: number): number {
 export interface NamespacesOptions<T> {
   /** How many namespaces at once; a new one beyond is `503 namespace_limit_reached`. */
   readonly max: number;
-  /** How long a namespace may go without a request before it is dropped, in ms. */
+  /** How long a namespace may go without a request (from the end of its last one) before it is dropped, in ms. */
   readonly idleMs: number;
-  /** Makes namespace `name` on its first request; an `HttpError` it throws is the request's answer. */
+  /** Makes namespace `name` for a request to it; an `HttpError` it throws is the request's answer. */
   readonly create: (name: string) => T;
   /** Runs before an idle namespace is dropped (its state written); a request meanwhile keeps it. */
   readonly retire?: (name: string, namespace: T) => Promise<void> | void;
+  /**
+   * Runs once a namespace is gone and no request holds it any more (made for a request that was
+   * refused, or dropped as idle): it is never used again (a server stops its state file's writer).
+   */
+  readonly closed?: (name: string, namespace: T) => void;
+  /**
+   * Runs when a namespace is dropped on request ({@link Namespaces.drop}), while it is still held:
+   * whatever it keeps is removed (a server stops its state file's writer, waits for the write under
+   * way and removes the file). Its name is free again once this is done.
+   */
+  readonly discard?: (name: string, namespace: T) => Promise<void> | void;
   /** The real clock, in ms since the epoch. Default `Date.now`. */
   readonly now?: () => number;
 }
 
-/** A namespace held, and when it last served a request. */
+/** A request's hold on a namespace, from {@link Namespaces.begin}: given back with `end` once the request is answered. */
+export interface Lease<T> {
+  readonly namespace: T;
+  /** Whether the namespace is not kept yet: it was made for this request (or another still in flight), and none of them was accepted so far. */
+  readonly pending: boolean;
+  /**
+   * The request is over. `accepted`: whether it keeps a namespace that is pending; one that no
+   * request to it accepted is dropped once the last of them ends. Calls after the first do nothing.
+   */
+  end(accepted: boolean): void;
+}
+
+/** A namespace in the server's list ({@link Namespaces.list}). */
+export interface NamespaceEntry<T> {
+  readonly name: string;
+  readonly namespace: T;
+  /** When its last request ended (or when it was made, while its first one runs), in ms since the epoch. */
+  readonly lastUsedMs: number;
+  /** How many requests to it are being answered. */
+  readonly inFlight: number;
+}
+
+/** A namespace held, and how it is being used. */
 interface Held<T> {
   readonly namespace: T;
+  /** When its last request ended (when it was made, until one has). */
   lastUsedMs: number;
-  /** Its retirement is under way. */
+  /** Requests being answered. */
+  inFlight: number;
+  /** Requests begun, ever: a retirement sees whether one came while it was under way. */
+  uses: number;
+  /** A request to it was accepted: it is a namespace of the server, not one made for a request alone. */
+  kept: boolean;
+  /** Its retirement (as idle) is under way. */
   retiring: boolean;
+  /** Its drop on request, when under way. */
+  dropping: Promise<void> | undefined;
 }
 
 /** The namespaces of one server, by name. */
@@ -81,7 +130,7 @@ export class Namespaces<T> {
   readonly #now: () => number;
   readonly #sweeper: ReturnType<typeof setInterval>;
 
-  /** @param options - the cap, the idle time, how a namespace is made and retired */
+  /** @param options - the cap, the idle time, how a namespace is made, retired and discarded */
   constructor(options: NamespacesOptions<T>) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
@@ -91,62 +140,145 @@ export class Namespaces<T> {
   }
 
   /**
-   * Namespace `name` for a request: made on first use, and marked as used now. Throws `503
-   * namespace_limit_reached` (with `Retry-After`: when the least recently used one would be
-   * dropped) for a new one when there are as many as allowed.
+   * Namespace `name` for a request, until the lease's `end`: made when it is not held (pending until
+   * a request to it is accepted). Throws `503 namespace_limit_reached` (with `Retry-After`: when
+   * the least recently used one would be dropped) for a new one when there are as many as allowed,
+   * pending ones included. A namespace being dropped on request still serves it, and drops it with it.
    */
-  enter(name: string): T {
-    const now = this.#now();
-    const held = this.#held.get(name);
-    if (held) {
-      held.lastUsedMs = now;
-      return held.namespace;
+  begin(name: string): Lease<T> {
+    let held = this.#held.get(name);
+    if (!held) {
+      if (this.#held.size >= this.#options.max) throw this.#full(this.#now());
+      const namespace = this.#options.create(name);
+      held = {
+        namespace,
+        lastUsedMs: this.#now(),
+        inFlight: 0,
+        uses: 0,
+        kept: false,
+        retiring: false,
+        dropping: undefined,
+      };
+      this.#held.set(name, held);
     }
-    if (this.#held.size >= this.#options.max) throw this.#full(now);
-    const namespace = this.#options.create(name);
-    this.#held.set(name, { namespace, lastUsedMs: now, retiring: false });
-    return namespace;
+    held.inFlight += 1;
+    held.uses += 1;
+    const entry = held;
+    let over = false;
+    return {
+      namespace: entry.namespace,
+      get pending() {
+        return !entry.kept;
+      },
+      end: (accepted) => {
+        if (over) return;
+        over = true;
+        this.#end(name, entry, accepted);
+      },
+    };
   }
 
-  /** Namespace `name` when it is held; not marked as used. */
+  /** A request to namespace `name` that was accepted and is over at once: its namespace, made when it is not held. */
+  enter(name: string): T {
+    const lease = this.begin(name);
+    lease.end(true);
+    return lease.namespace;
+  }
+
+  /** Namespace `name` when it is held and kept; not marked as used. */
   get(name: string): T | undefined {
-    return this.#held.get(name)?.namespace;
+    const held = this.#held.get(name);
+    return held?.kept ? held.namespace : undefined;
   }
 
-  /** The names of the namespaces held. */
+  /** Whether anything is held under `name`: a namespace, one made for a request in flight, or one being dropped. */
+  has(name: string): boolean {
+    return this.#held.has(name);
+  }
+
+  /** The names of the namespaces held and kept. */
   names(): string[] {
-    return [...this.#held.keys()];
+    return this.list().map((e) => e.name);
   }
 
-  /** Drops every namespace idle for the idle time or longer, each once it is retired. */
+  /** The namespaces held and kept (not one made for a request in flight, nor one being dropped), by name. */
+  list(): NamespaceEntry<T>[] {
+    const entries: NamespaceEntry<T>[] = [];
+    for (const [name, h] of this.#held)
+      if (h.kept && h.dropping === undefined)
+        entries.push({ name, namespace: h.namespace, lastUsedMs: h.lastUsedMs, inFlight: h.inFlight });
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /**
+   * Drops namespace `name` now, idle or not, through `discard`; answers false when nothing is held
+   * under that name. Until `discard` is done, a request to it is still served by it (and dropped
+   * with it); a request to it still in flight after finishes there, and keeps nothing.
+   */
+  async drop(name: string): Promise<boolean> {
+    const held = this.#held.get(name);
+    if (!held) return false;
+    held.dropping ??= (async () => {
+      try {
+        await this.#options.discard?.(name, held.namespace);
+      } finally {
+        if (this.#held.get(name) === held) this.#held.delete(name);
+      }
+    })();
+    await held.dropping;
+    return true;
+  }
+
+  /**
+   * Drops every namespace idle for the idle time or longer (counted from the end of its last
+   * request; one with a request in flight is not idle), each once it is retired.
+   */
   async sweep(): Promise<void> {
     const now = this.#now();
-    const idle = [...this.#held].filter(([, h]) => !h.retiring && now - h.lastUsedMs >= this.#options.idleMs);
+    const idle = [...this.#held].filter(([, h]) => this.#droppable(h) && now - h.lastUsedMs >= this.#options.idleMs);
     await Promise.all(
       idle.map(async ([name, held]) => {
         held.retiring = true;
-        const seen = held.lastUsedMs;
+        const seen = held.uses;
         try {
           await this.#options.retire?.(name, held.namespace);
         } finally {
           held.retiring = false;
         }
-        // A request while it was being retired keeps it.
-        if (held.lastUsedMs === seen && this.#held.get(name) === held) this.#held.delete(name);
+        // A request while it was being retired keeps it; so does a drop on request, which removes it itself.
+        if (held.uses !== seen || held.inFlight > 0 || held.dropping || this.#held.get(name) !== held) return;
+        this.#held.delete(name);
+        this.#options.closed?.(name, held.namespace);
       }),
     );
   }
 
-  /** Stops looking for idle namespaces; answers every namespace held (a server writes their state as it stops). */
+  /** Stops looking for idle namespaces; answers every namespace held and kept (a server writes their state as it stops). */
   close(): T[] {
     clearInterval(this.#sweeper);
-    return [...this.#held.values()].map((h) => h.namespace);
+    return [...this.#held.values()].filter((h) => h.kept && h.dropping === undefined).map((h) => h.namespace);
+  }
+
+  /** A request to `held` is over: it is used now; a namespace no request accepted goes once none is in flight. */
+  #end(name: string, held: Held<T>, accepted: boolean): void {
+    held.inFlight -= 1;
+    held.lastUsedMs = this.#now();
+    if (accepted) held.kept = true;
+    if (held.kept || held.inFlight > 0 || held.dropping || this.#held.get(name) !== held) return;
+    this.#held.delete(name);
+    this.#options.closed?.(name, held.namespace);
+  }
+
+  /** Whether `held` may be dropped as idle: kept, no request in flight, not already going. */
+  #droppable(held: Held<T>): boolean {
+    return held.kept && held.inFlight === 0 && !held.retiring && held.dropping === undefined;
   }
 
   /** The refusal of a new namespace when there are as many as allowed. */
   #full(now: number): HttpError {
+    // The least recently used one that may go as idle; with none, a whole idle time from now.
     let oldest = now;
-    for (const h of this.#held.values()) oldest = Math.min(oldest, h.lastUsedMs);
+    for (const h of this.#held.values()) if (this.#droppable(h)) oldest = Math.min(oldest, h.lastUsedMs);
     const wait = oldest + this.#options.idleMs + sweepIntervalMs(this.#options.idleMs) - now;
     return new HttpError(
       503,

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isSecretName, redactParams, redactShapes } from '../../src/secrets.js';
-import { refusalResponse } from '../core/answers.js';
+import { refusalResponse, respond, withoutCors } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
 import { internalsOf, type PlatformInternals } from '../core/internals.js';
@@ -11,18 +11,29 @@ import { REDACTED, type Refusal } from '../core/journal.js';
 import { bodyLimitFor, bodyTooLarge, DEFAULT_MAX_BODY_BYTES, declaredLength } from '../core/limits.js';
 import { type CoreRequest, type CoreResponse, type RequestHandler, setOwn } from '../core/messages.js';
 import type { Route } from '../core/route.js';
+import { type AdminSettings, guardAdmin } from '../core/security.js';
+import type { State } from '../core/state.js';
 import type { Platform } from '../core/types.js';
 import { validate } from '../core/validate.js';
 import { createPlatform, createPlatformWith } from '../platform.js';
 import { allRoutes } from '../routes/index.js';
-import { NAMESPACE_PREFIX, Namespaces, namespaceOf, namespacePath } from './namespaces.js';
+import {
+  invalidNamespaceName,
+  isNamespaceName,
+  type Lease,
+  NAMESPACE_PREFIX,
+  type NamespaceEntry,
+  Namespaces,
+  namespaceOf,
+  namespacePath,
+} from './namespaces.js';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
   ServerOptionsSchema,
   type ServerSettings,
   type StartServerOptions,
 } from './options.js';
-import { StateFileError, StateWriter } from './state-file.js';
+import { removeStateFile, StateFileError, StateWriter } from './state-file.js';
 
 export type { StartServerOptions } from './options.js';
 
@@ -62,6 +73,13 @@ interface Target {
 interface Namespace extends Target {
   readonly platform: Platform;
   readonly writer: StateWriter | undefined;
+  /** Its live state. */
+  readonly state: State | undefined;
+  /**
+   * Its state document's text when it was made (after its file was read), to tell whether a request
+   * changed it while it is pending; forgotten once it is kept.
+   */
+  made: string | undefined;
 }
 
 /** How long a refused upload may go on being read (and discarded) before its connection is cut. */
@@ -83,6 +101,11 @@ interface ServeContext extends Target {
   readonly hosts: Map<string, string | null>;
   /** Its namespaces; none when they are off or the platform is not from `createPlatform`. */
   readonly namespaces: Namespaces<Namespace> | undefined;
+  /** The admin settings of the platform at the root, which guard the namespaces' admin routes. */
+  readonly adminSettings: AdminSettings;
+  /** The root platform's state file, beside which each namespace keeps its own. */
+  readonly stateFile: string | undefined;
+  readonly warn: (message: string) => void;
 }
 
 /** How many `Host` verdicts a server remembers; past it, it starts over (the header is the client's to choose). */
@@ -271,26 +294,162 @@ function lingerAndClose(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-/** A target that answers `error` to any request: a namespace refused. */
-function refusing(error: HttpError, path: string): Target {
-  return { handle: () => Promise.resolve(refusalResponse(error, path)), changed: undefined };
+/** Whether a namespace's state changed since it was made: its document, or a wrong-password count or shop session beside it. */
+function changedSinceMade(namespace: Namespace): boolean {
+  const { state } = namespace;
+  if (!state) return false;
+  return (
+    state.loginFailures.size > 0 ||
+    state.shopSessions.size > 0 ||
+    namespace.made === undefined ||
+    JSON.stringify(state.document) !== namespace.made
+  );
 }
 
 /**
- * The namespace a request to `/_ns/{name}/...` goes to, made on its first request (not on one the
- * server refuses already: that is answered as it is); or the refusal of a bad name, of a new
- * namespace past the limit, of one whose state file cannot be read. Undefined for any other path.
+ * The answer to a request to `/_ns/{name}/...`: served by its namespace, or the refusal of a bad
+ * name, of a new namespace past the limit, of one whose state file cannot be read. A request the
+ * server refuses already (a `Host` it does not serve, a body over the limit) is answered by the
+ * namespace when it is held, else as it is. A namespace made for a request is kept only when the
+ * request is accepted: answered with a status below 400, or its state changed; otherwise it goes
+ * once the request is answered (and no state file is written).
  */
-function namespaced(ctx: ServeContext, path: string, refusal: HttpError | undefined): Target | undefined {
-  if (!ctx.namespaces || !path.startsWith(NAMESPACE_PREFIX)) return undefined;
+async function inNamespace(namespaces: Namespaces<Namespace>, request: CoreRequest): Promise<CoreResponse> {
+  const path = request.url.pathname;
+  let lease: Lease<Namespace>;
   try {
     const name = namespaceOf(path) ?? '';
-    if (refusal) return ctx.namespaces.get(name) ?? refusing(refusal, path);
-    return ctx.namespaces.enter(name);
+    if (request.refusal) {
+      const held = namespaces.get(name);
+      return held ? await held.handle(request) : refusalResponse(request.refusal, path);
+    }
+    lease = namespaces.begin(name);
   } catch (error) {
-    if (error instanceof HttpError) return refusing(error, path);
+    if (error instanceof HttpError) return refusalResponse(error, path);
     throw error;
   }
+  let keep = false;
+  try {
+    const answer = await lease.namespace.handle(request);
+    const { namespace } = lease;
+    keep = !lease.pending || answer.status < 400 || changedSinceMade(namespace);
+    if (keep) {
+      namespace.made = undefined;
+      namespace.changed?.();
+    }
+    return answer;
+  } finally {
+    // The request is over: its namespace is idle from now, unless another one is in flight.
+    lease.end(keep);
+  }
+}
+
+/** Where the namespaces' admin routes are, at the server's root. */
+const NAMESPACES_ADMIN = '/__admin/namespaces';
+
+/**
+ * What a root path names among the namespaces' admin routes: null for the list
+ * (`/__admin/namespaces`), a name as given for one namespace (`/__admin/namespaces/{name}`, checked
+ * later); undefined for any other path (the root platform's). A trailing slash names the same.
+ */
+function namespacesAdminTarget(path: string): string | null | undefined {
+  if (!path.startsWith(NAMESPACES_ADMIN)) return undefined;
+  const rest = path.slice(NAMESPACES_ADMIN.length);
+  if (rest === '' || rest === '/') return null;
+  if (!rest.startsWith('/')) return undefined;
+  const name = rest.endsWith('/') ? rest.slice(1, -1) : rest.slice(1);
+  return name.includes('/') ? undefined : name;
+}
+
+/** An answer of the namespaces' admin routes: JSON, without CORS headers, as every `/__admin` answer. */
+function adminAnswer(status: number, body?: unknown): CoreResponse {
+  return withoutCors(respond(status, body, crypto.randomUUID()));
+}
+
+/** How many records a state document holds, in all its collections. */
+function recordsOf(state: State | undefined): number {
+  let records = 0;
+  if (state) for (const value of Object.values(state.document)) if (Array.isArray(value)) records += value.length;
+  return records;
+}
+
+/** A namespace as `GET /__admin/namespaces` lists it. */
+function namespaceJson(entry: NamespaceEntry<Namespace>) {
+  return {
+    name: entry.name,
+    last_used_at: new Date(entry.lastUsedMs).toISOString(),
+    in_flight: entry.inFlight,
+    records: recordsOf(entry.namespace.state),
+  };
+}
+
+/** The state file of namespace `name`, beside the server's (`<path>.ns-<name>.json`); none without one. */
+function namespaceFile(stateFile: string | undefined, name: string): string | undefined {
+  return stateFile === undefined ? undefined : `${stateFile}.ns-${name}.json`;
+}
+
+/**
+ * The namespaces' admin routes at the server's root, behind the root platform's admin guard (as
+ * `/__admin`): `GET /__admin/namespaces` lists the namespaces held (`{ items: [{ name, last_used_at,
+ * in_flight, records }] }`); `DELETE /__admin/namespaces/{name}` drops one now, and removes its
+ * state file (also one left by a namespace dropped as idle): 204, or `404 not_found` (field
+ * `namespace`) when there is neither.
+ */
+async function namespacesAdmin(
+  ctx: ServeContext,
+  namespaces: Namespaces<Namespace>,
+  request: CoreRequest,
+  name: string | null,
+): Promise<CoreResponse> {
+  const { method } = request;
+  const path = request.url.pathname;
+  const refusal = request.refusal ?? guardAdmin(ctx.adminSettings, request);
+  if (refusal) return refusalResponse(refusal, path);
+  const allowed = name === null ? 'GET' : 'DELETE';
+  if (method !== allowed)
+    return refusalResponse(
+      new HttpError(405, 'method_not_allowed', `Method ${method} is not allowed on ${path}`, undefined, {
+        allow: allowed,
+      }),
+      path,
+    );
+  if (name === null) return adminAnswer(200, { items: namespaces.list().map(namespaceJson) });
+  if (!isNamespaceName(name)) return refusalResponse(invalidNamespaceName(), path);
+  const file = namespaceFile(ctx.stateFile, name);
+  try {
+    if (namespaces.has(name)) await namespaces.drop(name);
+    // None held: the file an idle one left goes, at once (no request can read it meanwhile).
+    else if (file === undefined || !removeStateFile(file))
+      return refusalResponse(
+        new HttpError(404, 'not_found', `This server holds no namespace ${name}, nor a state file of one`, 'namespace'),
+        path,
+      );
+  } catch (error) {
+    if (!(error instanceof StateFileError)) throw error;
+    ctx.warn(error.message);
+    return refusalResponse(
+      new HttpError(
+        500,
+        'internal_server_error',
+        `Namespace ${name} is dropped, but its state file cannot be removed (the server's warnings say why)`,
+      ),
+      path,
+    );
+  }
+  return adminAnswer(204);
+}
+
+/** The answer to a request: the namespaces' admin routes, a namespace's, or the root platform's. */
+async function answerOf(ctx: ServeContext, request: CoreRequest): Promise<CoreResponse> {
+  const path = request.url.pathname;
+  if (ctx.namespaces) {
+    if (path.startsWith(NAMESPACE_PREFIX)) return inNamespace(ctx.namespaces, request);
+    const name = namespacesAdminTarget(path);
+    if (name !== undefined) return namespacesAdmin(ctx, ctx.namespaces, request, name);
+  }
+  const answer = await ctx.handle(request);
+  ctx.changed?.();
+  return answer;
 }
 
 async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -335,9 +494,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     ip,
     refusal,
   };
-  const served = namespaced(ctx, url.pathname, refusal) ?? ctx;
-  const answer = await served.handle(request);
-  served.changed?.();
+  const answer = await answerOf(ctx, request);
   if (answer.drop) {
     req.socket.destroy();
     return;
@@ -413,7 +570,7 @@ function makeNamespace(
   warn: (m: string) => void,
 ): Namespace {
   const platform = createPlatformWith(internals.routes, { ...internals.options, basePath: namespacePath(name) });
-  const path = settings.stateFile === undefined ? undefined : `${settings.stateFile}.ns-${name}.json`;
+  const path = namespaceFile(settings.stateFile, name);
   const writer = path === undefined ? undefined : new StateWriter(platform, path, { warn });
   try {
     writer?.load();
@@ -427,8 +584,16 @@ function makeNamespace(
       'namespace',
     );
   }
-  const handle = internalsOf(platform)?.handle ?? viaFetch(platform);
-  return { platform, handle, changed: writer && (() => writer.changed()), writer };
+  const own = internalsOf(platform);
+  const state = own?.state;
+  return {
+    platform,
+    handle: own?.handle ?? viaFetch(platform),
+    changed: writer && (() => writer.changed()),
+    writer,
+    state,
+    made: state ? JSON.stringify(state.document) : '',
+  };
 }
 
 /**
@@ -443,6 +608,15 @@ function namespacesOf(platform: Platform, settings: ServerSettings, warn: (m: st
     idleMs: settings.namespaceIdleSeconds * 1000,
     create: (name) => makeNamespace(internals, name, settings, warn),
     retire: (_, namespace) => namespace.writer?.flush(),
+    // Gone (refused, or dropped as idle once written): its writer writes no more, so a new
+    // namespace of the same name is the only one to write its file.
+    closed: (_, namespace) => void namespace.writer?.close(),
+    // Dropped on request: its writer stops (the write under way, if any, ends first), then its file goes.
+    discard: async (_, namespace) => {
+      if (!namespace.writer) return;
+      await namespace.writer.close();
+      removeStateFile(namespace.writer.path);
+    },
   });
 }
 
@@ -466,6 +640,9 @@ function serveContext(
     origin: '',
     hosts: new Map(),
     logged: settings.onRequest !== undefined,
+    adminSettings: internals?.settings ?? { admin: true, adminToken: undefined },
+    stateFile: settings.stateFile,
+    warn,
   };
 }
 

@@ -5,7 +5,7 @@
  * over it), so a process killed at any instant leaves the old state or the new one, never half of one.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { StateDocumentInput } from '../core/document.js';
@@ -95,6 +95,21 @@ export function readStateFile(path: string): StateDocumentInput | undefined {
   }
 }
 
+/**
+ * Removes the state file at `path` at once (synchronously: no request can make a namespace that
+ * reads it meanwhile); answers whether there was one. Throws a {@link StateFileError} when it
+ * cannot be removed.
+ */
+export function removeStateFile(path: string): boolean {
+  try {
+    unlinkSync(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new StateFileError(`cannot remove the state file ${path}: ${(error as Error).message}`);
+  }
+}
+
 /** The state as a state file holds it: the state document, indented, for a reader. */
 function stateText(platform: Platform): string {
   return `${JSON.stringify(platform.snapshot(), null, 2)}\n`;
@@ -114,7 +129,8 @@ export interface StateWriterOptions {
  * The state file of one platform. {@link StateWriter.load} reads it into the platform; then every
  * {@link StateWriter.changed} schedules a write within the delay (the first change after a write
  * starts it, later ones join it), and {@link StateWriter.flush} writes at once. A write is skipped
- * when the state is what the file already holds; writes never overlap.
+ * when the state is what the file already holds; writes never overlap. Once
+ * {@link StateWriter.close}d, it writes nothing more: the file may be another writer's, or gone.
  */
 export class StateWriter {
   readonly #platform: Platform;
@@ -127,6 +143,8 @@ export class StateWriter {
   #writing: Promise<void> = Promise.resolve();
   /** The text the file holds, as far as this writer knows. */
   #written: string | undefined;
+  /** Closed: nothing more is written. */
+  #closed = false;
 
   /**
    * @param platform - the platform whose state it keeps
@@ -165,9 +183,9 @@ export class StateWriter {
     return true;
   }
 
-  /** The state may have changed: it is written within the delay. */
+  /** The state may have changed: it is written within the delay (not once closed). */
   changed(): void {
-    if (this.#timer !== undefined) return;
+    if (this.#closed || this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       void this.flush();
@@ -175,15 +193,29 @@ export class StateWriter {
     this.#timer.unref();
   }
 
-  /** Writes the state now (after the write under way, if any), unless the file holds it already. */
+  /** Writes the state now (after the write under way, if any), unless the file holds it already or the writer is closed. */
   flush(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    if (this.#closed) return this.#writing;
     this.#writing = this.#writing.then(() => this.#write());
     return this.#writing;
   }
 
+  /**
+   * Writes nothing more: a change meanwhile is not written, nor is any later one. Resolves once the
+   * write under way, if any, is over: from then on the file is left alone.
+   */
+  close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    return this.#writing;
+  }
+
   async #write(): Promise<void> {
+    // Closed while this write waited for the one before: it is not made.
+    if (this.#closed) return;
     const text = stateText(this.#platform);
     if (text === this.#written) return;
     try {

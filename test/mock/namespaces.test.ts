@@ -173,6 +173,10 @@ describe("a namespace is made with the server's seed and options", () => {
     const server = await startServer({ port: 0, platform });
     try {
       expect((await fetch(`${server.url}/_ns/x/__admin/state`)).status).toBe(401);
+      // Refused, so no namespace is left behind; with the token it is made, with the platform's options.
+      expect(server.namespace('x')).toBeUndefined();
+      const authorization = 'Bearer team-admin-token';
+      expect((await fetch(`${server.url}/_ns/x/__admin/state`, { headers: { authorization } })).status).toBe(200);
       expect(server.namespace('x')?.environment).toBe('production');
     } finally {
       await server.close();

@@ -450,4 +450,22 @@ describe.each(ADAPTERS)('faults through %s', (kind) => {
     h.platform.faults.clear();
     expect(h.platform.faults.list()).toEqual([]);
   });
+
+  test('a latency_ms of 2^31 ms or more (past what a timer waits) is 400 invalid_parameter naming latency_ms; the faults are unchanged', async () => {
+    h.platform.faults.add({ path: '/kept', latencyMs: 5 });
+    const before = h.platform.faults.list();
+    for (const latency_ms of [2 ** 31, 2 ** 31 - 0.5, 1e12]) {
+      const answer = await h.call('/__admin/faults', { json: { path: paths.getProducts, latency_ms } });
+      expectError(answer, 400, 'invalid_parameter', 'latency_ms');
+      expect(h.platform.faults.list()).toEqual(before);
+    }
+    expect(() => h.platform.faults.add({ path: paths.getProducts, latencyMs: 2 ** 31 })).toThrow(
+      expect.objectContaining({ status: 400, code: 'invalid_parameter', field: 'latency_ms' }),
+    );
+    expect(h.platform.faults.list()).toEqual(before);
+    // The longest wait a timer takes is a fault's latency still.
+    const longest = await h.call('/__admin/faults', { json: { path: '/longest', latency_ms: 2 ** 31 - 1 } });
+    expect(longest.status).toBe(201);
+    expect(h.platform.faults.list().at(-1)).toMatchObject({ path: '/longest', latencyMs: 2 ** 31 - 1 });
+  });
 });
