@@ -646,17 +646,22 @@ function serveContext(
   };
 }
 
-/** A refusal as the request log prints it: a path in its detail (`No route for GET /...`) as the log shows it. */
+/**
+ * A refusal as the request log prints it: a path in its detail (`No route for GET /...`) as the log
+ * shows it, and whatever else is shaped like a credential (a value quoted, such as an SSO token's
+ * `aud`) redacted, as the journal redacts it; the words of the message are left as they are.
+ */
 function loggedRefusal(refusal: Refusal | undefined, target: string, logged: string): Refusal | undefined {
   if (!refusal) return undefined;
-  let raw: string;
+  let raw: string | undefined;
   try {
     raw = new URL(target.startsWith('/') ? `http://platform.invalid${target}` : target).pathname;
   } catch {
-    return refusal;
+    raw = undefined;
   }
   const shown = logged.split('?')[0]!;
-  return raw === shown ? refusal : { ...refusal, detail: refusal.detail.replaceAll(raw, shown) };
+  const detail = raw === undefined || raw === shown ? refusal.detail : refusal.detail.replaceAll(raw, shown);
+  return { ...refusal, detail: redactShapes(detail, REDACTED) };
 }
 
 /**

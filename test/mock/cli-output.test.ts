@@ -1,6 +1,7 @@
 /**
- * What the `platform-mock` CLI prints of another host's answer: a failure is one line, and a hostile
- * host cannot put terminal escape sequences or line breaks into it.
+ * What the `platform-mock` CLI prints of what others sent: a failure is one line, and a hostile host
+ * cannot put terminal escape sequences or line breaks into it; a request's refusal in the log is
+ * redacted as the journal redacts it.
  */
 
 import { mkdtempSync } from 'node:fs';
@@ -8,7 +9,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type RequestLogLine, startServer } from '../../mock/node/server.js';
+import { demoSite } from '../../mock/seeds/demo.js';
 import { CLI_TEST_TIMEOUT_MS, collect, run, stopAll } from './cli-process.js';
 
 /** What the hostile host answers every request: a 400 whose message rewrites the screen and adds a line. */
@@ -54,3 +58,40 @@ test(
   },
   CLI_TEST_TIMEOUT_MS,
 );
+
+test("the request log's refusal is redacted as the journal's: an SSO token's credential-shaped aud is not printed", async () => {
+  const lines: RequestLogLine[] = [];
+  const server = await startServer({ port: 0, maxNamespaces: 0, onRequest: (line) => lines.push(line) });
+  try {
+    const aud = 'Zq9xR3vT7yWb2LmN8pKd4HsJ6fGa1CeU0oIiYtXqVw_';
+    const now = Math.floor(Date.now() / 1000);
+    const t = await new SignJWT({
+      cid: demoSite.clientId,
+      ipa: '203.0.113.7',
+      uas: 'test',
+      apn: 'a',
+      apv: '1',
+      osn: 'o',
+      osv: '1',
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(now + 10)
+      .setIssuer(demoSite.organisationId)
+      .setAudience(aud)
+      .sign(new TextEncoder().encode(demoSite.clientSecret));
+    await fetch(`${server.url}/createsession`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ t }),
+    });
+    const journalled = server.platform.requests.list().at(-1)?.refusal;
+    const logged = lines.find((l) => l.path === '/createsession')?.refusal;
+    expect(journalled?.check).toBe('aud');
+    expect(journalled?.detail).not.toContain(aud);
+    expect(logged).toEqual({ check: 'aud', detail: 'aud is "[redacted]", expected "sso.platform.test"' });
+  } finally {
+    await server.close();
+  }
+});
