@@ -141,6 +141,23 @@ function hostRefusal(ctx: ServeContext, header: string | undefined): HttpError |
   return new HttpError(403, 'host_not_allowed', message, 'host');
 }
 
+/**
+ * Whether a request comes from a web page of another site: its `Origin` is `null` or names a host
+ * this server does not answer (loopback hosts, `--host`, `--allowed-hosts`). Such a page gets no
+ * CORS headers: it cannot read a token it had granted with the public demo secret, and its preflight
+ * for a call with `Authorization` fails, so it cannot write through the API.
+ */
+function foreignOrigin(ctx: ServeContext, origin: string | undefined): boolean {
+  if (origin === undefined) return false;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return true;
+  }
+  return host === '' || answeredHost(ctx, host) === null;
+}
+
 /** Why a request's `Expect` is refused: any expectation but `100-continue` (which is met) is one this server cannot meet. */
 function expectationRefusal(header: string | undefined): HttpError | undefined {
   if (header === undefined || header.toLowerCase() === '100-continue') return undefined;
@@ -494,7 +511,9 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     ip,
     refusal,
   };
-  const answer = await answerOf(ctx, request);
+  const answered = await answerOf(ctx, request);
+  // A page of another site may send, not read: its origin gets no CORS headers (nor a preflight's).
+  const answer = foreignOrigin(ctx, req.headers.origin) ? withoutCors(answered) : answered;
   if (answer.drop) {
     req.socket.destroy();
     return;

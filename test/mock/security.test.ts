@@ -17,6 +17,7 @@ import {
 import {
   ADAPTERS,
   type Answer,
+  demoIds,
   demoShop,
   demoUsers,
   expectError,
@@ -52,8 +53,9 @@ describe.each(ADAPTERS)('the admin API through %s', (kind) => {
       expect(corsHeaders(preflight.headers)).toEqual([]);
     });
 
-    test('the API itself keeps its CORS headers', async () => {
-      const answer = await h.call(paths.getProducts, { token: h.token(), headers: { origin: 'https://site.example' } });
+    test("the API itself keeps its CORS headers for a page of this machine (and, under MSW, for any page: it is the suite's own)", async () => {
+      const origin = kind === 'msw' ? 'https://site.example' : 'http://localhost:5173';
+      const answer = await h.call(paths.getProducts, { token: h.token(), headers: { origin } });
       expect(answer.headers.get('access-control-allow-origin')).toBe('*');
     });
   });
@@ -398,6 +400,64 @@ describe('the node:http adapter', () => {
       expect(api.status).toBe(413);
       expect(api.headers['access-control-allow-origin']).toBe('*');
       expect(seen).toEqual([]);
+    });
+  });
+
+  describe("another site's web page may send, not read: no CORS headers for its origin", () => {
+    const grant = JSON.stringify({
+      grant_type: 'none',
+      client_id: demoIds.clients.demo.clientId,
+      client_secret: demoIds.clients.demo.clientSecret,
+    });
+    test.each(['https://evil.example', 'null', 'http://192.168.1.20:3000'])(
+      'Origin %s: the token grant (the public demo secret) is answered without access-control-allow-origin, and the preflight of a price write allows nothing',
+      async (origin) => {
+        const { url } = await start();
+        const token = await rawRequest(url, paths.accessToken, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', origin },
+          body: grant,
+        });
+        expect(Object.keys(token.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+        const preflight = await rawRequest(url, paths.updatePrices, {
+          method: 'OPTIONS',
+          headers: {
+            origin,
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'authorization, content-type',
+          },
+        });
+        expect(Object.keys(preflight.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+      },
+    );
+
+    test.each(['http://localhost:5173', 'http://127.0.0.1:3000', undefined])(
+      'Origin %s (a page of this machine, or no page): the API keeps its CORS headers',
+      async (origin) => {
+        const { url } = await start();
+        const answer = await rawRequest(url, paths.accessToken, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+          body: grant,
+        });
+        expect(answer.status).toBe(200);
+        expect(answer.headers['access-control-allow-origin']).toBe('*');
+        const preflight = await rawRequest(url, paths.updatePrices, {
+          method: 'OPTIONS',
+          headers: { ...(origin ? { origin } : {}), 'access-control-request-method': 'POST' },
+        });
+        expect(preflight.headers['access-control-allow-origin']).toBe('*');
+      },
+    );
+
+    test('a host listed with --allowed-hosts is a page of the team: it keeps them', async () => {
+      const { url } = await start({ allowedHosts: ['.dev.example'] });
+      const answer = await rawRequest(url, paths.accessToken, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'https://app.dev.example' },
+        body: grant,
+      });
+      expect(answer.headers['access-control-allow-origin']).toBe('*');
     });
   });
 
