@@ -126,7 +126,7 @@ async function serve(command: Serve, platform: Platform, logging: boolean): Prom
   }
 }
 
-/** Stops the server on SIGINT and SIGTERM, exit code 0 (1 when closing fails). */
+/** Stops the server on SIGINT and SIGTERM, exit code 0 (1, with one line saying why, when closing fails: a state file left without the last state). */
 function stopOnSignals(server: RunningServer): void {
   let stopping = false;
   const stop = () => {
@@ -134,7 +134,10 @@ function stopOnSignals(server: RunningServer): void {
     stopping = true;
     server.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error: unknown) => {
+        process.stderr.write(`platform-mock: ${printable(error instanceof Error ? error.message : String(error))}\n`);
+        process.exit(1);
+      },
     );
   };
   process.on('SIGINT', stop);

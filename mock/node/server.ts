@@ -885,16 +885,24 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     platform,
     namespace: (name) => ctx.namespaces?.get(name)?.platform,
     async close() {
+      let closing: unknown;
       try {
         await new Promise<void>((resolve, reject) => {
           server.close((err) => (err ? reject(err) : resolve()));
           server.closeAllConnections();
         });
-      } finally {
-        // Last, once no request can change a state any more.
-        const namespaces = ctx.namespaces?.close() ?? [];
-        await Promise.all([writer?.flush(), ...namespaces.map((n) => n.writer?.flush())]);
+      } catch (error) {
+        closing = error;
       }
+      // Last, once no request can change a state any more.
+      const namespaces = ctx.namespaces?.close() ?? [];
+      const writers = [writer, ...namespaces.map((n) => n.writer)].filter((w) => w !== undefined);
+      await Promise.all(writers.map((w) => w.flush()));
+      if (closing !== undefined) throw closing;
+      // A stop that leaves a file without the last state says so (the CLI exits 1).
+      const failed = writers.filter((w) => w.failure !== undefined).map((w) => w.path);
+      if (failed.length > 0)
+        throw new StateFileError(`the last state was not written to ${failed.join(', ')} (the warnings say why)`);
     },
   };
 }

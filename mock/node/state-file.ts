@@ -5,9 +5,9 @@
  * over it), so a process killed at any instant leaves the old state or the new one, never half of one.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { StateDocumentInput } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
 import type { Platform } from '../core/types.js';
@@ -79,15 +79,38 @@ export class StateFileError extends Error {
   }
 }
 
-/** The state document in the file at `path`; undefined when there is no such file. Throws a {@link StateFileError}. */
-export function readStateFile(path: string): StateDocumentInput | undefined {
-  let text: string;
+/**
+ * The text of the state file at `path`; undefined when there is none. Only a regular file is read:
+ * a symbolic link is refused (it would serve another file's state), and so is a FIFO or a device
+ * (opened without waiting, it is never read: a read would hold the server).
+ */
+function stateFileText(path: string): string | undefined {
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP')
+      throw new StateFileError(`the state file ${path} is a symbolic link: it must be a regular file`);
     throw new StateFileError(`cannot read the state file ${path}: ${(error as Error).message}`);
   }
+  try {
+    if (!fstatSync(fd).isFile())
+      throw new StateFileError(`the state file ${path} is not a regular file (a FIFO, a directory or a device)`);
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    if (error instanceof StateFileError) throw error;
+    throw new StateFileError(`cannot read the state file ${path}: ${(error as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The state document in the file at `path`; undefined when there is no such file. Throws a {@link StateFileError}. */
+export function readStateFile(path: string): StateDocumentInput | undefined {
+  const text = stateFileText(path);
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as StateDocumentInput;
   } catch (error) {
@@ -108,6 +131,45 @@ export function removeStateFile(path: string): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw new StateFileError(`cannot remove the state file ${path}: ${(error as Error).message}`);
   }
+}
+
+/** What a temporary file of {@link writeAtomically} adds to the name it replaces: `.<pid>-<8 hex digits>.tmp`. */
+const TEMPORARY_SUFFIX = /^\.(\d{1,10})-[0-9a-f]{8}\.tmp$/;
+
+/** Whether process `pid` is running (this machine's). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the temporary files a writer of the state file at `path` left when its process was killed
+ * mid-write (theirs is no longer running); answers how many. A file that cannot be removed is left.
+ */
+export function removeLeftovers(path: string): number {
+  const name = basename(path);
+  let removed = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync(dirname(path));
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    const match = entry.startsWith(name) ? TEMPORARY_SUFFIX.exec(entry.slice(name.length)) : null;
+    if (!match || running(Number(match[1]))) continue;
+    try {
+      unlinkSync(join(dirname(path), entry));
+      removed += 1;
+    } catch {
+      // Gone already, or not ours to remove: left as it is.
+    }
+  }
+  return removed;
 }
 
 /** The state as a state file holds it: the state document, indented, for a reader. */
@@ -145,6 +207,8 @@ export class StateWriter {
   #written: string | undefined;
   /** Closed: nothing more is written. */
   #closed = false;
+  /** Why the last write failed; undefined once one succeeds. */
+  #failure: Error | undefined;
 
   /**
    * @param platform - the platform whose state it keeps
@@ -169,6 +233,7 @@ export class StateWriter {
    * whether it did. Throws a {@link StateFileError} when it is not JSON or not a state document.
    */
   load(): boolean {
+    removeLeftovers(this.#path);
     const document = readStateFile(this.#path);
     if (document === undefined) return false;
     try {
@@ -202,6 +267,11 @@ export class StateWriter {
     return this.#writing;
   }
 
+  /** Why the last write failed, while the file does not hold the state: undefined after a write that succeeded. */
+  get failure(): Error | undefined {
+    return this.#failure;
+  }
+
   /**
    * Writes nothing more: a change meanwhile is not written, nor is any later one. Resolves once the
    * write under way, if any, is over: from then on the file is left alone.
@@ -221,7 +291,9 @@ export class StateWriter {
     try {
       await writeAtomically(this.#path, text, this.#fs);
       this.#written = text;
+      this.#failure = undefined;
     } catch (error) {
+      this.#failure = error as Error;
       this.#warn(
         `cannot write the state file ${this.#path} (tried again at the next change): ${(error as Error).message}`,
       );

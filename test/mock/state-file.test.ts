@@ -4,7 +4,17 @@
  * namespace's state in a file of its own beside it. The write's timing on fake timers; a kill
  * between the write and the rename simulated by a rename that fails.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
@@ -129,6 +139,62 @@ describe('a server with a state file', () => {
       await server.close();
     }
     expect(readFileSync(`${path}.ns-b.json`, 'utf8')).toBe('{ broken');
+  });
+});
+
+describe('only a regular file is a state file', () => {
+  test.each([
+    ['a FIFO', (path: string) => execFileSync('mkfifo', [path]), 'is not a regular file'],
+    ['a symbolic link', (path: string) => symlinkSync(join(tmpdir(), 'elsewhere.json'), path), 'is a symbolic link'],
+    ['a directory', (path: string) => mkdirSync(path), 'is not a regular file'],
+  ])(
+    '%s as the state file: the server does not start (it neither waits nor follows), naming the file',
+    async (_, make, why) => {
+      const path = join(freshDirectory(), 'state.json');
+      make(path);
+      await expect(startServer({ port: 0, stateFile: path })).rejects.toThrow(`the state file ${path} ${why}`);
+    },
+  );
+
+  test("a FIFO as a namespace's state file: that namespace is refused (500 state_file_invalid) at once; the root and other namespaces answer", async () => {
+    const path = join(freshDirectory(), 'state.json');
+    execFileSync('mkfifo', [`${path}.ns-b.json`]);
+    const warnings: string[] = [];
+    const server = await startServer({ port: 0, stateFile: path, warn: (m) => warnings.push(m) });
+    try {
+      const answer = await fetch(`${server.url}/_ns/b/__admin/state`);
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toMatchObject({ code: 'state_file_invalid', field: 'namespace' });
+      expect(warnings.join('\n')).toContain(`${path}.ns-b.json is not a regular file`);
+      expect((await fetch(`${server.url}/_ns/c/__admin/state`)).status).toBe(200);
+      expect((await fetch(`${server.url}/__admin/state`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the temporary files a killed writer left beside the state file are removed at start; a running writer keeps its own', async () => {
+    const path = join(freshDirectory(), 'state.json');
+    // A process id that is not running: the highest a pid can be on Linux, and beyond.
+    const dead = `${path}.4194305-0123abcd.tmp`;
+    const mine = `${path}.${process.pid}-0123abcd.tmp`;
+    const other = `${path}x.4194305-0123abcd.tmp`;
+    for (const file of [dead, mine, other]) writeFileSync(file, '{"half": ');
+    const server = await startServer({ port: 0, stateFile: path });
+    await server.close();
+    const left = readdirSync(join(path, '..')).sort();
+    expect(left).toEqual(['state.json', `state.json.${process.pid}-0123abcd.tmp`, 'state.jsonx.4194305-0123abcd.tmp']);
+  });
+
+  test('a stop whose last write fails rejects, naming the file (the CLI exits 1)', async () => {
+    const directory = freshDirectory();
+    const path = join(directory, 'state.json');
+    const warnings: string[] = [];
+    const server = await startServer({ port: 0, stateFile: path, warn: (m) => warnings.push(m) });
+    await setPremiumPrice(server.url, server.platform.mintToken({ scopes: [WRITE] }).access_token, 33);
+    rmSync(directory, { recursive: true });
+    await expect(server.close()).rejects.toThrow(`the last state was not written to ${path}`);
+    expect(warnings.join('\n')).toContain(`cannot write the state file ${path}`);
   });
 });
 
