@@ -4,13 +4,21 @@
  * merged, a `Request` built and cloned) would cost more than the rest of the SDK. When it fails in a
  * way the rules retry, the call waits and ky makes the retries, with its hooks. Both paths share one
  * of everything: the attempt's headers and body (built once per call, {@link Call}), its start
- * (count, token, log line), its timeout, the retry rules and the mapping of a failure to an error.
+ * (count, token, log line), its timeout (which covers the answer's body: it is read within the
+ * attempt), the refusal of redirects, the retry rules and the mapping of a failure to an error.
  */
 import type { KyInstance, Options as KyOptions } from 'ky';
 import type { TokenSource } from './auth.js';
-import { APIConnectionError, APITimeoutError, PlatformError } from './errors.js';
+import {
+  APIConnectionError,
+  APITimeoutError,
+  PlatformError,
+  RedirectNotFollowedError,
+  ResponseTooLargeError,
+} from './errors.js';
 import { type CallLog, type LoggedCall, redact } from './logger.js';
 import { type RetryDelays, retryWait } from './retry.js';
+import { isSecretName } from './secrets.js';
 import { MAX_SAFE_TIMEOUT, sleep } from './sleep.js';
 import { GET_WITH_BODY } from './transport.js';
 
@@ -81,6 +89,8 @@ export class Call implements LoggedCall {
   attemptStartedAt = 0;
   /** The wait before the next retry, as the rules decided it. */
   wait = 0;
+  /** The body of the latest answer, read whole within its attempt's timeout ('' when empty). */
+  answerText = '';
 
   /** A call of `outgoing` under `rules`; nothing is built or sent yet. */
   constructor(outgoing: Outgoing, rules: CallRules) {
@@ -112,6 +122,31 @@ export class Call implements LoggedCall {
       this.headers['content-type'] ??= 'application/json';
     }
   }
+
+  /**
+   * The secret values the call sends: its bearer token, its headers and query parameters under
+   * secret names, and its body's members under secret names (`client_secret`, `ticket`,
+   * `refresh_token`...) at any depth. An error leaves them out should an answer quote them back.
+   */
+  secrets(): string[] {
+    const found: string[] = [];
+    if (this.token !== undefined) found.push(this.token);
+    for (const [name, value] of Object.entries(this.headers)) if (isSecretName(name)) found.push(value);
+    for (const [name, value] of new URL(this.url).searchParams) if (isSecretName(name)) found.push(value);
+    secretsIn(this.json, false, found);
+    return found;
+  }
+}
+
+/** Adds to `into` the texts of `value` that are secret: under a secret name, or inside a value that is. */
+function secretsIn(value: unknown, secret: boolean, into: string[]): void {
+  if (typeof value === 'string' || typeof value === 'number') {
+    if (secret) into.push(String(value));
+  } else if (Array.isArray(value)) {
+    for (const item of value) secretsIn(item, secret, into);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) secretsIn(item, secret || isSecretName(name), into);
+  }
 }
 
 /**
@@ -128,34 +163,161 @@ function mergeHeaders(base: Readonly<Record<string, string>>, over: HeadersInit 
   return out;
 }
 
-/** An attempt that got no answer in time (named as ky names its own). */
+/** An attempt that got no whole answer in time (named as ky names its own). */
 class AttemptTimeout extends Error {
   override name = 'TimeoutError';
+  /** The status of the answer whose body was still arriving; `undefined` when no answer had come. */
+  readonly status: number | undefined;
+  constructor(message: string, status: number | undefined) {
+    super(message);
+    this.status = status;
+  }
 }
 
+/** The most the SDK reads of an answer's body, in bytes: no answer of the platform comes near. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** One decoder for every answer: `decode` without `stream` keeps nothing from one call to the next. */
+const UTF8 = new TextDecoder();
+
+function ignore(): void {}
+
 /**
- * One attempt, given the call's `timeout` to be answered: then it is aborted and fails with an
- * {@link AttemptTimeout}, as ky's own timeout does. The caller's signal aborts it too.
+ * One attempt, given the call's `timeout` to be answered whole: its status and headers, then its
+ * body, read here into `call.answerText` (at most {@link MAX_ANSWER_BYTES}, else a
+ * {@link ResponseTooLargeError}). A redirect is refused before its body is read
+ * ({@link refuseRedirect}). When the time runs out the attempt is aborted, the body's read with it,
+ * and fails with an {@link AttemptTimeout}, as ky's own timeout does. The caller's signal aborts it too.
  */
-function timed(call: Call, send: (signal: AbortSignal) => Promise<Response>): Promise<Response> {
+function timed(
+  call: Call,
+  log: CallLog | undefined,
+  send: (signal: AbortSignal) => Promise<Response>,
+): Promise<Response> {
   const controller = new AbortController();
   const signal = call.signal ? AbortSignal.any([call.signal, controller.signal]) : controller.signal;
+  // The answer whose body is being read, and its reader: the timer cuts the read.
+  let answer: Response | undefined;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return new Promise<Response>((resolve, reject) => {
     const timer = setTimeout(() => {
       controller.abort();
-      reject(new AttemptTimeout(`${call.wireMethod} ${redact(call.url)} timed out after ${call.timeout} ms`));
+      // A body that outlives the abort (a `fetch` of the caller's that ignores the signal) is cancelled.
+      reader?.cancel().catch(ignore);
+      reject(
+        new AttemptTimeout(`${call.wireMethod} ${redact(call.url)} timed out after ${call.timeout} ms`, answer?.status),
+      );
     }, call.timeout);
-    send(signal).then(
-      (response) => {
-        clearTimeout(timer);
-        resolve(response);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+    send(signal)
+      .then(async (response) => {
+        refuseRedirect(call, response, log);
+        answer = response;
+        reader = response.body?.getReader();
+        const text = reader ? await readAnswer(call, response.status, reader, log) : '';
+        // An attempt that is over (timed out, aborted) has already failed: its late body is no one's.
+        if (signal.aborted) throw signal.reason;
+        call.answerText = text;
+        return response;
+      })
+      .then(
+        (response) => {
+          clearTimeout(timer);
+          resolve(response);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
   });
+}
+
+/** The body of an answer as text (UTF-8), read to its end or to {@link MAX_ANSWER_BYTES}. */
+async function readAnswer(
+  call: Call,
+  status: number,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  log: CallLog | undefined,
+): Promise<string> {
+  // Most answers come in one chunk: it is decoded as it is, without a copy.
+  let first: Uint8Array | undefined;
+  let rest: Uint8Array[] | undefined;
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      reader.cancel().catch(ignore);
+      const attempts = Math.max(call.attempts, 1);
+      const error = new ResponseTooLargeError(
+        `${call.method} ${redact(call.url)} answered ${status} with a body over 16 MiB, the most the SDK reads`,
+        { status, limit: MAX_ANSWER_BYTES, attempts },
+      );
+      log?.failure(call, error, attempts);
+      throw error;
+    }
+    if (first === undefined) first = value;
+    else if (rest === undefined) rest = [value];
+    else rest.push(value);
+  }
+  if (first === undefined) return '';
+  if (rest === undefined) return UTF8.decode(first);
+  const whole = new Uint8Array(size);
+  whole.set(first);
+  let at = first.byteLength;
+  for (const chunk of rest) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return UTF8.decode(whole);
+}
+
+/** Whether fetch would follow an answer of this status (the Fetch standard's redirect statuses). */
+function isRedirectStatus(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/**
+ * Refuses a redirect, which the SDK never follows ({@link RedirectNotFollowedError}): an answer
+ * 301, 302, 303, 307 or 308, a browser's opaque redirect (status 0, its Location hidden), or an
+ * answer a `fetch` of the caller's reached by following one despite `redirect: 'manual'`. Its body
+ * is not read.
+ */
+function refuseRedirect(call: Call, response: Response, log: CallLog | undefined): void {
+  const status = response.status;
+  const followed = response.redirected;
+  const redirect = isRedirectStatus(status);
+  if (!redirect && !followed && !(status === 0 && response.type === 'opaqueredirect')) return;
+  response.body?.cancel().catch(ignore);
+  const location = whereTo(followed ? response.url : response.headers.get('location'), call.url);
+  let where = location ?? 'a Location it cannot read';
+  if (followed) where += " by the fetch in use, which ignored redirect 'manual'";
+  else if (!redirect) where = 'a location the runtime hides (an opaque redirect)';
+  const attempts = Math.max(call.attempts, 1);
+  const error = new RedirectNotFollowedError(
+    `${call.method} ${redact(call.url)} was redirected${redirect ? ` (${status})` : ''} to ${where}: the SDK follows no redirect`,
+    { status: redirect ? status : 0, location, attempts },
+  );
+  log?.failure(call, error, attempts);
+  throw error;
+}
+
+/**
+ * Where a redirect points, as a message may say it: the origin and path of `location` (resolved
+ * against the request's URL), never its query or fragment, which may carry a secret; what is shaped
+ * like a credential in the path redacted. Another scheme (`data:`) is named by its scheme alone.
+ */
+function whereTo(location: string | null, base: string): string | undefined {
+  if (!location) return undefined;
+  let url: URL;
+  try {
+    url = new URL(location, base);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return url.protocol;
+  return redact(`${url.origin}${url.pathname}`);
 }
 
 /** The answer inside ky's error for a status outside 2xx (an `HTTPError`), told by name as ky's own check does. */
@@ -184,7 +346,7 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** A failure without an answer: the method, the URL without secrets, the cause and the attempts. */
+/** A failure without a whole answer: the method, the URL without secrets, the cause and the attempts. */
 export function connectionError(call: Call, error: unknown): APIConnectionError {
   const attempts = Math.max(call.attempts, 1);
   const causeCode = causeCodeOf(error);
@@ -261,12 +423,18 @@ export class Attempts {
     return this.#retries(call);
   }
 
-  /** The first attempt, straight through the transport. */
+  /** The first attempt, straight through the transport; no redirect followed (see {@link refuseRedirect}). */
   async #firstAttempt(call: Call): Promise<Response> {
     // The token goes into the call's headers: ky's retries start from them and set their own.
     await this.#begin(call, call.headers);
-    return timed(call, (signal) =>
-      this.#fetch(call.url, { method: call.wireMethod, headers: call.headers, body: call.body, signal }),
+    return timed(call, this.#log, (signal) =>
+      this.#fetch(call.url, {
+        method: call.wireMethod,
+        headers: call.headers,
+        body: call.body,
+        signal,
+        redirect: 'manual',
+      }),
     );
   }
 
@@ -294,8 +462,9 @@ export class Attempts {
         },
         delay: () => call.wait,
       },
-      // Each attempt is timed as the first one was; ky's own timeout is off.
-      fetch: (input, init) => timed(call, (signal) => this.#fetch(new Request(input, { ...init, signal }))),
+      // Each attempt is timed and read as the first one was, following no redirect; ky's own timeout is off.
+      fetch: (input, init) =>
+        timed(call, this.#log, (signal) => this.#fetch(new Request(input, { ...init, signal, redirect: 'manual' }))),
     };
     if (call.body !== undefined) options.body = call.body;
     if (call.signal) options.signal = call.signal;
@@ -403,20 +572,24 @@ export class Attempts {
   }
 
   /**
-   * What a call that got no answer rejects with: the caller's error or reason as they are, else an
+   * What a call that got no whole answer rejects with: the caller's error or reason, and the SDK's
+   * own (a redirect, a body over the limit, logged where refused), as they are; else an
    * {@link APIConnectionError} (an {@link APITimeoutError} for a timeout), logged.
    */
   failure(call: Call, error: unknown): unknown {
     if (error instanceof PlatformError || this.#isCallerError(error)) return error;
     if (call.signal?.aborted) return call.signal.reason;
     const attempts = Math.max(call.attempts, 1);
-    const mapped =
-      error instanceof AttemptTimeout
-        ? new APITimeoutError(
-            `${call.method} ${redact(call.url)} got no answer within ${call.timeout} ms (${plural(attempts, 'attempt')})`,
-            { cause: error, attempts },
-          )
-        : connectionError(call, error);
+    let mapped: APIConnectionError;
+    if (error instanceof AttemptTimeout) {
+      // The last attempt's answer had come, its body had not: said so, as a slow body is not a slow host.
+      const { status } = error;
+      const partly = status === undefined ? '' : `, the body of its ${status} still arriving`;
+      mapped = new APITimeoutError(
+        `${call.method} ${redact(call.url)} got no ${partly && 'whole '}answer within ${call.timeout} ms${partly} (${plural(attempts, 'attempt')})`,
+        { cause: error, attempts },
+      );
+    } else mapped = connectionError(call, error);
     this.#log?.failure(call, mapped, attempts);
     return mapped;
   }

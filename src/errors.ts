@@ -1,10 +1,12 @@
 /**
  * Every error the SDK throws is a {@link PlatformError}. API answers outside 2xx become an
  * {@link APIError} subclass chosen by status in one place (`makeAPIError`); failures before an
- * answer are {@link APIConnectionError} or {@link APITimeoutError}; input refused before anything
- * is sent is a {@link RequestValidationError}; an answer outside its schema is a
- * {@link ResponseValidationError}. The sign-on helpers' errors (`SignOnError` and its subclasses)
- * are `PlatformError`s too. No message carries a token, ticket, secret or password.
+ * answer are {@link APIConnectionError} or {@link APITimeoutError}; an answer the SDK does not read
+ * is a {@link RedirectNotFollowedError} (a redirect) or a {@link ResponseTooLargeError}; input
+ * refused before anything is sent is a {@link RequestValidationError}; an answer outside its schema
+ * is a {@link ResponseValidationError}. The sign-on helpers' errors (`SignOnError` and its
+ * subclasses) are `PlatformError`s too. No message carries a token, ticket, secret or password:
+ * not even one an answer quotes back (the pipeline redacts it before `makeAPIError`).
  */
 import type * as z from 'zod';
 import { PlatformError } from './platform-error.js';
@@ -131,12 +133,96 @@ export class APIConnectionError extends PlatformError {
   }
 }
 
-/** No answer arrived within the `timeout` (per attempt, after every retry allowed). */
+/**
+ * No whole answer arrived within the `timeout` (per attempt, after every retry allowed): its status
+ * and headers, or the rest of its body, were still to come when the attempt's time ran out. The
+ * timeout covers each attempt whole, the body read included.
+ */
 export class APITimeoutError extends APIConnectionError {
   override name = 'APITimeoutError';
   /** Builds the error; `cause` is the underlying timeout. */
   constructor(message = 'Request timed out.', options: APIConnectionErrorOptions = {}) {
     super(message, options);
+  }
+}
+
+/** Options of a {@link RedirectNotFollowedError}. */
+export interface RedirectNotFollowedErrorOptions {
+  /** The redirect's status (301, 302, 303, 307, 308); 0 when the runtime hides it (see {@link RedirectNotFollowedError.status}). */
+  status: number;
+  /** Where the redirect pointed: the Location's origin and path, without its query; `undefined` when unknown. */
+  location: string | undefined;
+  /** How many attempts were made. Default 1. */
+  attempts?: number;
+}
+
+/**
+ * The answer was a redirect, which the SDK does not follow. It follows none, on any request: a
+ * request may carry a secret in its body (a token grant's `client_secret`, a ticket), which fetch
+ * would send again to wherever a 307 or 308 points (it drops only `Authorization`, and only across
+ * origins), and the platform's API answers none. Every request is sent with `redirect: 'manual'`;
+ * an answer 301, 302, 303, 307 or 308 rejects the call with this error, as does a browser's opaque
+ * redirect (`type` `opaqueredirect`, status 0, its Location hidden) and an answer that a `fetch`
+ * given in the options followed anyway (`response.redirected`). Its body is not read, and the call
+ * is never retried. A same-origin redirect of a bodiless `GET` is not followed either: the API
+ * answers none, and one rule without exceptions leaves nothing to get wrong.
+ *
+ * The message names the request (method and URL, secrets redacted) and where it was sent: the
+ * Location's origin and path only, never its query (it may carry a secret), and never the request's
+ * body.
+ */
+export class RedirectNotFollowedError extends PlatformError {
+  override name = 'RedirectNotFollowedError';
+  /**
+   * The redirect's status: 301, 302, 303, 307 or 308; 0 when the runtime hides it (a browser's
+   * opaque redirect) or when the `fetch` in use followed it itself.
+   */
+  readonly status: number;
+  /**
+   * Where the redirect pointed: the Location's origin and path (credential-shaped parts redacted),
+   * never its query; `undefined` when the answer hides or lacks it, or it is not a URL.
+   */
+  readonly location: string | undefined;
+  /** How many attempts were made, this one included: a redirect is never retried. */
+  readonly attempts: number;
+  /** Builds the error. */
+  constructor(message: string, options: RedirectNotFollowedErrorOptions) {
+    super(message);
+    this.status = options.status;
+    this.location = options.location;
+    this.attempts = options.attempts ?? 1;
+  }
+}
+
+/** Options of a {@link ResponseTooLargeError}. */
+export interface ResponseTooLargeErrorOptions {
+  /** HTTP status of the answer. */
+  status: number;
+  /** The most the SDK reads of an answer's body, in bytes. */
+  limit: number;
+  /** How many attempts were made. Default 1. */
+  attempts?: number;
+}
+
+/**
+ * The answer's body was larger than the SDK reads (16 MiB): it stopped reading at the limit and
+ * dropped what it had read, so an answer of any size cannot grow the process beyond it. No answer
+ * of the platform comes near (a large organisation's catalogue fits many times over). Never retried.
+ */
+export class ResponseTooLargeError extends PlatformError {
+  override name = 'ResponseTooLargeError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The most the SDK reads of an answer's body, in bytes. */
+  readonly limit: number;
+  /** How many attempts were made, this one included. */
+  readonly attempts: number;
+  /** Builds the error. */
+  constructor(message: string, options: ResponseTooLargeErrorOptions) {
+    super(message);
+    this.status = options.status;
+    this.limit = options.limit;
+    this.attempts = options.attempts ?? 1;
   }
 }
 
@@ -247,6 +333,9 @@ export function fieldOfIssue(issue: ValidationIssue): string {
 /**
  * The one place where an answer outside 2xx becomes an error: the class by status, `code`,
  * `field` and `message` from the spec's error body, the correlation id from the header or body.
+ * The pipeline hands it the body with the request's secrets redacted (a host may quote the request
+ * back: an auth host echoing a grant with its `client_secret`), so neither the message nor the body
+ * quotes one.
  */
 export function makeAPIError(status: number, body: unknown, headers: Headers, attempts = 1): APIError {
   const parsed = ErrorBody.safeParse(body);

@@ -1,12 +1,14 @@
 /**
  * The request pipeline of one client, in named steps: a call is checked before anything is sent
  * (the runtime, the user token, the parameters against the entry's schema), sent through its
- * attempts (`src/attempts.ts`: auth, timeout, abort, retries, logging), and its answer read: an
- * answer outside 2xx becomes an `APIError`, a 2xx is checked against the entry's schema.
+ * attempts (`src/attempts.ts`: auth, timeout, abort, retries, logging, the answer's body read
+ * whole, no redirect followed), and its answer read: an answer outside 2xx becomes an `APIError`
+ * (without the secrets the request carried, should the answer quote them), a 2xx is checked
+ * against the entry's schema.
  */
 import * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
-import { Attempts, Call, type CallRules, connectionError, type Outgoing } from './attempts.js';
+import { Attempts, Call, type CallRules, type Outgoing } from './attempts.js';
 import { tokenSource } from './auth.js';
 import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './client.js';
 import { accessToken, type Endpoint, type Environment, responseSchemaOf } from './endpoints.js';
@@ -17,7 +19,7 @@ import {
   UnsupportedRequestError,
   type ValidationIssue,
 } from './errors.js';
-import { CallLog } from './logger.js';
+import { CallLog, REDACTED, redact } from './logger.js';
 import type { ClientSettings, Hosts } from './options.js';
 import { platformErrorMap } from './schemas/common.js';
 import { canSendGetWithBody, transport } from './transport.js';
@@ -94,18 +96,30 @@ function userTokenOf(bearer: boolean, options: RequestOptions): string | undefin
 }
 
 /** The body of an answer outside 2xx: JSON, else its text, else nothing. */
-async function errorBodyOf(response: Response): Promise<unknown> {
+function errorBodyOf(text: string): unknown {
+  if (text === '') return undefined;
   try {
-    const text = await response.text();
-    if (text === '') return undefined;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
+    return JSON.parse(text) as unknown;
   } catch {
-    return undefined;
+    return text;
   }
+}
+
+/** Secrets shorter than this are not looked for as plain text: a message would lose its words to them. */
+const SHORTEST_QUOTED_SECRET = 4;
+
+/**
+ * The text of an error answer without the secrets the request carried, should it quote them (an
+ * auth host echoing the grant, `client_secret` and all): each as it is, escaped in JSON, and
+ * encoded in a URL or form; the longest first.
+ */
+function withoutSecrets(text: string, secrets: string[]): string {
+  let out = text;
+  for (const secret of secrets.sort((a, b) => b.length - a.length))
+    if (secret.length >= SHORTEST_QUOTED_SECRET)
+      for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])
+        out = out.split(form).join(REDACTED);
+  return out;
 }
 
 /** The request pipeline of one client; what its resources are given. */
@@ -218,29 +232,33 @@ export class Pipeline implements Requester {
     } catch (error) {
       throw this.#attempts.failure(call, error);
     }
-    if (!response.ok) throw await this.#refusal(call, response);
+    if (!response.ok) throw this.#refusal(call, response);
     return this.#answer(call, prepared.schema, response);
   }
 
-  /** An answer outside 2xx: its `APIError` (the caller's reason when the call was aborted meanwhile). */
-  async #refusal(call: Call, response: Response): Promise<unknown> {
+  /**
+   * An answer outside 2xx: its `APIError`, without the secrets the request carried (the caller's
+   * reason when the call was aborted meanwhile).
+   */
+  #refusal(call: Call, response: Response): unknown {
     if (call.signal?.aborted) return call.signal.reason;
     this.#log?.answer(call, response);
-    return makeAPIError(response.status, await errorBodyOf(response), response.headers, Math.max(call.attempts, 1));
+    // And what the logger redacts (secret members, what looks like a credential): the message and
+    // body of the error, which makeAPIError takes from it, quote no secret.
+    const body = redact(errorBodyOf(withoutSecrets(call.answerText, call.secrets())));
+    return makeAPIError(response.status, body, response.headers, Math.max(call.attempts, 1));
   }
 
-  /** A 2xx answer: its body read as JSON and checked against `schema` (unless `validateResponses` is off). */
-  async #answer<T>(call: Call, schema: z.ZodType<T>, response: Response): Promise<APIResponse<T>> {
+  /**
+   * A 2xx answer: its body (read whole by its attempt, within the timeout) parsed as JSON and checked
+   * against `schema` (unless `validateResponses` is off).
+   */
+  #answer<T>(call: Call, schema: z.ZodType<T>, response: Response): APIResponse<T> {
     this.#log?.answer(call, response);
     const correlationId = response.headers.get('x-correlation-id') ?? undefined;
     const invalid = (issues: readonly ValidationIssue[]) =>
       new ResponseValidationError({ endpoint: call.title, status: response.status, correlationId, issues });
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw call.signal?.aborted ? call.signal.reason : connectionError(call, error);
-    }
+    const text = call.answerText;
     let body: unknown;
     try {
       body = text === '' ? undefined : JSON.parse(text);

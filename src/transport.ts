@@ -4,7 +4,9 @@
  * GET (and a browser's XMLHttpRequest drops it); node:http sends it, and MSW intercepts it in
  * process. The pipeline builds such a request as a POST marked with {@link GET_WITH_BODY}, so its
  * timeout, abort, retries and hooks apply to it as to any other; the transport turns it back into
- * a GET on the wire. Only this module knows.
+ * a GET on the wire. Only this module knows. Its answer is handed on as soon as its headers come,
+ * its body a stream, which the attempt reads as it reads fetch's (within the timeout, up to its
+ * limit); node:http follows no redirect, so the attempt sees and refuses one as it does fetch's.
  */
 
 /** The marker header of a GET with a body on its way to the transport; it never reaches the wire. */
@@ -23,8 +25,11 @@ interface NodeIncoming {
   readonly statusMessage?: string;
   readonly headers: Record<string, string | string[] | undefined>;
   on(event: 'data', listener: (chunk: Uint8Array) => void): this;
-  on(event: 'end', listener: () => void): this;
+  on(event: 'end' | 'close', listener: () => void): this;
   on(event: 'error', listener: (error: Error) => void): this;
+  pause(): this;
+  resume(): this;
+  destroy(): this;
 }
 interface NodeOutgoing {
   on(event: 'error', listener: (error: Error) => void): this;
@@ -56,7 +61,59 @@ async function nodeModule(name: 'node:http' | 'node:https'): Promise<NodeHttp> {
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-/** Sends a marked request as a GET with its body over node:http(s), and answers a Fetch `Response`. */
+/**
+ * The body of a node:http answer as a Fetch body stream: chunks as they come (the answer paused
+ * while the reader is behind), ended with the answer, failed with it (a reset, an abort), and
+ * the answer destroyed when the reader cancels (a timeout, a body over the limit).
+ */
+function bodyStream(res: NodeIncoming, signal: AbortSignal): ReadableStream<Uint8Array> {
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const fail = (error: unknown) => {
+        if (!open) return;
+        open = false;
+        controller.error(error);
+      };
+      res.on('data', (chunk) => {
+        if (!open) return;
+        controller.enqueue(chunk);
+        if ((controller.desiredSize ?? 0) <= 0) res.pause();
+      });
+      res.on('end', () => {
+        if (!open) return;
+        open = false;
+        controller.close();
+      });
+      res.on('error', fail);
+      // Closed before its end without an error (the socket destroyed): the body is cut short.
+      res.on('close', () => fail(signal.aborted ? signal.reason : new Error('the answer was cut short')));
+      signal.addEventListener('abort', () => fail(signal.reason), { once: true });
+    },
+    pull() {
+      res.resume();
+    },
+    cancel() {
+      open = false;
+      res.destroy();
+    },
+  });
+}
+
+/** The headers of a node:http answer as Fetch `Headers`. */
+function headersOf(res: NodeIncoming): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return headers;
+}
+
+/**
+ * Sends a marked request as a GET with its body over node:http(s), and answers a Fetch `Response`
+ * once its headers come, its body streamed ({@link bodyStream}).
+ */
 async function sendGetWithBody(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const body = new Uint8Array(await request.arrayBuffer());
@@ -66,37 +123,28 @@ async function sendGetWithBody(request: Request): Promise<Response> {
   });
   headers['content-length'] = String(body.byteLength);
   const http = await nodeModule(url.protocol === 'https:' ? 'node:https' : 'node:http');
+  const { signal } = request;
   return new Promise<Response>((resolve, reject) => {
-    const req = http.request(url, { method: 'GET', headers, signal: request.signal }, (res) => {
-      const chunks: Uint8Array[] = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('error', reject);
-      res.on('end', () => {
-        const status = res.statusCode ?? 0;
-        const answerHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value === undefined) continue;
-          for (const v of Array.isArray(value) ? value : [value]) answerHeaders.append(name, v);
-        }
-        let length = 0;
-        for (const c of chunks) length += c.byteLength;
-        const all = new Uint8Array(length);
-        let at = 0;
-        for (const c of chunks) {
-          all.set(c, at);
-          at += c.byteLength;
-        }
+    const req = http.request(url, { method: 'GET', headers, signal }, (res) => {
+      const status = res.statusCode ?? 0;
+      try {
+        const nullBody = NULL_BODY.has(status);
+        if (nullBody) res.resume();
         resolve(
-          new Response(NULL_BODY.has(status) ? null : all, {
+          new Response(nullBody ? null : bodyStream(res, signal), {
             status,
             statusText: res.statusMessage ?? '',
-            headers: answerHeaders,
+            headers: headersOf(res),
           }),
         );
-      });
+      } catch (error) {
+        // A status Fetch cannot hold (below 200 or above 599) or a header it refuses.
+        res.destroy();
+        reject(error);
+      }
     });
     // A failure before the answer (refused, reset, aborted) rejects like fetch's TypeError would.
-    req.on('error', (error) => reject(request.signal.aborted ? request.signal.reason : error));
+    req.on('error', (error) => reject(signal.aborted ? signal.reason : error));
     req.end(body);
   });
 }

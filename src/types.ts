@@ -11,7 +11,13 @@
  * @module subscription-platform-sdk/types
  */
 
-export type { APIConnectionErrorOptions, APIErrorInit, ResponseValidationErrorInit } from './errors.js';
+export type {
+  APIConnectionErrorOptions,
+  APIErrorInit,
+  RedirectNotFollowedErrorOptions,
+  ResponseTooLargeErrorOptions,
+  ResponseValidationErrorInit,
+} from './errors.js';
 export type {
   BatchProgress,
   ChangeLogFailure,

@@ -1,14 +1,17 @@
 /**
  * Spec, Authentication 7: tickets are credentials, never logged. A whole sign-on run at debug level,
  * with every ticket, token, secret and password that crossed the wire collected by a recording
- * fetch: none of them is in any log line or error message.
+ * fetch: none of them is in any log line or error message. And an auth host that quotes the request
+ * back in its error answer: the error quotes none of the request's secrets.
  */
 import { decodeJwt } from 'jose';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import type { PlatformClient } from '../../src/index.js';
+import { APIError, BadRequestError, type PlatformClient } from '../../src/index.js';
 import { paths } from '../paths.js';
 import { browser, hrefOf } from './browser.js';
 import {
+  client,
   defaultHosts,
   demoIds,
   demoShop,
@@ -16,6 +19,7 @@ import {
   demoUsers,
   platform,
   recordingLogger,
+  server,
   siteClient,
   usePlatform,
 } from './helpers.js';
@@ -151,5 +155,96 @@ describe('no ticket, token, client secret or password in any log line or error m
       expect(logged, 'a secret in a log line').not.toContain(secret);
       for (const message of errors) expect(message, 'a secret in an error').not.toContain(secret);
     }
+  });
+});
+
+describe("an error answer that quotes the request back: the APIError quotes none of the request's secrets", () => {
+  /** Not shaped like a credential (no upper case): only knowing what the request carried finds it. */
+  const secret = 'echoed-client-secret-value';
+  const ticket = 'echoed-ticket-value-0001';
+  const refreshToken = 'echoed-refresh-token-0001';
+
+  test.each<[string, (sent: string) => { status: number; body: string | Record<string, unknown> }]>([
+    [
+      'the body as JSON in the message',
+      (sent) => ({ status: 400, body: { code: 'invalid_client', message: `Unknown client in ${sent}` } }),
+    ],
+    [
+      'the secret alone in the message and the field',
+      (sent) => {
+        const { client_secret } = JSON.parse(sent) as { client_secret: string };
+        return {
+          status: 401,
+          body: { code: 'invalid_client', field: client_secret, message: `${client_secret} is not the secret` },
+        };
+      },
+    ],
+    [
+      'the body as a form in the message',
+      (sent) => ({
+        status: 400,
+        body: {
+          code: 'invalid_request',
+          message: `Refused: ${new URLSearchParams(JSON.parse(sent) as Record<string, string>)}`,
+        },
+      }),
+    ],
+    [
+      'the body echoed beside the message',
+      (sent) => ({ status: 400, body: { code: 'invalid_request', message: 'Refused', request: JSON.parse(sent) } }),
+    ],
+    ['an answer that is not JSON', (sent) => ({ status: 400, body: `Bad request: ${sent}` })],
+  ])('the token grant answered 400 with %s', async (_, answer) => {
+    server.use(
+      http.post(`${defaultHosts.auth}${paths.accessToken}`, async ({ request }) => {
+        const { status, body } = answer(await request.text());
+        return typeof body === 'string'
+          ? new HttpResponse(body, { status, headers: { 'content-type': 'text/plain' } })
+          : HttpResponse.json(body, { status });
+      }),
+    );
+    const sdk = client({ auth: { clientId: 'a-client', clientSecret: secret, scopes: ['/external/product/r'] } });
+    const error = await sdk.products.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIError);
+    expect([400, 401]).toContain((error as APIError).status);
+    for (const text of [(error as Error).message, String(error), JSON.stringify(error)])
+      expect(text, 'a secret in the error').not.toContain(secret);
+  });
+
+  test('a ticket exchange and a refresh: the ticket, the refresh token and the credentials are left out', async () => {
+    server.use(
+      http.post(`${defaultHosts.auth}${paths.accessToken}`, async ({ request }) =>
+        HttpResponse.json({ code: 'invalid_grant', message: `Refused ${await request.text()}` }, { status: 400 }),
+      ),
+    );
+    const sdk = siteClient({ credentials: { clientId: demoSite.clientId, clientSecret: secret } });
+    const errors = [
+      await sdk.authorization.exchangeTicket({ ticket }).catch((e: unknown) => e),
+      await sdk.authorization.refreshToken({ refreshToken }).catch((e: unknown) => e),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(BadRequestError);
+      expect((error as Error).message.startsWith('Refused ')).toBe(true);
+      for (const text of [(error as Error).message, String(error), JSON.stringify(error)])
+        for (const value of [secret, ticket, refreshToken]) expect(text).not.toContain(value);
+    }
+  });
+
+  test("a user's token quoted back: left out too", async () => {
+    const userToken = 'echoed-user-token-value-0001';
+    server.use(
+      http.post(`${defaultHosts.auth}${paths.generateTicket}`, ({ request }) =>
+        HttpResponse.json(
+          { code: 'invalid_token', message: `Token ${request.headers.get('authorization')} is not known` },
+          { status: 401 },
+        ),
+      ),
+    );
+    const error = await client()
+      .authorization.generateTicket({ client_id: demoShop.clientId }, { accessToken: userToken })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as Error).message).toBe('Token [REDACTED] is not known');
+    expect(JSON.stringify(error)).not.toContain(userToken);
   });
 });

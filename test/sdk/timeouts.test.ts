@@ -1,0 +1,240 @@
+/**
+ * `timeout` covers each attempt whole, its body included, and the SDK reads at most 16 MiB of an
+ * answer. A node:http server that sends its headers at once and then trickles its body (a byte
+ * every 200 ms for a minute), or floods it (300 MiB, as fast as the client reads). Nothing here
+ * measures time: a test waits for the call to end and checks that the server's answer was cut.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { MAX_ANSWER_BYTES } from '../../src/attempts.js';
+import {
+  APIConnectionError,
+  APITimeoutError,
+  PlatformClient,
+  type PlatformClientOptions,
+  PlatformError,
+  ResponseTooLargeError,
+} from '../../src/index.js';
+import { paths } from '../paths.js';
+import { until } from '../until.js';
+
+const MiB = 1024 * 1024;
+
+/** One answer the server gave: how far it got. */
+interface Sent {
+  readonly path: string;
+  /** Bytes of body written so far. */
+  bytes: number;
+  /** The whole answer was written. */
+  finished: boolean;
+  /** The connection closed (by the client, when `finished` is false). */
+  closed: boolean;
+}
+
+/** How the server answers: a trickle of bytes, a flood, or a body of exactly `bytes`. */
+type Behaviour = { kind: 'trickle' } | { kind: 'flood'; status: number } | { kind: 'exactly'; bytes: number };
+
+let server: Server;
+let origin = '';
+let behaviour: Behaviour = { kind: 'trickle' };
+const sent: Sent[] = [];
+
+/** A byte every 200 ms for a minute: far longer than any timeout here. */
+function trickle(res: ServerResponse, answer: Sent): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{');
+  const timer = setInterval(() => {
+    answer.bytes += 1;
+    if (answer.bytes < 300) res.write(' ');
+    else {
+      clearInterval(timer);
+      res.end('}');
+    }
+  }, 200);
+  res.on('close', () => clearInterval(timer));
+}
+
+/** 300 MiB of spaces, a MiB at a time, each written once the client has taken the one before. */
+function flood(res: ServerResponse, answer: Sent, status: number): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  const chunk = Buffer.alloc(MiB, 0x20);
+  const pump = (): void => {
+    while (!res.destroyed && answer.bytes < 300 * MiB) {
+      answer.bytes += chunk.length;
+      if (!res.write(chunk)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end();
+  };
+  pump();
+}
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    req.on('end', () => {
+      const answer: Sent = {
+        path: new URL(req.url ?? '/', 'http://x').pathname,
+        bytes: 0,
+        finished: false,
+        closed: false,
+      };
+      sent.push(answer);
+      res.on('finish', () => {
+        answer.finished = true;
+      });
+      res.on('close', () => {
+        answer.closed = true;
+      });
+      if (behaviour.kind === 'trickle') trickle(res, answer);
+      else if (behaviour.kind === 'flood') flood(res, answer, behaviour.status);
+      else {
+        // A products answer padded to exactly `bytes`.
+        const head = '{"items":[],"pad":"';
+        const body = `${head}${' '.repeat(behaviour.bytes - head.length - 2)}"}`;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
+beforeEach(() => {
+  sent.length = 0;
+});
+
+function client(options: Partial<PlatformClientOptions> = {}): PlatformClient {
+  return new PlatformClient({
+    environment: 'stage',
+    hosts: { api: origin, auth: origin },
+    auth: { accessToken: 'a-fixed-token' },
+    maxRetries: 0,
+    retryDelay: { initial: 1, max: 2 },
+    ...options,
+  });
+}
+
+/** The calls each rule is checked on: a GET through fetch, a write, and a GET with a body over node:http. */
+const calls: [string, string, (sdk: PlatformClient) => Promise<unknown>][] = [
+  ['a GET through fetch', paths.getProducts, (sdk) => sdk.products.list()],
+  [
+    'a POST (a write)',
+    paths.updatePrices,
+    (sdk) =>
+      sdk.prices.update({
+        package_integration_code: 'PREMIUM-DIGITAL',
+        price_periods: [{ subscription_type: 'recurring', payment_option: 'free', type: 'month', length: 1, price: 0 }],
+      }),
+  ],
+  [
+    'a GET with a JSON body (endpoint 6, over node:http)',
+    '/external/test/get-with-body',
+    (sdk) => sdk.request({ method: 'GET', path: '/external/test/get-with-body', body: { order_id: 'o-1' } }),
+  ],
+];
+
+/** Waits (real time, generously bounded) until `count` answers were sent and each was closed, and answers them. */
+async function cut(count = 1): Promise<Sent[]> {
+  await until(() => expect(sent.length === count && sent.every((a) => a.closed)).toBe(true));
+  return sent;
+}
+
+describe('timeout covers each attempt whole, the body read included', () => {
+  test.each(calls)(
+    '%s: a 200 whose body trickles rejects with APITimeoutError, and the answer is cut off',
+    async (_, path, call) => {
+      behaviour = { kind: 'trickle' };
+      const error = await call(client({ timeout: 500 })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APITimeoutError);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect((error as Error).message).toMatch(/ got no (whole )?answer within 500 ms/);
+      // The server was still writing its minute-long body when the call gave up, and the SDK closed it.
+      expect(await cut()).toMatchObject([{ path, finished: false, closed: true }]);
+    },
+  );
+
+  test("a body that never ends, from a fetch of the caller's that ignores the abort: APITimeoutError saying so, the body cancelled", async () => {
+    let cancelled: unknown;
+    // The answer's headers are in at once; its body sends one byte and then nothing, whatever the signal says.
+    const stalling: typeof fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{'));
+          },
+          cancel(reason) {
+            cancelled = reason ?? 'cancelled';
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
+    const error = await client({ fetch: stalling, timeout: 50 })
+      .products.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect((error as Error).message).toBe(
+      `GET ${origin}${paths.getProducts} got no whole answer within 50 ms, the body of its 200 still arriving (1 attempt)`,
+    );
+    expect(cancelled).toBeDefined();
+  });
+
+  test('a read whose body is late is retried, as one whose headers are late, and fails after every attempt', async () => {
+    behaviour = { kind: 'trickle' };
+    const error = await client({ timeout: 300, maxRetries: 1 })
+      .products.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect(error).toMatchObject({ attempts: 2 });
+    expect(await cut(2)).toMatchObject([
+      { path: paths.getProducts, finished: false },
+      { path: paths.getProducts, finished: false },
+    ]);
+  });
+});
+
+describe('the SDK reads at most 16 MiB of an answer', () => {
+  test.each(calls)(
+    '%s: a 300 MiB answer rejects with ResponseTooLargeError, read no further',
+    async (_, path, call) => {
+      behaviour = { kind: 'flood', status: 200 };
+      const error = await call(client({ timeout: 60_000 })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      expect(error).toBeInstanceOf(PlatformError);
+      expect(error).toMatchObject({ status: 200, limit: MAX_ANSWER_BYTES, attempts: 1 });
+      expect((error as Error).message).toContain('answered 200 with a body over 16 MiB, the most the SDK reads');
+      const [answer, ...more] = await cut();
+      expect(more).toEqual([]);
+      expect(answer).toMatchObject({ path, finished: false });
+      // The server writes only as fast as the client reads: the client stopped long before 300 MiB.
+      expect(answer?.bytes).toBeLessThan(100 * MiB);
+    },
+  );
+
+  test('an error answer (500) over the limit too, and it is not retried', async () => {
+    behaviour = { kind: 'flood', status: 500 };
+    const error = await client({ timeout: 60_000, maxRetries: 2 })
+      .products.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ status: 500, attempts: 1 });
+    expect(await cut()).toMatchObject([{ finished: false }]);
+  });
+
+  test('an answer of exactly 16 MiB is read whole', async () => {
+    behaviour = { kind: 'exactly', bytes: MAX_ANSWER_BYTES };
+    const { data, response } = await client({ timeout: 60_000 }).products.list().withResponse();
+    expect(data).toEqual({ items: [] });
+    expect(response.status).toBe(200);
+    expect(sent).toMatchObject([{ finished: true }]);
+  });
+});
