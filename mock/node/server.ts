@@ -106,6 +106,54 @@ interface ServeContext extends Target {
   /** The root platform's state file, beside which each namespace keeps its own. */
   readonly stateFile: string | undefined;
   readonly warn: (message: string) => void;
+  /** The requests being answered, by where they go: a namespace's path prefix, or '' for the root. */
+  readonly inFlight: Map<string, number>;
+  /** The most requests one namespace, or the root, may have being answered at once. */
+  readonly share: number;
+}
+
+/**
+ * The most requests one namespace, or the root, may have being answered at once: three quarters of
+ * the connections, so that requests one namespace's latency fault holds cannot take every connection
+ * and keep the root and the other namespaces out (with fewer than four connections, one may take all).
+ */
+function requestShare(maxConnections: number): number {
+  return maxConnections - Math.floor(maxConnections / 4);
+}
+
+/** Where a request goes, as {@link ServeContext.inFlight} counts it: `/_ns/{name}`, or '' for the root. */
+function inFlightKey(path: string): string {
+  if (!path.startsWith(NAMESPACE_PREFIX)) return '';
+  const end = path.indexOf('/', NAMESPACE_PREFIX.length);
+  return end < 0 ? path : path.slice(0, end);
+}
+
+/**
+ * The answer to a request, unless its namespace (or the root) has as many requests being answered
+ * as its share: then `503 busy` with `Retry-After: 1`, at once, and its connection is free again.
+ */
+async function answerInShare(ctx: ServeContext, request: CoreRequest): Promise<CoreResponse> {
+  const key = inFlightKey(request.url.pathname);
+  const held = ctx.inFlight.get(key) ?? 0;
+  if (held >= ctx.share && !request.refusal)
+    return refusalResponse(
+      new HttpError(
+        503,
+        'busy',
+        `${key === '' ? 'The platform' : `Namespace ${key.slice(NAMESPACE_PREFIX.length)}`} has ${held} requests being answered, as many as one may (three quarters of --max-connections): try again`,
+        key === '' ? undefined : 'namespace',
+        { 'retry-after': '1' },
+      ),
+      request.url.pathname,
+    );
+  ctx.inFlight.set(key, held + 1);
+  try {
+    return await answerOf(ctx, request);
+  } finally {
+    const left = (ctx.inFlight.get(key) ?? 1) - 1;
+    if (left > 0) ctx.inFlight.set(key, left);
+    else ctx.inFlight.delete(key);
+  }
 }
 
 /** How many `Host` verdicts a server remembers; past it, it starts over (the header is the client's to choose). */
@@ -511,7 +559,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     ip,
     refusal,
   };
-  const answered = await answerOf(ctx, request);
+  const answered = await answerInShare(ctx, request);
   // A page of another site may send, not read: its origin gets no CORS headers (nor a preflight's).
   const answer = foreignOrigin(ctx, req.headers.origin) ? withoutCors(answered) : answered;
   if (answer.drop) {
@@ -662,6 +710,8 @@ function serveContext(
     adminSettings: internals?.settings ?? { admin: true, adminToken: undefined },
     stateFile: settings.stateFile,
     warn,
+    inFlight: new Map(),
+    share: requestShare(settings.maxConnections),
   };
 }
 

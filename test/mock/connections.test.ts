@@ -145,3 +145,42 @@ function answered(held: Held): Promise<void> {
     });
   });
 }
+
+describe("one namespace's latency fault holds only its own requests", () => {
+  let server: RunningServer | undefined;
+  afterEach(() => server?.close());
+
+  test('a namespace held by a fault gets three quarters of the connections at most (cap 8: 6); more to it are 503 busy at once; the root and another namespace are answered', async () => {
+    const running = await startServer({ port: 0, seed: 'demo', maxConnections: 8, ...NEVER });
+    server = running;
+    const fault = await fetch(`${running.url}/_ns/a/__admin/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: '/nope', latency_ms: 600_000, times: 100 }),
+    });
+    expect(fault.status).toBe(201);
+    // Eight requests to the faulted path of namespace a, each on a connection of its own.
+    const answered: Awaited<ReturnType<typeof rawRequest>>[] = [];
+    const toA = Array.from({ length: 8 }, () =>
+      rawRequest(running.url, '/_ns/a/nope').then((a) => {
+        answered.push(a);
+        return a;
+      }),
+    );
+    // Six are held by the fault; the two beyond the share are answered at once.
+    await until(() => expect(answered).toHaveLength(2));
+    expect(answered.map((a) => [a.status, (a.json as { code?: string }).code, a.headers['retry-after']])).toEqual([
+      [503, 'busy', '1'],
+      [503, 'busy', '1'],
+    ]);
+    // The six held do not keep the others out.
+    expect((await rawRequest(running.url, '/__admin/clock')).status).toBe(200);
+    expect((await rawRequest(running.url, '/_ns/b/__admin/clock')).status).toBe(200);
+    expect(answered).toHaveLength(2);
+    // Closing the server ends the six held.
+    const held = Promise.allSettled(toA);
+    server = undefined;
+    await running.close();
+    expect((await held).filter((r) => r.status === 'fulfilled' && r.value.status === 200)).toEqual([]);
+  });
+});
