@@ -8,6 +8,7 @@ import * as z from 'zod';
 import type { Environment } from '../../src/endpoints.js';
 import { ClockTime, LifetimeSeconds, MAX_LIFETIME_SECONDS } from './clock.js';
 import type { StateDocumentInput } from './document.js';
+import { JOURNAL_TEXT_BUDGET } from './journal.js';
 import { DEFAULT_MAX_BODY_BYTES } from './limits.js';
 import type { Platform } from './types.js';
 import { integerIn, validate } from './validate.js';
@@ -281,6 +282,21 @@ const platformShape = {
     section: 'platform',
     read: Digits,
   }),
+  /**
+   * How much text the journal keeps in all (URLs, header values and bodies), in characters; over it
+   * the oldest entries go first, as over `journalLimit`. Default 16 Mi (16777216). The standalone
+   * server gives each namespace a share of one budget instead (docs/shared-server.md).
+   */
+  journalTextLimit: flagged(
+    integerIn(0, Number.MAX_SAFE_INTEGER, 'an integer of 0 or more').default(JOURNAL_TEXT_BUDGET),
+    {
+      flag: '--journal-text-limit',
+      value: '<chars>',
+      help: 'characters of text (URLs, headers, bodies) the journal keeps in all',
+      section: 'platform',
+      read: Digits,
+    },
+  ),
   /**
    * The path the platform is served under, such as `/_ns/team-a` (a namespace of the standalone
    * server): a request outside it is `404 not_found`, routes, faults and the journal's `path` see

@@ -83,7 +83,7 @@ export function buildPlatform(parts: PlatformParts, options: PlatformOptions = {
   const seedText = JSON.stringify(seed);
   const state = createState(seed, settings.retention);
   const clock = new OffsetClock(settings.now);
-  const journal = new Journal(settings.journalLimit);
+  const journal = new Journal(settings.journalLimit, settings.journalTextLimit);
   const faults = new Faults();
   const platform: Platform = {
     environment: settings.environment,

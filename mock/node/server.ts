@@ -636,7 +636,11 @@ function makeNamespace(
   settings: ServerSettings,
   warn: (m: string) => void,
 ): Namespace {
-  const platform = createPlatformWith(internals.routes, { ...internals.options, basePath: namespacePath(name) });
+  const platform = createPlatformWith(internals.routes, {
+    ...internals.options,
+    basePath: namespacePath(name),
+    journalTextLimit: namespaceJournalText(settings.maxNamespaces, internals.settings.journalTextLimit),
+  });
   const path = namespaceFile(settings.stateFile, name);
   const writer = path === undefined ? undefined : new StateWriter(platform, path, { warn });
   try {
@@ -661,6 +665,19 @@ function makeNamespace(
     state,
     made: state ? JSON.stringify(state.document) : '',
   };
+}
+
+/**
+ * The text all the namespaces' journals keep together, in characters: 128 Mi (about 128 MB of
+ * bodies, URLs and headers), however many namespaces there are. A namespace's journal is what the
+ * memory of a flood of large requests to many namespaces grows with: 100 namespaces of 16 Mi each
+ * ended in an out-of-memory crash.
+ */
+export const NAMESPACES_JOURNAL_TEXT = 128 * 1024 * 1024;
+
+/** A namespace's journal text limit: its share of {@link NAMESPACES_JOURNAL_TEXT}, and never more than the root's. */
+function namespaceJournalText(maxNamespaces: number, rootLimit: number): number {
+  return Math.min(rootLimit, Math.floor(NAMESPACES_JOURNAL_TEXT / Math.max(1, maxNamespaces)));
 }
 
 /**

@@ -183,6 +183,28 @@ describe("a namespace is made with the server's seed and options", () => {
     }
   });
 
+  test("each namespace's journal keeps its share of one text budget (128 Mi characters over --max-namespaces): more namespaces, less each, so a flood of large bodies stays within one bound", async () => {
+    const server = await startServer({ port: 0, maxNamespaces: 1024 });
+    try {
+      // 128 Mi / 1024 = 131072 characters: two bodies of 60,000 characters fit, a third pushes out the oldest.
+      const post = (base: string) =>
+        fetch(`${base}${paths.updatePrices}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ pad: 'x'.repeat(60_000) }),
+        });
+      // An accepted request keeps the namespace; the refused writes are journaled with their bodies.
+      await fetch(`${server.url}/_ns/a/__admin/clock`);
+      for (let i = 0; i < 4; i++) await post(`${server.url}/_ns/a`);
+      expect(server.namespace('a')?.requests.list()).toHaveLength(2);
+      // The root keeps its own 16 Mi.
+      for (let i = 0; i < 4; i++) await post(server.url);
+      expect(server.platform.requests.list()).toHaveLength(4);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('--max-namespaces 0: no namespaces; /_ns/... is an unknown path of the platform', async () => {
     const server = await startServer({ port: 0, maxNamespaces: 0 });
     try {
