@@ -4,7 +4,7 @@
  * redacted as the journal redacts it.
  */
 
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,3 +95,58 @@ test("the request log's refusal is redacted as the journal's: an SSO token's cre
     await server.close();
   }
 });
+
+test(
+  'capture from a host whose answer is over 16 MiB stops at the limit: one line, exit code 1, the file not written',
+  async () => {
+    const huge = createServer((req, res) => {
+      if (req.url?.startsWith('/api/authorization/access_token')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            access_token: 'a'.repeat(43),
+            token_type: 'Bearer',
+            expires_in: 3600,
+            refresh_token: 'r'.repeat(43),
+          }),
+        );
+        return;
+      }
+      // An endless catalogue: 64 KiB chunks for as long as the client reads.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      res.write('{"items": [');
+      const more = () => {
+        while (res.write(chunk)) if (res.writableLength > 1 << 20) break;
+      };
+      res.on('drain', more);
+      more();
+      req.on('close', () => res.destroy());
+    });
+    await new Promise<void>((resolve) => huge.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(huge.address() as AddressInfo).port}`;
+    try {
+      const out = join(mkdtempSync(join(tmpdir(), 'capture-huge-')), 'catalogue.json');
+      const args = [
+        'capture',
+        '--api',
+        base,
+        '--auth',
+        base,
+        '--client-id',
+        'c',
+        '--organisation',
+        '0a0000000000000000000001',
+      ];
+      const { code, stderr } = await collect(run([...args, '--out', out], { env: { PLATFORM_CLIENT_SECRET: 's' } }));
+      expect(stderr.trim().split('\n')).toHaveLength(1);
+      expect(stderr).toContain('over 16 MiB');
+      expect(code).toBe(1);
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      huge.closeAllConnections();
+      await new Promise((resolve) => huge.close(resolve));
+    }
+  },
+  CLI_TEST_TIMEOUT_MS,
+);
