@@ -12,7 +12,10 @@
  *   {@link SECRET_NAMES}, holds one of {@link SECRET_WORDS} (`x-client-secret`, `x-api-key`) or
  *   ends in one of {@link SECRET_ENDINGS} (`x-auth-token`);
  * - it is shaped like a credential, under any name ({@link redactShapes}): a JWT, or a long random
- *   base64url text such as this platform's tickets, tokens and session ids.
+ *   base64url text such as this platform's tickets, tokens and session ids;
+ * - in free text, it follows `Bearer` ({@link redactBearer}) and is not prose: a placeholder
+ *   (`<token>`) or one of {@link BEARER_PROSE_WORDS} (`token:`, `realm`) is kept, so a sentence
+ *   about bearer tokens stays readable.
  *
  * URLs inside URL-valued parameters (a ticket in a `returnUrl` in a `returnUrl`) are followed
  * {@link MAX_NESTING} levels deep, and a value still nested deeper is redacted whole. Every
@@ -398,7 +401,147 @@ export function redactJsonText(text: string, marker: string, depth = 0): string 
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** Redacts the token after every `Bearer ` (any case) in free text. */
+/**
+ * Words that follow `Bearer` in prose and in the HTTP authentication grammar, and are never taken
+ * for a bearer credential: what a bearer is (`a Bearer token`, `bearer tokens`, `the Bearer
+ * scheme`), the parameters of a challenge (`WWW-Authenticate: Bearer realm="api",
+ * error="invalid_token"`, RFC 6750 section 3), and the small words of a sentence (`Bearer or
+ * Basic`, `Bearer is required`). Any other word after `Bearer` is taken for a credential (`Bearer
+ * xyz` is redacted): a list of what is prose, not of what is secret, so a word it lacks is
+ * redacted.
+ */
+export const BEARER_PROSE_WORDS: readonly string[] = [
+  // What a bearer is.
+  'token',
+  'tokens',
+  'access',
+  'auth',
+  'authentication',
+  'authorization',
+  'scheme',
+  'schemes',
+  'header',
+  'headers',
+  'credential',
+  'credentials',
+  'prefix',
+  'type',
+  'value',
+  'string',
+  'format',
+  'challenge',
+  'required',
+  'missing',
+  // The parameters of a Bearer challenge (RFC 6750, 3).
+  'realm',
+  'scope',
+  'error',
+  'error_description',
+  'error_uri',
+  // The small words of a sentence.
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'nor',
+  'is',
+  'are',
+  'was',
+  'in',
+  'on',
+  'of',
+  'to',
+  'for',
+  'with',
+  'without',
+  'not',
+  'only',
+  'but',
+  'as',
+  'by',
+  'from',
+  'if',
+];
+
+const PROSE_WORDS = new Set(BEARER_PROSE_WORDS);
+
+/** The parameters of a Bearer challenge: `realm=`, `error=`..., prose also when `=` follows them. */
+const CHALLENGE_PARAMS = new Set(['realm', 'scope', 'error', 'error_description', 'error_uri']);
+
+/** Characters that open a placeholder: `<token>`, `{token}`, `[redacted]`, `$TOKEN`. */
+function opensPlaceholder(c: number): boolean {
+  return c === 60 /* < */ || c === 123 /* { */ || c === 91 /* [ */ || c === 36 /* $ */;
+}
+
+/** Punctuation that may close a word in a sentence: `Bearer token:`, `(Bearer token)`, `` `Bearer token` ``. */
+function isClosingPunctuation(c: number): boolean {
+  return (
+    c === 46 /* . */ ||
+    c === 58 /* : */ ||
+    c === 33 /* ! */ ||
+    c === 63 /* ? */ ||
+    c === 41 /* ) */ ||
+    c === 93 /* ] */ ||
+    c === 125 /* } */ ||
+    c === 39 /* ' */ ||
+    c === 96 /* ` */
+  );
+}
+
+/** Punctuation that may open a word in a sentence: `Bearer (token)`, `` Bearer `token` ``. */
+function isOpeningPunctuation(c: number): boolean {
+  return c === 40 /* ( */ || c === 39 /* ' */ || c === 96 /* ` */;
+}
+
+function isAsciiLetterOrDigit(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/** Whether a word is written as words are: `token`, `Token` or `TOKEN` (not `tOkEn`). */
+function inWordCase(word: string, lower: string): boolean {
+  return word === lower || word === lower.toUpperCase() || word === lower.charAt(0).toUpperCase() + lower.slice(1);
+}
+
+/**
+ * Whether the text after `Bearer ` (from `start` to `end`: up to white space, `"`, `,` or `;`) is
+ * prose rather than a credential ({@link redactBearer}): it holds no ASCII letter or digit (`...`,
+ * `-`); or, without the punctuation that opens or closes a word in a sentence (`(`, `'`, `` ` ``
+ * before it; `.`, `:`, `!`, `?`, `)`, `]`, `}`, `'`, `` ` `` after it), it is a placeholder (it
+ * opens with `<`, `{`, `[` or `$` and holds no digit: `<token>`, `<access` of `<access token>`,
+ * `${TOKEN}`, `[redacted]`), one of {@link BEARER_PROSE_WORDS} in lower case, capitalised or in
+ * capitals (`token:`, `Realm`), or the name of a challenge parameter followed by `=` (`realm=` of
+ * `realm="api"`, `error=invalid_token`).
+ */
+function isBearerProse(text: string, start: number, end: number): boolean {
+  let from = start;
+  let to = end;
+  let letterOrDigit = false;
+  let digit = false;
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (isAsciiLetterOrDigit(c)) letterOrDigit = true;
+    if (c >= 48 && c <= 57) digit = true;
+  }
+  if (!letterOrDigit) return true;
+  while (from < to && isOpeningPunctuation(text.charCodeAt(from))) from++;
+  while (to > from && isClosingPunctuation(text.charCodeAt(to - 1))) to--;
+  if (from >= to) return true;
+  if (opensPlaceholder(text.charCodeAt(from))) return !digit;
+  const word = text.slice(from, to);
+  const eq = word.indexOf('=');
+  if (eq >= 0) return CHALLENGE_PARAMS.has(word.slice(0, eq).toLowerCase());
+  const lower = word.toLowerCase();
+  return PROSE_WORDS.has(lower) && inWordCase(word, lower);
+}
+
+/**
+ * Redacts the credential after every `Bearer ` (any case, then spaces or tabs) in free text: the
+ * text up to the next white space, `"`, `,` or `;`, unless it is prose ({@link isBearerProse}: a
+ * placeholder such as `<token>`, or a word such as `token` or `realm`), so that `Missing bearer
+ * token: send Authorization: Bearer <token>` stays as it is while `Bearer xyz` and `Bearer
+ * abc.def.ghi` are redacted.
+ */
 export function redactBearer(text: string, marker: string): string {
   const lower = text.toLowerCase();
   let i = lower.indexOf('bearer');
@@ -417,7 +560,7 @@ export function redactBearer(text: string, marker: string): string {
         end++;
       }
     }
-    if (end > start) {
+    if (end > start && !isBearerProse(text, start, end)) {
       out += `${text.slice(last, start)}${marker}`;
       last = end;
     }

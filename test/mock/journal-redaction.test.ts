@@ -109,6 +109,24 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
     expect(text).toContain('anna@example.com');
   });
 
+  test('a request without a token: the refusal is journalled whole, "Bearer <token>" and "token:" kept', async () => {
+    const answer = await h.call(paths.getProducts);
+    expect(answer.status).toBe(401);
+    expect(entryOf(h.platform, answer).refusal).toEqual({
+      check: 'token',
+      detail: 'Missing bearer token: send Authorization: Bearer <token>',
+    });
+  });
+
+  test('a malformed Authorization header: the refusal is journalled whole, the header still redacted', async () => {
+    const answer = await h.call(paths.getProducts, { headers: { authorization: 'Token s3cr3t-0123456789' } });
+    expect(answer.status).toBe(401);
+    const entry = entryOf(h.platform, answer);
+    expect(entry.refusal?.detail).toBe('Malformed Authorization header: expected Bearer <token>');
+    expect(entry.headers.authorization).toBe('[redacted]');
+    expect(journal()).not.toContain('s3cr3t-0123456789');
+  });
+
   test('a secret value that is an object or an array is redacted whole', async () => {
     const answer = await h.call(paths.accessToken, {
       host: 'auth',

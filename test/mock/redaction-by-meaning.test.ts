@@ -8,8 +8,8 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/index.js';
 import { REDACTED as LOGGED, redact } from '../../src/logger.js';
-import { isSecretName, normaliseName, redactShapes } from '../../src/secrets.js';
-import { ADAPTERS, type Answer, paths, useAdapter } from './harness.js';
+import { isSecretName, normaliseName, redactShapes, redactText } from '../../src/secrets.js';
+import { ADAPTERS, type Answer, demoIds, demoShop, paths, useAdapter } from './harness.js';
 import { rawRequest } from './raw-http.js';
 
 /** A secret that only its name gives away: lower case, so no value-shape rule catches it. */
@@ -127,6 +127,62 @@ describe('what a value looks like: credentials under any name', () => {
   });
 });
 
+/** A credential shaped as this platform's tokens are: 43 base64url characters (32 random bytes). */
+const TOKEN43 = 'Zq9xR3vT7yWb2LmN8pKd4HsJ6fGa1CeU0oIiYtXqVw_';
+
+/**
+ * Prose that names a bearer token without carrying one: a placeholder (`<token>`, `<admin token>`,
+ * `${TOKEN}`), a word that follows `Bearer` in a sentence or a challenge (`token:`, `realm`), and
+ * `token:` before a word. Kept whole, by the journal's and by the SDK logger's redaction.
+ */
+const PROSE = [
+  'Missing bearer token: send Authorization: Bearer <token>',
+  'Malformed Authorization header: expected Bearer <token>',
+  'The admin API requires Authorization: Bearer <admin token>',
+  'the token: expired',
+  'Bearer realm',
+  'WWW-Authenticate: Bearer realm="platform", error="invalid_token"',
+  'Bearer realm=platform, error=insufficient_scope',
+  'curl -H "Authorization: Bearer $TOKEN" or Bearer {token}',
+  'Bearer or Basic: the Bearer scheme (a Bearer token). Bearer tokens expire.',
+  'BEARER TOKEN missing, `Bearer token` required',
+  'Bearer ...',
+];
+
+/** Credentials after `token:` and `Bearer`: redacted where they were redacted before prose was kept (`%s` is the marker). */
+const CREDENTIALS: [string, string][] = [
+  [`token: ${TOKEN43}`, 'token: %s'],
+  [`the bearer token: ${TOKEN43}`, 'the bearer token: %s'],
+  ['Authorization: Bearer abc.def.ghi', 'Authorization: Bearer %s'],
+  [`Authorization: Bearer ${TOKEN43}`, 'Authorization: Bearer %s'],
+  [`Bearer ${JWT}`, 'Bearer %s'],
+  [
+    `Missing bearer token: send Authorization: Bearer ${TOKEN43}`,
+    'Missing bearer token: send Authorization: Bearer %s',
+  ],
+  ['sent Bearer xyz', 'sent Bearer %s'],
+  ['sent Bearer wrong', 'sent Bearer %s'],
+  ['sent Bearer not-a-token and Bearer s3cret-admin-token', 'sent Bearer %s and Bearer %s'],
+  ['sent Bearer abc123.', 'sent Bearer %s'],
+  ['(Bearer abc123)', '(Bearer %s'],
+  ['Bearer <s3cr3t>', 'Bearer %s'],
+  ['Bearer tOkEn', 'Bearer %s'],
+  ['Bearer token=abc123', 'Bearer %s'],
+  ['bearer\tabc_def', 'bearer\t%s'],
+];
+
+describe('prose stays readable: only what could be a credential after `token:` or `Bearer` is redacted', () => {
+  test.each(PROSE)('%j is kept whole, by the journal and by the SDK logger', (text) => {
+    expect(redactText(text, '[redacted]')).toBe(text);
+    expect(redact(text)).toBe(text);
+  });
+
+  test.each(CREDENTIALS)('%j: the credential is redacted, by the journal and by the SDK logger', (text, expected) => {
+    expect(redactText(text, '[redacted]')).toBe(expected.replaceAll('%s', '[redacted]'));
+    expect(redact(text)).toBe(expected.replaceAll('%s', LOGGED));
+  });
+});
+
 describe.each(ADAPTERS)('the journal, through %s', (kind) => {
   const h = useAdapter(kind);
   const journal = () => JSON.stringify(h.platform.requests.list());
@@ -200,6 +256,22 @@ describe.each(ADAPTERS)('the journal, through %s', (kind) => {
     expect(journal()).not.toContain(TICKET);
   });
 
+  test('a token, a ticket and an SSO session id the platform issued, after `Bearer` and `token:`: redacted', () => {
+    const issued = [
+      h.token(),
+      h.platform.issueTicket({ accountId: demoIds.accounts.anna, clientId: demoShop.clientId }),
+      h.platform.sso.createSession(),
+    ];
+    for (const credential of issued) {
+      for (const text of [`Authorization: Bearer ${credential}`, `bearer token: ${credential}`]) {
+        const redacted = redactText(text, '[redacted]');
+        expect(redacted).not.toContain(credential);
+        expect(redacted.endsWith(' [redacted]')).toBe(true);
+        expect(redact(text)).not.toContain(credential);
+      }
+    }
+  });
+
   test('harmless names and values are kept', async () => {
     const answer = await h.call(paths.getProducts, {
       query: '?product_type=packages&token_type=bearer&id=65a1f0c2b3d4e5f6a7b8c9d0',
@@ -237,6 +309,16 @@ describe('the request log line', () => {
     for (const secret of [VALUE, JWT, TICKET]) expect(logged).not.toContain(secret);
     // The marker sits as deep as the secret did: percent-escaped once per level.
     expect(lines.filter((line) => !unescaped(line.path).includes('[redacted]'))).toEqual([]);
+  });
+  test('a request without a token: the refusal is logged whole, its placeholder kept', async () => {
+    const lines: RequestLogLine[] = [];
+    server = await startServer({ port: 0, seed: 'demo', onRequest: (line) => lines.push(line) });
+    await rawRequest(server.url, paths.getProducts);
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    expect(lines[0]?.refusal).toEqual({
+      check: 'token',
+      detail: 'Missing bearer token: send Authorization: Bearer <token>',
+    });
   });
 });
 

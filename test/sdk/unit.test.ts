@@ -175,6 +175,21 @@ describe('redact', () => {
     });
   });
 
+  test('prose about bearer tokens stays readable; a credential after Bearer is still redacted', () => {
+    const refusal = 'Missing bearer token: send Authorization: Bearer <token>';
+    expect(redact(refusal)).toBe(refusal);
+    expect(redact({ message: refusal, challenge: 'Bearer realm="platform", error="invalid_token"' })).toEqual({
+      message: refusal,
+      challenge: 'Bearer realm="platform", error="invalid_token"',
+    });
+    expect(redact('the token: expired; Bearer realm')).toBe('the token: expired; Bearer realm');
+    const token = 'Zq9xR3vT7yWb2LmN8pKd4HsJ6fGa1CeU0oIiYtXqVw_';
+    expect(redact(`token: ${token}`)).toBe('token: [REDACTED]');
+    expect(redact(`sent Bearer ${token}`)).toBe('sent Bearer [REDACTED]');
+    expect(redact('sent Authorization: Bearer abc.def.ghi')).toBe('sent Authorization: Bearer [REDACTED]');
+    expect(redact('sent Bearer xyz')).toBe('sent Bearer [REDACTED]');
+  });
+
   test('text in, text out; an object or Headers in, an object out (no cast at the caller)', () => {
     const text: string = redact('https://x.test/?ticket=T');
     expect(text).toBe('https://x.test/?ticket=[REDACTED]');
