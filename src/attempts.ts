@@ -239,9 +239,7 @@ async function readAnswer(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   log: CallLog | undefined,
 ): Promise<string> {
-  // Most answers come in one chunk: it is decoded as it is, without a copy.
-  let first: Uint8Array | undefined;
-  let rest: Uint8Array[] | undefined;
+  const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
@@ -257,16 +255,13 @@ async function readAnswer(
       log?.failure(call, error, attempts);
       throw error;
     }
-    if (first === undefined) first = value;
-    else if (rest === undefined) rest = [value];
-    else rest.push(value);
+    chunks.push(value);
   }
-  if (first === undefined) return '';
-  if (rest === undefined) return UTF8.decode(first);
+  // Most answers come in one chunk: it is decoded as it is, without a copy.
+  if (chunks.length < 2) return chunks.length === 0 ? '' : UTF8.decode(chunks[0]);
   const whole = new Uint8Array(size);
-  whole.set(first);
-  let at = first.byteLength;
-  for (const chunk of rest) {
+  let at = 0;
+  for (const chunk of chunks) {
     whole.set(chunk, at);
     at += chunk.byteLength;
   }

@@ -410,59 +410,14 @@ export function redactJsonText(text: string, marker: string, depth = 0): string 
  * xyz` is redacted): a list of what is prose, not of what is secret, so a word it lacks is
  * redacted.
  */
-export const BEARER_PROSE_WORDS: readonly string[] = [
-  // What a bearer is.
-  'token',
-  'tokens',
-  'access',
-  'auth',
-  'authentication',
-  'authorization',
-  'scheme',
-  'schemes',
-  'header',
-  'headers',
-  'credential',
-  'credentials',
-  'prefix',
-  'type',
-  'value',
-  'string',
-  'format',
-  'challenge',
-  'required',
-  'missing',
-  // The parameters of a Bearer challenge (RFC 6750, 3).
-  'realm',
-  'scope',
-  'error',
-  'error_description',
-  'error_uri',
-  // The small words of a sentence.
-  'a',
-  'an',
-  'the',
-  'and',
-  'or',
-  'nor',
-  'is',
-  'are',
-  'was',
-  'in',
-  'on',
-  'of',
-  'to',
-  'for',
-  'with',
-  'without',
-  'not',
-  'only',
-  'but',
-  'as',
-  'by',
-  'from',
-  'if',
-];
+export const BEARER_PROSE_WORDS: readonly string[] =
+  // What a bearer is; the parameters of a Bearer challenge (RFC 6750, 3); the small words of a sentence.
+  (
+    'token tokens access auth authentication authorization scheme schemes header headers credential ' +
+    'credentials prefix type value string format challenge required missing ' +
+    'realm scope error error_description error_uri ' +
+    'a an the and or nor is are was in on of to for with without not only but as by from if'
+  ).split(' ');
 
 const PROSE_WORDS = new Set(BEARER_PROSE_WORDS);
 
@@ -470,29 +425,11 @@ const PROSE_WORDS = new Set(BEARER_PROSE_WORDS);
 const CHALLENGE_PARAMS = new Set(['realm', 'scope', 'error', 'error_description', 'error_uri']);
 
 /** Characters that open a placeholder: `<token>`, `{token}`, `[redacted]`, `$TOKEN`. */
-function opensPlaceholder(c: number): boolean {
-  return c === 60 /* < */ || c === 123 /* { */ || c === 91 /* [ */ || c === 36 /* $ */;
-}
-
+const PLACEHOLDER_OPENERS = '<{[$';
 /** Punctuation that may close a word in a sentence: `Bearer token:`, `(Bearer token)`, `` `Bearer token` ``. */
-function isClosingPunctuation(c: number): boolean {
-  return (
-    c === 46 /* . */ ||
-    c === 58 /* : */ ||
-    c === 33 /* ! */ ||
-    c === 63 /* ? */ ||
-    c === 41 /* ) */ ||
-    c === 93 /* ] */ ||
-    c === 125 /* } */ ||
-    c === 39 /* ' */ ||
-    c === 96 /* ` */
-  );
-}
-
+const CLOSING_PUNCTUATION = ".:!?)]}'`";
 /** Punctuation that may open a word in a sentence: `Bearer (token)`, `` Bearer `token` ``. */
-function isOpeningPunctuation(c: number): boolean {
-  return c === 40 /* ( */ || c === 39 /* ' */ || c === 96 /* ` */;
-}
+const OPENING_PUNCTUATION = "('`";
 
 function isAsciiLetterOrDigit(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
@@ -524,10 +461,10 @@ function isBearerProse(text: string, start: number, end: number): boolean {
     if (c >= 48 && c <= 57) digit = true;
   }
   if (!letterOrDigit) return true;
-  while (from < to && isOpeningPunctuation(text.charCodeAt(from))) from++;
-  while (to > from && isClosingPunctuation(text.charCodeAt(to - 1))) to--;
+  while (from < to && OPENING_PUNCTUATION.includes(text.charAt(from))) from++;
+  while (to > from && CLOSING_PUNCTUATION.includes(text.charAt(to - 1))) to--;
   if (from >= to) return true;
-  if (opensPlaceholder(text.charCodeAt(from))) return !digit;
+  if (PLACEHOLDER_OPENERS.includes(text.charAt(from))) return !digit;
   const word = text.slice(from, to);
   const eq = word.indexOf('=');
   if (eq >= 0) return CHALLENGE_PARAMS.has(word.slice(0, eq).toLowerCase());
