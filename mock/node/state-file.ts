@@ -3,22 +3,30 @@
  * file exists, written back shortly after changes and when the server stops. Each write replaces the
  * file atomically (the text goes to a temporary file beside it, is flushed to the disk, then renamed
  * over it), so a process killed at any instant leaves the old state or the new one, never half of one.
+ * The event loop only copies the state (as JSON on one line, in one step: a consistent copy); a
+ * worker thread makes the file's indented text from it (`state-worker.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { setImmediate } from 'node:timers';
 import type { StateDocumentInput } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
+import { internalsOf } from '../core/internals.js';
 import type { Platform } from '../core/types.js';
+import { type StateRenderer, stateRenderer } from './state-worker.js';
 
 /** How long after a change its state is written, at most, in ms: changes meanwhile go in the same write. */
 export const STATE_WRITE_DELAY_MS = 500;
 
-/** The file operations an atomic write makes, apart so that a test can fail one of them. */
-export interface StateFileSystem {
+/**
+ * The file operations an atomic write makes, apart so that a test can fail one of them. `D` is what
+ * it writes: text, or for node:fs's also UTF-8 bytes.
+ */
+export interface StateFileSystem<D = string> {
   /** Writes `text` to a new file at `path` (readable by its owner only: it holds secrets) and flushes it to the disk. */
-  writeDurably(path: string, text: string): Promise<void>;
+  writeDurably(path: string, text: D): Promise<void>;
   /** Replaces `to` with `from`, in one step. */
   rename(from: string, to: string): Promise<void>;
   /** Removes a file. */
@@ -27,8 +35,8 @@ export interface StateFileSystem {
   syncDirectory(path: string): Promise<void>;
 }
 
-/** The node:fs operations. */
-export const nodeFileSystem: StateFileSystem = {
+/** The node:fs operations: they write text, or its UTF-8 bytes as they are (a state file's, from the worker). */
+export const nodeFileSystem: StateFileSystem<string | Uint8Array> = {
   async writeDurably(path, text) {
     const file = await open(path, 'wx', 0o600);
     try {
@@ -58,7 +66,11 @@ export const nodeFileSystem: StateFileSystem = {
  * so the rename stays on one file system), flushed, then renamed over it. A failure removes the
  * temporary file and leaves `path` as it was.
  */
-export async function writeAtomically(path: string, text: string, fs: StateFileSystem = nodeFileSystem): Promise<void> {
+export async function writeAtomically<D extends string | Uint8Array = string>(
+  path: string,
+  text: D,
+  fs: StateFileSystem<D> = nodeFileSystem,
+): Promise<void> {
   const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     await fs.writeDurably(temporary, text);
@@ -172,9 +184,44 @@ export function removeLeftovers(path: string): number {
   return removed;
 }
 
-/** The state as a state file holds it: the state document, indented, for a reader. */
-function stateText(platform: Platform): string {
-  return `${JSON.stringify(platform.snapshot(), null, 2)}\n`;
+/**
+ * The state document of `platform` as `snapshot()` gives it, as JSON on one line: taken from the
+ * live document in one step, without the deep copy `snapshot()` makes (several times the cost of
+ * the text: `bench/state-file.ts`). The state file holds it indented (the worker's part); two
+ * states are the same file when they are the same line.
+ */
+function stateJson(platform: Platform): string {
+  const internals = internalsOf(platform);
+  if (!internals) return JSON.stringify(platform.snapshot());
+  const { document } = internals.state;
+  // The audience in force, as `snapshot()` says it: the option overrides the document's (`--sso-audience`).
+  const audience = internals.settings.ssoAudience;
+  return JSON.stringify(audience === undefined ? document : { ...document, sso_audience: audience });
+}
+
+/** The text of the bytes the worker rendered, for file operations other than node:fs's (a test's). */
+const utf8 = new TextDecoder();
+
+/** The writers waiting for their turn to copy their state (resolved one per turn of the event loop). */
+const waitingToCopy: (() => void)[] = [];
+
+/** Lets the first writer waiting copy its state now, and the next one at the next turn of the event loop. */
+function nextCopy(): void {
+  waitingToCopy.shift()?.();
+  if (waitingToCopy.length > 0) setImmediate(nextCopy);
+}
+
+/**
+ * Resolves when it is this writer's turn to copy its state: one copy per turn of the event loop,
+ * so that writes due together (namespaces changed by the same requests, the stop) do not hold the
+ * loop for all their copies in a row; requests are served between them. Node's own `setImmediate`,
+ * which a test's fake timers leave alone (the worker's answers come in real time anyway).
+ */
+function turnToCopy(): Promise<void> {
+  return new Promise((resolve) => {
+    waitingToCopy.push(resolve);
+    if (waitingToCopy.length === 1) setImmediate(nextCopy);
+  });
 }
 
 /** Options of {@link StateWriter}. */
@@ -185,6 +232,8 @@ export interface StateWriterOptions {
   readonly delayMs?: number;
   /** The file operations. Default node:fs. */
   readonly fs?: StateFileSystem;
+  /** The worker that makes the file's text. Default the process's ({@link stateRenderer}). */
+  readonly renderer?: StateRenderer;
 }
 
 /**
@@ -193,6 +242,10 @@ export interface StateWriterOptions {
  * starts it, later ones join it), and {@link StateWriter.flush} writes at once. A write is skipped
  * when the state is what the file already holds; writes never overlap. Once
  * {@link StateWriter.close}d, it writes nothing more: the file may be another writer's, or gone.
+ *
+ * A write copies the state on the event loop, as JSON on one line, and compares it with the last
+ * one written; the indented text is made by the renderer's worker, and written from its bytes. The
+ * writer holds the renderer while a write is due or under way, so its worker ends once none is.
  */
 export class StateWriter {
   readonly #platform: Platform;
@@ -200,10 +253,11 @@ export class StateWriter {
   readonly #warn: (message: string) => void;
   readonly #delayMs: number;
   readonly #fs: StateFileSystem;
+  readonly #renderer: StateRenderer;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The last write, done or under way; never rejects. */
   #writing: Promise<void> = Promise.resolve();
-  /** The text the file holds, as far as this writer knows. */
+  /** The state the file holds (as JSON on one line), as far as this writer knows. */
   #written: string | undefined;
   /** Closed: nothing more is written. */
   #closed = false;
@@ -221,6 +275,7 @@ export class StateWriter {
     this.#warn = options.warn;
     this.#delayMs = options.delayMs ?? STATE_WRITE_DELAY_MS;
     this.#fs = options.fs ?? nodeFileSystem;
+    this.#renderer = options.renderer ?? stateRenderer;
   }
 
   /** The file. */
@@ -244,27 +299,37 @@ export class StateWriter {
         `the state file ${this.#path} is not a state document: ${error.field ?? 'document'}: ${error.message}`,
       );
     }
-    this.#written = stateText(this.#platform);
+    this.#written = stateJson(this.#platform);
     return true;
   }
 
   /** The state may have changed: it is written within the delay (not once closed). */
   changed(): void {
     if (this.#closed || this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.flush();
-    }, this.#delayMs);
+    this.#renderer.hold();
+    this.#timer = setTimeout(() => void this.flush(), this.#delayMs);
     this.#timer.unref();
   }
 
   /** Writes the state now (after the write under way, if any), unless the file holds it already or the writer is closed. */
   flush(): Promise<void> {
+    if (this.#closed) {
+      this.#cancelTimer();
+      return this.#writing;
+    }
+    // Held for the write before the timer's hold goes: the worker stays for it.
+    this.#renderer.hold();
+    this.#cancelTimer();
+    this.#writing = this.#writing.then(() => this.#write()).then(() => this.#renderer.release());
+    return this.#writing;
+  }
+
+  /** The write due, if any, is not: its hold on the renderer goes (resolved once a worker that ended with it has). */
+  #cancelTimer(): Promise<void> {
+    if (this.#timer === undefined) return Promise.resolve();
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#closed) return this.#writing;
-    this.#writing = this.#writing.then(() => this.#write());
-    return this.#writing;
+    return this.#renderer.release();
   }
 
   /** Why the last write failed, while the file does not hold the state: undefined after a write that succeeded. */
@@ -278,19 +343,21 @@ export class StateWriter {
    */
   close(): Promise<void> {
     this.#closed = true;
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    return this.#writing;
+    const released = this.#cancelTimer();
+    return Promise.all([this.#writing, released]).then(() => undefined);
   }
 
   async #write(): Promise<void> {
     // Closed while this write waited for the one before: it is not made.
     if (this.#closed) return;
-    const text = stateText(this.#platform);
-    if (text === this.#written) return;
+    await turnToCopy();
     try {
-      await writeAtomically(this.#path, text, this.#fs);
-      this.#written = text;
+      const json = stateJson(this.#platform);
+      if (json === this.#written) return;
+      const bytes = await this.#renderer.render(json);
+      if (this.#fs === nodeFileSystem) await writeAtomically(this.#path, bytes, nodeFileSystem);
+      else await writeAtomically(this.#path, utf8.decode(bytes), this.#fs);
+      this.#written = json;
       this.#failure = undefined;
     } catch (error) {
       this.#failure = error as Error;

@@ -22,8 +22,10 @@ import type { StateDocument } from '../../mock/index.js';
 import { createPlatform, demoCredentials } from '../../mock/index.js';
 import { startServer } from '../../mock/node/server.js';
 import { nodeFileSystem, STATE_WRITE_DELAY_MS, type StateFileSystem, StateWriter } from '../../mock/node/state-file.js';
+import { StateRenderer, stateRenderer } from '../../mock/node/state-worker.js';
 import { WRITE } from '../fixtures.js';
 import { paths } from '../paths.js';
+import { until } from '../until.js';
 import { run, started, stop, stopAll } from './cli-process.js';
 
 function freshDirectory(): string {
@@ -247,16 +249,18 @@ describe('the state writer', () => {
     await vi.advanceTimersByTimeAsync(STATE_WRITE_DELAY_MS / 2 - 1);
     expect(renamed).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
-    expect(renamed).toEqual(['state.json']);
+    // The text is made by a worker thread: its answer comes in real time, which fake time does not move.
+    await until(() => expect(renamed).toEqual(['state.json']));
     expect(JSON.parse(files.get('state.json') ?? '')).toEqual(platform.snapshot());
-    // Nothing changed since: another signal writes nothing.
+    // Nothing changed since: another signal writes nothing (the flush waits for the write it started).
     writer.changed();
     await vi.advanceTimersByTimeAsync(STATE_WRITE_DELAY_MS);
+    await writer.flush();
     expect(renamed).toEqual(['state.json']);
     platform.mintToken({ scopes: [WRITE] });
     writer.changed();
     await vi.advanceTimersByTimeAsync(STATE_WRITE_DELAY_MS);
-    expect(renamed).toEqual(['state.json', 'state.json']);
+    await until(() => expect(renamed).toEqual(['state.json', 'state.json']));
     expect([...files.keys()]).toEqual(['state.json']);
   });
 
@@ -281,6 +285,216 @@ describe('the state writer', () => {
     fs.failRename = false;
     await writer.flush();
     expect(readState(path).access_tokens).toEqual(platform.snapshot().access_tokens);
+  });
+});
+
+/**
+ * The demo seed with `n` more products, each a copy of a package with its price periods: about
+ * 2.5 KB of state file each, so that 2,000 make a file of some 5 MB.
+ */
+function largeDocument(n: number): StateDocument {
+  const demo = createPlatform({ seed: 'demo' }).snapshot();
+  const template = demo.products.find((p) => p.is_package && p.price_periods.length > 0);
+  if (!template) throw new Error('the demo seed has no package with periods');
+  const products = Array.from({ length: n }, (_, i) => {
+    const hex = i.toString(16).padStart(8, '0');
+    return {
+      ...structuredClone(template),
+      id: `ffff0000ffff0000${hex}`,
+      product_code: `large-${i}`,
+      integration_code: `LARGE-${i}`,
+      price_periods: template.price_periods.map((p, j) => ({
+        ...p,
+        id: `eeee${j.toString(16).padStart(4, '0')}eeeeeeee${hex}`,
+      })),
+    };
+  });
+  return { ...demo, products: [...demo.products, ...products] };
+}
+
+/**
+ * Records each `JSON.stringify` of a state document (the writer's copy of the state) made on this
+ * thread, calling `then` after it; `vi.restoreAllMocks()` ends it.
+ */
+function spyOnCopies(then: () => void = () => {}): unknown[] {
+  const copies: unknown[] = [];
+  const stringify = JSON.stringify;
+  vi.spyOn(JSON, 'stringify').mockImplementation((value, replacer, space) => {
+    const text = stringify(value, replacer, space);
+    if (typeof value === 'object' && value !== null && 'products' in value) {
+      copies.push(value);
+      then();
+    }
+    return text;
+  });
+  return copies;
+}
+
+/** A state document's text as a state file holds it. */
+function fileText(document: StateDocument): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+describe('state files are written without holding the event loop', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  test('a large state: the event loop turns between the copy of the state and its write, and the file is the indented state document', async () => {
+    const platform = createPlatform();
+    platform.restore(largeDocument(2000));
+    const path = join(freshDirectory(), 'state.json');
+    let written = 0;
+    const writer = new StateWriter(platform, path, {
+      warn: () => {},
+      fs: {
+        ...nodeFileSystem,
+        async writeDurably(p, text) {
+          written += 1;
+          await nodeFileSystem.writeDurably(p, text);
+        },
+      },
+    });
+    const copies = spyOnCopies();
+    // Turns of the event loop (its check phase) after the state was copied, before its text reaches the file system.
+    let turns = 0;
+    const turn = () => {
+      if (written > 0) return;
+      if (copies.length > 0) turns += 1;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    await writer.flush();
+    vi.restoreAllMocks();
+    expect(copies).toHaveLength(1);
+    // Made on the event loop, the text would reach the file system before the loop turned once.
+    expect(turns).toBeGreaterThan(0);
+    expect(written).toBe(1);
+    expect(readFileSync(path, 'utf8')).toBe(fileText(platform.snapshot()));
+  });
+
+  test('writes due together copy their states one per turn of the event loop, not all in a row', async () => {
+    const directory = freshDirectory();
+    const writers = [1, 2, 3].map((i) => {
+      const platform = createPlatform();
+      platform.restore(largeDocument(300));
+      return new StateWriter(platform, join(directory, `state-${i}.json`), { warn: () => {} });
+    });
+    const events: string[] = [];
+    let done = false;
+    const turn = () => {
+      if (done) return;
+      events.push('turn');
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const copies = spyOnCopies(() => events.push('copy'));
+    await Promise.all(writers.map((w) => w.flush()));
+    done = true;
+    vi.restoreAllMocks();
+    expect(copies).toHaveLength(3);
+    const between = events.slice(events.indexOf('copy'), events.lastIndexOf('copy') + 1).join(' ');
+    expect(between).toMatch(/^copy( turn)+ copy( turn)+ copy$/);
+  });
+
+  test('neither the deep copy (snapshot) nor the indented text is made on the event loop; the file has the audience in force, as the snapshot says it', async () => {
+    const platform = createPlatform({ ssoAudience: 'https://sso.example.test/audience' });
+    platform.restore(largeDocument(200));
+    const path = join(freshDirectory(), 'state.json');
+    const writer = new StateWriter(platform, path, { warn: () => {} });
+    const snapshot = vi.spyOn(platform, 'snapshot');
+    const stringify = vi.spyOn(JSON, 'stringify');
+    await writer.flush();
+    const indented = stringify.mock.calls.filter(
+      ([value, , space]) => space !== undefined && typeof value === 'object' && value !== null && 'products' in value,
+    );
+    const snapshots = snapshot.mock.calls.length;
+    vi.restoreAllMocks();
+    expect({ snapshots, indented: indented.length }).toEqual({ snapshots: 0, indented: 0 });
+    const expected = platform.snapshot();
+    expect(expected.sso_audience).toBe('https://sso.example.test/audience');
+    expect(readFileSync(path, 'utf8')).toBe(fileText(expected));
+  });
+
+  test('a writer holds the worker while a write of its is due or under way; it is started for a write and ended once none is due', async () => {
+    const renderer = new StateRenderer();
+    const platform = createPlatform();
+    const path = join(freshDirectory(), 'state.json');
+    const writes: string[] = [];
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const writer = new StateWriter(platform, path, {
+      warn: () => {},
+      delayMs: 20,
+      renderer,
+      fs: {
+        ...nodeFileSystem,
+        async writeDurably(p, text) {
+          writes.push(text);
+          await gate;
+          await nodeFileSystem.writeDurably(p, text);
+        },
+      },
+    });
+    platform.mintToken({ scopes: [WRITE] });
+    writer.changed();
+    // Due, not yet written: no worker is started for a write that may be skipped.
+    expect(renderer.running).toBe(false);
+    const flushing = writer.flush();
+    await until(() => expect(writes).toHaveLength(1));
+    expect(renderer.running).toBe(true);
+    // Another change while the write is held: the worker stays for the write that is due.
+    platform.mintToken({ scopes: [WRITE] });
+    writer.changed();
+    open();
+    await flushing;
+    expect(renderer.running).toBe(true);
+    await until(() => expect(writes).toHaveLength(2));
+    await until(() => expect(renderer.running).toBe(false));
+    expect(readState(path).access_tokens).toEqual(platform.snapshot().access_tokens);
+    // An unchanged state is not written, and starts no worker.
+    writer.changed();
+    await writer.flush();
+    expect({ writes: writes.length, running: renderer.running }).toEqual({ writes: 2, running: false });
+    await writer.close();
+    expect(renderer.running).toBe(false);
+  });
+
+  test('a worker that stops before it answers fails that write (warned, its failure kept, the file as it was): nothing waits for it forever', async () => {
+    const renderer = new StateRenderer(
+      "require('node:worker_threads').parentPort.on('message', () => process.exit(3));",
+    );
+    const platform = createPlatform();
+    const path = join(freshDirectory(), 'state.json');
+    writeFileSync(path, fileText(platform.snapshot()));
+    const old = readFileSync(path, 'utf8');
+    const warnings: string[] = [];
+    const writer = new StateWriter(platform, path, { warn: (m) => warnings.push(m), renderer });
+    writer.load();
+    platform.mintToken({ scopes: [WRITE] });
+    await writer.flush();
+    expect(writer.failure?.message).toMatch(/the state file worker stopped \(exit code 3\)/);
+    expect(warnings).toEqual([expect.stringContaining(`cannot write the state file ${path}`)]);
+    expect(readFileSync(path, 'utf8')).toBe(old);
+    expect(renderer.running).toBe(false);
+    await writer.close();
+  });
+
+  test("a server's state files are made by the process's worker, which has ended once the server is closed", async () => {
+    const path = join(freshDirectory(), 'state.json');
+    const render = vi.spyOn(stateRenderer, 'render');
+    const server = await startServer({ port: 0, stateFile: path });
+    await setPremiumPrice(server.url, server.platform.mintToken({ scopes: [WRITE] }).access_token, 55);
+    await fetch(`${server.url}/_ns/team-b/__admin/state`);
+    const inB = server.namespace('team-b')?.mintToken({ scopes: [WRITE] }).access_token ?? '';
+    await setPremiumPrice(`${server.url}/_ns/team-b`, inB, 66);
+    await server.close();
+    expect(render).toHaveBeenCalled();
+    expect(stateRenderer.running).toBe(false);
+    expect(premiumPrice(readState(path))).toBe(55);
+    expect(premiumPrice(readState(`${path}.ns-team-b.json`))).toBe(66);
   });
 });
 
