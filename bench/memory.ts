@@ -3,6 +3,7 @@
  * N products held as plain parsed JSON. Needs `--expose-gc` (the bench script passes it).
  */
 import { createPlatform, type StateDocument } from '../mock/index.js';
+import { documentWith } from './documents.js';
 import type { Result } from './harness.js';
 
 const N = 20_000;
@@ -13,27 +14,6 @@ function heapAfterGc(): number {
   gc();
   gc();
   return process.memoryUsage().heapUsed;
-}
-
-function documentWith(n: number): StateDocument {
-  const demo = createPlatform({ seed: 'demo' }).snapshot();
-  const template = demo.products.find((p) => p.is_package && p.price_periods.length > 0);
-  if (!template) throw new Error('the demo seed has no package with periods');
-  const products = Array.from({ length: n }, (_, i) => {
-    const hex = i.toString(16).padStart(8, '0');
-    return {
-      ...structuredClone(template),
-      id: `ffff0000ffff0000${hex}`,
-      product_code: `bench-${i}`,
-      integration_code: `BENCH-${i}`,
-      price_periods: template.price_periods.map((p, j) => ({
-        ...p,
-        id: `eeee${j.toString(16).padStart(4, '0')}eeeeeeee${hex}`,
-      })),
-    };
-  });
-  // Appended, so that the seed's user-products and sharing options still name their products.
-  return { ...demo, products: [...demo.products, ...products] };
 }
 
 /** The heap the platform needs per product record (records and indexes), against plain JSON objects. */

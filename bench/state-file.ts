@@ -29,8 +29,9 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serialize } from 'node:v8';
 import { MessageChannel } from 'node:worker_threads';
-import { createPlatform, type StateDocument } from '../mock/index.js';
+import { createPlatform } from '../mock/index.js';
 import type { startServer as StartServer } from '../mock/node/server.js';
+import { documentWith } from './documents.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,27 +44,6 @@ const { values } = parseArgs({
     'skip-latency': { type: 'boolean', default: false },
   },
 });
-
-/** The demo seed with `n` more products (each a copy of a package with its price periods): about 2.5 KB of file each. */
-function documentWith(n: number): StateDocument {
-  const demo = createPlatform({ seed: 'demo' }).snapshot();
-  const template = demo.products.find((p) => p.is_package && p.price_periods.length > 0);
-  if (!template) throw new Error('the demo seed has no package with periods');
-  const products = Array.from({ length: n }, (_, i) => {
-    const hex = i.toString(16).padStart(8, '0');
-    return {
-      ...structuredClone(template),
-      id: `ffff0000ffff0000${hex}`,
-      product_code: `bench-${i}`,
-      integration_code: `BENCH-${i}`,
-      price_periods: template.price_periods.map((p, j) => ({
-        ...p,
-        id: `eeee${j.toString(16).padStart(4, '0')}eeeeeeee${hex}`,
-      })),
-    };
-  });
-  return { ...demo, products: [...demo.products, ...products] };
-}
 
 function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);

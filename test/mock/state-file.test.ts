@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { documentWith } from '../../bench/documents.js';
 import type { StateDocument } from '../../mock/index.js';
 import { createPlatform, demoCredentials } from '../../mock/index.js';
 import { startServer } from '../../mock/node/server.js';
@@ -289,30 +290,6 @@ describe('the state writer', () => {
 });
 
 /**
- * The demo seed with `n` more products, each a copy of a package with its price periods: about
- * 2.5 KB of state file each, so that 2,000 make a file of some 5 MB.
- */
-function largeDocument(n: number): StateDocument {
-  const demo = createPlatform({ seed: 'demo' }).snapshot();
-  const template = demo.products.find((p) => p.is_package && p.price_periods.length > 0);
-  if (!template) throw new Error('the demo seed has no package with periods');
-  const products = Array.from({ length: n }, (_, i) => {
-    const hex = i.toString(16).padStart(8, '0');
-    return {
-      ...structuredClone(template),
-      id: `ffff0000ffff0000${hex}`,
-      product_code: `large-${i}`,
-      integration_code: `LARGE-${i}`,
-      price_periods: template.price_periods.map((p, j) => ({
-        ...p,
-        id: `eeee${j.toString(16).padStart(4, '0')}eeeeeeee${hex}`,
-      })),
-    };
-  });
-  return { ...demo, products: [...demo.products, ...products] };
-}
-
-/**
  * Records each `JSON.stringify` of a state document (the writer's copy of the state) made on this
  * thread, calling `then` after it; `vi.restoreAllMocks()` ends it.
  */
@@ -342,7 +319,7 @@ describe('state files are written without holding the event loop', () => {
 
   test('a large state: the event loop turns between the copy of the state and its write, and the file is the indented state document', async () => {
     const platform = createPlatform();
-    platform.restore(largeDocument(2000));
+    platform.restore(documentWith(2000));
     const path = join(freshDirectory(), 'state.json');
     let written = 0;
     const writer = new StateWriter(platform, path, {
@@ -377,7 +354,7 @@ describe('state files are written without holding the event loop', () => {
     const directory = freshDirectory();
     const writers = [1, 2, 3].map((i) => {
       const platform = createPlatform();
-      platform.restore(largeDocument(300));
+      platform.restore(documentWith(300));
       return new StateWriter(platform, join(directory, `state-${i}.json`), { warn: () => {} });
     });
     const events: string[] = [];
@@ -399,7 +376,7 @@ describe('state files are written without holding the event loop', () => {
 
   test('neither the deep copy (snapshot) nor the indented text is made on the event loop; the file has the audience in force, as the snapshot says it', async () => {
     const platform = createPlatform({ ssoAudience: 'https://sso.example.test/audience' });
-    platform.restore(largeDocument(200));
+    platform.restore(documentWith(200));
     const path = join(freshDirectory(), 'state.json');
     const writer = new StateWriter(platform, path, { warn: () => {} });
     const snapshot = vi.spyOn(platform, 'snapshot');
