@@ -93,5 +93,25 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, fallbac
     const key = issue.keys[0]!;
     throw new HttpError(400, code, `Unknown parameter: ${key}`, fieldOf([...issue.path, key]));
   }
-  throw new HttpError(400, code, issue.message, fieldOf(issue.path) || fallbackField);
+  const hint = code === 'unsupported_grant_type' ? GRANT_HINTS[String(grantTypeOf(input))] : undefined;
+  throw new HttpError(
+    400,
+    code,
+    hint ? `${issue.message} ${hint}` : issue.message,
+    fieldOf(issue.path) || fallbackField,
+  );
+}
+
+/**
+ * What a `grant_type` that OAuth libraries send means on this platform: the fix, after the list of
+ * the grants served (the platform's words only: the SDK sends the grants itself).
+ */
+const GRANT_HINTS: Readonly<Record<string, string>> = {
+  client_credentials: "(this platform's client-credentials grant is grant_type=none)",
+  authorization_code: '(a ticket is exchanged with grant_type=ticket)',
+};
+
+/** The `grant_type` of a token request's body, if it has one. */
+function grantTypeOf(input: unknown): unknown {
+  return input !== null && typeof input === 'object' ? Reflect.get(input, 'grant_type') : undefined;
 }

@@ -72,6 +72,7 @@ export const ERROR_CODES = [
   // The standalone server's namespaces and state files.
   'namespace_limit_reached',
   'state_file_invalid',
+  'busy',
 ] as const;
 
 /** An error `code` the platform is known to answer. */

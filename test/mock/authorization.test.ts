@@ -151,6 +151,23 @@ describe.each(ADAPTERS)('access token, grant_type=none (endpoint 23) through %s'
     await expectUnchanged(h.platform, async () => expectError(await tokenCall(json), status, code, field));
   });
 
+  test.each([
+    ['client_credentials', "(this platform's client-credentials grant is grant_type=none)"],
+    ['authorization_code', '(a ticket is exchanged with grant_type=ticket)'],
+    ['password', undefined],
+  ])(
+    'access token refuses grant_type %s, what OAuth libraries send, saying what to send instead',
+    async (grant, hint) => {
+      const { clientId, clientSecret } = demoIds.clients.demo;
+      const json = { grant_type: grant, client_id: clientId, client_secret: clientSecret };
+      const body = await expectUnchanged(h.platform, async () =>
+        expectError(await tokenCall(json), 400, 'unsupported_grant_type', 'grant_type'),
+      );
+      const listed = 'Parameter must be one of: none, ticket, refresh_token';
+      expect(body.message).toBe(hint ? `${listed} ${hint}` : listed);
+    },
+  );
+
   test('access token refuses a body that is not JSON: 400 json_parser_error', async () => {
     const answer = await h.call(paths.accessToken, {
       method: 'POST',
