@@ -126,7 +126,13 @@ async function serve(command: Serve, platform: Platform, logging: boolean): Prom
   }
 }
 
-/** Stops the server on SIGINT and SIGTERM, exit code 0 (1, with one line saying why, when closing fails: a state file left without the last state). */
+/** How often a CLI started by npx or `npm run` looks whether its parent is still there, in ms. */
+const PARENT_CHECK_MS = 500;
+
+/**
+ * Stops the server on SIGINT and SIGTERM, and when the npx or `npm run` that started it is gone:
+ * exit code 0 (1, with one line saying why, when closing fails: a state file left without the last state).
+ */
 function stopOnSignals(server: RunningServer): void {
   let stopping = false;
   const stop = () => {
@@ -142,6 +148,14 @@ function stopOnSignals(server: RunningServer): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Started by npx or `npm run`: when that parent is stopped, it may end without passing the
+  // signal on, and the server would go on alone. Once the parent is gone, it stops too.
+  if (process.env.npm_command !== undefined) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) stop();
+    }, PARENT_CHECK_MS).unref();
+  }
 }
 
 /** The lines the options declare for the start-up (`environment:`, `sso audience:`...), with their values. */

@@ -7,6 +7,19 @@
  */
 
 export type { AllowedHosts } from '../core/hosts.js';
+// The demo seed's ids, clients and users, here too: a project without msw (which `/mock` needs)
+// reaches them from this entry.
+export {
+  DEMO_SITE_LANDING_URL,
+  DEMO_SSO_AUDIENCE,
+  type DemoUser,
+  demoCredentials,
+  demoIds,
+  demoShop,
+  demoSite,
+  demoSiteB,
+  demoUsers,
+} from '../seeds/index.js';
 export type { Platform, PlatformOptions, StateDocument, StateDocumentInput } from '../index.js';
 export type { Difference, DifferenceKind, Extra } from './parity/compare.js';
 export {

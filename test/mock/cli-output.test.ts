@@ -4,6 +4,7 @@
  * redacted as the journal redacts it.
  */
 
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,12 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RequestLogLine, startServer } from '../../mock/node/server.js';
 import { demoSite } from '../../mock/seeds/demo.js';
+import { bundled } from '../bundle.js';
+import { until } from '../until.js';
 import { CLI_TEST_TIMEOUT_MS, collect, run, stopAll } from './cli-process.js';
+
+/** The CLI as it is published, bundled from the current sources. */
+const CLI = bundled('mock/node/cli.ts');
 
 /** What the hostile host answers every request: a 400 whose message rewrites the screen and adds a line. */
 const HOSTILE = { code: 'invalid_request', message: 'bad\u001b[2J\u001b[31m red\nplatform-mock: all good\u0007' };
@@ -147,6 +153,37 @@ test(
       huge.closeAllConnections();
       await new Promise((resolve) => huge.close(resolve));
     }
+  },
+  CLI_TEST_TIMEOUT_MS,
+);
+
+test(
+  'started by npx or npm run, the server stops when that parent is gone: killed, it passes no signal on',
+  async () => {
+    // A parent as npx is: it starts the CLI (npm_command set, as npm sets it) and is then killed.
+    const script = `const { spawn } = require('node:child_process');
+const child = spawn(process.execPath, [${JSON.stringify(CLI)}, '--port', '0', '--quiet'], {
+  env: { ...process.env, npm_command: 'exec' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+child.stdout.on('data', (chunk) => {
+  if (String(chunk).includes('listening on')) process.stdout.write(String(child.pid) + '\\n');
+});`;
+    const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const pid = await new Promise<number>((resolve) =>
+      parent.stdout.on('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))),
+    );
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    parent.kill('SIGKILL');
+    await until(() => expect(alive()).toBe(false), CLI_TEST_TIMEOUT_MS / 2);
   },
   CLI_TEST_TIMEOUT_MS,
 );
