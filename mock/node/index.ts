@@ -7,6 +7,7 @@
  */
 
 export type { AllowedHosts } from '../core/hosts.js';
+export type { Platform, PlatformOptions, StateDocument, StateDocumentInput } from '../index.js';
 // The demo seed's ids, clients and users, here too: a project without msw (which `/mock` needs)
 // reaches them from this entry.
 export {
@@ -20,7 +21,6 @@ export {
   demoSiteB,
   demoUsers,
 } from '../seeds/index.js';
-export type { Platform, PlatformOptions, StateDocument, StateDocumentInput } from '../index.js';
 export type { Difference, DifferenceKind, Extra } from './parity/compare.js';
 export {
   type ParityOptions,
