@@ -340,19 +340,56 @@ class Components {
   all(): Record<string, Json> {
     const out: Record<string, Json> = {};
     for (const name of [...this.#schemas.keys()].sort()) out[name] = this.#schemas.get(name)!.json;
+    for (const schema of Object.values(out)) addDiscriminator(schema, out);
     return out;
+  }
+}
+
+/**
+ * A `oneOf` of named objects that one required constant member tells apart (`grant_type` of the
+ * token grants) gets its `discriminator`, with the mapping from each constant to its schema:
+ * generators then pick the member by that value instead of trying each in turn.
+ */
+function addDiscriminator(schema: Json, all: Record<string, Json>): void {
+  const refs = (schema.oneOf as Json[] | undefined)?.map((member) => member.$ref);
+  if (!refs?.every((ref): ref is string => typeof ref === 'string')) return;
+  const members = refs.map((ref) => all[ref.slice(COMPONENTS.length)] as Json | undefined);
+  const first = members[0] as { properties?: Record<string, Json>; required?: string[] } | undefined;
+  for (const property of first?.required ?? []) {
+    const values = members.map((m) => {
+      const member = m as { properties?: Record<string, Json>; required?: string[] } | undefined;
+      return member?.required?.includes(property) ? member.properties?.[property]?.const : undefined;
+    });
+    if (!values.every((v): v is string => typeof v === 'string') || new Set(values).size !== values.length) continue;
+    schema.discriminator = {
+      propertyName: property,
+      mapping: Object.fromEntries(values.map((value, i) => [value, refs[i]])),
+    };
+    return;
   }
 }
 
 // ------------------------------------------------------------------ operations
 
+/**
+ * Operation ids that the spec's title would make misleading: endpoint 23 grants every kind of
+ * token (client credentials, a ticket, a refresh token), not only the ticket exchange of its title,
+ * and a generated client names its function after the id.
+ */
+const OPERATION_IDS: ReadonlyMap<Endpoint, string> = new Map([[accessToken, 'requestAccessToken']]);
+
 function operationId(e: Endpoint, environment?: Environment): string {
-  const words = e.title
+  const id = OPERATION_IDS.get(e) ?? camelCase(e.title);
+  return environment === 'production' ? `${id}Production` : id;
+}
+
+/** `Get signed-in user` as `getSignedInUser`. */
+function camelCase(title: string): string {
+  const words = title
     .replace(/[^A-Za-z0-9]+/g, ' ')
     .trim()
     .split(' ');
-  const id = words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
-  return environment === 'production' ? `${id}Production` : id;
+  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
 }
 
 function parameters(e: Endpoint, path: string, components: Components): Json[] {
@@ -365,6 +402,10 @@ function parameters(e: Endpoint, path: string, components: Components): Json[] {
     out.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
   return out;
 }
+
+/** What a body the platform also takes form-urlencoded says of it. */
+const FORM_TEXT =
+  'JSON, or the same members form-urlencoded (application/x-www-form-urlencoded), as OAuth libraries send them. The document lists JSON alone, so that a generated client sends one encoding.';
 
 /** The token endpoint, as prose points to it. */
 const TOKEN_ENDPOINT = `POST ${pathOf(accessToken, 'stage')} (operation ${operationId(accessToken)})`;
@@ -496,9 +537,13 @@ function operation(e: Endpoint, path: string, ctx: Context, environment?: Enviro
   if (params.length) op.parameters = params;
   if (e.body) {
     const schema = claims ? ssoBody(claims, 'request') : components.schema(e.body, 'input');
-    const content: Json = { 'application/json': { schema } };
-    if (e.form) content['application/x-www-form-urlencoded'] = { schema };
-    op.requestBody = { required: true, content };
+    // One content type: generators given two for one schema fill in both (openapi-python-client
+    // sent `json=` and `data=`). The form the platform also takes is said in words.
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema } },
+      ...(e.form ? { description: FORM_TEXT } : {}),
+    };
   }
   const location = { location: { description: 'Where the browser goes', schema: { type: 'string' } } };
   const answer = documentedMe ? schemas.DocumentedMeResponse : e.response;

@@ -85,7 +85,7 @@ export async function callEveryOperation(origins: Origins): Promise<Called[]> {
   const grant = await api.POST('/api/authorization/access_token', {
     body: { grant_type: 'none', client_id: demoCredentials.clientId, client_secret: demoCredentials.clientSecret },
   });
-  record('exchangeTicketForAccessToken', grant.response);
+  record('requestAccessToken', grant.response);
   const bearer = { headers: { authorization: `Bearer ${grant.data?.access_token}` } };
   const site = await api.POST('/api/authorization/access_token', {
     body: { grant_type: 'none', client_id: demoSite.clientId, client_secret: demoSite.clientSecret },

@@ -10,7 +10,7 @@ export interface paths {
         put?: never;
         /**
          * 1. Update prices
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/price/w`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/price/w`.
          */
         post: operations["updatePrices"];
         delete?: never;
@@ -28,7 +28,7 @@ export interface paths {
         };
         /**
          * 2. Get products
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/product/r`. At most one of id or product_code.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/product/r`. At most one of id or product_code.
          */
         get: operations["getProducts"];
         put?: never;
@@ -48,7 +48,7 @@ export interface paths {
         };
         /**
          * 3. Get payment periods
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/product/r`. Exactly one of product_id or product_code.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/product/r`. Exactly one of product_id or product_code.
          */
         get: operations["getPaymentPeriods"];
         put?: never;
@@ -69,7 +69,7 @@ export interface paths {
         get?: never;
         /**
          * 4. Log to accounts
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/account_change_log/w`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/account_change_log/w`.
          */
         put: operations["logToAccounts"];
         post?: never;
@@ -88,7 +88,7 @@ export interface paths {
         };
         /**
          * 4. Available change-log categories
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/account_change_log/w`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/account_change_log/w`.
          */
         get: operations["availableChangeLogCategories"];
         put?: never;
@@ -109,7 +109,7 @@ export interface paths {
         get?: never;
         /**
          * 5. Transfer subscription
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/subscription/w`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription/w`.
          */
         put: operations["transferSubscription"];
         post?: never;
@@ -128,7 +128,7 @@ export interface paths {
         };
         /**
          * 6. Eligible for campaign
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/me/w` and `/external/me/r`. Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token. The parameters travel in a JSON body on this GET, as the spec says. Fetch cannot send it; node:http(s) can, framed by Content-Length or Transfer-Encoding: chunked. Exactly one of user_product_id or order_id.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/me/w` and `/external/me/r`. Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token. The parameters travel in a JSON body on this GET, as the spec says. Fetch cannot send it; node:http(s) can, framed by Content-Length or Transfer-Encoding: chunked. Exactly one of user_product_id or order_id.
          */
         get: operations["eligibleForCampaign"];
         put?: never;
@@ -149,7 +149,7 @@ export interface paths {
         get?: never;
         /**
          * 7. Subscribe to campaign
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/me/w` and `/external/me/r`. Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token. Exactly one of user_product_id or order_id.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/me/w` and `/external/me/r`. Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token. Exactly one of user_product_id or order_id.
          */
         put: operations["subscribeToCampaign"];
         post?: never;
@@ -168,7 +168,7 @@ export interface paths {
         };
         /**
          * 8. Get pending helpdesk messages
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/helpdesk/r`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/helpdesk/r`.
          */
         get: operations["getPendingHelpdeskMessages"];
         put?: never;
@@ -188,7 +188,7 @@ export interface paths {
         };
         /**
          * 9. Order validation
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/order_validation/r`. Exactly one of account_id, date_of_birth or ssn.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/order_validation/r`. Exactly one of account_id, date_of_birth or ssn.
          */
         get: operations["orderValidation"];
         put?: never;
@@ -208,7 +208,7 @@ export interface paths {
         };
         /**
          * 10. Get helpdesk message template
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/helpdesk/r`. The stage spelling of the path (stage: `/external/api/v1/helpdesk_message_templates`, production: `/external/api/v1/helpdesk_messages_templates`).
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/helpdesk/r`. The stage spelling of the path (stage: `/external/api/v1/helpdesk_message_templates`, production: `/external/api/v1/helpdesk_messages_templates`).
          */
         get: operations["getHelpdeskMessageTemplate"];
         put?: never;
@@ -228,7 +228,7 @@ export interface paths {
         };
         /**
          * 10. Get helpdesk message template
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/helpdesk/r`. The production spelling of the path (stage: `/external/api/v1/helpdesk_message_templates`, production: `/external/api/v1/helpdesk_messages_templates`).
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/helpdesk/r`. The production spelling of the path (stage: `/external/api/v1/helpdesk_message_templates`, production: `/external/api/v1/helpdesk_messages_templates`).
          */
         get: operations["getHelpdeskMessageTemplateProduction"];
         put?: never;
@@ -248,7 +248,7 @@ export interface paths {
         };
         /**
          * 11. Get helpdesk message
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/helpdesk/r`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/helpdesk/r`.
          */
         get: operations["getHelpdeskMessage"];
         put?: never;
@@ -269,12 +269,12 @@ export interface paths {
         get?: never;
         /**
          * 12. Update user-product
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/userproduct/w`. At least one of subscription_type, state, valid_from or valid_to.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/userproduct/w`. At least one of subscription_type, state, valid_from or valid_to.
          */
         put: operations["updateUserProduct"];
         /**
          * 13. Provision user-product
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/userproduct/w`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/userproduct/w`.
          */
         post: operations["provisionUserProduct"];
         delete?: never;
@@ -292,7 +292,7 @@ export interface paths {
         };
         /**
          * 14. Get cancellation reason
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/cancellation_reason/r`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/cancellation_reason/r`.
          */
         get: operations["getCancellationReason"];
         put?: never;
@@ -312,7 +312,7 @@ export interface paths {
         };
         /**
          * 15. Get product sharing
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/product/r`. Exactly one of id or code.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/product/r`. Exactly one of id or code.
          */
         get: operations["getProductSharing"];
         put?: never;
@@ -333,7 +333,7 @@ export interface paths {
         get?: never;
         /**
          * 16. Reactivate platform-provisioned subscription
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/subscription_system/w`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription_system/w`.
          */
         put: operations["reactivatePlatformProvisionedSubscription"];
         post?: never;
@@ -354,7 +354,7 @@ export interface paths {
         put?: never;
         /**
          * 17. Validate gift receiver
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/order/r`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/order/r`.
          */
         post: operations["validateGiftReceiver"];
         delete?: never;
@@ -373,7 +373,7 @@ export interface paths {
         get?: never;
         /**
          * 18. Sync address from external subscription system
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/subscription_system/w`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription_system/w`.
          */
         put: operations["syncAddressFromExternalSubscriptionSystem"];
         post?: never;
@@ -393,7 +393,7 @@ export interface paths {
         get?: never;
         /**
          * 19. Sync customer subscriptions
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/subscription_system/w`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription_system/w`.
          */
         put: operations["syncCustomerSubscriptions"];
         post?: never;
@@ -412,7 +412,7 @@ export interface paths {
         };
         /**
          * 20. Distribution information
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/subscription_system/r`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription_system/r`.
          */
         get: operations["distributionInformation"];
         put?: never;
@@ -454,7 +454,7 @@ export interface paths {
         put?: never;
         /**
          * 22. Generate ticket
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/api/authorization/ticket`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/api/authorization/ticket`.
          */
         post: operations["generateTicket"];
         delete?: never;
@@ -476,7 +476,7 @@ export interface paths {
          * 23. Exchange ticket for access token
          * @description No bearer token: the client authenticates with client_id and client_secret in the body. The way to get an access token: grant_type=none with a space-separated scope for a server-to-server token; grant_type=ticket for a user token; grant_type=refresh_token to renew one.
          */
-        post: operations["exchangeTicketForAccessToken"];
+        post: operations["requestAccessToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -492,7 +492,7 @@ export interface paths {
         };
         /**
          * 24. Get signed-in user
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken). Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token. The spec’s flat user; the platform’s public documentation shows `{ item }` in snake_case instead (platform-mock --me-shape documented).
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken). Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token. The spec’s flat user; the platform’s public documentation shows `{ item }` in snake_case instead (platform-mock --me-shape documented).
          */
         get: operations["getSignedInUser"];
         put?: never;
@@ -533,7 +533,7 @@ export interface paths {
         get?: never;
         /**
          * Cancel product (beyond the spec)
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/me/w`. Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/me/w`. Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token.
          */
         put: operations["cancelProduct"];
         post?: never;
@@ -552,7 +552,7 @@ export interface paths {
         };
         /**
          * Get me (v3) (beyond the spec)
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/me/w`. Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/me/w`. Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token.
          */
         get: operations["getMeV3"];
         put?: never;
@@ -572,7 +572,7 @@ export interface paths {
         };
         /**
          * Get my active products (beyond the spec)
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/me/w`. Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/me/w`. Needs a user token: one tied to a user (the ticket grant, grant_type=ticket), marked x-user-token.
          */
         get: operations["getMyActiveProducts"];
         put?: never;
@@ -592,7 +592,7 @@ export interface paths {
         };
         /**
          * Get an account's active products (beyond the spec)
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/account/r`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/account/r`.
          */
         get: operations["getAnAccountSActiveProducts"];
         put?: never;
@@ -612,7 +612,7 @@ export interface paths {
         };
         /**
          * List titles (beyond the spec)
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/title/r`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/title/r`.
          */
         get: operations["listTitles"];
         put?: never;
@@ -632,7 +632,7 @@ export interface paths {
         };
         /**
          * Find one title (beyond the spec)
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation exchangeTicketForAccessToken), with the scope `/external/title/r`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/title/r`.
          */
         get: operations["findOneTitle"];
         put?: never;
@@ -814,7 +814,10 @@ export interface components {
             requested_by: string;
         };
         ClientCredentialsRequest: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             grant_type: "none";
             client_id: string;
             client_secret: string;
@@ -1110,7 +1113,10 @@ export interface components {
             user_product_id: string;
         };
         RefreshTokenGrantRequest: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             grant_type: "refresh_token";
             refresh_token: string;
             client_id: string;
@@ -1245,7 +1251,10 @@ export interface components {
             type: string;
         };
         TicketGrantRequest: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             grant_type: "ticket";
             ticket: string;
             client_id: string;
@@ -3159,17 +3168,17 @@ export interface operations {
             };
         };
     };
-    exchangeTicketForAccessToken: {
+    requestAccessToken: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
+        /** @description JSON, or the same members form-urlencoded (application/x-www-form-urlencoded), as OAuth libraries send them. The document lists JSON alone, so that a generated client sends one encoding. */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["AccessTokenRequest"];
-                "application/x-www-form-urlencoded": components["schemas"]["AccessTokenRequest"];
             };
         };
         responses: {
