@@ -12,6 +12,7 @@ import type { Fault } from '../core/faults.js';
 import { type Route, route } from '../core/route.js';
 import { ssoSessionOrThrow } from '../core/sso.js';
 import { DistributionSettings } from '../core/subscription-system.js';
+import { demoGuide } from '../seeds/demo-guide.js';
 
 const TokenRequest = z.strictObject({
   scopes: z.array(z.string().min(1)),
@@ -92,6 +93,12 @@ export const adminRoutes: readonly Route[] = [
       expiresIn: input.expires_in,
     }),
   })),
+  // What a suite in another language needs of the demo seed; the seed's own, not today's state.
+  route(admin('GET', 'demo'), ({ settings }) => {
+    if (settings.seed !== 'demo')
+      throw notFound(undefined, 'This platform was not started with the demo seed: GET /__admin/state shows its data');
+    return { body: demoGuide };
+  }),
   route(admin('GET', 'clock'), ({ clock }) => ({ body: clockJson(clock) })),
   route({ ...admin('POST', 'clock'), body: ClockRequest }, ({ clock, input }) => {
     // The time first: a refused time (out of range) changes nothing, the freeze included.

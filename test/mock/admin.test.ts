@@ -1,6 +1,8 @@
 /** The test-suite tools over HTTP, under /__admin, through both adapters. */
 import { describe, expect, test } from 'vitest';
+import * as z from 'zod';
 import type { StateDocument } from '../../mock/index.js';
+import type { DemoGuide } from '../../mock/seeds/demo-guide.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
 import {
@@ -141,5 +143,65 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     const answer = await admin('PATCH', 'state');
     expectError(answer, 405, 'method_not_allowed');
     expect(answer.headers.get('allow')).toBe('GET, PUT');
+  });
+});
+
+describe.each(ADAPTERS)('GET /__admin/demo through %s', (kind) => {
+  const demo = useAdapter(kind);
+
+  test('answers the demo seed as a suite in any language needs it: clients, users and ids, each in the state', async () => {
+    const guide = expectOk(await demo.call('/__admin/demo'), z.looseObject({})) as unknown as DemoGuide;
+    const state = demo.platform.snapshot();
+    expect(guide.clients.map((c) => c.client_id)).toEqual(state.clients.map((c) => c.client_id));
+    for (const client of guide.clients) {
+      const held = state.clients.find((c) => c.client_id === client.client_id);
+      expect(held).toMatchObject({ client_secret: client.client_secret, organisation_id: client.organisation_id });
+      expect(client.scopes).toEqual(held?.scopes);
+    }
+    expect(guide.users.map((u) => u.name)).toEqual(['anna', 'bo', 'carl', 'dora', 'eva']);
+    for (const user of guide.users)
+      expect(state.accounts.find((a) => a.id === user.account_id)?.email).toBe(user.email);
+    expect(guide.organisations).toEqual(state.organisations.map(({ id, name }) => ({ id, name })));
+    const text = JSON.stringify(state);
+    const ids = Object.values(guide.ids).flatMap((group) => Object.values(group));
+    expect(ids.length).toBeGreaterThan(50);
+    for (const id of ids) expect(text).toContain(`"${id}"`);
+    expect(guide.ids.user_products?.anna_premium_deactivated).toBe(demoIds.userProducts.annaPremiumDeactivated);
+  });
+
+  test('a client and a user from it get a server token, a ticket and a user token', async () => {
+    const guide = (await demo.call('/__admin/demo')).body as DemoGuide;
+    const site = guide.clients.find((c) => c.name === 'Demo site')!;
+    const anna = guide.users.find((u) => u.name === 'anna')!;
+    const grant = (body: Record<string, string>) =>
+      demo.call(paths.accessToken, {
+        method: 'POST',
+        json: { client_id: site.client_id, client_secret: site.client_secret, ...body },
+      });
+    const server = expectOk(
+      await grant({ grant_type: 'none', scope: '/api/authorization/ticket' }),
+      AccessTokenResponse,
+    );
+    const ticket = await demo.call(paths.generateTicket, {
+      method: 'POST',
+      json: { accountId: anna.account_id, clientId: site.client_id },
+      token: server.access_token,
+    });
+    const { ticket: value } = expectOk(ticket, z.object({ ticket: z.string() }));
+    const user = expectOk(await grant({ grant_type: 'ticket', ticket: value }), AccessTokenResponse);
+    const me = expectOk(await demo.call(paths.getSignedInUser, { token: user.access_token }), z.looseObject({}));
+    expect(me).toMatchObject({ email: anna.email });
+  });
+});
+
+describe.each(ADAPTERS)('GET /__admin/demo, another seed, through %s', (kind) => {
+  const empty = useAdapter(kind, { seed: 'empty' });
+
+  test('a platform not started with the demo seed: 404 not_found, pointing to /__admin/state', async () => {
+    const before = empty.platform.snapshot();
+    const answer = await empty.call('/__admin/demo');
+    expectError(answer, 404, 'not_found');
+    expect((answer.body as { message: string }).message).toContain('GET /__admin/state');
+    expect(empty.platform.snapshot()).toEqual(before);
   });
 });
