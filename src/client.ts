@@ -6,7 +6,7 @@
 import type * as z from 'zod';
 import type { APIPromise } from './api-promise.js';
 import type { Endpoint, Environment, Host, ResponseByKey } from './endpoints.js';
-import { type PlatformClientOptions, parseOptions } from './options.js';
+import { type ClientCredentials, type PlatformClientOptions, parseOptions } from './options.js';
 import { ANY_ANSWER, Pipeline } from './pipeline.js';
 import { AccountChangeLog } from './resources/account-change-log.js';
 import { Accounts } from './resources/accounts.js';
@@ -170,9 +170,8 @@ export class PlatformClient {
     const pipeline = new Pipeline(settings);
     this.#pipeline = pipeline;
     const { auth } = settings;
-    const credentials =
-      settings.credentials ??
-      ('clientId' in auth ? { clientId: auth.clientId, clientSecret: auth.clientSecret } : undefined);
+    // Client credentials are the site's own too (their scopes are not read from there).
+    const credentials: ClientCredentials | undefined = settings.credentials ?? ('clientId' in auth ? auth : undefined);
     this.environment = settings.environment;
     this.products = new Products(pipeline);
     this.prices = new Prices(pipeline);
@@ -196,6 +195,21 @@ export class PlatformClient {
     this.helpdesk = new Helpdesk(pipeline);
     this.cancellationReasons = new CancellationReasons(pipeline);
     this.meRetention = new MeRetention(pipeline);
+  }
+
+  /**
+   * The bearer token the client sends on its next API request, for a call made without the SDK (a
+   * CLI, another process) or to read it. With client credentials: the cached token, got first with
+   * the server-to-server grant (`grant_type=none`, the `auth.scopes`) when there is none or it is
+   * about to expire; else the fixed token, or what the provider gives.
+   *
+   * ```ts
+   * const token = await client.accessToken();
+   * await fetch(`${apiHost}/external/api/v1/titles/`, { headers: { authorization: `Bearer ${token}` } });
+   * ```
+   */
+  accessToken(): Promise<string> {
+    return this.#pipeline.auth.token();
   }
 
   /**

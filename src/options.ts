@@ -69,8 +69,22 @@ const Hosts = z.object(
   },
   { error: 'must be an object with the api and auth hosts' },
 );
-/** The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`). */
-export interface Hosts extends z.input<typeof Hosts> {}
+/**
+ * The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`):
+ * absolute http(s) URLs without credentials, query or fragment. A path is kept (`/platform` in
+ * `https://example.com/platform`), a trailing slash dropped. The reference platform answers every
+ * host on one URL.
+ */
+export interface Hosts {
+  /** `{base_url}`: the external API (endpoints 1 to 20, 24, the me and titles API). Required. */
+  api: string;
+  /** `{auth_api_url}`: the authorization API (tickets and tokens, 22 and 23). Required. */
+  auth: string;
+  /** `{sso_url}`: the SSO session service (21). Needed by `client.sso` only. */
+  sso?: string;
+  /** `{shop_url}`: the shop users are sent to (25). Needed by `client.shop` only. */
+  shop?: string;
+}
 
 /** A fixed access token, or a function the client calls before each request (it should cache). */
 const AccessTokenAuth = z.object({
@@ -83,7 +97,13 @@ const AccessTokenAuth = z.object({
   }),
 });
 /** A fixed access token, or a function the client calls before each request (it should cache). */
-export interface AccessTokenAuth extends z.input<typeof AccessTokenAuth> {}
+export interface AccessTokenAuth {
+  /**
+   * The bearer token, or a provider of it. A provider is called once per request, and once more
+   * after a 401 (it should then return a fresh token); a fixed token is never retried after a 401.
+   */
+  accessToken: string | (() => string | Promise<string>);
+}
 
 const SCOPES = 'must be a list of scopes, e.g. ["/external/product/r"]';
 const scope = z.string({ error: SCOPES }).refine((value) => value.trim() !== '', SCOPES);
@@ -106,7 +126,17 @@ const ClientCredentialsAuth = z.object({
  * credentials to `{auth host}/api/authorization/access_token`, caches the token, refreshes it
  * before it expires and once after a 401.
  */
-export interface ClientCredentialsAuth extends z.input<typeof ClientCredentialsAuth> {}
+export interface ClientCredentialsAuth {
+  /** The API client id. */
+  clientId: string;
+  /** The API client secret. Never logged, never in an error message. */
+  clientSecret: string;
+  /**
+   * The scopes to ask for, e.g. `['/external/product/r', '/external/price/w']`; the platform
+   * refuses one the client was not granted (`400 invalid_scope`).
+   */
+  scopes: readonly string[];
+}
 
 /** How the client authenticates: a token, a token provider, or client credentials. */
 export type AuthOptions = AccessTokenAuth | ClientCredentialsAuth;
@@ -150,7 +180,12 @@ const ClientCredentials = z.object(
  * The site's own API client: its id and secret, sent in the body of the ticket and refresh-token
  * grants (endpoint 23) and used as the HS256 key of SSO request tokens (endpoint 21).
  */
-export interface ClientCredentials extends z.input<typeof ClientCredentials> {}
+export interface ClientCredentials {
+  /** The API client id (`client_id`, the SSO `cid`). */
+  clientId: string;
+  /** The API client secret. Never logged, never in an error message; at least 32 bytes for SSO. */
+  clientSecret: string;
+}
 
 /** What the SSO service (endpoint 21) needs beyond the client's credentials. */
 const SsoOptions = z.object(
@@ -165,7 +200,17 @@ const SsoOptions = z.object(
   { error: 'must be { audience, organisationId }' },
 );
 /** What the SSO service (endpoint 21) needs beyond the client's credentials. */
-export interface SsoOptions extends z.input<typeof SsoOptions> {}
+export interface SsoOptions {
+  /** The SSO audience constant the platform gave you: `aud` of request tokens, `iss` of session tokens. */
+  audience: string;
+  /** Your organisation's id: `iss` of request tokens. */
+  organisationId: string;
+  /**
+   * Clock skew allowed when checking a session token's times, in seconds.
+   * @defaultValue 5
+   */
+  clockToleranceSeconds?: number;
+}
 
 /** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
 const RetryDelay = z.object(
@@ -177,8 +222,22 @@ const RetryDelay = z.object(
   },
   { error: 'must be { initial?, max? }' },
 );
-/** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
-export interface RetryDelay extends z.input<typeof RetryDelay> {}
+/**
+ * Delays between retries when the platform asks for none (`Retry-After`): retry number n waits
+ * `initial * 2^(n-1)` ms, at most `max`, less a random 0-25% (jitter).
+ */
+export interface RetryDelay {
+  /**
+   * Delay before the first retry, in milliseconds.
+   * @defaultValue 500
+   */
+  initial?: number;
+  /**
+   * Upper bound of one delay, in milliseconds.
+   * @defaultValue 8000
+   */
+  max?: number;
+}
 
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
 
@@ -240,8 +299,99 @@ const ClientOptions = z.object(
   { error: 'must be an object' },
 );
 
-/** Options of a {@link PlatformClient}. */
-export interface PlatformClientOptions extends z.input<typeof ClientOptions> {}
+/**
+ * Options of a {@link PlatformClient}. Checked when the client is made: a wrong one throws a
+ * `ClientConfigurationError` naming it. `environment`, `hosts` and `auth` are required.
+ *
+ * Retries: a call is sent again, up to `maxRetries` times, when it got no answer (a network failure
+ * or its `timeout`) or a 408, 429, 500, 502, 503 or 504, if it is a read (every GET), the
+ * client-credentials grant, or a write called with `retryWrite: true`. Other writes, the ticket
+ * exchange and the refresh grant are sent once. The wait: a 429's or 503's `Retry-After` (seconds or
+ * a date) when it is at most `maxRetryAfter` (longer: the call fails at once), else `retryDelay`.
+ * Separately, a 401 is retried once, at once and for writes too, with a fresh token when `auth` can
+ * give one (client credentials or a provider). Each call's {@link RequestOptions} can override
+ * `timeout`, `maxRetries` and `retryWrite`.
+ */
+export interface PlatformClientOptions {
+  /** `stage` or `production`: decides the path of the endpoints whose path differs between them. */
+  environment: Environment;
+  /** The hosts of that environment; nothing is hard-coded. */
+  hosts: Hosts;
+  /**
+   * How API requests are authenticated: client credentials (the client gets, caches and renews its
+   * token; `client.accessToken()` shows it), a fixed token, or a token provider.
+   */
+  auth: AuthOptions;
+  /**
+   * The site's own API client, for the ticket exchange and refresh grant (endpoint 23) and SSO
+   * (endpoint 21).
+   * @defaultValue `auth`, when it is client credentials
+   */
+  credentials?: ClientCredentials;
+  /** The SSO audience and your organisation id, for `client.sso` (endpoint 21). */
+  sso?: SsoOptions;
+  /**
+   * Time allowed for each attempt, from sending the request to reading the whole answer, in
+   * milliseconds. An attempt that takes longer is abandoned and, if the call is retried, sent again;
+   * the last one rejects with a `TimeoutError`.
+   * @defaultValue 30000
+   */
+  timeout?: number;
+  /**
+   * Retries after the first attempt (which calls and when: see above); `0` turns them off. The one
+   * retry after a 401 is not counted.
+   * @defaultValue 2
+   */
+  maxRetries?: number;
+  /**
+   * The longest `Retry-After` (of a 429 or 503) the client waits, in milliseconds. When the platform
+   * asks for longer the call fails at once (a `RateLimitError` for 429) instead of hanging.
+   * @defaultValue 60000
+   */
+  maxRetryAfter?: number;
+  /**
+   * Delays between retries when the platform names none.
+   * @defaultValue `{ initial: 500, max: 8000 }`
+   */
+  retryDelay?: RetryDelay;
+  /**
+   * Check every answer against the endpoint's schema; a mismatch rejects with a
+   * `ResponseValidationError`. `false` trusts the platform and skips the check.
+   * @defaultValue true
+   */
+  validateResponses?: boolean;
+  /**
+   * Where to log requests (`debug`), answers (`debug`, or `warn` outside 2xx), retries (`info`) and
+   * failures without an answer (`error`), secrets redacted; `console` fits.
+   * @defaultValue no logging
+   */
+  logger?: Logger;
+  /**
+   * The `fetch` to use. It is called as `fetch` may be: with a URL and an init for the first attempt
+   * of a call, with a `Request` for its retries.
+   *
+   * Not used by endpoint 6 (`meRetention.eligibleForCampaign`) nor by a `client.request` GET with a
+   * `body`: Fetch cannot send a body on a GET, so in Node those go over node:http(s) with its global
+   * agent (still through this client's timeout, abort, retries, logging and errors). A custom `fetch`
+   * that adds a proxy, a CA or other TLS settings does not apply to them: configure
+   * `https.globalAgent` (or `NODE_EXTRA_CA_CERTS`) for those instead.
+   * @defaultValue the global `fetch`
+   */
+  fetch?: typeof fetch;
+  /** Headers sent with every request (a call's own `headers` win). */
+  headers?: Record<string, string>;
+}
+
+/** Compiles only while `A` and `B` are the same type, down to their optional keys. */
+type Same<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, keyof A] ? true : never) : never;
+// The documented interfaces and the schemas that check them cannot part ways.
+const _documentedAsChecked: Same<PlatformClientOptions, z.input<typeof ClientOptions>> &
+  Same<RetryDelay, z.input<typeof RetryDelay>> &
+  Same<SsoOptions, z.input<typeof SsoOptions>> &
+  Same<Hosts, z.input<typeof Hosts>> &
+  Same<ClientCredentials, z.input<typeof ClientCredentials>> &
+  Same<ClientCredentialsAuth, z.input<typeof ClientCredentialsAuth>> &
+  Same<AccessTokenAuth, z.input<typeof AccessTokenAuth>> = true;
 
 /** The options as the client works with them: checked, with every default filled in. */
 export type ClientSettings = z.output<typeof ClientOptions>;

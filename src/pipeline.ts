@@ -9,7 +9,7 @@
 import * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
 import { Attempts, Call, type CallRules, type Outgoing } from './attempts.js';
-import { tokenSource } from './auth.js';
+import { type TokenSource, tokenSource } from './auth.js';
 import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './client.js';
 import { accessToken, type Endpoint, type Environment, responseSchemaOf } from './endpoints.js';
 import {
@@ -131,6 +131,8 @@ export class Pipeline implements Requester {
   readonly #validateResponses: boolean;
   readonly #log: CallLog | undefined;
   readonly #attempts: Attempts;
+  /** Where the bearer token of each request comes from (`client.accessToken()` reads it). */
+  readonly auth: TokenSource;
 
   /** The pipeline of a client with these (checked) options. */
   constructor(settings: ClientSettings) {
@@ -140,13 +142,13 @@ export class Pipeline implements Requester {
     this.#maxRetries = settings.maxRetries;
     this.#validateResponses = settings.validateResponses;
     this.#log = settings.logger ? new CallLog(settings.logger) : undefined;
-    const auth = tokenSource(settings.auth, (body) =>
+    this.auth = tokenSource(settings.auth, (body) =>
       // Asking for a token again is harmless: the grant is retried like a read.
       this.#send(accessToken, body, { retryWrite: true }).then((r) => r.data),
     );
     this.#attempts = new Attempts({
       fetch: transport(settings.fetch),
-      auth,
+      auth: this.auth,
       headers: { ...settings.headers, accept: 'application/json' },
       delays: { ...settings.retryDelay, maxRetryAfter: settings.maxRetryAfter },
       log: this.#log,

@@ -381,3 +381,45 @@ describe('client credentials, at the edges of the grant and the cache', () => {
     expect(received(paths.accessToken)).toHaveLength(3);
   });
 });
+
+describe('client.accessToken(): the token the next request would carry', () => {
+  test('with client credentials: got once with the grant, the same cached token the calls send, and the platform takes it', async () => {
+    const rec = recordingFetch();
+    const sdk = credentialsClient({ fetch: rec.fetch });
+    const token = await sdk.accessToken();
+    expect(received(paths.accessToken)).toHaveLength(1);
+    expect(await sdk.accessToken()).toBe(token);
+    await sdk.products.list();
+    expect(received(paths.accessToken)).toHaveLength(1);
+    expect(rec.authorization.at(-1)).toBe(`Bearer ${token}`);
+    const answer = await fetch(`${defaultHosts.api}${paths.getProducts}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(answer.status).toBe(200);
+  });
+
+  test('a fixed token is given back as it is; a provider is asked', async () => {
+    const fixed = new PlatformClient({
+      environment: 'stage',
+      hosts: defaultHosts,
+      auth: { accessToken: 'fixed-token' },
+    });
+    expect(await fixed.accessToken()).toBe('fixed-token');
+    const provide = vi.fn(() => 'provided-token');
+    const provided = new PlatformClient({ environment: 'stage', hosts: defaultHosts, auth: { accessToken: provide } });
+    expect(await provided.accessToken()).toBe('provided-token');
+    expect(provide).toHaveBeenCalledTimes(1);
+    expect(received()).toEqual([]);
+  });
+
+  test('wrong client credentials: the grant refused, 401 AuthenticationError, no secret in its message', async () => {
+    const sdk = new PlatformClient({
+      environment: 'stage',
+      hosts: defaultHosts,
+      auth: { ...demoAuth, clientSecret: 'not-the-secret-0123456789abcdef0123456789' },
+    });
+    const error = await sdk.accessToken().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(String((error as Error).message)).not.toContain('not-the-secret');
+  });
+});
