@@ -51,7 +51,13 @@ export function authenticate(
   const account = token.account_id === null ? undefined : state.accounts.get(token.account_id);
   if (route.identity && !account)
     throw refusedBecause(
-      new HttpError(403, 'identity_required', 'The access token is not tied to a user'),
+      new HttpError(
+        403,
+        'identity_required',
+        token.account_id === null
+          ? 'The access token is not tied to a user: this call needs a user token, from grant_type=ticket with a ticket of POST /api/authorization/ticket'
+          : 'The access token is not tied to a user: its user no longer exists',
+      ),
       'user',
       token.account_id === null ? 'a server-to-server token, tied to no user' : 'the token user no longer exists',
     );

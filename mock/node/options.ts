@@ -215,7 +215,7 @@ const captureShape = {
   }),
   /** The organisation's id: the records of the document are its. */
   organisation: flagged(
-    z.string().regex(/^[a-f\d]{24}$/i, { error: 'Parameter must be an organisation id (24 hex digits)' }),
+    z.string().regex(/^[a-f\d]{24}$/i, { error: 'Parameter must be an organisation id: 24 hexadecimal characters' }),
     {
       flag: '--organisation',
       value: '<id>',
@@ -247,7 +247,7 @@ const directory = () => z.string().min(1, { error: 'Parameter must be a path' })
 const file = () => z.string().min(1, { error: 'Parameter must be a path' });
 /** An id of the platform's form: 24 hex digits. */
 const platformId = (what: string) =>
-  z.string().regex(/^[a-f\d]{24}$/i, { error: `Parameter must be ${what} id (24 hex digits)` });
+  z.string().regex(/^[a-f\d]{24}$/i, { error: `Parameter must be ${what} id: 24 hexadecimal characters` });
 
 const parityShape = {
   /** The platform's external API, `{base_url}`. */

@@ -5,8 +5,14 @@ export const ID_PATTERN = /^[a-f\d]{24}$/i;
 /** Product, package, campaign and title codes (endpoints 2, 13, 17, 18, 20). */
 export const CODE_PATTERN = /^[a-zA-Z-_0-9]+$/;
 
+/**
+ * What a value that is no record id is told, on both sides: the platform's documented wording
+ * ("Parameter must match format (/^[a-f\d]{24}$/)", with the spec's `i`), then what it means.
+ */
+export const ID_RULE = `Parameter must match format (${ID_PATTERN}): 24 hexadecimal characters`;
+
 /** A record id as the spec writes it: up to 24 characters, `/^[a-f\d]{24}$/i`. */
-export const id = z.string().max(24).regex(ID_PATTERN);
+export const id = z.string().max(24, ID_RULE).regex(ID_PATTERN);
 
 /** A product, package or campaign code: 1..50 characters, `/^[a-zA-Z-_0-9]+$/` (endpoints 2, 9, 13, 17, 20). */
 export const productCode = z.string().min(1).max(50).regex(CODE_PATTERN);
@@ -249,7 +255,9 @@ export const platformErrorMap: z.core.$ZodErrorMap = (issue) => {
       return issue.input === undefined ? 'Parameter is required' : `Parameter must be of type ${issue.expected}`;
     case 'invalid_format':
       if (issue.format === 'regex' && 'pattern' in issue)
-        return `Parameter must match format (${String(issue.pattern)})`;
+        return issue.pattern === String(ID_PATTERN)
+          ? ID_RULE
+          : `Parameter must match format (${String(issue.pattern)})`;
       if (issue.format === 'email') return 'Parameter must be a valid e-mail address';
       return `Parameter must be a valid ${issue.format === 'datetime' ? 'ISO 8601 date-time with offset' : issue.format}`;
     case 'too_big':

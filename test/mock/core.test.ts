@@ -146,6 +146,8 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
   test('an endpoint that needs a user refuses a token without one: 403 identity_required', async () => {
     const answer = await h.call('/test/stage/me', { token: h.token(['/external/me/r']) });
     expectError(answer, 403, 'identity_required');
+    // The message says how to get the token it needs.
+    expect((answer.body as { message: string }).message).toContain('grant_type=ticket');
     const userToken = h.platform.mintToken({
       scopes: ['/external/me/r'],
       accountId: demoIds.accounts.anna,

@@ -543,7 +543,7 @@ describe('platform-mock parity, the command', () => {
     [['parity', '--snapshots', 'x', '--record', 'y'], '--snapshots and --record exclude each other'],
     [
       ['parity', '--snapshots', 'x', '--account', 'nope'],
-      'invalid --account: nope (must be an account id (24 hex digits))',
+      'invalid --account: nope (must be an account id: 24 hexadecimal characters)',
     ],
   ])(
     'usage error, exit code 2: %j',

@@ -202,6 +202,20 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
       await expectUnchanged(h.platform, async () => expectError(await list(query, token), 400, code, field));
     });
 
+    test.each([
+      ['not of its shape', 'xyz'],
+      ['longer than 24', 'b000000000000000000000100'],
+    ])(
+      'an id %s is told it must be 24 hexadecimal characters, in the platform\u2019s documented words',
+      async (_, id) => {
+        const answer = await list({ id });
+        expectError(answer, 400, 'invalid_parameter', 'id');
+        expect((answer.body as { message: string }).message).toBe(
+          'Parameter must match format (/^[a-f\\d]{24}$/i): 24 hexadecimal characters',
+        );
+      },
+    );
+
     test('get products refuses a Content-Type other than application/json: 400 invalid_content_type_error', async () => {
       const answer = await h.call(paths.getProducts, {
         token: h.token([READ]),

@@ -21,7 +21,7 @@ describe("a parameter that breaks the spec's rule is refused before anything is 
       'get products: id not a 24-hex id',
       () => client().products.list({ id: 'not-an-id' }),
       'id',
-      'Parameter must match format (/^[a-f\\d]{24}$/i)',
+      'Parameter must match format (/^[a-f\\d]{24}$/i): 24 hexadecimal characters',
     ],
     [
       'get products: id together with product_code',
