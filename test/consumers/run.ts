@@ -1,6 +1,6 @@
 /**
  * `npm run test:consumers`: the package as its users install it. Packs it once (`npm pack`, which
- * builds it through `prepare`; `--no-build` packs the `dist/` that is there, as CI does after
+ * builds it through `prepack`; `--no-build` packs the `dist/` that is there, as CI does after
  * `npm ci` built it), checks the tarball (every file package.json names is in it, publint, attw,
  * its size), installs it in a project outside this repository with msw and Node's types, and then:
  *
@@ -114,17 +114,20 @@ function tsc(compiler: Compiler): string {
   return join(dirname(require.resolve(`${TYPESCRIPT[compiler]}/package.json`)), 'bin', 'tsc');
 }
 
+/** The scripts npm runs when a package is installed (`prepare` too, for a git dependency). */
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare'];
+
 const work = mkdtempSync(join(tmpdir(), 'sdk-consumers-'));
 const consumer = join(work, 'consumer');
 try {
   // 1. The tarball.
   let tarball = '';
   await step(
-    `npm pack${process.argv.includes('--no-build') ? ' (the dist/ already built)' : ' (builds through prepare)'}`,
+    `npm pack${process.argv.includes('--no-build') ? ' (the dist/ already built)' : ' (builds through prepack)'}`,
     async () => {
       const args = ['pack', '--json', '--pack-destination', work];
       if (process.argv.includes('--no-build')) args.push('--ignore-scripts');
-      // The report follows whatever `prepare` printed: it starts at a line of its own, `[`.
+      // The report follows whatever `prepack` printed: it starts at a line of its own, `[`.
       const output = await run('npm', args, ROOT);
       const [packed] = JSON.parse(output.slice(output.search(/^\[$/m))) as Array<{
         filename: string;
@@ -144,6 +147,14 @@ try {
     },
   );
   if (!tarball) throw new Error('no tarball to install');
+  await step('no install-time script in the packed package.json (npm 11 warns of one)', async () => {
+    const packed = JSON.parse(await run('tar', ['-xzOf', tarball, 'package/package.json'], ROOT)) as {
+      scripts?: Record<string, string>;
+    };
+    const found = INSTALL_SCRIPTS.filter((name) => packed.scripts?.[name] !== undefined);
+    if (found.length > 0) throw new Error(`the packed package.json runs ${found.join(', ')} on install`);
+    return undefined;
+  });
   await step('publint --strict (the tarball)', () =>
     run('npx', ['publint', 'run', tarball, '--strict'], ROOT).then(() => undefined),
   );
