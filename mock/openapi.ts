@@ -361,6 +361,8 @@ function addDiscriminator(schema: Json, all: Record<string, Json>): void {
       return member?.required?.includes(property) ? member.properties?.[property]?.const : undefined;
     });
     if (!values.every((v): v is string => typeof v === 'string') || new Set(values).size !== values.length) continue;
+    // `type: object` beside the `oneOf`: some readers (JSON::Validator) look for a discriminator only there.
+    schema.type = 'object';
     schema.discriminator = {
       propertyName: property,
       mapping: Object.fromEntries(values.map((value, i) => [value, refs[i]])),
