@@ -1,44 +1,26 @@
-/**
- * examples/python/sso.py, the SSO service from Python's standard library alone, run against the
- * standalone server: it signs, calls and verifies createsession, authenticate, sessionstatus and
- * logout. Skipped with a message where python3 is missing, except in CI, where it must run.
- */
-import { execFile, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { createPlatform } from '../mock/index.js';
-import { type RunningServer, startServer } from '../mock/node/index.js';
 import { demoSite, demoUsers } from '../mock/seeds/demo.js';
+import { available, runAgainst, standaloneServer } from './other-languages.js';
 
 const script = fileURLToPath(new URL('../examples/python/sso.py', import.meta.url));
-const hasPython = spawnSync('python3', ['--version']).status === 0;
-if (!hasPython && process.env.CI) throw new Error('python3 is missing: CI runs examples/python/sso.py');
-if (!hasPython) console.warn('python3 is missing: examples/python/sso.py is not run');
+const hasPython = available('python3', ['--version'], 'python3', 'python3');
 
 const platform = createPlatform();
-let server: RunningServer;
-beforeAll(async () => {
-  server = await startServer({ platform, port: 0 });
-});
-afterAll(() => server.close());
+const server = standaloneServer(platform);
 
 test.skipIf(!hasPython)(
   'examples/python/sso.py: createsession, authenticate, sessionstatus and logout, each answer verified',
   async () => {
-    const { stdout } = await promisify(execFile)('python3', [script], {
-      // Its defaults are the demo seed's: the test names them, so a changed seed fails here first.
-      env: {
-        PATH: process.env.PATH ?? '',
-        PLATFORM_URL: server.url,
-        SSO_CLIENT_ID: demoSite.clientId,
-        SSO_CLIENT_SECRET: demoSite.clientSecret,
-        SSO_ORGANISATION_ID: demoSite.organisationId,
-        SSO_AUDIENCE: demoSite.ssoAudience,
-        SSO_USER: demoUsers.anna.email,
-        SSO_PASSWORD: demoUsers.anna.password,
-      },
-      timeout: 60_000,
+    // Its defaults are the demo seed's: the test names them, so a changed seed fails here first.
+    const { stdout } = await runAgainst(server.url, 'python3', [script], {
+      SSO_CLIENT_ID: demoSite.clientId,
+      SSO_CLIENT_SECRET: demoSite.clientSecret,
+      SSO_ORGANISATION_ID: demoSite.organisationId,
+      SSO_AUDIENCE: demoSite.ssoAudience,
+      SSO_USER: demoUsers.anna.email,
+      SSO_PASSWORD: demoUsers.anna.password,
     });
     expect(stdout.trim().split('\n')).toEqual([
       'createsession: sts=anon err=None',

@@ -9,3 +9,11 @@ test('the README shows the vitest example exactly as examples/vitest-suite.test.
     .replace("from '../src/index.js'", "from 'subscription-platform-sdk'");
   expect(read('README.md')).toContain(example);
 });
+
+test('the README\u2019s demo users are the seed\u2019s: e-mail, password and account id', async () => {
+  const { demoUsers } = await import('../mock/seeds/demo.js');
+  const rows = [...read('README.md').matchAll(/^\| `([^`]+@example\.com)` \| `([^`]+)` \| `([a-f\d]{24})` \|/gm)].map(
+    ([, email, password, id]) => ({ email, password, id }),
+  );
+  expect(rows).toEqual(Object.values(demoUsers).map(({ email, password, id }) => ({ email, password, id })));
+});

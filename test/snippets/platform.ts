@@ -15,7 +15,14 @@ export const EXAMPLE_HOSTS = {
 } as const;
 
 const platform = createPlatform({ seed: 'demo' });
-setupServer(...createHandlers(platform, EXAMPLE_HOSTS)).listen({ onUnhandledRequest: 'error' });
+// A snippet that starts the standalone server (`startServer`) reaches it on loopback; any other
+// request MSW does not answer is an error.
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+setupServer(...createHandlers(platform, EXAMPLE_HOSTS)).listen({
+  onUnhandledRequest: (request, print) => {
+    if (!LOOPBACK.has(new URL(request.url).hostname)) print.error();
+  },
+});
 
 Object.assign(process.env, {
   CLIENT_ID: demoSite.clientId,
