@@ -394,15 +394,43 @@ function camelCase(title: string): string {
   return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
 }
 
+/**
+ * An operation's parameters: each `{name}` of its path, described by the member of that name of the
+ * entry's query or body schema when it has one (the SDK fills the path from it, the platform checks
+ * it there), then the query's other members.
+ */
 function parameters(e: Endpoint, path: string, components: Components): Json[] {
-  const out: Json[] = [];
-  for (const m of path.matchAll(/\{(\w+)\}/g))
-    out.push({ name: m[1], in: 'path', required: true, schema: { type: 'string', minLength: 1 } });
+  const input = e.query ?? e.body;
+  const schema = (input ? components.schema(input, 'input') : {}) as {
+    properties?: Record<string, Json>;
+    required?: string[];
+  };
+  const inPath = pathNames(path);
+  const out: Json[] = inPath.map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: schema.properties?.[name] ?? { type: 'string', minLength: 1 },
+  }));
   if (!e.query) return out;
-  const schema = components.schema(e.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
   for (const [name, property] of Object.entries(schema.properties ?? {}))
-    out.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
+    if (!inPath.includes(name))
+      out.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
   return out;
+}
+
+/** A body schema without the members its path carries (`{account_id}`): they are path parameters. */
+function withoutPathMembers(body: z.ZodType, path: string): z.ZodType {
+  if (!(body instanceof z.ZodObject)) return body;
+  const names = pathNames(path).filter((name) => name in body.shape);
+  const mask: Record<string, true> = {};
+  for (const name of names) mask[name] = true;
+  return names.length ? body.omit(mask as Parameters<typeof body.omit>[0]) : body;
+}
+
+/** The `{name}` segments of a path template, by name. */
+function pathNames(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 }
 
 /** What a body the platform also takes form-urlencoded says of it. */
@@ -538,7 +566,7 @@ function operation(e: Endpoint, path: string, ctx: Context, environment?: Enviro
   if (claims && token) token.schema = (ssoBody(claims, 'request').properties as Record<string, Json>).t;
   if (params.length) op.parameters = params;
   if (e.body) {
-    const schema = claims ? ssoBody(claims, 'request') : components.schema(e.body, 'input');
+    const schema = claims ? ssoBody(claims, 'request') : components.schema(withoutPathMembers(e.body, path), 'input');
     // One content type: generators given two for one schema fill in both (openapi-python-client
     // sent `json=` and `data=`). The form the platform also takes is said in words.
     op.requestBody = {

@@ -11,7 +11,7 @@ import { APIPromise, type APIResponse } from './api-promise.js';
 import { Attempts, Call, type CallRules, type Outgoing } from './attempts.js';
 import { type TokenSource, tokenSource } from './auth.js';
 import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './client.js';
-import { accessToken, type Endpoint, type Environment, responseSchemaOf } from './endpoints.js';
+import { accessToken, type Endpoint, type Environment, pathOf, responseSchemaOf } from './endpoints.js';
 import {
   makeAPIError,
   RequestValidationError,
@@ -23,7 +23,7 @@ import { CallLog, REDACTED, redact } from './logger.js';
 import type { ClientSettings, Hosts } from './options.js';
 import { platformErrorMap } from './schemas/common.js';
 import { canSendGetWithBody, transport } from './transport.js';
-import { hostUrl, urlOf, withQuery } from './url.js';
+import { fillPath, hostUrl, withQuery } from './url.js';
 
 /** A call ready to send: what goes out, whether it carries a bearer token, and its answer's schema. */
 interface Prepared<T> extends Outgoing {
@@ -183,15 +183,16 @@ export class Pipeline implements Requester {
   /** What an entry of the table sends for `params`: checked against its body or query schema. */
   #fromEntry<E extends Endpoint, P extends ParamsOf<E>>(endpoint: E, params: P): Prepared<ResultOf<E, P>> {
     const { title, method, bearer } = endpoint;
-    let url = urlOf(this.#hosts, endpoint, this.#environment);
     let json: unknown;
     let input: unknown;
-    if (endpoint.body) input = json = validate(endpoint.body, params);
-    else if (endpoint.query) {
-      input = validate(endpoint.query, params ?? NO_QUERY);
-      // The query goes into the URL here: ky's `searchParams` option would build a second Request.
-      url = withQuery(url, input);
-    }
+    if (endpoint.body) input = validate(endpoint.body, params);
+    else if (endpoint.query) input = validate(endpoint.query, params ?? NO_QUERY);
+    // A `{name}` of the path takes the checked member of that name out of the query or the body.
+    const { path, rest } = fillPath(pathOf(endpoint, this.#environment), input);
+    let url = hostUrl(this.#hosts, endpoint.host) + path;
+    if (endpoint.body) json = rest;
+    // The query goes into the URL here: ky's `searchParams` option would build a second Request.
+    else if (endpoint.query) url = withQuery(url, rest);
     // The entry's schemas type its answer (ResultOf): the one place the compiler takes the table's word for it.
     const schema = responseSchemaOf(endpoint, input) as z.ZodType<ResultOf<E, P>>;
     return { title, method, url, json, bearer, schema };

@@ -23,6 +23,22 @@ export function urlOf(hosts: Hosts, endpoint: Endpoint, environment: Environment
   return hostUrl(hosts, endpoint.host) + pathOf(endpoint, environment);
 }
 
+/**
+ * A path's `{name}` segments filled from the members of the checked `input` of the same name, each
+ * encoded (`/` as `%2F`), and the input without them: they travel in the path, not in the query
+ * or the body. A path without `{` is left as it is.
+ */
+export function fillPath(path: string, input: unknown): { path: string; rest: unknown } {
+  if (!path.includes('{') || input === null || typeof input !== 'object') return { path, rest: input };
+  const rest: Record<string, unknown> = { ...input };
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(value));
+  });
+  return { path: filled, rest };
+}
+
 /** A query's validated values as text: booleans as `true`/`false`, undefined values left out. */
 export function toSearchParams(query: unknown): Record<string, string> {
   const out: Record<string, string> = {};

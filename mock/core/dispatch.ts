@@ -61,7 +61,7 @@ function bodyOf(route: Route, media: string | undefined, text: string | null): u
  * query it does not take, `unknown_parameter`). The content type comes first, then the query, then
  * the body.
  */
-function inputOf(route: Route, request: CoreRequest): unknown {
+function inputOf(route: Route, request: CoreRequest, params: Readonly<Record<string, string>>): unknown {
   const { url, headers } = request;
   const contentType = headers['content-type'];
   const media = mediaTypeOf(contentType);
@@ -79,14 +79,30 @@ function inputOf(route: Route, request: CoreRequest): unknown {
   else if (contentType !== undefined && media !== 'application/json' && route.kind !== 'admin')
     throw invalidContentType('application/json');
   let input: unknown;
-  if (route.query) input = validate(route.query, pairsToRecord(url.search.slice(1)));
+  if (route.query) input = validate(route.query, withPathParams(pairsToRecord(url.search.slice(1)), params));
   else if (route.kind === 'api' && url.search.length > 1) {
     const [first] = url.searchParams.keys();
     throw new HttpError(400, 'unknown_parameter', `Unknown parameter: ${first}`, first);
   }
-  if (route.body) input = validate(route.body, body, 'body');
+  if (route.body) input = validate(route.body, withPathParams(body, params), 'body');
   return input;
 }
+
+/**
+ * An entry's input with its path parameters (`{account_id}` of the path) among its members, checked
+ * by the same schema as the rest; the same name in the query or the body too is refused.
+ */
+function withPathParams(input: unknown, params: Readonly<Record<string, string>>): unknown {
+  const names = Object.keys(params);
+  if (names.length === 0 || input === null || typeof input !== 'object' || Array.isArray(input)) return input;
+  for (const name of names)
+    if (Object.hasOwn(input, name))
+      throw new HttpError(400, 'unknown_parameter', `Parameter ${name} travels in the path, not here`, name);
+  return { ...input, ...params };
+}
+
+/** No path parameters. */
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The dispatch of one platform. */
 export function createDispatch({ router, state, clock, settings, platform }: DispatchParts): Dispatch {
@@ -100,7 +116,8 @@ export function createDispatch({ router, state, clock, settings, platform }: Dis
     const { route, params } = match;
     const auth = route.bearer ? authenticate(state, clock, route, headers) : undefined;
     if (route.guard && auth) route.guard(auth);
-    const input = inputOf(route, request);
+    // An entry's path parameters are its input's; a page's and a tool's are the handler's alone.
+    const input = inputOf(route, request, route.kind === 'api' || route.kind === 'auth' ? params : NO_PARAMS);
     const answer = (result: RouteResult) => {
       const response = respond(result.status ?? route.status, result.body, correlationId, result.headers, result.text);
       return result.refusal ? { ...response, refusal: result.refusal } : response;

@@ -77,14 +77,9 @@ export class Router {
       const m = p.regex.exec(path);
       if (!m) continue;
       if (!p.route) return { unserved: p.unserved! };
-      const params: Record<string, string> = {};
-      try {
-        p.names.forEach((name, i) => {
-          params[name] = decodeURIComponent(m[i + 1]!);
-        });
-      } catch {
-        continue; // a malformed %-escape matches nothing
-      }
+      const params = paramsOf(p.names, m);
+      // A malformed %-escape, or a template's own `{name}` sent as it is, is no value: no match.
+      if (!params) continue;
       return { route: p.route, params };
     }
     const other = otherSlash(path);
@@ -96,9 +91,28 @@ export class Router {
     const methods = new Set(this.#methodsByPath.get(path));
     const other = otherSlash(path);
     if (other !== undefined) for (const m of this.#methodsByPath.get(other) ?? []) methods.add(m);
-    for (const p of this.#patterns) if (p.regex.test(path)) methods.add(p.method);
+    for (const p of this.#patterns) {
+      const m = p.regex.exec(path);
+      if (m && paramsOf(p.names, m)) methods.add(p.method);
+    }
     return methods.size > 0 ? [...methods] : undefined;
   }
+}
+
+/** The decoded values of a pattern's segments by name; undefined for a malformed escape or a `{` or `}`. */
+function paramsOf(names: readonly string[], match: RegExpExecArray): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (const [i, name] of names.entries()) {
+    let value: string;
+    try {
+      value = decodeURIComponent(match[i + 1]!);
+    } catch {
+      return undefined;
+    }
+    if (value.includes('{') || value.includes('}')) return undefined;
+    params[name] = value;
+  }
+  return params;
 }
 
 function otherSlash(path: string): string | undefined {

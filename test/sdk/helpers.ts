@@ -25,7 +25,12 @@ export const server = setupServer(...createHandlers(platform, defaultHosts));
 export function usePlatform(): void {
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   beforeEach(() => platform.reset());
-  afterEach(() => server.resetHandlers());
+  afterEach(() => {
+    server.resetHandlers();
+    // No request leaves the SDK with a path template's `{name}` unfilled, as such or escaped.
+    const unfilled = platform.requests.list().filter((r) => /[{}]|%7b|%7d/i.test(r.path));
+    expect(unfilled.map((r) => r.path)).toEqual([]);
+  });
   afterAll(() => server.close());
 }
 

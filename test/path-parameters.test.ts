@@ -1,0 +1,166 @@
+/**
+ * Path parameters, end to end: a `{name}` of an entry's path is filled by the SDK from the method's
+ * parameter of that name (checked, encoded, and left out of the query or the body), taken by the
+ * platform's router from the path and checked against the entry's schema with the rest, and listed
+ * by the OpenAPI document as a path parameter. No endpoint of the spec has one yet: these test-only
+ * entries, one with a query and one with a body, stand for the first that will.
+ */
+import { describe, expect, test } from 'vitest';
+import * as z from 'zod';
+import { apiRoute } from '../mock/core/route.js';
+import { createPlatformWith } from '../mock/platform.js';
+import { allRoutes } from '../mock/routes/index.js';
+import { demoIds } from '../mock/seeds/demo.js';
+import type { Endpoint } from '../src/endpoints.js';
+import { RequestValidationError } from '../src/index.js';
+import { parseOptions } from '../src/options.js';
+import { Pipeline } from '../src/pipeline.js';
+import { id } from '../src/schemas/common.js';
+import { fillPath } from '../src/url.js';
+
+const NOTES = '/external/api/v1/accounts/{account_id}/notes';
+const SCOPE = '/external/account/r';
+const anna = demoIds.accounts.anna;
+
+/** `GET`: the account in the path, a filter in the query. */
+const listNotes = {
+  documented: 'test',
+  title: 'List notes (test)',
+  method: 'GET',
+  host: 'api',
+  path: NOTES,
+  scopes: [SCOPE],
+  identity: false,
+  bearer: true,
+  query: z.strictObject({ account_id: id, kind: z.enum(['call', 'mail']).optional() }),
+  body: undefined,
+  response: z.object({ account_id: z.string(), kind: z.string().nullable() }),
+  status: 200,
+} as const satisfies Endpoint;
+
+/** `POST`: the account in the path, the note in the body. */
+const addNote = {
+  ...listNotes,
+  title: 'Add note (test)',
+  method: 'POST',
+  query: undefined,
+  body: z.strictObject({ account_id: id, text: z.string().min(1) }),
+  response: z.object({ account_id: z.string(), text: z.string() }),
+  status: 201,
+} as const satisfies Endpoint;
+
+const platform = createPlatformWith([
+  ...allRoutes,
+  apiRoute(listNotes, ({ input }) => ({ body: { account_id: input.account_id, kind: input.kind ?? null } })),
+  apiRoute(addNote, ({ input }) => ({ body: input })),
+]);
+const API = 'https://api.platform.test';
+const token = () => platform.mintToken({ scopes: [SCOPE] }).access_token;
+
+/** Plain fetch against the platform in process: status and JSON body. */
+async function call(
+  path: string,
+  init: RequestInit = {},
+  bearer = token(),
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const headers = { authorization: `Bearer ${bearer}`, ...(init.body ? { 'content-type': 'application/json' } : {}) };
+  const answer = await platform.handle(new Request(`${API}${path}`, { ...init, headers }));
+  return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+}
+
+describe('the platform takes a path parameter from the path and checks it with the entry\u2019s schema', () => {
+  test('GET with the id in the path and a filter in the query: both reach the handler', async () => {
+    const answer = await call(`/external/api/v1/accounts/${anna}/notes?kind=call`);
+    expect(answer).toEqual({ status: 200, body: { account_id: anna, kind: 'call' } });
+  });
+
+  test('POST with the id in the path and the note in the body', async () => {
+    const answer = await call(`/external/api/v1/accounts/${anna}/notes`, {
+      method: 'POST',
+      body: JSON.stringify({ text: 'called about the invoice' }),
+    });
+    expect(answer).toEqual({ status: 201, body: { account_id: anna, text: 'called about the invoice' } });
+  });
+
+  test('an id of the wrong shape in the path: 400 invalid_parameter naming account_id, nothing changes', async () => {
+    const bearer = token();
+    const before = platform.snapshot();
+    const answer = await call('/external/api/v1/accounts/not-an-id/notes', {}, bearer);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'invalid_parameter', field: 'account_id' });
+    expect(answer.body.message).toContain('24 hexadecimal characters');
+    expect(platform.snapshot()).toEqual(before);
+  });
+
+  test.each([
+    ['in the query', `/external/api/v1/accounts/${anna}/notes?account_id=${anna}`, {}],
+    [
+      'in the body',
+      `/external/api/v1/accounts/${anna}/notes`,
+      { method: 'POST', body: JSON.stringify({ account_id: anna, text: 'x' }) },
+    ],
+  ])('the path parameter given %s too: 400 unknown_parameter naming it', async (_, path, init) => {
+    const answer = await call(path, init);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'unknown_parameter', field: 'account_id' });
+  });
+
+  test.each([
+    ['as written', '/external/api/v1/accounts/{account_id}/notes'],
+    ['escaped', '/external/api/v1/accounts/%7Baccount_id%7D/notes'],
+  ])('the template\u2019s own {account_id}, %s, is no value: 404, the route is not taken', async (_, path) => {
+    const answer = await call(`${path}?account_id=${anna}`);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('the SDK fills the path from the method\u2019s parameters', () => {
+  const sent: string[] = [];
+  const pipeline = new Pipeline(
+    parseOptions({
+      environment: 'stage',
+      hosts: { api: API, auth: 'https://auth.platform.test' },
+      auth: { accessToken: () => token() },
+      maxRetries: 0,
+      fetch: async (input, init) => {
+        const request = new Request(input, init);
+        sent.push(
+          `${request.method} ${new URL(request.url).pathname}${new URL(request.url).search} ${request.body ? await request.clone().text() : ''}`.trim(),
+        );
+        return platform.handle(request);
+      },
+    }),
+  );
+
+  test('GET: the id in the path, encoded, and not in the query', async () => {
+    sent.length = 0;
+    const data = await pipeline.request(listNotes, { account_id: anna, kind: 'mail' });
+    expect(data).toEqual({ account_id: anna, kind: 'mail' });
+    expect(sent).toEqual([`GET /external/api/v1/accounts/${anna}/notes?kind=mail`]);
+  });
+
+  test('POST: the id in the path and not in the body', async () => {
+    sent.length = 0;
+    const data = await pipeline.request(addNote, { account_id: anna, text: 'hello' });
+    expect(data).toEqual({ account_id: anna, text: 'hello' });
+    expect(sent).toEqual([`POST /external/api/v1/accounts/${anna}/notes {"text":"hello"}`]);
+  });
+
+  test('a value is one encoded segment: a slash, a space or a ? cannot climb out of it', () => {
+    expect(fillPath('/a/{x}/b/{y}', { x: '../c d?e', y: 7, z: 'kept' })).toEqual({
+      path: '/a/..%2Fc%20d%3Fe/b/7',
+      rest: { z: 'kept' },
+    });
+    expect(fillPath('/no/template', { x: 1 })).toEqual({ path: '/no/template', rest: { x: 1 } });
+  });
+
+  test('a missing path parameter is refused before anything is sent, naming it', async () => {
+    sent.length = 0;
+    // @ts-expect-error account_id is required
+    const error = await pipeline.request(listNotes, { kind: 'call' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).field).toBe('account_id');
+    expect(sent).toEqual([]);
+  });
+});
