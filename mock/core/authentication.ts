@@ -4,6 +4,7 @@
  * spec's error with the `WWW-Authenticate` challenge RFC 6750 asks for.
  */
 import type { OffsetClock } from './clock.js';
+import type { AccountRecord } from './document.js';
 import { HttpError, refusedBecause } from './errors.js';
 import type { Auth, Route } from './route.js';
 import type { State } from './state.js';
@@ -62,4 +63,14 @@ export function authenticate(
       token.account_id === null ? 'a server-to-server token, tied to no user' : 'the token user no longer exists',
     );
   return { client, token, account };
+}
+
+/**
+ * The account `accountId` of the caller's organisation: another organisation's account is as
+ * unknown as one that does not exist (`404 not_found`, field `account_id`), never told apart.
+ */
+export function callerAccount(state: State, auth: Auth, accountId: string): AccountRecord {
+  const account = state.account(auth.client.organisation_id, accountId);
+  if (!account) throw new HttpError(404, 'not_found', 'Account not found', 'account_id');
+  return account;
 }

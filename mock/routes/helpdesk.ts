@@ -3,8 +3,10 @@
  * path is spelled differently on production) and 11 (a message). The embedded `account` and
  * `assignee` are read from the accounts at answer time, never stored copies.
  */
+
 import { getHelpdeskMessage, getHelpdeskMessageTemplate, getPendingMessages } from '../../src/endpoints.js';
 import type { HelpdeskAccount, HelpdeskAssignee, HelpdeskMessage } from '../../src/schemas/helpdesk.js';
+import { callerAccount } from '../core/authentication.js';
 import type { AccountRecord, HelpdeskMessageRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
 import { apiRoute, type Route } from '../core/route.js';
@@ -56,8 +58,7 @@ function ofOrganisation(state: State, org: string, m: HelpdeskMessageRecord | un
 
 /** Endpoint 8: the account's messages in state `pending`, oldest first. */
 const pending = apiRoute(getPendingMessages, ({ input, state, auth }) => {
-  const account = state.account(auth.client.organisation_id, input.account_id);
-  if (!account) throw notFound('account_id', 'Account not found');
+  const account = callerAccount(state, auth, input.account_id);
   const items = state.helpdeskMessages
     .list('account', account.id)
     .filter((m) => m.state === 'pending')

@@ -1,4 +1,5 @@
 /** The signed-in user (endpoint 24) and what the platform's public documentation adds to the me API. */
+
 import {
   cancelProduct,
   findTitle,
@@ -10,6 +11,7 @@ import {
 } from '../../src/endpoints.js';
 import type { DocumentedUser, DocumentedUserV3, Title } from '../../src/schemas/me.js';
 import type { SignedInUser } from '../../src/schemas/sign-on.js';
+import { callerAccount } from '../core/authentication.js';
 import type { AccountRecord, TitleRecord, UserProductRecord } from '../core/document.js';
 import { HttpError, notFound } from '../core/errors.js';
 import { sameId } from '../core/ids.js';
@@ -195,8 +197,7 @@ const myActiveProducts = apiRoute(getMyActiveProducts, ({ auth, state, clock }) 
 
 /** `GET /external/api/v1/accounts/active_products?account_id=` (beyond the spec): an account of the client's organisation. */
 const accountActiveProducts = apiRoute(getAccountActiveProducts, ({ auth, state, clock, input }) => {
-  const a = state.account(auth.client.organisation_id, input.account_id);
-  if (!a) throw notFound('account_id', 'Account not found');
+  const a = callerAccount(state, auth, input.account_id);
   return { body: { item: { id: a.id, active_products: activeProducts(state, a.id, clock.nowMs()) } } };
 });
 

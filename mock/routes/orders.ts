@@ -2,8 +2,10 @@
  * Endpoint 9, order validation: may this customer buy this package? A refusal is a 200 with
  * `purchase_allowed: false`, a `reason` and a `message`. The shop checks a purchase the same way.
  */
+
 import { validateGiftReceiver, validateOrder } from '../../src/endpoints.js';
 import type { OrderValidationResult } from '../../src/schemas/orders.js';
+import { callerAccount } from '../core/authentication.js';
 import type { AccountRecord, ProductRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
 import { sameId } from '../core/ids.js';
@@ -106,8 +108,7 @@ const validate = apiRoute(validateOrder, ({ input: q, state, auth, clock }) => {
   if (!product) throw notFound('product_code', 'Package not found');
   let buyer: Buyer;
   if (q.account_id !== undefined) {
-    const account = state.account(org, q.account_id);
-    if (!account) throw notFound('account_id', 'Account not found');
+    const account = callerAccount(state, auth, q.account_id);
     buyer = { account };
   } else if (q.ssn !== undefined) {
     const account = state.accountBySsn(org, q.ssn);

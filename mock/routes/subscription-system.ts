@@ -3,12 +3,14 @@
  * the external subscription system's: 18 (sync address), 19 (sync customer subscriptions, one at a
  * time per organisation) and 20 (distribution information).
  */
+
 import {
   getDistributionInformation,
   reactivateSubscription,
   syncAddress,
   syncCustomerSubscriptions,
 } from '../../src/endpoints.js';
+import { callerAccount } from '../core/authentication.js';
 import { sleep } from '../core/clock.js';
 import { HttpError, notFound } from '../core/errors.js';
 import { idKey, sameId } from '../core/ids.js';
@@ -29,8 +31,7 @@ import {
  */
 const reactivate = apiRoute(reactivateSubscription, ({ input, state, auth, clock }) => {
   const org = auth.client.organisation_id;
-  const account = state.account(org, input.account_id);
-  if (!account) throw notFound('account_id', 'Account not found');
+  const account = callerAccount(state, auth, input.account_id);
   const u = state.userProduct(org, input.user_product_id);
   if (!u) throw notFound('user_product_id', 'User-product not found');
   if (!sameId(u.account_id, account.id))

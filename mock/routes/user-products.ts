@@ -2,7 +2,9 @@
  * Endpoints 13 (provision user-product) and 12 (update user-product), `/external/api/v1/userproducts`:
  * an external provision service creates and changes the user-products it controls.
  */
+
 import { provisionUserProduct, updateUserProduct } from '../../src/endpoints.js';
+import { callerAccount } from '../core/authentication.js';
 import { HttpError, invalidParameter, notFound } from '../core/errors.js';
 import { sameId } from '../core/ids.js';
 import { isActive } from '../core/products.js';
@@ -27,8 +29,7 @@ const provision = apiRoute(
   ({ input, state, auth, clock }) => {
     const org = auth.client.organisation_id;
     const service = provisionServiceOf(auth.client);
-    const account = state.account(org, input.account_id);
-    if (!account) throw notFound('account_id', 'Account not found');
+    const account = callerAccount(state, auth, input.account_id);
     const now = clock.nowMs();
     const pkg = state.productByCode(org, input.package_code);
     if (!pkg || !(pkg.is_package || pkg.is_campaign) || !isActive(pkg, now))
@@ -74,10 +75,8 @@ const provision = apiRoute(
 const update = apiRoute(
   updateUserProduct,
   ({ input, state, auth, clock }) => {
-    const org = auth.client.organisation_id;
     const service = provisionServiceOf(auth.client);
-    const account = state.account(org, input.account_id);
-    if (!account) throw notFound('account_id', 'Account not found');
+    const account = callerAccount(state, auth, input.account_id);
     const u = state.userProductOfAccount(account.id, input.product_id);
     if (!u) throw notFound('product_id', 'User-product not found on the account');
     if (u.provision_service !== service)
