@@ -3,6 +3,8 @@
  * and the query's rules are the endpoint table's (`marketplace`, `MarketplaceQuery`), read from a
  * module generated from them: this module loads no zod, for sites that only send users to the shop.
  */
+
+import { withoutTrailingSlashes } from '../url.js';
 import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
 import { MARKETPLACE_PATH, MARKETPLACE_QUERY } from './marketplace-rules.js';
 
@@ -129,8 +131,9 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function marketplaceUrl(shopUrl: string | URL, params: MarketplaceUrlParams): string {
   const values = checked(params);
   const url = parseShopUrl(shopUrl);
-  const prefix = url.pathname.endsWith('/') ? url.pathname.slice(0, -1) : url.pathname;
-  url.pathname = prefix + MARKETPLACE_PATH.replace(/\{(\w+)\}/g, (_, id: string) => segment(id, values.get(id) ?? ''));
+  url.pathname =
+    withoutTrailingSlashes(url.pathname) +
+    MARKETPLACE_PATH.replace(/\{(\w+)\}/g, (_, id: string) => segment(id, values.get(id) ?? ''));
   url.hash = '';
   const query = new URLSearchParams(url.search);
   for (const { field, wire } of RULES) {
