@@ -1,7 +1,7 @@
 /**
  * docs/state.schema.json is the JSON Schema of the platform's state document, generated from the
  * zod schema the platform validates seeds and `PUT /__admin/state` with. This test fails when the
- * committed file is stale; `UPDATE_DOCS=1 npx vitest run test/state-schema.test.ts` rewrites it.
+ * committed file is stale; `UPDATE_GENERATED=1 npx vitest run test/state-schema.test.ts` rewrites it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
@@ -16,7 +16,7 @@ test('docs/state.schema.json is the JSON Schema of the state document the platfo
     title: 'Reference platform state document',
   };
   const text = `${JSON.stringify(schema, null, 2)}\n`;
-  if (process.env.UPDATE_DOCS) writeFileSync(file, text);
+  if (process.env.UPDATE_GENERATED === '1') writeFileSync(file, text);
   expect(readFileSync(file, 'utf8')).toBe(text);
 });
 

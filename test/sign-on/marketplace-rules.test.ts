@@ -72,7 +72,7 @@ function moduleText(): string {
 
 test("src/sign-on/marketplace-rules.ts holds endpoint 25's path and MarketplaceQuery's rules", () => {
   const text = moduleText();
-  if (process.env.UPDATE_GENERATED) writeFileSync(file, text);
+  if (process.env.UPDATE_GENERATED === '1') writeFileSync(file, text);
   expect(readFileSync(file, 'utf8')).toBe(text);
 });
 
