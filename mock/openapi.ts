@@ -507,12 +507,18 @@ interface Context {
   readonly components: Components;
 }
 
-function operation(e: Endpoint, path: string, ctx: Context, environment?: Environment): Json {
-  const { components, server } = ctx;
+/** An operation's description, in sentences: its token, its path's spellings, its body, its rules. */
+function operationNotes(
+  e: Endpoint,
+  ctx: Context,
+  environment: Environment | undefined,
+  claims: Json | undefined,
+  documentedMe: boolean,
+): string {
   const notes = authNotes(e);
   if (typeof e.path !== 'string' && environment)
     notes.push(
-      server
+      ctx.server
         ? `The ${environment} spelling of the path, which this server serves (stage: \`${e.path.stage}\`, production: \`${e.path.production}\`).`
         : `The ${environment} spelling of the path (stage: \`${e.path.stage}\`, production: \`${e.path.production}\`).`,
     );
@@ -520,26 +526,64 @@ function operation(e: Endpoint, path: string, ctx: Context, environment?: Enviro
     notes.push(
       'The parameters travel in a JSON body on this GET, as the spec says. Fetch cannot send it; node:http(s) can, framed by Content-Length or Transfer-Encoding: chunked.',
     );
-  const query = e.query
-    ? (z.toJSONSchema(e.query, { io: 'input', unrepresentable: 'any' }).description as string | undefined)
-    : undefined;
-  const body = e.body
-    ? (z.toJSONSchema(e.body, { io: 'input', unrepresentable: 'any' }).description as string | undefined)
-    : undefined;
-  for (const rule of [query, body]) if (rule) notes.push(`${rule}.`);
-  const claims = e.host === 'sso' ? ssoClaims(e, components) : undefined;
+  for (const input of [e.query, e.body]) {
+    const rule = input
+      ? (z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }).description as string | undefined)
+      : undefined;
+    if (rule) notes.push(`${rule}.`);
+  }
   if (claims) notes.push('The claims of its tokens are in x-sso-claims, and in docs/sso-protocol.md.');
-  const documentedMe = e === getSignedInUser && server?.meShape === 'documented';
   if (e === getSignedInUser)
     notes.push(
       documentedMe
         ? 'This server answers the shape of the platform\u2019s public documentation (`{ item }`, platform-mock --me-shape documented).'
         : 'The spec\u2019s flat user; the platform\u2019s public documentation shows `{ item }` in snake_case instead (platform-mock --me-shape documented).',
     );
+  return notes.join(' ');
+}
+
+/** An operation's answers: its success (JSON, a page or a redirect), and every error status it can meet. */
+function responsesOf(e: Endpoint, components: Components, claims: Json | undefined, documentedMe: boolean): Json {
+  const location = { location: { description: 'Where the browser goes', schema: { type: 'string' } } };
+  const answer = documentedMe ? schemas.DocumentedMeResponse : e.response;
+  const success =
+    e.page && e.status >= 300
+      ? { description: 'A redirect', headers: location }
+      : e.page
+        ? { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
+        : {
+            description: 'Success',
+            content: {
+              'application/json': { schema: claims ? ssoBody(claims, 'answer') : components.schema(answer, 'output') },
+            },
+          };
+  const responses: Json = { [String(e.status)]: success };
+  if (e.page && e.status === 200)
+    responses['303'] = {
+      description: 'A redirect to the same page without the ticket (`at`), so it leaves the address bar',
+      headers: location,
+    };
+  const common = commonErrorStatuses(e);
+  const own = e.errors ?? [];
+  const error = components.schema(schemas.ErrorBody, 'output');
+  for (const status of [...new Set([...common, ...own])].sort((a, b) => a - b)) {
+    const content: Json = {};
+    if (common.includes(status) || !e.page) content['application/json'] = { schema: error };
+    // A page's own refusals are pages that say why.
+    if (e.page && own.includes(status)) content['text/html'] = { schema: { type: 'string' } };
+    responses[String(status)] = { description: ERROR_TEXT[status] ?? 'An error', content };
+  }
+  return responses;
+}
+
+function operation(e: Endpoint, path: string, ctx: Context, environment?: Environment): Json {
+  const { components, server } = ctx;
+  const claims = e.host === 'sso' ? ssoClaims(e, components) : undefined;
+  const documentedMe = e === getSignedInUser && server?.meShape === 'documented';
   const op: Json = {
     operationId: operationId(e, environment),
     summary: e.number === undefined ? `${e.title} (beyond the spec)` : `${e.number}. ${e.title}`,
-    description: notes.join(' '),
+    description: operationNotes(e, ctx, environment, claims, documentedMe),
     tags: [tagOf(e)],
     // The scopes as an extension: linters and generators read a bearer scheme's requirement as empty.
     security: e.bearer ? [{ platformToken: [] }] : [],
@@ -575,36 +619,7 @@ function operation(e: Endpoint, path: string, ctx: Context, environment?: Enviro
       ...(e.form ? { description: FORM_TEXT } : {}),
     };
   }
-  const location = { location: { description: 'Where the browser goes', schema: { type: 'string' } } };
-  const answer = documentedMe ? schemas.DocumentedMeResponse : e.response;
-  const success =
-    e.page && e.status >= 300
-      ? { description: 'A redirect', headers: location }
-      : e.page
-        ? { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
-        : {
-            description: 'Success',
-            content: {
-              'application/json': { schema: claims ? ssoBody(claims, 'answer') : components.schema(answer, 'output') },
-            },
-          };
-  const responses: Json = { [String(e.status)]: success };
-  if (e.page && e.status === 200)
-    responses['303'] = {
-      description: 'A redirect to the same page without the ticket (`at`), so it leaves the address bar',
-      headers: location,
-    };
-  const common = commonErrorStatuses(e);
-  const own = e.errors ?? [];
-  const error = components.schema(schemas.ErrorBody, 'output');
-  for (const status of [...new Set([...common, ...own])].sort((a, b) => a - b)) {
-    const content: Json = {};
-    if (common.includes(status) || !e.page) content['application/json'] = { schema: error };
-    // A page's own refusals are pages that say why.
-    if (e.page && own.includes(status)) content['text/html'] = { schema: { type: 'string' } };
-    responses[String(status)] = { description: ERROR_TEXT[status] ?? 'An error', content };
-  }
-  op.responses = responses;
+  op.responses = responsesOf(e, components, claims, documentedMe);
   return op;
 }
 
