@@ -11,7 +11,7 @@
  */
 
 export { APIPromise, type APIResponse } from './api-promise.js';
-export { PlatformClient, type RawRequestParams, type RequestOptions } from './client.js';
+export { PlatformClient } from './client.js';
 export type { Environment } from './endpoints.js';
 export {
   APIConnectionError,
@@ -45,6 +45,7 @@ export type {
   RetryDelay,
   SsoOptions,
 } from './options.js';
+export type { RawRequestParams, RequestOptions } from './request.js';
 export type { ErrorCode, KnownErrorCode } from './schemas/common.js';
 export {
   MemoryTicketStore,

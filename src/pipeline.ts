@@ -10,7 +10,6 @@ import * as z from 'zod';
 import { APIPromise, type APIResponse } from './api-promise.js';
 import { Attempts, Call, type CallRules, type Outgoing } from './attempts.js';
 import { type TokenSource, tokenSource } from './auth.js';
-import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './client.js';
 import { accessToken, type Endpoint, type Environment, pathOf, responseSchemaOf } from './endpoints.js';
 import {
   makeAPIError,
@@ -21,6 +20,7 @@ import {
 } from './errors.js';
 import { CallLog, REDACTED, redact } from './logger.js';
 import type { ClientSettings, Hosts } from './options.js';
+import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './request.js';
 import { platformErrorMap } from './schemas/common.js';
 import { canSendGetWithBody, transport } from './transport.js';
 import { fillPath, hostUrl, withQuery } from './url.js';

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../src/schemas/common.js';
-import type { Refusal } from './journal.js';
+import type { Refusal } from './refusal.js';
 
 /**
  * An error the platform answers with the spec's common error body: a status, a `code`, the

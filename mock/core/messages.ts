@@ -3,7 +3,7 @@
  * `Platform.handle` converts from and to Fetch; the node:http adapter uses them directly.
  */
 import type { HttpError } from './errors.js';
-import type { Refusal } from './journal.js';
+import type { Refusal } from './refusal.js';
 
 /**
  * Sets an own property, `__proto__` included (an assignment would set the prototype instead). For

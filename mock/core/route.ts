@@ -7,8 +7,8 @@ import type * as z from 'zod';
 import type { Endpoint, Environment } from '../../src/endpoints.js';
 import type { OffsetClock } from './clock.js';
 import type { AccessTokenRecord, AccountRecord, ClientRecord } from './document.js';
-import type { Refusal } from './journal.js';
 import type { PlatformSettings } from './options.js';
+import type { Refusal } from './refusal.js';
 import type { State } from './state.js';
 import type { Platform } from './types.js';
 

@@ -11,8 +11,6 @@ import type {
 import type { FaultList } from './faults.js';
 import type { RequestJournal } from './journal.js';
 
-export type { PlatformOptions } from './options.js';
-
 /** What an adapter knows about a request beyond the Fetch `Request`. */
 export interface HandleInfo {
   /** The client's IP address. */

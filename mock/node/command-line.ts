@@ -7,8 +7,8 @@
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { HttpError } from '../core/errors.js';
+import type { PlatformOptions } from '../core/options.js';
 import { type CommandLineFlag, flagged, flagOf, type HelpSection, PlatformOptionsSchema } from '../core/options.js';
-import type { PlatformOptions } from '../core/types.js';
 import { validate } from '../core/validate.js';
 import {
   type CaptureOptions,

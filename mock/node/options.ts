@@ -7,12 +7,26 @@
 import * as z from 'zod';
 import type { AllowedHosts } from '../core/hosts.js';
 import { Digits, flagged, PlatformOptionsSchema } from '../core/options.js';
+import type { Refusal } from '../core/refusal.js';
 import type { Platform } from '../core/types.js';
 import { integerIn } from '../core/validate.js';
-import type { RequestLogLine } from './server.js';
 
 const positive = integerIn(1, Number.MAX_SAFE_INTEGER, 'a positive integer');
 const platform = PlatformOptionsSchema.shape;
+
+/** One answered request, as `startServer`'s `onRequest` sees it. */
+export interface RequestLogLine {
+  readonly method: string;
+  /** The path and query, secret parameters (in the query, and a secret path parameter such as a `sid`) redacted. */
+  readonly path: string;
+  readonly status: number;
+  /** From the first byte read to the last byte written, in ms. */
+  readonly durationMs: number;
+  /** The answer's `x-correlation-id`, when it has one. */
+  readonly correlationId: string | undefined;
+  /** Why the platform refused it, when it did: which check failed (as the journal's entry says). */
+  readonly refusal?: Refusal;
+}
 
 /** `--allowed-hosts`: `all`, or host names separated by commas. */
 const HostList = z.string().transform(

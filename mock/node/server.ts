@@ -35,21 +35,7 @@ import {
 } from './options.js';
 import { removeStateFile, StateFileError, StateWriter } from './state-file.js';
 
-export type { StartServerOptions } from './options.js';
-
-/** One answered request, as `startServer`'s `onRequest` sees it. */
-export interface RequestLogLine {
-  readonly method: string;
-  /** The path and query, secret parameters (in the query, and a secret path parameter such as a `sid`) redacted. */
-  readonly path: string;
-  readonly status: number;
-  /** From the first byte read to the last byte written, in ms. */
-  readonly durationMs: number;
-  /** The answer's `x-correlation-id`, when it has one. */
-  readonly correlationId: string | undefined;
-  /** Why the platform refused it, when it did: which check failed (as the journal's entry says). */
-  readonly refusal?: Refusal;
-}
+export type { RequestLogLine, StartServerOptions } from './options.js';
 
 /** A running platform server. */
 export interface RunningServer {

@@ -26,7 +26,7 @@ import { cookieOf } from '../core/cookies.js';
 import type { ClientRecord, SsoSessionRecord } from '../core/document.js';
 import { HttpError, refusedBecause } from '../core/errors.js';
 import { html } from '../core/html.js';
-import type { Refusal } from '../core/journal.js';
+import type { Refusal } from '../core/refusal.js';
 import { apiRoute, type Route, type RouteContext, type RouteResult } from '../core/route.js';
 import {
   checkCredentials,

@@ -3,9 +3,10 @@
  * A run checks every entry first, sends requests of at most 1000 entries and 1 MiB one after
  * another, and accounts for each entry by its index, so that failed ones can be resubmitted alone.
  */
-import type { RequestOptions } from '../client.js';
+
 import { APIError, RequestValidationError } from '../errors.js';
 import { sameId } from '../ids.js';
+import type { RequestOptions } from '../request.js';
 import {
   type AvailableCategoriesResponse,
   ChangeLogEntry,

@@ -3,8 +3,9 @@
  * platform refuses a second sync of an organisation while one is under way, so a client's runs
  * queue behind each other, and each run waits out a call whose outcome it could not learn.
  */
-import type { RequestOptions } from '../client.js';
+
 import { APIConnectionError, ConflictError } from '../errors.js';
+import type { RequestOptions } from '../request.js';
 import type { IdResponse } from '../schemas/common.js';
 import type { SyncCustomerRequest } from '../schemas/subscription-system.js';
 import { sleep } from '../sleep.js';

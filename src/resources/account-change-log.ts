@@ -1,7 +1,7 @@
 import type { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client.js';
 import { getAvailableCategories, logToAccounts } from '../endpoints.js';
 import { type LogInBatchesOptions, type LogInBatchesResult, logInBatches } from '../helpers/log-in-batches.js';
+import type { RequestOptions } from '../request.js';
 import type {
   AvailableCategoriesResponse,
   ChangeLogEntry,

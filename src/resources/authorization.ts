@@ -1,7 +1,7 @@
 import type { APIPromise } from '../api-promise.js';
-import type { Requester, RequestOptions } from '../client.js';
 import { accessToken, generateTicket } from '../endpoints.js';
 import type { ClientCredentials } from '../options.js';
+import type { Requester, RequestOptions } from '../request.js';
 import type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from '../schemas/authorization.js';
 import { missingOption } from '../sign-on/internal.js';
 import { APIResource } from './resource.js';

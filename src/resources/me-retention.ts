@@ -1,6 +1,6 @@
 import { type APIPromise, mapData } from '../api-promise.js';
-import type { RequestOptions } from '../client.js';
 import { eligibleForCampaign, subscribeToCampaign } from '../endpoints.js';
+import type { RequestOptions } from '../request.js';
 import type { RetentionCampaignItem, RetentionRequest, SubscribeToCampaignResponse } from '../schemas/me-retention.js';
 import { APIResource } from './resource.js';
 

@@ -1,6 +1,6 @@
 import type { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client.js';
 import { validateGiftReceiver, validateOrder } from '../endpoints.js';
+import type { RequestOptions } from '../request.js';
 import type {
   OrderValidationQuery,
   OrderValidationResponse,

@@ -1,6 +1,6 @@
 import type { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client.js';
 import { updatePrices } from '../endpoints.js';
+import type { RequestOptions } from '../request.js';
 import type { IdResponse } from '../schemas/common.js';
 import type { UpdatePricesRequest } from '../schemas/products.js';
 import { APIResource } from './resource.js';

@@ -1,4 +1,4 @@
-import type { Requester } from '../client.js';
+import type { Requester } from '../request.js';
 
 /** The base of every resource: it holds the client's request pipeline. */
 export abstract class APIResource {

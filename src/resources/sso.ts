@@ -1,6 +1,5 @@
 import type * as z from 'zod';
 import { type APIPromise, mapData } from '../api-promise.js';
-import type { Requester } from '../client.js';
 import {
   authenticateWithTicket,
   type Endpoint,
@@ -12,6 +11,7 @@ import {
   ssoSessionStatus,
 } from '../endpoints.js';
 import type { ClientCredentials, Hosts, SsoOptions } from '../options.js';
+import type { Requester } from '../request.js';
 import {
   SsoAuthenticateClaims,
   SsoCreateSessionClaims,

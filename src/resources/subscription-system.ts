@@ -1,5 +1,4 @@
 import type { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client.js';
 import {
   getDistributionInformation,
   reactivateSubscription,
@@ -7,6 +6,7 @@ import {
   syncCustomerSubscriptions,
 } from '../endpoints.js';
 import { type SyncInSequenceOptions, type SyncInSequenceResult, SyncSequence } from '../helpers/sync-in-sequence.js';
+import type { RequestOptions } from '../request.js';
 import type { IdResponse } from '../schemas/common.js';
 import type {
   DistributionInformationQuery,

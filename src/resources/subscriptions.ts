@@ -1,6 +1,6 @@
 import type { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client.js';
 import { transferSubscription } from '../endpoints.js';
+import type { RequestOptions } from '../request.js';
 import type { IdResponse } from '../schemas/common.js';
 import type { TransferSubscriptionRequest } from '../schemas/subscriptions.js';
 import { APIResource } from './resource.js';

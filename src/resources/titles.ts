@@ -1,6 +1,6 @@
 import type { APIPromise } from '../api-promise.js';
-import type { RequestOptions } from '../client.js';
 import { findTitle, listTitles } from '../endpoints.js';
+import type { RequestOptions } from '../request.js';
 import type { FindTitleQuery, FindTitleResponse, ListTitlesResponse } from '../schemas/me.js';
 import { APIResource } from './resource.js';
 

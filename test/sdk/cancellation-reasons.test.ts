@@ -1,7 +1,7 @@
 /** Cancellation reasons (endpoint 14) through the SDK, in process: the list, one reason, and the answer typed by the query. */
 import { describe, expect, expectTypeOf, test } from 'vitest';
-import type { ResultOf } from '../../src/client.js';
 import { getCancellationReason, responseSchemaOf } from '../../src/endpoints.js';
+import type { ResultOf } from '../../src/request.js';
 import {
   CancellationReasonResponse,
   CancellationReasonsResponse,
