@@ -10,6 +10,7 @@ import {
   LogToAccountsRequest,
   LogToAccountsResponse,
 } from './schemas/account-change-log.js';
+import { AccountActiveProductsQuery } from './schemas/accounts.js';
 import {
   AccessTokenRequest,
   AccessTokenResponse,
@@ -30,14 +31,9 @@ import {
   GetPendingMessagesResponse,
 } from './schemas/helpdesk.js';
 import {
-  AccountActiveProductsQuery,
   ActiveProductsResponse,
   CancelProductRequest,
   DocumentedMeV3Response,
-  FindTitleQuery,
-  FindTitleResponse,
-  ListTitlesQuery,
-  ListTitlesResponse,
   MeActiveProductsQuery,
 } from './schemas/me.js';
 import { EligibleForCampaignResponse, RetentionRequest, SubscribeToCampaignResponse } from './schemas/me-retention.js';
@@ -64,6 +60,7 @@ import {
   SyncCustomerRequest,
 } from './schemas/subscription-system.js';
 import { TransferSubscriptionRequest } from './schemas/subscriptions.js';
+import { FindTitleQuery, FindTitleResponse, ListTitlesQuery, ListTitlesResponse } from './schemas/titles.js';
 import { ProvisionUserProductRequest, UpdateUserProductRequest } from './schemas/user-products.js';
 
 /**

@@ -80,6 +80,7 @@ export type {
   LogToAccountsRequest,
   LogToAccountsResponse,
 } from './schemas/account-change-log.js';
+export type { AccountActiveProductsQuery } from './schemas/accounts.js';
 export type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from './schemas/authorization.js';
 export type {
   CancellationReason,
@@ -100,7 +101,6 @@ export type {
   HelpdeskMessageDetail,
 } from './schemas/helpdesk.js';
 export type {
-  AccountActiveProductsQuery,
   ActiveProductsResponse,
   CancelProductRequest,
   DocumentedMeV3Response,
@@ -108,11 +108,7 @@ export type {
   DocumentedUserProduct,
   DocumentedUserProductV3,
   DocumentedUserV3,
-  FindTitleQuery,
-  FindTitleResponse,
-  ListTitlesResponse,
   MeActiveProductsQuery,
-  Title,
 } from './schemas/me.js';
 export type {
   RetentionCampaignItem,
@@ -157,6 +153,7 @@ export type {
   SyncCustomerRequest,
 } from './schemas/subscription-system.js';
 export type { TransferSubscriptionRequest } from './schemas/subscriptions.js';
+export type { FindTitleQuery, FindTitleResponse, ListTitlesResponse, Title } from './schemas/titles.js';
 export type { ProvisionUserProductRequest, UpdateUserProductRequest } from './schemas/user-products.js';
 export type {
   AuthenticateWithTicketResult,

@@ -167,3 +167,19 @@ export function transfer(state: State, clock: OffsetClock, userProduct: UserProd
     u.updated = clock.now().toISOString();
   });
 }
+
+/**
+ * The product codes an account has access to now: its `activated` user-products, and its
+ * `cancelled` ones still in term (`valid_from` <= now < `valid_to`), each package or campaign
+ * expanded to itself and its member products. Sorted, each code once.
+ */
+export function activeProductCodes(state: State, accountId: string, nowMs: number): string[] {
+  const codes = new Set<string>();
+  for (const u of state.userProductsOf(accountId)) {
+    if (u.state === 'deactivated') continue;
+    if (!(Date.parse(u.valid_from) <= nowMs && nowMs < Date.parse(u.valid_to))) continue;
+    codes.add(u.product_code);
+    for (const member of state.products.get(u.product_id)?.products ?? []) codes.add(member.product_code);
+  }
+  return [...codes].sort();
+}

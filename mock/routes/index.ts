@@ -4,6 +4,7 @@
  */
 import type { Route } from '../core/route.js';
 import * as accountChangeLog from './account-change-log.js';
+import * as accounts from './accounts.js';
 import * as admin from './admin.js';
 import * as authorization from './authorization.js';
 import * as cancellationReasons from './cancellation-reasons.js';
@@ -18,6 +19,7 @@ import * as shop from './shop.js';
 import * as sso from './sso.js';
 import * as subscriptionSystem from './subscription-system.js';
 import * as subscriptions from './subscriptions.js';
+import * as titles from './titles.js';
 import * as userProducts from './user-products.js';
 
 function isRoute(value: unknown): value is Route {
@@ -54,6 +56,8 @@ export const allRoutes: readonly Route[] = routesOf(
   meRetention,
   authorization,
   me,
+  accounts,
+  titles,
   sso,
   shop,
   admin,

@@ -4,7 +4,7 @@
  */
 import { eligibleForCampaign, subscribeToCampaign } from '../../src/endpoints.js';
 import { HttpError } from '../core/errors.js';
-import { campaignItem, judgeRetention, retentionTarget } from '../core/retention.js';
+import { campaignItem, judgeRetention, retentionTarget } from '../core/retention-offers.js';
 import { apiRoute, type Route } from '../core/route.js';
 
 /** Endpoint 6: the campaign on offer (`{ item }`), or why not (`{ code, message }`), both 200. */

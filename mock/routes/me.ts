@@ -1,22 +1,14 @@
 /** The signed-in user (endpoint 24) and what the platform's public documentation adds to the me API. */
 
-import {
-  cancelProduct,
-  findTitle,
-  getAccountActiveProducts,
-  getMeDocumented,
-  getMyActiveProducts,
-  getSignedInUser,
-  listTitles,
-} from '../../src/endpoints.js';
-import type { DocumentedUser, DocumentedUserV3, Title } from '../../src/schemas/me.js';
+import { cancelProduct, getMeDocumented, getMyActiveProducts, getSignedInUser } from '../../src/endpoints.js';
+import type { DocumentedUser, DocumentedUserV3 } from '../../src/schemas/me.js';
 import type { SignedInUser } from '../../src/schemas/sign-on.js';
-import { callerAccount } from '../core/authentication.js';
-import type { AccountRecord, TitleRecord, UserProductRecord } from '../core/document.js';
+import type { AccountRecord, UserProductRecord } from '../core/document.js';
 import { HttpError, notFound } from '../core/errors.js';
 import { sameId } from '../core/ids.js';
 import { apiRoute, type Route } from '../core/route.js';
 import type { State } from '../core/state.js';
+import { activeProductCodes } from '../core/user-products.js';
 
 /** A user-product as the documented me API lists it (v1). */
 function documentedUserProduct(state: State, u: UserProductRecord) {
@@ -93,34 +85,6 @@ function documentedUser(state: State, a: AccountRecord, v3: boolean): Documented
 }
 
 /**
- * The product codes an account has access to now: its `activated` user-products, and its
- * `cancelled` ones still in term (`valid_from` <= now < `valid_to`), each package or campaign
- * expanded to itself and its member products. Sorted, each code once.
- */
-function activeProducts(state: State, accountId: string, nowMs: number): string[] {
-  const codes = new Set<string>();
-  for (const u of state.userProductsOf(accountId)) {
-    if (u.state === 'deactivated') continue;
-    if (!(Date.parse(u.valid_from) <= nowMs && nowMs < Date.parse(u.valid_to))) continue;
-    codes.add(u.product_code);
-    for (const member of state.products.get(u.product_id)?.products ?? []) codes.add(member.product_code);
-  }
-  return [...codes].sort();
-}
-
-/** A title as the titles API answers it. */
-function titleOf(t: TitleRecord): Title {
-  return {
-    name: t.name,
-    code: t.code,
-    image_url: t.image_url,
-    merchant_image_url: t.merchant_image_url,
-    url: t.url,
-    rgb: t.rgb,
-  };
-}
-
-/**
  * Endpoint 24: the account the user token is tied to, spelled as the spec's Signed-in user account
  * (the default), or as the platform's public documentation shows it (`meShape: 'documented'`).
  */
@@ -192,31 +156,8 @@ const meV3 = apiRoute(getMeDocumented, ({ auth, state }) => ({
 /** `GET /external/api/v1/me/active_products` (beyond the spec): the user's own active products. */
 const myActiveProducts = apiRoute(getMyActiveProducts, ({ auth, state, clock }) => {
   const a = auth.account!;
-  return { body: { item: { id: a.id, active_products: activeProducts(state, a.id, clock.nowMs()) } } };
-});
-
-/** `GET /external/api/v1/accounts/active_products?account_id=` (beyond the spec): an account of the client's organisation. */
-const accountActiveProducts = apiRoute(getAccountActiveProducts, ({ auth, state, clock, input }) => {
-  const a = callerAccount(state, auth, input.account_id);
-  return { body: { item: { id: a.id, active_products: activeProducts(state, a.id, clock.nowMs()) } } };
-});
-
-/** `GET /external/api/v1/titles/` (beyond the spec): the organisation's titles, by code. */
-const titles = apiRoute(listTitles, ({ auth, state }) => ({
-  body: {
-    items: state.titles
-      .list('organisation', auth.client.organisation_id)
-      .map(titleOf)
-      .sort((x, y) => x.code.localeCompare(y.code)),
-  },
-}));
-
-/** `GET /external/api/v1/titles/find_one?title_code=` (beyond the spec): one title of the organisation. */
-const title = apiRoute(findTitle, ({ auth, state, input }) => {
-  const t = state.titles.find('code', auth.client.organisation_id, input.title_code);
-  if (!t) throw notFound('title_code', 'Title not found');
-  return { body: { item: titleOf(t) } };
+  return { body: { item: { id: a.id, active_products: activeProductCodes(state, a.id, clock.nowMs()) } } };
 });
 
 /** The routes of this file. */
-export const meRoutes: readonly Route[] = [me, meV3, myActiveProducts, accountActiveProducts, titles, title, cancel];
+export const meRoutes: readonly Route[] = [me, meV3, myActiveProducts, cancel];

@@ -1,7 +1,8 @@
 import type { APIPromise } from '../api-promise.js';
 import { getAccountActiveProducts } from '../endpoints.js';
 import type { RequestOptions } from '../request.js';
-import type { AccountActiveProductsQuery, ActiveProductsResponse } from '../schemas/me.js';
+import type { AccountActiveProductsQuery } from '../schemas/accounts.js';
+import type { ActiveProductsResponse } from '../schemas/me.js';
 import { APIResource } from './resource.js';
 
 /** Accounts of the client's organisation, as the platform's public documentation shows them (beyond the spec). */

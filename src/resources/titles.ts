@@ -1,7 +1,7 @@
 import type { APIPromise } from '../api-promise.js';
 import { findTitle, listTitles } from '../endpoints.js';
 import type { RequestOptions } from '../request.js';
-import type { FindTitleQuery, FindTitleResponse, ListTitlesResponse } from '../schemas/me.js';
+import type { FindTitleQuery, FindTitleResponse, ListTitlesResponse } from '../schemas/titles.js';
 import { APIResource } from './resource.js';
 
 /** The organisation's titles (publications), as the platform's public documentation shows them (beyond the spec). */

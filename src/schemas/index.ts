@@ -13,6 +13,7 @@
  * @experimental
  */
 export * from './account-change-log.js';
+export * from './accounts.js';
 export * from './authorization.js';
 export * from './cancellation-reasons.js';
 export * from './common.js';
@@ -24,4 +25,5 @@ export * from './products.js';
 export * from './sign-on.js';
 export * from './subscription-system.js';
 export * from './subscriptions.js';
+export * from './titles.js';
 export * from './user-products.js';

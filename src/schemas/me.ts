@@ -91,7 +91,7 @@ export const DocumentedMeV3Response = z.object({ item: DocumentedUserV3 });
 export type DocumentedMeV3Response = z.infer<typeof DocumentedMeV3Response>;
 
 /** `include_articles`: articles are not modelled, so only `false` (or absence) is accepted. */
-const includeArticles = z
+export const includeArticles = z
   .enum(['false'], { error: 'include_articles is not supported: this platform models no articles' })
   .optional();
 
@@ -99,41 +99,9 @@ const includeArticles = z
 export const MeActiveProductsQuery = z.strictObject({ include_articles: includeArticles });
 /** Query of `GET /external/api/v1/me/active_products`. */
 export type MeActiveProductsQuery = z.input<typeof MeActiveProductsQuery>;
-/** Query of `GET /external/api/v1/accounts/active_products`. */
-export const AccountActiveProductsQuery = z.strictObject({ account_id: id, include_articles: includeArticles });
-/** Query of `GET /external/api/v1/accounts/active_products`. */
-export type AccountActiveProductsQuery = z.input<typeof AccountActiveProductsQuery>;
 /** `{ item: { id, active_products } }`: the account, and the product codes it has access to now. */
 export const ActiveProductsResponse = z.object({
   item: z.object({ id: z.string(), active_products: z.array(z.string()) }),
 });
 /** The account's active products. */
 export type ActiveProductsResponse = z.infer<typeof ActiveProductsResponse>;
-
-// ---------------------------------------------------------------- titles (beyond the spec)
-
-/** A title (a publication) of the organisation. */
-export const Title = z.object({
-  name: z.string(),
-  code: z.string(),
-  image_url: z.string().nullable(),
-  merchant_image_url: z.string().nullable(),
-  url: z.string().nullable(),
-  rgb: z.string().nullable(),
-});
-/** A title of the organisation. */
-export type Title = z.infer<typeof Title>;
-/** Query of `GET /external/api/v1/titles/`: none. */
-export const ListTitlesQuery = z.strictObject({});
-/** `{ items }`: the organisation's titles. */
-export const ListTitlesResponse = z.object({ items: z.array(Title) });
-/** The organisation's titles. */
-export type ListTitlesResponse = z.infer<typeof ListTitlesResponse>;
-/** Query of `GET /external/api/v1/titles/find_one`. */
-export const FindTitleQuery = z.strictObject({ title_code: z.string().min(1).max(1024) });
-/** Query of `GET /external/api/v1/titles/find_one`. */
-export type FindTitleQuery = z.input<typeof FindTitleQuery>;
-/** `{ item }`: one title. */
-export const FindTitleResponse = z.object({ item: Title });
-/** One title. */
-export type FindTitleResponse = z.infer<typeof FindTitleResponse>;
