@@ -109,8 +109,8 @@ const DEFAULT_HOSTS: Readonly<Record<Host, string>> = {
 
 /**
  * The SDK's resources (the properties of `PlatformClient`), each the tag of the operations it
- * calls, so a generator's classes match the SDK's: `test/openapi.test.ts` reads the resources'
- * source and holds this list to it.
+ * calls, so a generator's classes match the SDK's: `test/openapi-contract.test.ts` reads the
+ * resources' source and holds this list to it.
  */
 const RESOURCES: readonly { name: string; description: string; entries: readonly Endpoint[] }[] = [
   {

@@ -106,7 +106,10 @@ export interface Endpoint<
   readonly path: string | Readonly<Record<Environment, string>>;
   /** Every scope the token must carry. */
   readonly scopes: readonly string[];
-  /** Whether the token must be tied to a user (endpoints 6, 7, 24). */
+  /**
+   * Whether the token must be tied to a user: endpoints 6, 7 and 24, and the me API beyond the spec
+   * (cancel product, v3 me, my active products).
+   */
   readonly identity: boolean;
   /**
    * Whether the request carries `Authorization: Bearer`: every API endpoint and ticket generation;
