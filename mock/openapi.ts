@@ -505,6 +505,8 @@ interface Context {
   readonly hosts: Readonly<Record<Host, string>>;
   readonly server: DescribedServer | undefined;
   readonly components: Components;
+  /** The tag of an entry outside the table (a test's): the table's entries have their SDK resource's. */
+  readonly tag?: string;
 }
 
 /** An operation's description, in sentences: its token, its path's spellings, its body, its rules. */
@@ -576,7 +578,8 @@ function responsesOf(e: Endpoint, components: Components, claims: Json | undefin
   return responses;
 }
 
-function operation(e: Endpoint, path: string, ctx: Context, environment?: Environment): Json {
+/** An entry's operation at one of its paths: its id, words, security, parameters, body and answers. */
+function describeOperation(e: Endpoint, path: string, ctx: Context, environment?: Environment): Json {
   const { components, server } = ctx;
   const claims = e.host === 'sso' ? ssoClaims(e, components) : undefined;
   const documentedMe = e === getSignedInUser && server?.meShape === 'documented';
@@ -584,7 +587,7 @@ function operation(e: Endpoint, path: string, ctx: Context, environment?: Enviro
     operationId: operationId(e, environment),
     summary: e.number === undefined ? `${e.title} (beyond the spec)` : `${e.number}. ${e.title}`,
     description: operationNotes(e, ctx, environment, claims, documentedMe),
-    tags: [tagOf(e)],
+    tags: [ctx.tag ?? tagOf(e)],
     // The scopes as an extension: linters and generators read a bearer scheme's requirement as empty.
     security: e.bearer ? [{ platformToken: [] }] : [],
     ...(e.bearer ? { 'x-scopes': [...e.scopes] } : {}),
@@ -636,6 +639,21 @@ function spellings(e: Endpoint, server: DescribedServer | undefined): [string, E
 const TOKEN_TEXT =
   'A bearer access token from the authorization API. Server to server: POST {auth_api_url}/api/authorization/access_token with grant_type=none, client_id, client_secret and a space-separated scope (JSON or form-urlencoded), answered with access_token, expires_in and the scopes granted. For a user (operations marked x-user-token): the ticket grant, grant_type=ticket. Each operation lists the scopes its token must carry in x-scopes and in its description.';
 
+/**
+ * One entry's operation at `path`, tagged `tag`, as the real platform's document describes it, and
+ * the named schemas it uses: for a test of an entry the table does not hold (a path parameter's).
+ * @internal
+ */
+export function operationOf(
+  e: Endpoint,
+  tag: string,
+  path = pathOf(e, 'stage'),
+): { operation: Json; schemas: Record<string, Json> } {
+  const components = new Components();
+  const operation = describeOperation(e, path, { hosts: DEFAULT_HOSTS, server: undefined, components, tag });
+  return { operation, schemas: components.all() };
+}
+
 /** The OpenAPI 3.1 document of every endpoint in the table: the real platform's, or one reference platform's (`server`). */
 export function openApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
   const { server } = options;
@@ -646,7 +664,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
   for (const e of endpoints) {
     for (const [path, environment] of spellings(e, server)) {
       paths[path] ??= {};
-      paths[path]![e.method.toLowerCase()] = operation(e, path, ctx, environment);
+      paths[path]![e.method.toLowerCase()] = describeOperation(e, path, ctx, environment);
     }
   }
   const api = HOST_VARIABLES.api;

@@ -333,7 +333,7 @@ export interface PlatformClientOptions {
   /**
    * Time allowed for each attempt, from sending the request to reading the whole answer, in
    * milliseconds. An attempt that takes longer is abandoned and, if the call is retried, sent again;
-   * the last one rejects with a `TimeoutError`.
+   * the last one rejects with an `APITimeoutError`.
    * @defaultValue 30000
    */
   timeout?: number;

@@ -1,5 +1,6 @@
 /** The URL of a request: its host from the client's options, its path from the endpoint table, its query. */
 import { type Endpoint, type Environment, type Host, pathOf } from './endpoints.js';
+import { RequestValidationError } from './errors.js';
 import type { Hosts } from './options.js';
 import { PlatformError } from './platform-error.js';
 
@@ -27,12 +28,18 @@ export function urlOf(hosts: Hosts, endpoint: Endpoint, environment: Environment
  * A path's `{name}` segments filled from the members of the checked `input` of the same name, each
  * encoded (`/` as `%2F`), and the input without them: they travel in the path, not in the query
  * or the body. A path without `{` is left as it is.
+ * @throws {@link RequestValidationError} naming a member the path needs that is absent or empty
  */
 export function fillPath(path: string, input: unknown): { path: string; rest: unknown } {
   if (!path.includes('{') || input === null || typeof input !== 'object') return { path, rest: input };
   const rest: Record<string, unknown> = { ...input };
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = rest[name];
+    // A schema that leaves a path member optional must not send `/undefined/`: refused, as required.
+    if (value === undefined || value === null || value === '')
+      throw new RequestValidationError([
+        { code: 'custom', path: [name], message: 'Parameter is required', input: value },
+      ]);
     delete rest[name];
     return encodeURIComponent(String(value));
   });

@@ -8,6 +8,7 @@
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { apiRoute } from '../mock/core/route.js';
+import { operationOf } from '../mock/openapi.js';
 import { createPlatformWith } from '../mock/platform.js';
 import { allRoutes } from '../mock/routes/index.js';
 import { demoIds } from '../mock/seeds/demo.js';
@@ -99,8 +100,11 @@ describe('the platform takes a path parameter from the path and checks it with t
       `/external/api/v1/accounts/${anna}/notes`,
       { method: 'POST', body: JSON.stringify({ account_id: anna, text: 'x' }) },
     ],
-  ])('the path parameter given %s too: 400 unknown_parameter naming it', async (_, path, init) => {
-    const answer = await call(path, init);
+  ])('the path parameter given %s too: 400 unknown_parameter naming it, nothing changes', async (_, path, init) => {
+    const bearer = token();
+    const before = platform.snapshot();
+    const answer = await call(path, init, bearer);
+    expect(platform.snapshot()).toEqual(before);
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: 'unknown_parameter', field: 'account_id' });
   });
@@ -108,11 +112,17 @@ describe('the platform takes a path parameter from the path and checks it with t
   test.each([
     ['as written', '/external/api/v1/accounts/{account_id}/notes'],
     ['escaped', '/external/api/v1/accounts/%7Baccount_id%7D/notes'],
-  ])('the template\u2019s own {account_id}, %s, is no value: 404, the route is not taken', async (_, path) => {
-    const answer = await call(`${path}?account_id=${anna}`);
-    expect(answer.status).toBe(404);
-    expect(answer.body).toMatchObject({ code: 'not_found' });
-  });
+  ])(
+    'the template\u2019s own {account_id}, %s, is no value: 404, the route is not taken, nothing changes',
+    async (_, path) => {
+      const bearer = token();
+      const before = platform.snapshot();
+      const answer = await call(`${path}?account_id=${anna}`, {}, bearer);
+      expect(platform.snapshot()).toEqual(before);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toMatchObject({ code: 'not_found' });
+    },
+  );
 });
 
 describe('the SDK fills the path from the method\u2019s parameters', () => {
@@ -155,6 +165,16 @@ describe('the SDK fills the path from the method\u2019s parameters', () => {
     expect(fillPath('/no/template', { x: 1 })).toEqual({ path: '/no/template', rest: { x: 1 } });
   });
 
+  test.each([
+    ['absent', {}],
+    ['empty', { x: '' }],
+  ])(
+    'a path member %s (a schema that left it optional) is refused, naming it, never sent as /undefined/',
+    (_, input) => {
+      expect(() => fillPath('/a/{x}/b', input)).toThrow(expect.objectContaining({ field: 'x' }));
+    },
+  );
+
   test('a missing path parameter is refused before anything is sent, naming it', async () => {
     sent.length = 0;
     // @ts-expect-error account_id is required
@@ -162,5 +182,29 @@ describe('the SDK fills the path from the method\u2019s parameters', () => {
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).field).toBe('account_id');
     expect(sent).toEqual([]);
+  });
+});
+
+describe('the OpenAPI document lists a path parameter in: path, with its member\u2019s schema', () => {
+  test('GET: account_id in the path, required, the id rule; the query keeps only kind', () => {
+    const { operation } = operationOf(listNotes, 'notes');
+    const parameters = operation.parameters as { name: string; in: string; required: boolean; schema: object }[];
+    expect(parameters.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['account_id', 'path', true],
+      ['kind', 'query', false],
+    ]);
+    expect(parameters[0]?.schema).toMatchObject({ type: 'string', maxLength: 24, pattern: '^[a-fA-F\\d]{24}$' });
+  });
+
+  test('POST: account_id in the path and not in the body\u2019s schema', () => {
+    const { operation } = operationOf(addNote, 'notes');
+    expect((operation.parameters as { name: string; in: string }[]).map((p) => [p.name, p.in])).toEqual([
+      ['account_id', 'path'],
+    ]);
+    const body = (
+      operation.requestBody as { content: Record<string, { schema: { properties: object; required: string[] } }> }
+    ).content['application/json']?.schema;
+    expect(Object.keys(body?.properties ?? {})).toEqual(['text']);
+    expect(body?.required).toEqual(['text']);
   });
 });

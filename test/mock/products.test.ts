@@ -206,9 +206,10 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
       ['not of its shape', 'xyz'],
       ['longer than 24', 'b000000000000000000000100'],
     ])(
-      'an id %s is told it must be 24 hexadecimal characters, in the platform\u2019s documented words',
+      'an id %s is told it must be 24 hexadecimal characters, in the platform\u2019s documented words; nothing changes',
       async (_, id) => {
-        const answer = await list({ id });
+        const token = h.token([READ]);
+        const answer = await expectUnchanged(h.platform, () => list({ id }, token));
         expectError(answer, 400, 'invalid_parameter', 'id');
         expect((answer.body as { message: string }).message).toBe(
           'Parameter must match format (/^[a-f\\d]{24}$/i): 24 hexadecimal characters',
