@@ -9,9 +9,6 @@ import type { Environment } from './endpoints.js';
 import { type ClientCredentials, type PlatformClientOptions, parseOptions } from './options.js';
 import { ANY_ANSWER, Pipeline } from './pipeline.js';
 import type { RawRequestParams, RequestOptions } from './request.js';
-
-export type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './request.js';
-
 import { AccountChangeLog } from './resources/account-change-log.js';
 import { Accounts } from './resources/accounts.js';
 import { Authorization } from './resources/authorization.js';
