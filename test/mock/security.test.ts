@@ -70,6 +70,7 @@ describe.each(ADAPTERS)('the admin API through %s', (kind) => {
       ['a write: POST /__admin/tokens', 'POST', '/__admin/tokens', '{"scopes":["/external/product/r"]}'],
       ['a read: GET /__admin/state', 'GET', '/__admin/state', undefined],
       ['a read: GET /__admin/requests', 'GET', '/__admin/requests', undefined],
+      ['a read of the demo secrets: GET /__admin/demo', 'GET', '/__admin/demo', undefined],
     ] as const;
     const browsers = [
       [
