@@ -17,47 +17,12 @@ import * as z from 'zod';
 import pkg from '../package.json' with { type: 'json' };
 import {
   accessToken,
-  authenticateWithTicket,
-  cancelProduct,
   type Endpoint,
   type Environment,
-  eligibleForCampaign,
   endpoints,
-  findTitle,
-  generateTicket,
-  getAccountActiveProducts,
-  getAvailableCategories,
-  getCancellationReason,
-  getDistributionInformation,
-  getHelpdeskMessage,
-  getHelpdeskMessageTemplate,
-  getMeDocumented,
-  getMyActiveProducts,
-  getPaymentPeriods,
-  getPendingMessages,
-  getProductSharing,
-  getProducts,
   getSignedInUser,
   type Host,
-  listTitles,
-  logToAccounts,
-  marketplace,
   pathOf,
-  provisionUserProduct,
-  reactivateSubscription,
-  ssoAuthenticate,
-  ssoCreateSession,
-  ssoIdentify,
-  ssoLogout,
-  ssoSessionStatus,
-  subscribeToCampaign,
-  syncAddress,
-  syncCustomerSubscriptions,
-  transferSubscription,
-  updatePrices,
-  updateUserProduct,
-  validateGiftReceiver,
-  validateOrder,
 } from '../src/endpoints.js';
 import * as schemas from '../src/schemas/index.js';
 import { SsoSessionClaims } from '../src/schemas/sign-on.js';
@@ -108,83 +73,35 @@ const DEFAULT_HOSTS: Readonly<Record<Host, string>> = {
 };
 
 /**
- * The SDK's resources (the properties of `PlatformClient`), each the tag of the operations it
- * calls, so a generator's classes match the SDK's: `test/openapi-contract.test.ts` reads the
- * resources' source and holds this list to it.
+ * What each SDK resource (a property of `PlatformClient`) is, as its TSDoc there says: the
+ * description of its tag. An operation's tag is the resource its entry names (`sdk`), so a
+ * generator's classes are the SDK's; `test/openapi-contract.test.ts` holds these to the client's TSDoc.
  */
-const RESOURCES: readonly { name: string; description: string; entries: readonly Endpoint[] }[] = [
-  {
-    name: 'products',
-    description: 'Products, packages and campaigns: endpoints 2, 3 and 15',
-    entries: [getProducts, getPaymentPeriods, getProductSharing],
-  },
-  { name: 'prices', description: 'Prices of packages and campaigns: endpoint 1', entries: [updatePrices] },
-  {
-    name: 'accountChangeLog',
-    description: 'Change-log entries on accounts, and their categories: endpoint 4',
-    entries: [logToAccounts, getAvailableCategories],
-  },
-  { name: 'subscriptions', description: 'Subscriptions between accounts: endpoint 5', entries: [transferSubscription] },
-  {
-    name: 'meRetention',
-    description: 'Retention for the signed-in user: endpoints 6 and 7',
-    entries: [eligibleForCampaign, subscribeToCampaign],
-  },
-  {
-    name: 'helpdesk',
-    description: 'The helpdesk\u2019s reads: endpoints 8, 10 and 11',
-    entries: [getPendingMessages, getHelpdeskMessageTemplate, getHelpdeskMessage],
-  },
-  {
-    name: 'orders',
-    description: 'Order validation and gift receivers: endpoints 9 and 17',
-    entries: [validateOrder, validateGiftReceiver],
-  },
-  {
-    name: 'userProducts',
-    description: 'User-products of the client\u2019s provision service: endpoints 12 and 13',
-    entries: [updateUserProduct, provisionUserProduct],
-  },
-  { name: 'cancellationReasons', description: 'Cancellation reasons: endpoint 14', entries: [getCancellationReason] },
-  {
-    name: 'subscriptionSystem',
-    description: 'Reactivation (16) and the external subscription system\u2019s sync and distribution (18, 19, 20)',
-    entries: [reactivateSubscription, syncAddress, syncCustomerSubscriptions, getDistributionInformation],
-  },
-  {
-    name: 'sso',
-    description: 'The SSO session service: endpoint 21, and identify, sessions, login and logout (beyond the spec)',
-    entries: [authenticateWithTicket, ssoIdentify, ssoCreateSession, ssoSessionStatus, ssoAuthenticate, ssoLogout],
-  },
-  {
-    name: 'authorization',
-    description: 'Tickets and access tokens on the authorization API: endpoints 22 and 23',
-    entries: [generateTicket, accessToken],
-  },
-  {
-    name: 'me',
-    description:
-      'The signed-in user, read with the user\u2019s token: endpoint 24, and the documented me API (beyond the spec)',
-    entries: [getSignedInUser, getMeDocumented, getMyActiveProducts, cancelProduct],
-  },
-  { name: 'shop', description: 'The shop: endpoint 25', entries: [marketplace] },
-  {
-    name: 'accounts',
-    description: 'Accounts\u2019 active products (beyond the spec: the account API)',
-    entries: [getAccountActiveProducts],
-  },
-  {
-    name: 'titles',
-    description: 'The organisation\u2019s titles (beyond the spec: the titles API)',
-    entries: [listTitles, findTitle],
-  },
-];
+export const RESOURCE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  products: 'Products, packages and campaigns: endpoints 2, 3 and 15',
+  prices: 'Prices of packages and campaigns: endpoint 1',
+  accountChangeLog: 'Change-log entries on accounts, and their categories: endpoint 4',
+  subscriptions: 'Subscriptions between accounts: endpoint 5',
+  meRetention: 'Retention for the signed-in user: endpoints 6 and 7',
+  helpdesk: `The helpdesk's reads: endpoints 8, 10 and 11`,
+  orders: 'Order validation and gift receivers: endpoints 9 and 17',
+  userProducts: `User-products of this client's provision service: endpoints 13 and 12`,
+  cancellationReasons: 'Cancellation reasons: endpoint 14',
+  subscriptionSystem: `The subscription system: reactivation (16) and the external system's sync and distribution (18, 19, 20)`,
+  sso: 'The SSO session service: endpoint 21, and identify, sessions, login and logout (beyond the spec)',
+  authorization: 'Tickets and user tokens on the authorization API: endpoints 22 and 23',
+  me: `The signed-in user, read with the user's token: endpoint 24, and the documented me API (beyond the spec)`,
+  shop: 'The shop: endpoint 25',
+  accounts: `Accounts' active products (beyond the spec: the account API)`,
+  titles: `The organisation's titles (beyond the spec: the titles API)`,
+};
 
-/** The tag of an entry: the SDK resource that calls it. */
+/** The tag of an entry: the SDK resource that sends it (`products` of `sdk: 'products.list'`). */
 export function tagOf(e: Endpoint): string {
-  const resource = RESOURCES.find((r) => r.entries.includes(e));
-  if (!resource) throw new Error(`${e.title} has no SDK resource in mock/openapi.ts`);
-  return resource.name;
+  const resource = e.sdk.slice(0, e.sdk.indexOf('.'));
+  if (RESOURCE_DESCRIPTIONS[resource] === undefined)
+    throw new Error(`${e.title}: its SDK resource ${resource} has no description in mock/openapi.ts`);
+  return resource;
 }
 
 /**
@@ -692,7 +609,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
             variables: { [api.name]: { default: hosts.api, description: api.description } },
           },
         ],
-    tags: RESOURCES.map((r) => ({ name: r.name, description: r.description })),
+    tags: Object.entries(RESOURCE_DESCRIPTIONS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas: components.all(),

@@ -100,6 +100,11 @@ export interface Endpoint<
   readonly documented?: string;
   /** The spec's name for it. */
   readonly title: string;
+  /**
+   * The SDK's call that sends it, `resource.method` on a `PlatformClient` (`products.list`): the
+   * OpenAPI document tags the operation with the resource, and a test holds the method to the entry.
+   */
+  readonly sdk: `${string}.${string}`;
   readonly method: Method;
   readonly host: Host;
   /** The path on stage, and on production where it differs (endpoint 10). */
@@ -189,6 +194,7 @@ export const updatePrices = endpoint({
   ...api,
   number: 1,
   title: 'Update prices',
+  sdk: 'prices.update',
   method: 'POST',
   path: `${V1}/prices`,
   scopes: ['/external/price/w'],
@@ -203,6 +209,7 @@ export const getProducts = endpoint({
   ...api,
   number: 2,
   title: 'Get products',
+  sdk: 'products.list',
   method: 'GET',
   path: `${V1}/products`,
   scopes: ['/external/product/r'],
@@ -217,6 +224,7 @@ export const getPaymentPeriods = endpoint({
   ...api,
   number: 3,
   title: 'Get payment periods',
+  sdk: 'products.paymentPeriods',
   method: 'GET',
   path: `${V1}/products/payment_periods`,
   scopes: ['/external/product/r'],
@@ -231,6 +239,7 @@ export const logToAccounts = endpoint({
   ...api,
   number: 4,
   title: 'Log to accounts',
+  sdk: 'accountChangeLog.logToAccounts',
   method: 'PUT',
   path: `${V1}/account_change_log/log_to_accounts`,
   scopes: ['/external/account_change_log/w'],
@@ -245,6 +254,7 @@ export const getAvailableCategories = endpoint({
   ...api,
   number: 4,
   title: 'Available change-log categories',
+  sdk: 'accountChangeLog.availableCategories',
   method: 'GET',
   path: `${V1}/account_change_log/available_categories`,
   scopes: ['/external/account_change_log/w'],
@@ -258,6 +268,7 @@ export const transferSubscription = endpoint({
   ...api,
   number: 5,
   title: 'Transfer subscription',
+  sdk: 'subscriptions.transfer',
   method: 'PUT',
   path: `${V1}/subscription/transfer_subscription`,
   scopes: ['/external/subscription/w'],
@@ -272,6 +283,7 @@ export const eligibleForCampaign = endpoint({
   ...api,
   number: 6,
   title: 'Eligible for campaign',
+  sdk: 'meRetention.eligibleForCampaign',
   method: 'GET',
   path: `${V1}/me_retention/eligible_for_campaign`,
   scopes: ['/external/me/w', '/external/me/r'],
@@ -287,6 +299,7 @@ export const subscribeToCampaign = endpoint({
   ...api,
   number: 7,
   title: 'Subscribe to campaign',
+  sdk: 'meRetention.subscribeToCampaign',
   method: 'PUT',
   path: `${V1}/me_retention/subscribe_to_campaign`,
   scopes: ['/external/me/w', '/external/me/r'],
@@ -302,6 +315,7 @@ export const getPendingMessages = endpoint({
   ...api,
   number: 8,
   title: 'Get pending helpdesk messages',
+  sdk: 'helpdesk.pendingMessages',
   method: 'GET',
   path: `${V1}/helpdesk_messages/get_pending_messages`,
   scopes: ['/external/helpdesk/r'],
@@ -316,6 +330,7 @@ export const validateOrder = endpoint({
   ...api,
   number: 9,
   title: 'Order validation',
+  sdk: 'orders.validate',
   method: 'GET',
   path: '/external/api/v2/order_validation',
   scopes: ['/external/order_validation/r'],
@@ -330,6 +345,7 @@ export const getHelpdeskMessageTemplate = endpoint({
   ...api,
   number: 10,
   title: 'Get helpdesk message template',
+  sdk: 'helpdesk.template',
   method: 'GET',
   // Spelled differently on production (spec endpoint 10).
   path: { stage: `${V1}/helpdesk_message_templates`, production: `${V1}/helpdesk_messages_templates` },
@@ -345,6 +361,7 @@ export const getHelpdeskMessage = endpoint({
   ...api,
   number: 11,
   title: 'Get helpdesk message',
+  sdk: 'helpdesk.message',
   method: 'GET',
   path: `${V1}/helpdesk_messages`,
   scopes: ['/external/helpdesk/r'],
@@ -359,6 +376,7 @@ export const updateUserProduct = endpoint({
   ...api,
   number: 12,
   title: 'Update user-product',
+  sdk: 'userProducts.update',
   method: 'PUT',
   path: `${V1}/userproducts`,
   scopes: ['/external/userproduct/w'],
@@ -373,6 +391,7 @@ export const provisionUserProduct = endpoint({
   ...api,
   number: 13,
   title: 'Provision user-product',
+  sdk: 'userProducts.provision',
   method: 'POST',
   path: `${V1}/userproducts`,
   scopes: ['/external/userproduct/w'],
@@ -387,6 +406,7 @@ export const getCancellationReason = endpoint({
   ...api,
   number: 14,
   title: 'Get cancellation reason',
+  sdk: 'cancellationReasons.list',
   method: 'GET',
   path: `${V1}/cancellation_reason`,
   scopes: ['/external/cancellation_reason/r'],
@@ -402,6 +422,7 @@ export const getProductSharing = endpoint({
   ...api,
   number: 15,
   title: 'Get product sharing',
+  sdk: 'products.sharing',
   method: 'GET',
   path: `${V1}/products/get_product_sharing`,
   scopes: ['/external/product/r'],
@@ -416,6 +437,7 @@ export const reactivateSubscription = endpoint({
   ...api,
   number: 16,
   title: 'Reactivate platform-provisioned subscription',
+  sdk: 'subscriptionSystem.reactivate',
   method: 'PUT',
   path: `${V1}/subscription_system/reactivate_platform_provisioned_subscription`,
   scopes: ['/external/subscription_system/w'],
@@ -430,6 +452,7 @@ export const validateGiftReceiver = endpoint({
   ...api,
   number: 17,
   title: 'Validate gift receiver',
+  sdk: 'orders.validateGiftReceiver',
   method: 'POST',
   path: `${V1}/order/validate_gift_receiver`,
   scopes: ['/external/order/r'],
@@ -444,6 +467,7 @@ export const syncAddress = endpoint({
   ...api,
   number: 18,
   title: 'Sync address from external subscription system',
+  sdk: 'subscriptionSystem.syncAddress',
   method: 'PUT',
   path: `${V1}/subscription_system/sync_address_from_external_subscription_system`,
   scopes: ['/external/subscription_system/w'],
@@ -458,6 +482,7 @@ export const syncCustomerSubscriptions = endpoint({
   ...api,
   number: 19,
   title: 'Sync customer subscriptions',
+  sdk: 'subscriptionSystem.syncCustomerSubscriptions',
   method: 'PUT',
   path: `${V1}/subscription_system/sync_customer_subscriptions`,
   scopes: ['/external/subscription_system/w'],
@@ -472,6 +497,7 @@ export const getDistributionInformation = endpoint({
   ...api,
   number: 20,
   title: 'Distribution information',
+  sdk: 'subscriptionSystem.distributionInformation',
   method: 'GET',
   path: `${V1}/subscription_system/distribution_information`,
   scopes: ['/external/subscription_system/r'],
@@ -485,6 +511,7 @@ export const getDistributionInformation = endpoint({
 export const authenticateWithTicket = endpoint({
   number: 21,
   title: 'SSO authenticatewithticket',
+  sdk: 'sso.authenticateWithTicket',
   method: 'POST',
   host: 'sso',
   path: '/authenticatewithticket',
@@ -500,6 +527,7 @@ export const authenticateWithTicket = endpoint({
 export const generateTicket = endpoint({
   number: 22,
   title: 'Generate ticket',
+  sdk: 'authorization.generateTicket',
   method: 'POST',
   host: 'auth',
   path: '/api/authorization/ticket',
@@ -520,6 +548,7 @@ export const generateTicket = endpoint({
 export const accessToken = endpoint({
   number: 23,
   title: 'Exchange ticket for access token',
+  sdk: 'authorization.exchangeTicket',
   method: 'POST',
   host: 'auth',
   path: '/api/authorization/access_token',
@@ -538,6 +567,7 @@ export const getSignedInUser = endpoint({
   ...api,
   number: 24,
   title: 'Get signed-in user',
+  sdk: 'me.get',
   method: 'GET',
   path: `${V1}/me/`,
   scopes: [],
@@ -552,6 +582,7 @@ export const getSignedInUser = endpoint({
 export const marketplace = endpoint({
   number: 25,
   title: 'Send a user to the shop',
+  sdk: 'shop.marketplaceUrl',
   method: 'GET',
   host: 'shop',
   path: '/marketplace/{groupId}/{marketplaceId}',
@@ -578,6 +609,7 @@ export const cancelProduct = endpoint({
   ...api,
   documented: 'the me API (cancel product)',
   title: 'Cancel product',
+  sdk: 'me.cancelProduct',
   method: 'PUT',
   path: `${V1}/me/cancel_product`,
   scopes: ['/external/me/w'],
@@ -595,6 +627,7 @@ export const getMeDocumented = endpoint({
   ...api,
   documented: ME_API,
   title: 'Get me (v3)',
+  sdk: 'me.getDocumented',
   method: 'GET',
   path: '/external/api/v3/me',
   scopes: ['/external/me/w'],
@@ -609,6 +642,7 @@ export const getMyActiveProducts = endpoint({
   ...api,
   documented: ME_API,
   title: 'Get my active products',
+  sdk: 'me.activeProducts',
   method: 'GET',
   path: `${V1}/me/active_products`,
   scopes: ['/external/me/w'],
@@ -623,6 +657,7 @@ export const getAccountActiveProducts = endpoint({
   ...api,
   documented: 'the account API (public documentation)',
   title: "Get an account's active products",
+  sdk: 'accounts.activeProducts',
   method: 'GET',
   path: `${V1}/accounts/active_products`,
   scopes: ['/external/account/r'],
@@ -637,6 +672,7 @@ export const listTitles = endpoint({
   ...api,
   documented: 'the titles API (public documentation)',
   title: 'List titles',
+  sdk: 'titles.list',
   method: 'GET',
   path: `${V1}/titles/`,
   scopes: ['/external/title/r'],
@@ -650,6 +686,7 @@ export const findTitle = endpoint({
   ...api,
   documented: 'the titles API (public documentation)',
   title: 'Find one title',
+  sdk: 'titles.find',
   method: 'GET',
   path: `${V1}/titles/find_one`,
   scopes: ['/external/title/r'],
@@ -677,6 +714,7 @@ const ssoOperation = {
 export const ssoIdentify = endpoint({
   documented: 'the SSO service (public documentation and clients)',
   title: 'SSO identify',
+  sdk: 'sso.identifyUrl',
   method: 'GET',
   host: 'sso',
   path: '/identify',
@@ -691,10 +729,30 @@ export const ssoIdentify = endpoint({
   errors: [400],
 });
 
-export const ssoCreateSession = endpoint({ ...ssoOperation, title: 'SSO createsession', path: '/createsession' });
-export const ssoSessionStatus = endpoint({ ...ssoOperation, title: 'SSO sessionstatus', path: '/sessionstatus' });
-export const ssoAuthenticate = endpoint({ ...ssoOperation, title: 'SSO authenticate', path: '/authenticate' });
-export const ssoLogout = endpoint({ ...ssoOperation, title: 'SSO logout', path: '/logout' });
+export const ssoCreateSession = endpoint({
+  ...ssoOperation,
+  title: 'SSO createsession',
+  sdk: 'sso.createSession',
+  path: '/createsession',
+});
+export const ssoSessionStatus = endpoint({
+  ...ssoOperation,
+  title: 'SSO sessionstatus',
+  sdk: 'sso.sessionStatus',
+  path: '/sessionstatus',
+});
+export const ssoAuthenticate = endpoint({
+  ...ssoOperation,
+  title: 'SSO authenticate',
+  sdk: 'sso.authenticate',
+  path: '/authenticate',
+});
+export const ssoLogout = endpoint({
+  ...ssoOperation,
+  title: 'SSO logout',
+  sdk: 'sso.logout',
+  path: '/logout',
+});
 
 /** Every entry of the table as declared above: the spec's order, then the endpoints beyond it. */
 export const endpoints: readonly Endpoint[] = Object.freeze(declared);

@@ -81,12 +81,23 @@ export type {
   LogToAccountsResponse,
 } from './schemas/account-change-log.js';
 export type { AccountActiveProductsQuery } from './schemas/accounts.js';
-export type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from './schemas/authorization.js';
+export type {
+  AccessTokenRequest,
+  AccessTokenResponse,
+  ClientCredentialsRequest,
+  GenerateTicketForAccountRequest,
+  GenerateTicketForUserRequest,
+  GenerateTicketRequest,
+  GenerateTicketResponse,
+  RefreshTokenGrantRequest,
+  TicketGrantRequest,
+} from './schemas/authorization.js';
 export type {
   CancellationReason,
   CancellationReasonResponse,
   CancellationReasonsResponse,
   GetCancellationReasonQuery,
+  GetCancellationReasonResponse,
 } from './schemas/cancellation-reasons.js';
 export type { ErrorBody, IdResponse } from './schemas/common.js';
 export type {
@@ -103,6 +114,7 @@ export type {
 export type {
   ActiveProductsResponse,
   CancelProductRequest,
+  DocumentedMeResponse,
   DocumentedMeV3Response,
   DocumentedUser,
   DocumentedUserProduct,
@@ -111,6 +123,9 @@ export type {
   MeActiveProductsQuery,
 } from './schemas/me.js';
 export type {
+  EligibleAnswer,
+  EligibleForCampaignResponse,
+  NotEligibleAnswer,
   RetentionCampaignItem,
   RetentionRequest,
   SubscribeToCampaignResponse,
@@ -130,12 +145,19 @@ export type {
   GetProductSharingResponse,
   GetProductsQuery,
   GetProductsResponse,
+  MemberProduct,
+  PaymentOption,
+  PaymentOptionDetails,
   PaymentPeriod,
+  PeriodType,
   PriceDetail,
+  PriceDetailInput,
   PricePeriod,
   PricePeriodInput,
   Product,
   ProductSharingOption,
+  SubscriptionType,
+  Tag,
   UpdatePricesRequest,
 } from './schemas/products.js';
 export type {
@@ -153,8 +175,18 @@ export type {
   SyncCustomerRequest,
 } from './schemas/subscription-system.js';
 export type { TransferSubscriptionRequest } from './schemas/subscriptions.js';
-export type { FindTitleQuery, FindTitleResponse, ListTitlesResponse, Title } from './schemas/titles.js';
-export type { ProvisionUserProductRequest, UpdateUserProductRequest } from './schemas/user-products.js';
+export type {
+  FindTitleQuery,
+  FindTitleResponse,
+  ListTitlesQuery,
+  ListTitlesResponse,
+  Title,
+} from './schemas/titles.js';
+export type {
+  ProvisionUserProductRequest,
+  SettableUserProductState,
+  UpdateUserProductRequest,
+} from './schemas/user-products.js';
 export type {
   AuthenticateWithTicketResult,
   MarketplaceUrlParams,

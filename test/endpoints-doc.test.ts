@@ -1,6 +1,7 @@
 /**
  * docs/endpoints.md has a row for every entry of the endpoint table: the row of its number (or, beyond
- * the spec, of its title) names the platform route, `METHOD path`, as the entry has it.
+ * the spec, of its title) names the platform route, `METHOD path`, and the SDK call (`sdk`) as the
+ * entry has them.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
@@ -16,5 +17,8 @@ test.each(endpoints.map((e) => [nameOf(e), e] as const))('%s has its row in docs
   const first = `| ${e.number ?? e.title} |`;
   // The path as the entry has it, after its host's variable where the row names one (`{sso_url}/logout`).
   const route = new RegExp(`\`${e.method} (\\{\\w+_url\\})?${literally(pathOf(e, 'stage'))}[\`?]`);
-  expect(rows.filter((row) => row.startsWith(first) && route.test(row))).toHaveLength(1);
+  const row = rows.filter((r) => r.startsWith(first) && route.test(r));
+  expect(row).toHaveLength(1);
+  // And the SDK call the entry names.
+  expect(row[0]).toContain(`\`client.${e.sdk}(`);
 });

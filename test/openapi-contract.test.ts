@@ -5,13 +5,14 @@
  * user-token operations marked, each operation tagged with the SDK resource that calls it, the
  * resources as named schemas, and no server variable its URL does not use.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
-import { caseInsensitivePattern, openApiDocument, tagOf } from '../mock/openapi.js';
+import { caseInsensitivePattern, openApiDocument, RESOURCE_DESCRIPTIONS, tagOf } from '../mock/openapi.js';
 import * as table from '../src/endpoints.js';
 import { type Endpoint, endpoints } from '../src/endpoints.js';
+import { PlatformClient } from '../src/index.js';
 import { ID_PATTERN } from '../src/schemas/common.js';
 
 type Json = Record<string, unknown>;
@@ -151,39 +152,53 @@ describe('authentication', () => {
 });
 
 describe('tags and names', () => {
-  /** The SDK resource of each entry, read from the source: the `PlatformClient` property whose class's file names it. */
-  function resourcesFromSource(): Map<Endpoint, Set<string>> {
-    const client = readFileSync(new URL('../src/client.ts', import.meta.url), 'utf8');
-    const properties = new Map<string, string>();
-    for (const m of client.matchAll(/^\s+readonly (\w+): ([A-Z]\w+);$/gm)) properties.set(m[2]!, m[1]!);
-    const names = Object.entries(table).filter(([, v]) => endpoints.includes(v as Endpoint)) as [string, Endpoint][];
-    const out = new Map<Endpoint, Set<string>>();
-    const dir = new URL('../src/resources/', import.meta.url);
-    for (const file of readdirSync(dir)) {
-      const source = readFileSync(new URL(file, dir), 'utf8');
-      for (const m of source.matchAll(/export class (\w+)/g)) {
-        const property = properties.get(m[1]!);
-        if (!property) continue;
-        for (const [name, e] of names)
-          if (new RegExp(`\\b${name}\\b`).test(source)) out.set(e, new Set([...(out.get(e) ?? []), property]));
-      }
-    }
-    return out;
-  }
+  const client = new PlatformClient({
+    environment: 'stage',
+    hosts: { api: 'https://api.test', auth: 'https://auth.test', sso: 'https://sso.test', shop: 'https://shop.test' },
+    auth: { accessToken: 'unused' },
+  }) as unknown as Record<string, Record<string, unknown>>;
+  const names = Object.entries(table).filter(([, v]) => endpoints.includes(v as Endpoint)) as [string, Endpoint][];
+  /**
+   * The SDK methods that reach their entry through the resource's own dispatch rather than by
+   * naming it: the SSO operations are keyed by the method's name (`#operation('logout', ...)`,
+   * which signs for the entry of that name), and the shop builds a URL (the entry is a page).
+   */
+  const INDIRECT: Readonly<Record<string, RegExp>> = {
+    ssoCreateSession: /#operation\(["']createSession["']/,
+    ssoSessionStatus: /#operation\(["']sessionStatus["']/,
+    ssoAuthenticate: /#operation\(["']authenticate["']/,
+    ssoLogout: /#operation\(["']logout["']/,
+    marketplace: /marketplaceUrl\)?\(this\.#shopUrl/,
+  };
 
-  test('each operation is tagged with the SDK resource that calls it, so a generator\u2019s classes are the SDK\u2019s', () => {
-    const fromSource = resourcesFromSource();
-    const problems: string[] = [];
+  test.each(names)(
+    '%s: the SDK call its entry names is a method of that PlatformClient resource, which sends it',
+    (name, e) => {
+      const [resource, method] = e.sdk.split('.') as [string, string];
+      const fn = client[resource]?.[method];
+      expect(typeof fn, `${name}: client.${e.sdk} is not a method`).toBe('function');
+      const source = String(fn);
+      const indirect = INDIRECT[name];
+      if (indirect) expect(source).toMatch(indirect);
+      else expect(source, `${name}: client.${e.sdk} does not name its entry`).toMatch(new RegExp(`\\b${name}\\b`));
+    },
+  );
+
+  test('each operation is tagged with the SDK resource its entry names, so a generator\u2019s classes are the SDK\u2019s', () => {
     for (const e of endpoints) {
-      const callers = fromSource.get(e);
-      // Identify has no SDK call (a browser redirect the site builds with sso.identifyUrl): the SSO service's.
-      const expected = callers ?? new Set(e === table.ssoIdentify ? ['sso'] : []);
-      if (!expected.has(tagOf(e)))
-        problems.push(`${e.title}: tagged ${tagOf(e)}, called by ${[...expected].join(', ')}`);
+      const op = doc.paths[typeof e.path === 'string' ? e.path : e.path.stage]![e.method.toLowerCase()]!;
+      expect(op.tags, e.title).toEqual([tagOf(e)]);
     }
-    expect(problems).toEqual([]);
-    for (const op of operations) expect(op.tags).toHaveLength(1);
     expect(new Set(operations.map((op) => op.tags[0]))).toEqual(new Set(doc.tags.map((t) => t.name)));
+  });
+
+  test('each tag\u2019s description is the PlatformClient property\u2019s TSDoc', () => {
+    const source = readFileSync(new URL('../src/client.ts', import.meta.url), 'utf8');
+    const documented = new Map(
+      [...source.matchAll(/^ {2}\/\*\* (.+?)\. \*\/\n {2}readonly (\w+): [A-Z]\w+;$/gm)].map((m) => [m[2]!, m[1]!]),
+    );
+    for (const [name, description] of Object.entries(RESOURCE_DESCRIPTIONS))
+      expect(documented.get(name)?.replace(/\. Needs .*$/, ''), name).toBe(description);
   });
 
   test('the resources are named schemas, with the SDK\u2019s names', () => {

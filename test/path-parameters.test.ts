@@ -27,6 +27,7 @@ const anna = demoIds.accounts.anna;
 const listNotes = {
   documented: 'test',
   title: 'List notes (test)',
+  sdk: 'notes.list',
   method: 'GET',
   host: 'api',
   path: NOTES,
@@ -43,6 +44,7 @@ const listNotes = {
 const addNote = {
   ...listNotes,
   title: 'Add note (test)',
+  sdk: 'notes.add',
   method: 'POST',
   query: undefined,
   body: z.strictObject({ account_id: id, text: z.string().min(1) }),

@@ -22,10 +22,14 @@ export const GenerateTicketForAccountRequest = z.strictObject({
   accountId: id,
   clientId: z.string().min(1).max(100),
 });
+/** Form (a) of endpoint 22. */
+export type GenerateTicketForAccountRequest = z.input<typeof GenerateTicketForAccountRequest>;
 /** Form (b) of endpoint 22: a user-bound token names only the shop's client; the user comes from the token. */
 export const GenerateTicketForUserRequest = z.strictObject({
   client_id: z.string().min(1).max(100),
 });
+/** Form (b) of endpoint 22. */
+export type GenerateTicketForUserRequest = z.input<typeof GenerateTicketForUserRequest>;
 /** Request body of endpoint 22, `POST {auth_api_url}/api/authorization/ticket`: either form. */
 export const GenerateTicketRequest = z.union([GenerateTicketForAccountRequest, GenerateTicketForUserRequest]);
 /** Request body of endpoint 22. */

@@ -32,8 +32,12 @@ export type RetentionRequest = z.input<typeof RetentionRequest>;
 
 /** Endpoint 6 when the user may be offered a campaign: the campaign. */
 export const EligibleAnswer = z.object({ item: RetentionCampaignItem });
+/** Endpoint 6 when the user may be offered the campaign. */
+export type EligibleAnswer = z.infer<typeof EligibleAnswer>;
 /** Endpoint 6 when the user is not eligible: a short reason `code` (e.g. `not_eligible`) and a readable `message`. */
 export const NotEligibleAnswer = z.object({ code: z.string(), message: z.string() });
+/** Endpoint 6 when the user may not: the reason code and message. */
+export type NotEligibleAnswer = z.infer<typeof NotEligibleAnswer>;
 
 /**
  * Response of endpoint 6, `GET /external/api/v1/me_retention/eligible_for_campaign` (parameters in a

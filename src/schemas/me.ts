@@ -85,6 +85,8 @@ export type DocumentedUserV3 = z.infer<typeof DocumentedUserV3>;
 
 /** `{ item }` of `GET /external/api/v1/me` when the platform answers the documented shape. */
 export const DocumentedMeResponse = z.object({ item: DocumentedUser });
+/** `{ item }` of `GET /external/api/v1/me` in the documented shape. */
+export type DocumentedMeResponse = z.infer<typeof DocumentedMeResponse>;
 /** `{ item }` of `GET /external/api/v3/me`. */
 export const DocumentedMeV3Response = z.object({ item: DocumentedUserV3 });
 /** The answer of `GET /external/api/v3/me`. */

@@ -5,6 +5,8 @@ import { atMostOne, CODE_PATTERN, dateTime, exactlyOne, id, productCode, queryBo
 
 /** A tag on a product: `name`, and `type` (a sample shows `package`). */
 export const Tag = z.object({ name: z.string(), type: z.string() });
+/** A product tag. */
+export type Tag = z.infer<typeof Tag>;
 
 /** A member product of a package: `id`, `product_code`, `name`, `description`. */
 export const MemberProduct = z.object({
@@ -13,9 +15,13 @@ export const MemberProduct = z.object({
   name: z.string(),
   description: z.string(),
 });
+/** A product a package or campaign holds. */
+export type MemberProduct = z.infer<typeof MemberProduct>;
 
 /** One line of the complex price model as written (endpoint 1, the state document): `name`, `price`, `vat_code`. */
 export const PriceDetailInput = z.strictObject({ name: z.string(), price: z.number(), vat_code: z.number().int() });
+/** A price detail as endpoint 1 takes it. */
+export type PriceDetailInput = z.input<typeof PriceDetailInput>;
 /** One line of the complex price model as read. */
 export const PriceDetail = z.object(PriceDetailInput.shape);
 /** One line of the complex price model. */
@@ -28,10 +34,16 @@ export function sumOfDetails(details: readonly PriceDetail[]): number {
 
 /** Purchase types of a period, and subscription types of a user-product. */
 export const SubscriptionType = z.enum(['recurring', 'limited']);
+/** `recurring` or `limited`. */
+export type SubscriptionType = z.infer<typeof SubscriptionType>;
 /** Iteration units of a period. */
 export const PeriodType = z.enum(['day', 'week', 'month', 'year']);
+/** A price period’s unit: `day`, `week`, `month` or `year`. */
+export type PeriodType = z.infer<typeof PeriodType>;
 /** Payment options accepted when updating prices (endpoint 1). */
 export const PaymentOption = z.enum(['psp', 'creditcard', 'directdebit', 'free', 'invoice']);
+/** A payment option: `psp`, `creditcard`, `directdebit`, `free` or `invoice`. */
+export type PaymentOption = z.infer<typeof PaymentOption>;
 
 /** A price period as read from a product: either `price` (simple model) or `details` (complex). */
 export const PricePeriod = z.object({
@@ -73,6 +85,8 @@ export type Product = z.infer<typeof Product>;
 
 /** `payment_option_details`: required when `payment_option` is `psp`. */
 export const PaymentOptionDetails = z.strictObject({ type: z.string(), name: z.string() });
+/** A payment option’s type and name. */
+export type PaymentOptionDetails = z.infer<typeof PaymentOptionDetails>;
 
 /** A payment period as read from endpoint 3; `details` (the `payment_option_details` it was set with) only for `psp`. */
 export const PaymentPeriod = z.object({

@@ -14,6 +14,8 @@ export const Title = z.object({
 export type Title = z.infer<typeof Title>;
 /** Query of `GET /external/api/v1/titles/`: none. */
 export const ListTitlesQuery = z.strictObject({});
+/** Query of `GET /external/api/v1/titles/`: none. */
+export type ListTitlesQuery = z.input<typeof ListTitlesQuery>;
 /** `{ items }`: the organisation's titles. */
 export const ListTitlesResponse = z.object({ items: z.array(Title) });
 /** The organisation's titles. */

@@ -4,6 +4,8 @@ import { SubscriptionType } from './products.js';
 
 /** The states a user-product may be set to (endpoint 12); `cancelled` is not settable. */
 export const SettableUserProductState = z.enum(['activated', 'deactivated']);
+/** The states endpoint 12 may set: `activated` or `deactivated`. */
+export type SettableUserProductState = z.infer<typeof SettableUserProductState>;
 
 // ---------------------------------------------------------------- 12. update user-product
 

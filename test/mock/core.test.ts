@@ -17,6 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const whoAmI = {
   number: 901,
   title: 'Who am I (test)',
+  sdk: 'test.whoAmI',
   method: 'GET',
   host: 'api',
   path: { stage: '/test/stage/me', production: '/test/production/me' },

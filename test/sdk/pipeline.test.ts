@@ -39,6 +39,7 @@ import { until } from '../until.js';
 const echoGetBody = {
   number: 906,
   title: 'Echo a GET body (test)',
+  sdk: 'test.echo',
   method: 'GET',
   host: 'api',
   path: '/test/get-with-body',
