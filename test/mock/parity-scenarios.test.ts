@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { ROWS } from '../../mock/node/parity/rows.js';
 import type { Step } from '../../mock/node/parity/scenario.js';
 import { SCENARIOS } from '../../mock/node/parity/scenarios/index.js';
+import { endpoints, nameOf, pathOf } from '../../src/endpoints.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -67,6 +68,14 @@ describe('parity scenarios', () => {
         expect(step.undo?.effect, step.name).toBe('write');
       }
   });
+
+  test.each(endpoints.filter((e) => e.method === 'GET' && !e.page).map((e) => [nameOf(e), e] as const))(
+    '%s: a read of the table, sent by a scenario (docs/parity.md says every read is)',
+    (_, e) => {
+      const path = pathOf(e, 'stage');
+      expect(steps.some(([, step]) => step.request.method === 'GET' && step.request.path === path)).toBe(true);
+    },
+  );
 
   test('docs/parity.md lists every scenario with its number of steps, and the number of assumption rows they reach', () => {
     const page = read('docs/parity.md');
