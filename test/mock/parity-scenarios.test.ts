@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { ROWS } from '../../mock/node/parity/rows.js';
-import type { Step } from '../../mock/node/parity/scenario.js';
+import { call, type Step } from '../../mock/node/parity/scenario.js';
 import { SCENARIOS } from '../../mock/node/parity/scenarios/index.js';
+import * as table from '../../src/endpoints.js';
 import { endpoints, nameOf, pathOf } from '../../src/endpoints.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
@@ -67,6 +68,11 @@ describe('parity scenarios', () => {
         expect(step.needs, step.name).toContain('account');
         expect(step.undo?.effect, step.name).toBe('write');
       }
+  });
+
+  test('a step of an entry with a path parameter fills it, as the SDK does', () => {
+    const entry = { ...table.listTitles, path: '/test/accounts/{account_id}/notes' };
+    expect(call(entry, { path: { account_id: 'a/b' } }).path).toBe('/test/accounts/a%2Fb/notes');
   });
 
   test.each(endpoints.filter((e) => e.method === 'GET' && !e.page).map((e) => [nameOf(e), e] as const))(

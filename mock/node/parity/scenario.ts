@@ -5,6 +5,7 @@
  * runner (`run.ts`) reads them.
  */
 import { type Endpoint, type Host, pathOf } from '../../../src/endpoints.js';
+import { fillPath } from '../../../src/url.js';
 
 /**
  * What a step does to the platform, which decides whether a run without `--allow-writes` sends it:
@@ -133,14 +134,18 @@ export function row(section: string, topic: string): string {
 export const ABSENT_ID = 'fa17ed00fa17ed00fa17ed00';
 
 /**
- * The request of an entry of the endpoint table, on its host and stage path, with what else is
- * given; an entry that takes a bearer token gets the scenario's (`server`) unless `auth` says otherwise.
+ * The request of an entry of the endpoint table, on its host and stage path (its `{name}` segments
+ * filled from `path`, as the SDK fills them), with what else is given; an entry that takes a bearer
+ * token gets the scenario's (`server`) unless `auth` says otherwise.
  */
-export function call(entry: Endpoint, more: Omit<StepRequest, 'host' | 'method' | 'path'> = {}): StepRequest {
+export function call(
+  entry: Endpoint,
+  { path, ...more }: Omit<StepRequest, 'host' | 'method' | 'path'> & { path?: Readonly<Record<string, string>> } = {},
+): StepRequest {
   return {
     host: entry.host,
     method: entry.method,
-    path: pathOf(entry, 'stage'),
+    path: path ? fillPath(pathOf(entry, 'stage'), path).path : pathOf(entry, 'stage'),
     ...(entry.bearer ? { auth: 'server' as const } : {}),
     ...more,
   };
