@@ -5,6 +5,12 @@
  * as a default (`clientId: string = nonEmpty`), and each as inherited from `z.input`. An interface or
  * type literal has no defaults, so its members show none (each option's default is in its doc
  * comment), and an option is the interface's own.
+ *
+ * `subscription-platform-sdk/types` re-exports each schema module whole, type-only
+ * (`export type * from './schemas/products.js'`), so that a schema's type is public the moment it is
+ * declared. TypeScript gives such a module no values, but TypeDoc would still list each schema's
+ * variable there: the module shows its types only (the schemas themselves are documented in
+ * `subscription-platform-sdk/schemas`).
  */
 import { Converter, DeclarationReflection, ReflectionKind } from 'typedoc';
 
@@ -17,5 +23,9 @@ export function load(app) {
       member.defaultValue = undefined;
       if (member.inheritedFrom?.name.startsWith('z.input.')) member.inheritedFrom = undefined;
     }
+    const types = context.project.getChildByName('subscription-platform-sdk/types');
+    if (!(types instanceof DeclarationReflection)) throw new Error('typedoc.plugin: no types module');
+    for (const value of types.getChildrenByKind(ReflectionKind.Variable | ReflectionKind.Function))
+      context.project.removeReflection(value);
   });
 }

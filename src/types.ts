@@ -71,95 +71,16 @@ export type { SubscriptionSystem } from './resources/subscription-system.js';
 export type { Subscriptions } from './resources/subscriptions.js';
 export type { Titles } from './resources/titles.js';
 export type { UserProducts } from './resources/user-products.js';
-export type {
-  AvailableCategoriesResponse,
-  ChangeLogCategory,
-  ChangeLogEntry,
-  ChangeLogError,
-  ChangeLogPayload,
-  LogToAccountsRequest,
-  LogToAccountsResponse,
-} from './schemas/account-change-log.js';
-export type { AccountActiveProductsQuery } from './schemas/accounts.js';
-export type {
-  AccessTokenRequest,
-  AccessTokenResponse,
-  ClientCredentialsRequest,
-  GenerateTicketForAccountRequest,
-  GenerateTicketForUserRequest,
-  GenerateTicketRequest,
-  GenerateTicketResponse,
-  RefreshTokenGrantRequest,
-  TicketGrantRequest,
-} from './schemas/authorization.js';
-export type {
-  CancellationReason,
-  CancellationReasonResponse,
-  CancellationReasonsResponse,
-  GetCancellationReasonQuery,
-  GetCancellationReasonResponse,
-} from './schemas/cancellation-reasons.js';
+export type * from './schemas/account-change-log.js';
+export type * from './schemas/accounts.js';
+export type * from './schemas/authorization.js';
+export type * from './schemas/cancellation-reasons.js';
 export type { ErrorBody, IdResponse } from './schemas/common.js';
-export type {
-  GetHelpdeskRecordQuery,
-  GetHelpdeskRecordResponse,
-  GetPendingMessagesQuery,
-  GetPendingMessagesResponse,
-  HelpdeskAccount,
-  HelpdeskAssignee,
-  HelpdeskComment,
-  HelpdeskMessage,
-  HelpdeskMessageDetail,
-} from './schemas/helpdesk.js';
-export type {
-  ActiveProductsResponse,
-  CancelProductRequest,
-  DocumentedMeResponse,
-  DocumentedMeV3Response,
-  DocumentedUser,
-  DocumentedUserProduct,
-  DocumentedUserProductV3,
-  DocumentedUserV3,
-  MeActiveProductsQuery,
-} from './schemas/me.js';
-export type {
-  EligibleAnswer,
-  EligibleForCampaignResponse,
-  NotEligibleAnswer,
-  RetentionCampaignItem,
-  RetentionRequest,
-  SubscribeToCampaignResponse,
-} from './schemas/me-retention.js';
-export type {
-  Address,
-  OrderValidationQuery,
-  OrderValidationResponse,
-  OrderValidationResult,
-  ValidateGiftReceiverRequest,
-  ValidateGiftReceiverResponse,
-} from './schemas/orders.js';
-export type {
-  GetPaymentPeriodsQuery,
-  GetPaymentPeriodsResponse,
-  GetProductSharingQuery,
-  GetProductSharingResponse,
-  GetProductsQuery,
-  GetProductsResponse,
-  MemberProduct,
-  PaymentOption,
-  PaymentOptionDetails,
-  PaymentPeriod,
-  PeriodType,
-  PriceDetail,
-  PriceDetailInput,
-  PricePeriod,
-  PricePeriodInput,
-  Product,
-  ProductSharingOption,
-  SubscriptionType,
-  Tag,
-  UpdatePricesRequest,
-} from './schemas/products.js';
+export type * from './schemas/helpdesk.js';
+export type * from './schemas/me.js';
+export type * from './schemas/me-retention.js';
+export type * from './schemas/orders.js';
+export type * from './schemas/products.js';
 export type {
   SignedInUser,
   SsoErrorCode,
@@ -167,26 +88,10 @@ export type {
   SsoSessionClaims,
   SsoSessionStatus,
 } from './schemas/sign-on.js';
-export type {
-  DistributionInformation,
-  DistributionInformationQuery,
-  DistributionInformationResponse,
-  ReactivateSubscriptionRequest,
-  SyncCustomerRequest,
-} from './schemas/subscription-system.js';
-export type { TransferSubscriptionRequest } from './schemas/subscriptions.js';
-export type {
-  FindTitleQuery,
-  FindTitleResponse,
-  ListTitlesQuery,
-  ListTitlesResponse,
-  Title,
-} from './schemas/titles.js';
-export type {
-  ProvisionUserProductRequest,
-  SettableUserProductState,
-  UpdateUserProductRequest,
-} from './schemas/user-products.js';
+export type * from './schemas/subscription-system.js';
+export type * from './schemas/subscriptions.js';
+export type * from './schemas/titles.js';
+export type * from './schemas/user-products.js';
 export type {
   AuthenticateWithTicketResult,
   MarketplaceUrlParams,

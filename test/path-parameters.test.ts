@@ -79,6 +79,16 @@ describe('the platform takes a path parameter from the path and checks it with t
     expect(answer).toEqual({ status: 200, body: { account_id: anna, kind: 'call' } });
   });
 
+  test('a trailing slash finds the same route, as it does for a path without parameters', async () => {
+    const answer = await call(`/test/accounts/${anna}/notes/?kind=call`);
+    expect(answer).toEqual({ status: 200, body: { account_id: anna, kind: 'call' } });
+  });
+
+  test('an empty segment is no value: 404, the route is not taken', async () => {
+    const answer = await call('/test/accounts//notes');
+    expect(answer.status).toBe(404);
+  });
+
   test('POST with the id in the path and the note in the body', async () => {
     const answer = await call(`/test/accounts/${anna}/notes`, {
       method: 'POST',

@@ -5,12 +5,55 @@
 import { type Endpoint, type Environment, endpoints, pathOf } from '../../src/endpoints.js';
 import type { Route } from './route.js';
 
+/**
+ * A path with `{name}` segments (`/marketplace/{groupId}/{marketplaceId}`), matched as the router
+ * matches it: each parameter is one non-empty segment, %-decoded; a malformed escape, or a `{` or
+ * `}` in a value (a template's own `{name}` sent as it is), is no match; a trailing slash matches the same.
+ */
+export class PathTemplate {
+  /** The parameters' names, in the order of their segments. */
+  readonly names: readonly string[];
+  /** The segments of the template: `['', 'marketplace', '{groupId}', '{marketplaceId}']`. */
+  readonly segments: readonly string[];
+  readonly #regex: RegExp;
+
+  constructor(readonly path: string) {
+    const names: string[] = [];
+    this.segments = path.split('/');
+    const source = this.segments
+      .map((segment) => {
+        const m = /^\{(\w+)\}$/.exec(segment);
+        if (!m) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(m[1]!);
+        return '([^/]+)';
+      })
+      .join('/');
+    this.names = names;
+    this.#regex = new RegExp(`^${source}/?$`);
+  }
+
+  /** The decoded values of a path's parameters by name; undefined when the path does not match. */
+  match(path: string): Record<string, string> | undefined {
+    const m = this.#regex.exec(path);
+    if (!m) return undefined;
+    const params: Record<string, string> = {};
+    for (const [i, name] of this.names.entries()) {
+      let value: string;
+      try {
+        value = decodeURIComponent(m[i + 1]!);
+      } catch {
+        return undefined;
+      }
+      if (value.includes('{') || value.includes('}')) return undefined;
+      params[name] = value;
+    }
+    return params;
+  }
+}
+
 interface PatternRoute {
   readonly method: string;
-  /** The pattern as written (`/marketplace/{groupId}/{marketplaceId}`). */
-  readonly path: string;
-  readonly regex: RegExp;
-  readonly names: readonly string[];
+  readonly template: PathTemplate;
   readonly route: Route | undefined;
   readonly unserved: Endpoint | undefined;
 }
@@ -42,23 +85,16 @@ export class Router {
   }
 
   #serves(method: string, path: string): boolean {
-    return this.#exact.has(`${method} ${path}`) || this.#patterns.some((p) => p.method === method && p.path === path);
+    return (
+      this.#exact.has(`${method} ${path}`) ||
+      this.#patterns.some((p) => p.method === method && p.template.path === path)
+    );
   }
 
   #add(method: string, path: string, r: Route | undefined, unserved?: Endpoint): void {
     const key = `${method} ${path}`;
     if (path.includes('{')) {
-      const names: string[] = [];
-      const source = path
-        .split('/')
-        .map((segment) => {
-          const m = /^\{(\w+)\}$/.exec(segment);
-          if (!m) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-          names.push(m[1]!);
-          return '([^/]+)';
-        })
-        .join('/');
-      this.#patterns.push({ method, path, regex: new RegExp(`^${source}$`), names, route: r, unserved });
+      this.#patterns.push({ method, template: new PathTemplate(path), route: r, unserved });
       return;
     }
     if (this.#exact.has(key)) throw new Error(`Two routes for ${key}`);
@@ -74,13 +110,9 @@ export class Router {
     if (hit) return hit;
     for (const p of this.#patterns) {
       if (p.method !== method) continue;
-      const m = p.regex.exec(path);
-      if (!m) continue;
-      if (!p.route) return { unserved: p.unserved! };
-      const params = paramsOf(p.names, m);
-      // A malformed %-escape, or a template's own `{name}` sent as it is, is no value: no match.
+      const params = p.template.match(path);
       if (!params) continue;
-      return { route: p.route, params };
+      return p.route ? { route: p.route, params } : { unserved: p.unserved! };
     }
     const other = otherSlash(path);
     return other === undefined ? undefined : this.#exact.get(`${method} ${other}`);
@@ -91,28 +123,9 @@ export class Router {
     const methods = new Set(this.#methodsByPath.get(path));
     const other = otherSlash(path);
     if (other !== undefined) for (const m of this.#methodsByPath.get(other) ?? []) methods.add(m);
-    for (const p of this.#patterns) {
-      const m = p.regex.exec(path);
-      if (m && paramsOf(p.names, m)) methods.add(p.method);
-    }
+    for (const p of this.#patterns) if (p.template.match(path)) methods.add(p.method);
     return methods.size > 0 ? [...methods] : undefined;
   }
-}
-
-/** The decoded values of a pattern's segments by name; undefined for a malformed escape or a `{` or `}`. */
-function paramsOf(names: readonly string[], match: RegExpExecArray): Record<string, string> | undefined {
-  const params: Record<string, string> = {};
-  for (const [i, name] of names.entries()) {
-    let value: string;
-    try {
-      value = decodeURIComponent(match[i + 1]!);
-    } catch {
-      return undefined;
-    }
-    if (value.includes('{') || value.includes('}')) return undefined;
-    params[name] = value;
-  }
-  return params;
 }
 
 function otherSlash(path: string): string | undefined {

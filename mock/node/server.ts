@@ -11,6 +11,7 @@ import { REDACTED, type Refusal } from '../core/journal.js';
 import { bodyLimitFor, bodyTooLarge, DEFAULT_MAX_BODY_BYTES, declaredLength } from '../core/limits.js';
 import { type CoreRequest, type CoreResponse, type RequestHandler, setOwn } from '../core/messages.js';
 import type { Route } from '../core/route.js';
+import { PathTemplate } from '../core/router.js';
 import { type AdminSettings, guardAdmin } from '../core/security.js';
 import type { State } from '../core/state.js';
 import type { Platform } from '../core/types.js';
@@ -74,7 +75,7 @@ const LINGER_MS = 2_000;
 /** What one server knows when it serves a request. */
 interface ServeContext extends Target {
   /** The path templates (as segments) of its routes with a secret parameter in the path, for the request log. */
-  readonly secretPaths: readonly (readonly string[])[];
+  readonly secretPaths: readonly PathTemplate[];
   readonly maxBodyBytes: number;
   readonly allowedHosts: AllowedHosts;
   readonly boundAddress: string;
@@ -254,18 +255,18 @@ function firstForwarded(value: string | string[] | undefined): string | undefine
   return first ? first : undefined;
 }
 
-/** The path templates (as segments) of routes with a secret parameter in the path: `/__admin/sso/sessions/{sid}`. */
-function secretPathsOf(routes: readonly Route[]): readonly (readonly string[])[] {
-  return routes.flatMap((route) =>
-    (typeof route.path === 'string' ? [route.path] : Object.values(route.path))
-      .map((path) => path.split('/'))
-      .filter((segments) => segments.some((s) => secretParam(s))),
-  );
-}
-
 /** Whether a template segment is a parameter with a secret name (`{sid}`). */
 function secretParam(segment: string): boolean {
   return segment.startsWith('{') && segment.endsWith('}') && isSecretName(segment.slice(1, -1));
+}
+
+/** The path templates of routes with a secret parameter in the path: `/__admin/sso/sessions/{sid}`. */
+function secretPathsOf(routes: readonly Route[]): readonly PathTemplate[] {
+  return routes.flatMap((route) =>
+    (typeof route.path === 'string' ? [route.path] : Object.values(route.path))
+      .filter((path) => path.split('/').some(secretParam))
+      .map((path) => new PathTemplate(path)),
+  );
 }
 
 /**
@@ -274,12 +275,15 @@ function secretParam(segment: string): boolean {
  * `sid`), secret query parameters and whatever is shaped like a credential redacted, by the
  * journal's rule.
  */
-function loggedTarget(target: string, secretPaths: readonly (readonly string[])[]): string {
+function loggedTarget(target: string, secretPaths: readonly PathTemplate[]): string {
   return redactShapes(namedTarget(target, secretPaths), REDACTED);
 }
 
-/** A request target with its secret path and query parameters, by name, redacted. */
-function namedTarget(target: string, secretPaths: readonly (readonly string[])[]): string {
+/**
+ * A request target with its secret path and query parameters, by name, redacted. A path is matched
+ * as the router matches it (`PathTemplate`), in a namespace (`/_ns/{name}/...`) after its two segments.
+ */
+function namedTarget(target: string, secretPaths: readonly PathTemplate[]): string {
   let url: URL;
   try {
     // As the server reads it: a path (`//x` stays a path), or an absolute URL, of which the path is kept.
@@ -288,15 +292,11 @@ function namedTarget(target: string, secretPaths: readonly (readonly string[])[]
     return redactParams(target, REDACTED, 'url');
   }
   const segments = url.pathname.split('/');
-  // A trailing slash finds the same route.
-  const n = segments.length > 2 && segments.at(-1) === '' ? segments.length - 1 : segments.length;
-  // In a namespace (`/_ns/{name}/...`), the routes' templates match what follows its two segments.
-  const skip = url.pathname.startsWith(NAMESPACE_PREFIX) && n > 3 ? 2 : 0;
+  const skip = url.pathname.startsWith(NAMESPACE_PREFIX) && segments.length > 3 ? 2 : 0;
+  const routed = skip === 0 ? url.pathname : `/${segments.slice(skip + 1).join('/')}`;
   for (const template of secretPaths) {
-    if (template.length !== n - skip) continue;
-    const at = (i: number) => segments[i === 0 ? 0 : i + skip];
-    if (!template.every((t, i) => (t.startsWith('{') && at(i) !== '') || t === at(i))) continue;
-    template.forEach((t, i) => {
+    if (!template.match(routed)) continue;
+    template.segments.forEach((t, i) => {
       if (secretParam(t)) segments[i + skip] = REDACTED;
     });
   }
