@@ -13,32 +13,42 @@ const text = z.string();
 const nonEmpty = z.string().min(1);
 
 /** An organisation: the owner of clients, accounts and products, with its price model. */
-const Organisation = z.strictObject({
-  id,
-  name: text,
-  /** `simple`: a period has one `price`; `complex`: a period has price `details`. */
-  price_model: z.enum(['simple', 'complex']),
-  /**
-   * SSO: the most logged-in sessions one account of this organisation may hold at once; absent,
-   * the platform's `login.maxSessionsPerAccount` (CLI `--max-sessions-per-account`).
-   */
-  max_sessions_per_account: z.number().int().min(1).max(1000).optional(),
-});
+const Organisation = z
+  .strictObject({
+    id,
+    name: text,
+    /** `simple`: a period has one `price`; `complex`: a period has price `details`. */
+    price_model: z.enum(['simple', 'complex']),
+    /**
+     * SSO: the most logged-in sessions one account of this organisation may hold at once; absent,
+     * the platform's `login.maxSessionsPerAccount` (CLI `--max-sessions-per-account`).
+     */
+    max_sessions_per_account: z.number().int().min(1).max(1000).optional(),
+  })
+  .meta({
+    description:
+      "Own clients, accounts and products. The price model decides `price` or `details` on periods (endpoint 1). `max_sessions_per_account` (1-1000) is the SSO session limit of the organisation's accounts; absent, the platform's `login.maxSessionsPerAccount`.",
+  });
 
 /** An API client: credentials, organisation, the scopes it may ask for, its provision service. */
-const Client = z.strictObject({
-  client_id: nonEmpty,
-  client_secret: nonEmpty,
-  organisation_id: id,
-  scopes: z.array(nonEmpty),
-  provision_service: z.string().nullable(),
-  name: text.optional(),
-  /**
-   * The site's landing page for SSO identify: the browser is sent there with `t` (a session token)
-   * and `r` (the return URL). None: identify refuses the client with an error page.
-   */
-  landing_url: z.url({ protocol: /^https?$/ }).optional(),
-});
+const Client = z
+  .strictObject({
+    client_id: nonEmpty,
+    client_secret: nonEmpty,
+    organisation_id: id,
+    scopes: z.array(nonEmpty),
+    provision_service: z.string().nullable(),
+    name: text.optional(),
+    /**
+     * The site's landing page for SSO identify: the browser is sent there with `t` (a session token)
+     * and `r` (the return URL). None: identify refuses the client with an error page.
+     */
+    landing_url: z.url({ protocol: /^https?$/ }).optional(),
+  })
+  .meta({
+    description:
+      'API clients: the credentials of endpoints 21 and 23 and of the SSO service, the scopes a token may carry; `landing_url` is where SSO identify sends the browser.',
+  });
 
 /** A postal address of an account, as endpoint 24 reads it (in camelCase there). */
 const AccountAddress = z.strictObject({ street: text, zip_code: text, city: text, country_code: text });
@@ -47,42 +57,47 @@ const AccountAddress = z.strictObject({ street: text, zip_code: text, city: text
 const dateOfBirth = z.union([z.iso.date(), dateTime]);
 
 /** An account (an end customer) of an organisation. */
-const Account = z.strictObject({
-  id,
-  organisation_id: id,
-  email: text,
-  first_name: text,
-  last_name: text,
-  customer_number: text,
-  /** `active`; any other value (`inactive`, `login_disabled`, ...) gets no tokens, no tickets and no shop login. */
-  status: nonEmpty,
-  /** Endpoint 24's address; an account without one reads empty strings there. */
-  address: AccountAddress.optional(),
-  /**
-   * The account's password in clear, only on the way in (a seed, `PUT /__admin/state`): it is
-   * hashed on load and never kept. None and no `password_hash`: no password login.
-   */
-  password: nonEmpty.optional(),
-  /**
-   * The salted scrypt hash of the password (`scrypt$N$r$p$salt$hash`): all the state keeps. Its
-   * parameters are checked on load (N a power of two, r and p bounded): a bad one never reaches a login.
-   */
-  password_hash: z
-    .string()
-    .regex(PASSWORD_HASH, 'Expected scrypt$N$r$p$salt$hash')
-    .refine((hash) => !PASSWORD_HASH.test(hash) || passwordHashProblem(hash) === undefined, {
-      error: (issue) => passwordHashProblem(String(issue.input)),
-    })
-    .optional(),
-  /** Social security number: endpoint 9 finds the account by it. */
-  ssn: nonEmpty.optional(),
-  /** Endpoint 9's age check reads it. */
-  date_of_birth: dateOfBirth.optional(),
-  /** The helpdesk's embedded account shows it; an empty string when absent. */
-  mobile_number: text.optional(),
-  /** Whether the account's e-mail address is verified (the helpdesk's embedded account). */
-  verified: z.boolean().default(false),
-});
+const Account = z
+  .strictObject({
+    id,
+    organisation_id: id,
+    email: text,
+    first_name: text,
+    last_name: text,
+    customer_number: text,
+    /** `active`; any other value (`inactive`, `login_disabled`, ...) gets no tokens, no tickets and no shop login. */
+    status: nonEmpty,
+    /** Endpoint 24's address; an account without one reads empty strings there. */
+    address: AccountAddress.optional(),
+    /**
+     * The account's password in clear, only on the way in (a seed, `PUT /__admin/state`): it is
+     * hashed on load and never kept. None and no `password_hash`: no password login.
+     */
+    password: nonEmpty.optional(),
+    /**
+     * The salted scrypt hash of the password (`scrypt$N$r$p$salt$hash`): all the state keeps. Its
+     * parameters are checked on load (N a power of two, r and p bounded): a bad one never reaches a login.
+     */
+    password_hash: z
+      .string()
+      .regex(PASSWORD_HASH, 'Expected scrypt$N$r$p$salt$hash')
+      .refine((hash) => !PASSWORD_HASH.test(hash) || passwordHashProblem(hash) === undefined, {
+        error: (issue) => passwordHashProblem(String(issue.input)),
+      })
+      .optional(),
+    /** Social security number: endpoint 9 finds the account by it. */
+    ssn: nonEmpty.optional(),
+    /** Endpoint 9's age check reads it. */
+    date_of_birth: dateOfBirth.optional(),
+    /** The helpdesk's embedded account shows it; an empty string when absent. */
+    mobile_number: text.optional(),
+    /** Whether the account's e-mail address is verified (the helpdesk's embedded account). */
+    verified: z.boolean().default(false),
+  })
+  .meta({
+    description:
+      'End customers. Only `status: "active"` accounts get tokens, tickets, a shop login and an SSO login; `archived` accounts refuse change logs (endpoint 4). `password_hash` is a salted scrypt hash; a document may give `password` in clear instead, which is hashed on load and never kept or shown.',
+  });
 
 /** A price period as stored: the spec's read fields plus what endpoints 1 and 3 need. */
 const StoredPricePeriod = z.strictObject({
@@ -91,90 +106,110 @@ const StoredPricePeriod = z.strictObject({
   payment_option: nonEmpty,
   type: PeriodType,
   length: z.number().int().positive(),
-  price: z.number().optional(),
-  details: z.array(PriceDetailInput).optional(),
+  price: z.number().optional().meta({ description: 'the simple price model' }),
+  details: z.array(PriceDetailInput).optional().meta({ description: 'the complex price model' }),
   /** Only for `psp`: the payment method's type and name. */
-  payment_option_details: z.strictObject({ type: text, name: text }).optional(),
+  payment_option_details: z.strictObject({ type: text, name: text }).optional().meta({ description: 'for `psp`' }),
   enabled: z.boolean(),
   monthly_payments: z.boolean().optional(),
 });
 
 /** A product, package or campaign as stored: the spec's Product plus `organisation_id`. */
-const StoredProduct = z.strictObject({
-  id,
-  organisation_id: id,
-  created: dateTime,
-  updated: dateTime,
-  product_code: nonEmpty,
-  integration_code: nonEmpty.optional(),
-  valid_from: dateTime,
-  valid_to: dateTime,
-  is_package: z.boolean(),
-  is_campaign: z.boolean(),
-  parent_product_id: id.nullable(),
-  parent_product_code: z.string().nullable(),
-  title_code: text,
-  name: text,
-  description: text,
-  vat_code: text.optional(),
-  customer_can_cancel: z.boolean(),
-  products: z.array(z.strictObject({ id, product_code: text, name: text, description: text })),
-  price_periods: z.array(StoredPricePeriod),
-  tags: z.array(z.strictObject({ name: text, type: text })),
-  /** Endpoint 9 refuses a buyer younger than this (`too_young`); a campaign without one takes its package's. */
-  minimum_age: z.number().int().positive().optional(),
-  /** The package endpoint 9 offers instead when it refuses (`fallback_package_code`). */
-  fallback_package_code: nonEmpty.optional(),
-});
+const StoredProduct = z
+  .strictObject({
+    id,
+    organisation_id: id,
+    created: dateTime,
+    updated: dateTime,
+    product_code: nonEmpty,
+    integration_code: nonEmpty.optional(),
+    valid_from: dateTime,
+    valid_to: dateTime,
+    is_package: z.boolean(),
+    is_campaign: z.boolean(),
+    parent_product_id: id.nullable(),
+    parent_product_code: z.string().nullable(),
+    title_code: text,
+    name: text,
+    description: text,
+    vat_code: text.optional(),
+    customer_can_cancel: z.boolean(),
+    products: z.array(z.strictObject({ id, product_code: text, name: text, description: text })),
+    price_periods: z.array(StoredPricePeriod),
+    tags: z.array(z.strictObject({ name: text, type: text })),
+    /** Endpoint 9 refuses a buyer younger than this (`too_young`); a campaign without one takes its package's. */
+    minimum_age: z.number().int().positive().optional(),
+    /** The package endpoint 9 offers instead when it refuses (`fallback_package_code`). */
+    fallback_package_code: nonEmpty.optional(),
+  })
+  .meta({
+    description:
+      "Packages, campaigns and products: the spec's Product fields plus `organisation_id`, `minimum_age` and `fallback_package_code`.",
+  });
 
 /** The sharing option of a product (endpoint 15). */
-const ProductSharing = z.strictObject({
-  product_id: id,
-  shareable: z.boolean(),
-  limit: z.number().int().nonnegative(),
-  sharing_text: z.string().nullable(),
-  sharing_title: z.string().nullable(),
-  received_product_text: z.string().nullable(),
-  received_product_title: z.string().nullable(),
-});
+const ProductSharing = z
+  .strictObject({
+    product_id: id,
+    shareable: z.boolean(),
+    limit: z.number().int().nonnegative(),
+    sharing_text: z.string().nullable(),
+    sharing_title: z.string().nullable(),
+    received_product_text: z.string().nullable(),
+    received_product_title: z.string().nullable(),
+  })
+  .meta({
+    description: "Endpoint 15: the spec's Product sharing option fields, by `product_id`.",
+  });
 
 /** An issued access token with its refresh token. */
-const AccessToken = z.strictObject({
-  access_token: nonEmpty,
-  refresh_token: nonEmpty,
-  client_id: nonEmpty,
-  scopes: z.array(nonEmpty),
-  account_id: id.nullable(),
-  expires_at: dateTime,
-  /** When the token (and its refresh token) was revoked: the API answers 401 `invalid_token`. */
-  revoked_at: dateTime.nullable().default(null),
-  /** When its refresh token was spent (a refresh token is usable once: it rotates). */
-  refreshed_at: dateTime.nullable().default(null),
-  /**
-   * Until when its refresh token is usable (and, spent or revoked, kept so that its reuse is refused
-   * as such); null: it does not expire (a document of an earlier version).
-   */
-  refresh_expires_at: dateTime.nullable().default(null),
-  /**
-   * The refresh family: every token refreshed from one grant shares it, so that a reused refresh
-   * token or ticket revokes the whole chain (RFC 6749 section 10.5). Absent: the token alone.
-   */
-  family: nonEmpty.optional(),
-});
+const AccessToken = z
+  .strictObject({
+    access_token: nonEmpty,
+    refresh_token: nonEmpty,
+    client_id: nonEmpty,
+    scopes: z.array(nonEmpty),
+    account_id: id.nullable().meta({ description: 'null: server to server' }),
+    expires_at: dateTime,
+    /** When the token (and its refresh token) was revoked: the API answers 401 `invalid_token`. */
+    revoked_at: dateTime.nullable().default(null),
+    /** When its refresh token was spent (a refresh token is usable once: it rotates). */
+    refreshed_at: dateTime.nullable().default(null),
+    /**
+     * Until when its refresh token is usable (and, spent or revoked, kept so that its reuse is refused
+     * as such); null: it does not expire (a document of an earlier version).
+     */
+    refresh_expires_at: dateTime
+      .nullable()
+      .default(null)
+      .meta({ description: 'null: the refresh token does not expire' }),
+    /**
+     * The refresh family: every token refreshed from one grant shares it, so that a reused refresh
+     * token or ticket revokes the whole chain (RFC 6749 section 10.5). Absent: the token alone.
+     */
+    family: nonEmpty.optional(),
+  })
+  .meta({
+    description: 'Issued tokens. A record is dropped once both it and its refresh token have expired.',
+  });
 
 /** An authorization ticket: single use, short-lived, bound to its destination client (the platform's public documentation). */
-const Ticket = z.strictObject({
-  /** The ticket itself: 256 random bits, base64url. A credential. */
-  ticket: nonEmpty,
-  account_id: id,
-  /** The destination client: only it may exchange (or present) the ticket. */
-  client_id: nonEmpty,
-  issued_at: dateTime,
-  expires_at: dateTime,
-  used_at: dateTime.nullable(),
-  /** The access token its exchange (endpoint 23) issued: revoked when the ticket is presented again. */
-  access_token: nonEmpty.nullable(),
-});
+const Ticket = z
+  .strictObject({
+    /** The ticket itself: 256 random bits, base64url. A credential. */
+    ticket: nonEmpty,
+    account_id: id,
+    /** The destination client: only it may exchange (or present) the ticket. */
+    client_id: nonEmpty.meta({ description: 'the client it is bound to' }),
+    issued_at: dateTime,
+    expires_at: dateTime,
+    used_at: dateTime.nullable(),
+    /** The access token its exchange (endpoint 23) issued: revoked when the ticket is presented again. */
+    access_token: nonEmpty.nullable(),
+  })
+  .meta({
+    description: 'Authorization tickets. Dropped once expired, used or not.',
+  });
 
 /** One attempt on an SSO session, as its timeline records it. */
 const SsoTimelineEntry = z.strictObject({
@@ -187,15 +222,20 @@ const SsoTimelineEntry = z.strictObject({
 });
 
 /** An SSO session (spec: States and transitions, SSO session). */
-const SsoSession = z.strictObject({
-  sid: nonEmpty,
-  state: z.enum(['anon', 'loggedin', 'terminated']),
-  account_id: id.nullable(),
-  /** The client the session was created for; its organisation's clients may use it. */
-  client_id: nonEmpty.nullable(),
-  created_at: dateTime,
-  timeline: z.array(SsoTimelineEntry),
-});
+const SsoSession = z
+  .strictObject({
+    sid: nonEmpty,
+    state: z.enum(['anon', 'loggedin', 'terminated']),
+    account_id: id.nullable(),
+    /** The client the session was created for; its organisation's clients may use it. */
+    client_id: nonEmpty.nullable(),
+    created_at: dateTime,
+    timeline: z.array(SsoTimelineEntry),
+  })
+  .meta({
+    description:
+      'SSO sessions (endpoint 21). Only the latest 20 timeline entries are kept; a session that has ended (idle for a day, or 30 days old) is dropped.',
+  });
 
 /**
  * A site registered for the return flow (spec: Return flow 6). `domain` is a host name matched
@@ -210,12 +250,12 @@ const TicketConfiguration = z
      * `SeparateTicketAuth` only: the site's auth endpoint, an absolute http(s) URL or a path
      * (`/auth/ticket`) taken on the return URL's origin (ports are dynamic in tests).
      */
-    auth_endpoint: nonEmpty.nullable(),
+    auth_endpoint: nonEmpty.nullable().meta({ description: 'URL or path; null for `ReturnUrl`' }),
     /**
      * The one port a ticket may be sent to on this domain (the scheme's default port when the
      * return URL names none). None: any port of the domain.
      */
-    port: z.number().int().min(1).max(65535).optional(),
+    port: z.number().int().min(1).max(65535).optional().meta({ description: 'tickets go to that port only' }),
   })
   .check((ctx) => {
     const t = ctx.value;
@@ -229,118 +269,158 @@ const TicketConfiguration = z
           ? 'Parameter must be an absolute http(s) URL or a path starting with /'
           : 'Parameter must be null unless the mode is SeparateTicketAuth',
       });
+  })
+  .meta({
+    description:
+      "What a site registers for the shop's return. Tickets travel only over https, or http to a loopback host (`docs/security.md`).",
   });
 
 /** A marketplace of the shop (endpoint 25): what it sells and the client its tickets are bound to. */
-const Marketplace = z.strictObject({
-  group_id: nonEmpty,
-  marketplace_id: nonEmpty,
-  name: text,
-  /** The shop's own client: tickets sent to this marketplace are bound to it. */
-  client_id: nonEmpty,
-  /** The packages and campaigns on sale, by product code. */
-  product_codes: z.array(nonEmpty),
-});
+const Marketplace = z
+  .strictObject({
+    group_id: nonEmpty,
+    marketplace_id: nonEmpty,
+    name: text,
+    /** The shop's own client: tickets sent to this marketplace are bound to it. */
+    client_id: nonEmpty.meta({ description: "the shop's client" }),
+    /** The packages and campaigns on sale, by product code. */
+    product_codes: z.array(nonEmpty),
+  })
+  .meta({
+    description: "The shop's marketplaces (endpoint 25).",
+  });
 
 /** A user-product (subscription): what a purchase creates (the platform's public documentation lists the shape). */
-const UserProduct = z.strictObject({
-  id,
-  account_id: id,
-  product_id: id,
-  product_code: nonEmpty,
-  title_code: text,
-  created: dateTime,
-  updated: dateTime,
-  valid_from: dateTime,
-  valid_to: dateTime,
-  /** The external provision service that controls it; null: controlled by the platform. */
-  provision_service: z.string().nullable(),
-  subscription_type: SubscriptionType,
-  /** `cancelled`: cancelled by the customer, running until `valid_to`. */
-  state: z.enum(['activated', 'deactivated', 'cancelled']),
-  has_pending_change_request: z.boolean(),
-  external_start_date: dateTime.nullable(),
-  payment_option: z.string().nullable(),
-  period_id: id.nullable(),
-  order_id: z.string().max(1024).nullable(),
-  /** When the customer cancelled it (cancel product), and the reason given; null otherwise. */
-  cancelled_at: dateTime.nullable().default(null),
-  cancellation_reason_id: id.nullable().default(null),
-  /** The retention offer applied to it (endpoint 7): it is not offered a second one. */
-  retention_offer_id: id.nullable().default(null),
-  /** The external subscription system's number of it, when endpoint 19 keeps it in step. */
-  subscription_number: z.string().nullable().default(null),
-});
+const UserProduct = z
+  .strictObject({
+    id,
+    account_id: id,
+    product_id: id,
+    product_code: nonEmpty,
+    title_code: text,
+    created: dateTime,
+    updated: dateTime,
+    valid_from: dateTime,
+    valid_to: dateTime,
+    /** The external provision service that controls it; null: controlled by the platform. */
+    provision_service: z.string().nullable().meta({ description: 'null: controlled by the platform' }),
+    subscription_type: SubscriptionType,
+    /** `cancelled`: cancelled by the customer, running until `valid_to`. */
+    state: z.enum(['activated', 'deactivated', 'cancelled']),
+    has_pending_change_request: z.boolean(),
+    external_start_date: dateTime.nullable(),
+    payment_option: z.string().nullable(),
+    period_id: id.nullable(),
+    order_id: z.string().max(1024).nullable().meta({ description: 'names an order, or null' }),
+    /** When the customer cancelled it (cancel product), and the reason given; null otherwise. */
+    cancelled_at: dateTime.nullable().default(null),
+    cancellation_reason_id: id.nullable().default(null),
+    /** The retention offer applied to it (endpoint 7): it is not offered a second one. */
+    retention_offer_id: id.nullable().default(null),
+    /** The external subscription system's number of it, when endpoint 19 keeps it in step. */
+    subscription_number: z
+      .string()
+      .nullable()
+      .default(null)
+      .meta({ description: "the external system's, for user-products it controls" }),
+  })
+  .meta({
+    description:
+      "Subscriptions: the shop's purchases and provisioning (endpoint 13) create them; endpoints 12, 5 and 16 change them.",
+  });
 
 /** A title (a publication) of an organisation (the titles API; products name it in `title_code`). */
-const StoredTitle = z.strictObject({
-  organisation_id: id,
-  code: nonEmpty,
-  name: text,
-  image_url: z.url().nullable().default(null),
-  merchant_image_url: z.url().nullable().default(null),
-  url: z.url().nullable().default(null),
-  /** A colour, `#rrggbb`. */
-  rgb: z
-    .string()
-    .regex(/^#[0-9a-fA-F]{6}$/)
-    .nullable()
-    .default(null),
-});
+const StoredTitle = z
+  .strictObject({
+    organisation_id: id,
+    code: nonEmpty,
+    name: text,
+    image_url: z.url().nullable().default(null),
+    merchant_image_url: z.url().nullable().default(null),
+    url: z.url().nullable().default(null),
+    /** A colour, `#rrggbb`. */
+    rgb: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/)
+      .nullable()
+      .default(null)
+      .meta({ description: '`#rrggbb`' }),
+  })
+  .meta({
+    description:
+      "The organisation's titles (publications), unique by code; products name them in `title_code` (the titles API, beyond the spec).",
+  });
 
 /**
  * An order: what a purchase (the shop) charged for a user-product. Provisioning (endpoint 13)
  * writes none: the external system that provisions bills its own customers.
  */
-const Order = z.strictObject({
-  /** Also the user-product's `order_id`. */
-  id: z.string().min(1).max(1024),
-  account_id: id,
-  user_product_id: id,
-  created: dateTime,
-  product_id: id,
-  product_code: nonEmpty,
-  period_id: id.nullable(),
-  payment_option: z.string().nullable(),
-  /** The price of one iteration of the period, as the shop charged it. */
-  amount: z.number().nonnegative(),
-});
+const Order = z
+  .strictObject({
+    /** Also the user-product's `order_id`. */
+    id: z.string().min(1).max(1024).meta({ description: "the user-product's `order_id`, up to 1024 characters" }),
+    account_id: id,
+    user_product_id: id,
+    created: dateTime,
+    product_id: id,
+    product_code: nonEmpty,
+    period_id: id.nullable(),
+    payment_option: z.string().nullable(),
+    /** The price of one iteration of the period, as the shop charged it. */
+    amount: z.number().nonnegative(),
+  })
+  .meta({
+    description: 'What a purchase charged. Provisioning writes none. They move with their user-product (endpoint 5).',
+  });
 
 /**
  * A payment profile: how a user-product's recurring payments are made (a card through `psp`, a
  * credit card, a direct-debit mandate, an invoice address). A purchase with any payment option but
  * `free` writes one.
  */
-const PaymentProfile = z.strictObject({
-  id,
-  account_id: id,
-  user_product_id: id,
-  created: dateTime,
-  payment_option: nonEmpty,
-  /** Only for `psp`: the payment method's type and name (a card scheme). */
-  details: z.strictObject({ type: text, name: text }).nullable(),
-  /** The payment period paid for (null when not known, as in a document of an earlier version). */
-  period_id: id.nullable().default(null),
-  /** What each iteration of the period charges (null when not known). */
-  amount: z.number().nonnegative().nullable().default(null),
-});
+const PaymentProfile = z
+  .strictObject({
+    id,
+    account_id: id,
+    user_product_id: id,
+    created: dateTime,
+    payment_option: nonEmpty,
+    /** Only for `psp`: the payment method's type and name (a card scheme). */
+    details: z.strictObject({ type: text, name: text }).nullable().meta({ description: 'for `psp`, else null' }),
+    /** The payment period paid for (null when not known, as in a document of an earlier version). */
+    period_id: id.nullable().default(null).meta({ description: 'the period paid for' }),
+    /** What each iteration of the period charges (null when not known). */
+    amount: z.number().nonnegative().nullable().default(null).meta({ description: 'what each iteration charges' }),
+  })
+  .meta({
+    description:
+      "How a user-product's payments are made; a purchase writes one for every payment option but `free`. They move with their user-product.",
+  });
 
 /** A category of change-log entries an organisation accepts (endpoint 4's available categories). */
-const ChangeLogCategory = z.strictObject({
-  organisation_id: id,
-  category_type: nonEmpty,
-  name: text,
-});
+const ChangeLogCategory = z
+  .strictObject({
+    organisation_id: id,
+    category_type: nonEmpty,
+    name: text,
+  })
+  .meta({
+    description: 'The categories endpoint 4 accepts, per organisation (its available categories).',
+  });
 
 /** A change-log entry written to an account (endpoint 4). */
-const AccountChangeLog = z.strictObject({
-  id,
-  account_id: id,
-  category_type: nonEmpty,
-  message: z.string().min(1).max(1024),
-  requested_by: z.string().min(1).max(100),
-  created_at: dateTime,
-});
+const AccountChangeLog = z
+  .strictObject({
+    id,
+    account_id: id,
+    category_type: nonEmpty,
+    message: z.string().min(1).max(1024),
+    requested_by: z.string().min(1).max(100),
+    created_at: dateTime,
+  })
+  .meta({
+    description: 'What endpoint 4 logged.',
+  });
 
 /** The states of a helpdesk message this platform supports; endpoint 8 lists `pending` ones. */
 export const HELPDESK_STATES = ['pending', 'in_progress', 'resolved'] as const;
@@ -354,48 +434,64 @@ const HelpdeskComment = z.strictObject({ id, author_id: id, message: text, creat
  * A helpdesk message of an account (endpoints 8 and 11), or a template (endpoint 10, the same shape).
  * `account` and `assignee` are not stored: they are read from the accounts when answered.
  */
-const HelpdeskMessage = z.strictObject({
-  id,
-  account_id: id,
-  /** An account of the same organisation (an agent); null when unassigned. */
-  assignee_id: id.nullable(),
-  created_at: dateTime,
-  updated_at: dateTime,
-  resolved_at: dateTime.nullable(),
-  heading: text,
-  message: text,
-  type: z.enum(HELPDESK_TYPES),
-  identifier: text,
-  state: z.enum(HELPDESK_STATES),
-  /** How many times the same message was received (single reads show it). */
-  occurrences: z.number().int().nonnegative(),
-  comments: z.array(HelpdeskComment),
-});
+const HelpdeskMessage = z
+  .strictObject({
+    id,
+    account_id: id,
+    /** An account of the same organisation (an agent); null when unassigned. */
+    assignee_id: id.nullable().meta({ description: 'an account of the organisation, or null' }),
+    created_at: dateTime,
+    updated_at: dateTime,
+    resolved_at: dateTime.nullable(),
+    heading: text,
+    message: text,
+    type: z.enum(HELPDESK_TYPES),
+    identifier: text,
+    state: z.enum(HELPDESK_STATES),
+    /** How many times the same message was received (single reads show it). */
+    occurrences: z.number().int().nonnegative(),
+    comments: z.array(HelpdeskComment),
+  })
+  .meta({
+    description: 'Endpoints 8 and 11. The embedded `account` and `assignee` are read from `accounts` when answered.',
+  });
+
+/** A helpdesk message template (endpoint 10): a helpdesk message's fields. */
+const HelpdeskMessageTemplate = HelpdeskMessage.meta({ description: 'Endpoint 10.' });
 
 /** A reason a customer may give for cancelling (endpoint 14), of an organisation. */
-const CancellationReason = z.strictObject({
-  id,
-  organisation_id: id,
-  index: z.number().int(),
-  name: text,
-  code: text,
-  integration_code: text,
-  visible_to_end_customer: z.boolean(),
-  internal: z.boolean(),
-});
+const CancellationReason = z
+  .strictObject({
+    id,
+    organisation_id: id,
+    index: z.number().int(),
+    name: text,
+    code: text,
+    integration_code: text,
+    visible_to_end_customer: z.boolean(),
+    internal: z.boolean(),
+  })
+  .meta({
+    description: 'Endpoint 14, and the reason of cancel product.',
+  });
 
 /**
  * A retention offer (endpoints 6 and 7): a user about to leave a subscription of `package_id` may be
  * offered the campaign `campaign_id` instead. `name` and `description` are the texts shown.
  */
-const RetentionOffer = z.strictObject({
-  id,
-  organisation_id: id,
-  package_id: id,
-  campaign_id: id,
-  name: text,
-  description: text,
-});
+const RetentionOffer = z
+  .strictObject({
+    id,
+    organisation_id: id,
+    package_id: id.meta({ description: 'the package left' }),
+    campaign_id: id.meta({ description: 'the campaign offered' }),
+    name: text,
+    description: text,
+  })
+  .meta({
+    description:
+      'Endpoints 6 and 7: a subscription of the package, or of a campaign on it, may be offered the campaign.',
+  });
 
 /** A postal address as the external subscription system keeps it (the spec's Address object). */
 const ExternalAddress = z.strictObject({
@@ -421,7 +517,7 @@ const ExternalSubscription = z.strictObject({
 
 /** A customer of the external system, by its `customer_number` (an account's `customer_number`). */
 export const ExternalCustomer = z.strictObject({
-  customer_number: nonEmpty,
+  customer_number: nonEmpty.meta({ description: "an account's" }),
   /** None: the external system has no address for the customer. */
   address: ExternalAddress.nullable(),
   subscriptions: z.array(ExternalSubscription),
@@ -438,25 +534,41 @@ const DistributionZone = z.strictObject({
 const DistributionPrice = z.strictObject({
   product_code: nonEmpty,
   period_id: id,
-  distribution_price: z.string().regex(/^\d+\.\d{2}$/),
-  distribution_price_with_tax: z.string().regex(/^\d+\.\d{2}$/),
+  distribution_price: z
+    .string()
+    .regex(/^\d+\.\d{2}$/)
+    .meta({ description: 'a decimal string' }),
+  distribution_price_with_tax: z
+    .string()
+    .regex(/^\d+\.\d{2}$/)
+    .meta({ description: 'a decimal string' }),
 });
 
 /**
  * The external subscription system of an organisation, simulated: its customers (with addresses and
  * subscriptions) and its distribution data. Endpoints 17-20 read it; 18 and 19 copy from it.
  */
-const SubscriptionSystem = z.strictObject({
-  organisation_id: id,
-  /** The vendor integration's name. */
-  vendor: nonEmpty,
-  /** The provision service of the user-products it controls (endpoint 19 creates and changes those only). */
-  provision_service: nonEmpty,
-  /** Only one vendor integration supports endpoint 20. */
-  supports_distribution_information: z.boolean(),
-  customers: z.array(ExternalCustomer),
-  distribution: z.strictObject({ zones: z.array(DistributionZone), prices: z.array(DistributionPrice) }),
-});
+const SubscriptionSystem = z
+  .strictObject({
+    organisation_id: id.meta({ description: 'one entry per organisation with an integration' }),
+    /** The vendor integration's name. */
+    vendor: nonEmpty,
+    /** The provision service of the user-products it controls (endpoint 19 creates and changes those only). */
+    provision_service: nonEmpty.meta({ description: 'of the user-products it controls' }),
+    /** Only one vendor integration supports endpoint 20. */
+    supports_distribution_information: z.boolean(),
+    customers: z.array(ExternalCustomer),
+    distribution: z.strictObject({ zones: z.array(DistributionZone), prices: z.array(DistributionPrice) }),
+  })
+  .meta({
+    description:
+      'The simulated external subscription system of endpoints 17-20. ' +
+      'Read it with `GET /__admin/subscription-systems/{organisation_id}` (`platform.subscriptionSystems.get`; 404 without an integration). ' +
+      'Change a customer between calls with `PUT` (body: `address`, `subscriptions`) or `DELETE /__admin/subscription-systems/{organisation_id}/customers/{customer_number}` (`setCustomer`, `removeCustomer`), ' +
+      'and the distribution with `PATCH /__admin/subscription-systems/{organisation_id}` (body: `supports_distribution_information` and/or `distribution`, replaced whole; a key left out stays; `setDistribution`). ' +
+      'Each answers 204, or 404 without an integration (or for an unknown customer), or 400 naming the field. ' +
+      '`platform.subscriptionSystems.syncInFlight(organisation_id)` tells whether a sync of endpoint 19 is under way.',
+  });
 
 /** The SSO audience constant of a state document that names none. */
 export const DEFAULT_SSO_AUDIENCE = 'sso.platform.test';
@@ -553,7 +665,7 @@ export const COLLECTIONS = {
     (k) => ({ id: k.unique(['id', lower]), account: k.grouped(['account_id', lower]) }),
     { account_id: 'accounts', assignee_id: 'accounts' },
   ),
-  helpdesk_message_templates: collection(HelpdeskMessage, (k) => ({ id: k.unique(['id', lower]) }), {
+  helpdesk_message_templates: collection(HelpdeskMessageTemplate, (k) => ({ id: k.unique(['id', lower]) }), {
     account_id: 'accounts',
     assignee_id: 'accounts',
   }),
@@ -602,7 +714,9 @@ export const StateDocumentSchema = z
   .strictObject({
     ...lists(),
     /** The SSO audience constant: `aud` of request tokens, `iss` of session tokens (endpoint 21). */
-    sso_audience: nonEmpty.default(DEFAULT_SSO_AUDIENCE),
+    sso_audience: nonEmpty.default(DEFAULT_SSO_AUDIENCE).meta({
+      description: 'The SSO audience constant: `aud` of request tokens, `iss` of session tokens.',
+    }),
   })
   .check((ctx) => checkCollections(COLLECTIONS, ctx.value, ctx.issues))
   // A password given in clear is hashed, and only its hash is kept (the clear one wins over a hash).
