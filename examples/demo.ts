@@ -52,6 +52,7 @@ const client = new PlatformClient({
       '/external/subscription_system/r',
       '/external/order/r',
       '/external/title/r',
+      '/external/account/r',
     ],
   },
 });
@@ -291,19 +292,27 @@ try {
     console.log(`  ${err.name}: ${err.message}`);
   }
 
-  step('SSO: an anonymous session logged in with a ticket (endpoint 21)');
-  // The spec does not show how a session is created; the platform's test tools stand in for it.
-  const sessionId = platform.sso.createSession({ clientId: demoSite.clientId });
+  step('SSO: an app creates an anonymous session, logged in with a ticket (createsession, endpoint 21)');
+  const visitor = { ipAddress: '203.0.113.7', userAgent: 'demo' };
+  const created = await site.sso.createSession({
+    ...visitor,
+    appName: 'Demo News',
+    appVersion: '1.0',
+    osName: 'Linux',
+    osVersion: '6',
+  });
+  if (created.status !== 'anon') throw new Error(`createsession answered ${created.status}`);
+  const { sessionId } = created;
+  console.log('  session created: anon');
   const forSso = await site.authorization.generateTicket({ accountId: anna.id, clientId: demoSite.clientId });
   const sso = await site.sso.authenticateWithTicket({
     sessionId,
     ticket: forSso.ticket,
-    ipAddress: '203.0.113.7',
-    userAgent: 'demo',
+    ...visitor,
   });
   console.log(`  ${sso.status === 'loggedin' ? `logged in as account ${sso.accountId}` : `refused: ${sso.error}`}`);
 
-  step('The documented me API with her token: her subscriptions, her active products, the titles');
+  step('The documented me API with her token (her subscriptions, her active products), the titles, her account');
   const accessToken = signedIn.tokens.access_token;
   const { item: me } = await site.me.getDocumented({ accessToken });
   for (const u of me.user_products)
@@ -312,9 +321,14 @@ try {
   console.log(`  access to: ${active.item.active_products.join(', ')}`);
   const titles = await client.titles.list();
   console.log(`  titles: ${titles.items.map((t) => `${t.code} (${t.name})`).join(', ')}`);
+  const { item: daily } = await client.titles.find({ title_code: 'DAILY' });
+  console.log(`  find_one DAILY: ${daily.name}`);
+  const annaActive = await client.accounts.activeProducts({ account_id: anna.id });
+  console.log(
+    `  Anna's active products, as her organisation reads them: ${annaActive.item.active_products.join(', ')}`,
+  );
 
   step('SSO sessions: a second visit identified, logged in with a password, checked, logged out everywhere');
-  const visitor = { ipAddress: '203.0.113.7', userAgent: 'demo' };
   const identify = await fetch(await site.sso.identifyUrl({ returnUrl: 'http://localhost:3000/' }), {
     redirect: 'manual',
   });

@@ -12,6 +12,10 @@
  * environment's spelling of endpoint 10 and `/me` in the shape it answers; `platform-mock` serves
  * that one at `/openapi.json`, so the document and the platform cannot drift.
  */
+import { RESOURCE_DESCRIPTIONS } from './resource-descriptions.js';
+
+export { RESOURCE_DESCRIPTIONS };
+
 import * as z from 'zod';
 // Only `version` is read; the build keeps only that of package.json (tsup.config.ts).
 import pkg from '../package.json' with { type: 'json' };
@@ -70,30 +74,6 @@ const DEFAULT_HOSTS: Readonly<Record<Host, string>> = {
   auth: 'https://auth.platform.test',
   sso: 'https://sso.platform.test',
   shop: 'https://shop.platform.test',
-};
-
-/**
- * What each SDK resource (a property of `PlatformClient`) is, as its TSDoc there says: the
- * description of its tag. An operation's tag is the resource its entry names (`sdk`), so a
- * generator's classes are the SDK's; `test/openapi-contract.test.ts` holds these to the client's TSDoc.
- */
-export const RESOURCE_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  products: 'Products, packages and campaigns: endpoints 2, 3 and 15',
-  prices: 'Prices of packages and campaigns: endpoint 1',
-  accountChangeLog: 'Change-log entries on accounts, and their categories: endpoint 4',
-  subscriptions: 'Subscriptions between accounts: endpoint 5',
-  meRetention: 'Retention for the signed-in user: endpoints 6 and 7',
-  helpdesk: `The helpdesk's reads: endpoints 8, 10 and 11`,
-  orders: 'Order validation and gift receivers: endpoints 9 and 17',
-  userProducts: `User-products of this client's provision service: endpoints 13 and 12`,
-  cancellationReasons: 'Cancellation reasons: endpoint 14',
-  subscriptionSystem: `The subscription system: reactivation (16) and the external system's sync and distribution (18, 19, 20)`,
-  sso: 'The SSO session service: endpoint 21, and identify, sessions, login and logout (beyond the spec)',
-  authorization: 'Tickets and user tokens on the authorization API: endpoints 22 and 23',
-  me: `The signed-in user, read with the user's token: endpoint 24, and the documented me API (beyond the spec)`,
-  shop: 'The shop: endpoint 25',
-  accounts: `Accounts' active products (beyond the spec: the account API)`,
-  titles: `The organisation's titles (beyond the spec: the titles API)`,
 };
 
 /** The tag of an entry: the SDK resource that sends it (`products` of `sdk: 'products.list'`). */

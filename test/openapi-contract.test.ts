@@ -5,7 +5,7 @@
  * user-token operations marked, each operation tagged with the SDK resource that calls it, the
  * resources as named schemas, and no server variable its URL does not use.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
@@ -192,13 +192,35 @@ describe('tags and names', () => {
     expect(new Set(operations.map((op) => op.tags[0]))).toEqual(new Set(doc.tags.map((t) => t.name)));
   });
 
-  test('each tag\u2019s description is the PlatformClient property\u2019s TSDoc', () => {
+  test('each tag\u2019s description is the PlatformClient property\u2019s TSDoc (mock/resource-descriptions.ts, generated)', () => {
     const source = readFileSync(new URL('../src/client.ts', import.meta.url), 'utf8');
-    const documented = new Map(
-      [...source.matchAll(/^ {2}\/\*\* (.+?)\. \*\/\n {2}readonly (\w+): [A-Z]\w+;$/gm)].map((m) => [m[2]!, m[1]!]),
-    );
-    for (const [name, description] of Object.entries(RESOURCE_DESCRIPTIONS))
-      expect(documented.get(name)?.replace(/\. Needs .*$/, ''), name).toBe(description);
+    const tagged = new Set(endpoints.map(tagOf));
+    // One line of TSDoc per resource, in the client's order; what a property needs (`Needs hosts.shop`) stays in the SDK.
+    const documented = [...source.matchAll(/^ {2}\/\*\* (.+?)\. \*\/\n {2}readonly (\w+): [A-Z]\w+;$/gm)]
+      .map((m) => [m[2]!, m[1]!.replace(/\. Needs .*$/, '')] as const)
+      .filter(([name]) => tagged.has(name));
+    const file = new URL('../mock/resource-descriptions.ts', import.meta.url);
+    const expected = [
+      "// Generated from the TSDoc of `PlatformClient`'s properties (src/client.ts) by",
+      '// test/openapi-contract.test.ts: `UPDATE_GENERATED=1 npx vitest run test/openapi-contract.test.ts` rewrites it.',
+      '',
+      '/**',
+      ' * What each SDK resource (a property of `PlatformClient`) is, as its TSDoc there says: the',
+      " * description of its tag. An operation's tag is the resource its entry names (`sdk`), so a",
+      " * generator's classes are the SDK's.",
+      ' */',
+      'export const RESOURCE_DESCRIPTIONS: Readonly<Record<string, string>> = {',
+      ...documented.map(([name, text]) => `  ${name}: ${JSON.stringify(text)},`),
+      '};',
+      '',
+    ].join('\n');
+    const update = process.env.UPDATE_GENERATED === '1';
+    if (update && readFileSync(file, 'utf8') !== expected) writeFileSync(file, expected);
+    expect(
+      readFileSync(file, 'utf8'),
+      'mock/resource-descriptions.ts is stale: UPDATE_GENERATED=1 npx vitest run test/openapi-contract.test.ts',
+    ).toBe(expected);
+    expect(Object.keys(RESOURCE_DESCRIPTIONS).sort()).toEqual([...tagged].sort());
   });
 
   test('the resources are named schemas, with the SDK\u2019s names', () => {
