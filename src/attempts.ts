@@ -183,39 +183,66 @@ const UTF8 = new TextDecoder();
 function ignore(): void {}
 
 /**
+ * How an attempt can be stopped on the wire when its time runs out. `abortable`: it carries an
+ * `AbortSignal`, and the timeout aborts it. Otherwise it is sent without one (a signal costs fetch
+ * about as much as the rest of the SDK's work on a call): the timeout gives it up, its answer's body
+ * is cancelled (which closes the connection) when the headers are in, and an answer that comes
+ * after the deadline is cancelled unread; `timedOut` is told, and the client's later attempts carry
+ * a signal ({@link Attempts}).
+ */
+interface Stopping {
+  readonly abortable: boolean;
+  readonly timedOut?: () => void;
+}
+
+/**
  * One attempt, given the call's `timeout` to be answered whole: its status and headers, then its
  * body, read here into `call.answerText` (at most {@link MAX_ANSWER_BYTES}, else a
  * {@link ResponseTooLargeError}). A redirect is refused before its body is read
- * ({@link refuseRedirect}). When the time runs out the attempt is aborted, the body's read with it,
- * and fails with an {@link AttemptTimeout}, as ky's own timeout does. The caller's signal aborts it too.
+ * ({@link refuseRedirect}). When the time runs out the attempt fails with an {@link AttemptTimeout},
+ * as ky's own timeout does, and is stopped as `stopping` says. The caller's signal aborts it too.
  */
 function timed(
   call: Call,
   log: CallLog | undefined,
-  send: (signal: AbortSignal) => Promise<Response>,
+  stopping: Stopping,
+  send: (signal: AbortSignal | undefined) => Promise<Response>,
 ): Promise<Response> {
-  const controller = new AbortController();
-  const signal = call.signal ? AbortSignal.any([call.signal, controller.signal]) : controller.signal;
+  // The attempt's own abort, made only when it is sent abortable or the caller may abort it.
+  const controller = stopping.abortable || call.signal ? new AbortController() : undefined;
+  let signal: AbortSignal | undefined;
+  if (call.signal && controller) signal = AbortSignal.any([call.signal, controller.signal]);
+  else signal = controller?.signal;
   // The answer whose body is being read, and its reader: the timer cuts the read.
   let answer: Response | undefined;
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let over: AttemptTimeout | undefined;
   return new Promise<Response>((resolve, reject) => {
     const timer = setTimeout(() => {
-      controller.abort();
-      // A body that outlives the abort (a `fetch` of the caller's that ignores the signal) is cancelled.
-      reader?.cancel().catch(ignore);
-      reject(
-        new AttemptTimeout(`${call.wireMethod} ${redact(call.url)} timed out after ${call.timeout} ms`, answer?.status),
+      over = new AttemptTimeout(
+        `${call.wireMethod} ${redact(call.url)} timed out after ${call.timeout} ms`,
+        answer?.status,
       );
+      controller?.abort();
+      // A body that outlives the abort (a `fetch` of the caller's that ignores the signal, or no signal) is cancelled.
+      reader?.cancel().catch(ignore);
+      if (!controller) stopping.timedOut?.();
+      reject(over);
     }, call.timeout);
     send(signal)
       .then(async (response) => {
+        // An answer after the deadline is no one's: its body is cancelled unread.
+        if (over) {
+          response.body?.cancel().catch(ignore);
+          throw over;
+        }
         refuseRedirect(call, response, log);
         answer = response;
         reader = response.body?.getReader();
         const text = reader ? await readAnswer(call, response.status, reader, log) : '';
         // An attempt that is over (timed out, aborted) has already failed: its late body is no one's.
-        if (signal.aborted) throw signal.reason;
+        if (signal?.aborted) throw signal.reason;
+        if (over) throw over;
         call.answerText = text;
         return response;
       })
@@ -352,6 +379,9 @@ export function connectionError(call: Call, error: unknown): APIConnectionError 
   );
 }
 
+/** Retries, always sent with a signal: a call is retried because something already went wrong. */
+const ABORTABLE: Stopping = { abortable: true };
+
 /** What the attempt loop needs from the client. */
 export interface AttemptSettings {
   /** The transport: the caller's `fetch`, and node:http(s) for a GET with a body. */
@@ -376,6 +406,16 @@ export class Attempts {
   readonly #log: CallLog | undefined;
   /** ky, loaded and set up on the first retry: a call answered at once never needs it. */
   #ky: Promise<KyInstance> | undefined;
+  /**
+   * How first attempts are stopped at their timeout: sent without a signal until one of them times
+   * out, with one from then on (see {@link Stopping}); retries always carry one.
+   */
+  readonly #firstAttempts: { abortable: boolean; timedOut: () => void } = {
+    abortable: false,
+    timedOut: () => {
+      this.#firstAttempts.abortable = true;
+    },
+  };
   /** Errors thrown by the caller's own code (a token provider): never retried, passed on as they are. */
   readonly #callerErrors = new WeakSet<object>();
 
@@ -421,13 +461,17 @@ export class Attempts {
   /** The first attempt, straight through the transport; no redirect followed (see {@link refuseRedirect}). */
   async #firstAttempt(call: Call): Promise<Response> {
     // The token goes into the call's headers: ky's retries start from them and set their own.
-    await this.#begin(call, call.headers);
-    return timed(call, this.#log, (signal) =>
+    const asking = this.#begin(call, call.headers);
+    if (asking) await asking;
+    // A GET with a body goes over node:http, which has no timeout of its own: it always carries a signal.
+    const stopping = call.wireMethod === call.method ? this.#firstAttempts : ABORTABLE;
+    return timed(call, this.#log, stopping, (signal) =>
       this.#fetch(call.url, {
         method: call.wireMethod,
         headers: call.headers,
         body: call.body,
-        signal,
+        // Without a signal, the key is left out: a fetch may read `signal: undefined` as one given.
+        ...(signal ? { signal } : {}),
         redirect: 'manual',
       }),
     );
@@ -459,7 +503,9 @@ export class Attempts {
       },
       // Each attempt is timed and read as the first one was, following no redirect; ky's own timeout is off.
       fetch: (input, init) =>
-        timed(call, this.#log, (signal) => this.#fetch(new Request(input, { ...init, signal, redirect: 'manual' }))),
+        timed(call, this.#log, ABORTABLE, (signal) =>
+          this.#fetch(new Request(input, { ...init, signal: signal ?? null, redirect: 'manual' })),
+        ),
     };
     if (call.body !== undefined) options.body = call.body;
     if (call.signal) options.signal = call.signal;
@@ -509,20 +555,35 @@ export class Attempts {
   /**
    * An attempt begins: it is counted and timed, its bearer token set in `headers` (the client's,
    * asked for on every attempt so that a refused one is replaced; the call's own; or none), and it
-   * is logged.
+   * is logged. At once when the token is at hand (a fixed one, a cached one still fresh), else a
+   * promise of it.
    */
-  async #begin(call: Call, headers: Record<string, string> | Headers): Promise<void> {
+  #begin(call: Call, headers: Record<string, string> | Headers): Promise<void> | undefined {
     call.attempts += 1;
     call.attemptStartedAt = performance.now();
     if (call.authenticate) {
-      try {
-        call.token = await this.#auth.token();
-      } catch (error) {
-        // What the caller's provider throws is its own error: never retried, passed on as it is.
-        if (!(error instanceof PlatformError) && typeof error === 'object' && error) this.#callerErrors.add(error);
-        throw error;
-      }
+      const token = this.#auth.current();
+      if (token === undefined) return this.#beginAsking(call, headers);
+      call.token = token;
     }
+    this.#started(call, headers);
+    return undefined;
+  }
+
+  /** An attempt begins once the client's token source has answered. */
+  async #beginAsking(call: Call, headers: Record<string, string> | Headers): Promise<void> {
+    try {
+      call.token = await this.#auth.token();
+    } catch (error) {
+      // What the caller's provider throws is its own error: never retried, passed on as it is.
+      if (!(error instanceof PlatformError) && typeof error === 'object' && error) this.#callerErrors.add(error);
+      throw error;
+    }
+    this.#started(call, headers);
+  }
+
+  /** The attempt's token set in its headers, and the attempt logged. */
+  #started(call: Call, headers: Record<string, string> | Headers): void {
     if (call.token !== undefined) {
       const authorization = `Bearer ${call.token}`;
       if (headers instanceof Headers) headers.set('authorization', authorization);

@@ -11,6 +11,8 @@ export interface TokenSource {
   readonly refreshable: boolean;
   /** The token for the next request. */
   token(): Promise<string>;
+  /** That token when it is at hand without waiting (a fixed token, a cached one still fresh); else undefined. */
+  current(): string | undefined;
   /** Forget `token` (answered 401) so that the next {@link TokenSource.token} gets a new one. */
   invalidate(token: string): void;
 }
@@ -30,6 +32,9 @@ class FixedToken implements TokenSource {
   token(): Promise<string> {
     return Promise.resolve(this.#value);
   }
+  current(): string {
+    return this.#value;
+  }
   invalidate(): void {}
 }
 
@@ -42,6 +47,9 @@ class ProvidedToken implements TokenSource {
   }
   async token(): Promise<string> {
     return this.#provide();
+  }
+  current(): undefined {
+    return undefined;
   }
   invalidate(): void {}
 }
@@ -62,9 +70,14 @@ class ClientCredentialsToken implements TokenSource {
     this.#fetchToken = fetchToken;
   }
 
-  token(): Promise<string> {
+  current(): string | undefined {
     const cached = this.#cached;
-    if (cached && Date.now() < cached.refreshAt) return Promise.resolve(cached.token);
+    return cached && Date.now() < cached.refreshAt ? cached.token : undefined;
+  }
+
+  token(): Promise<string> {
+    const cached = this.current();
+    if (cached !== undefined) return Promise.resolve(cached);
     this.#pending ??= this.#refresh().finally(() => {
       this.#pending = undefined;
     });

@@ -238,3 +238,65 @@ describe('the SDK reads at most 16 MiB of an answer', () => {
     expect(sent).toMatchObject([{ finished: true }]);
   });
 });
+
+describe('an attempt carries an AbortSignal once the client has seen a timeout', () => {
+  /** A fetch whose first answer comes only when the test says, recording whether each attempt carried a signal. */
+  function recording() {
+    const signals: (AbortSignal | undefined)[] = [];
+    let release: (response: Response) => void = () => {};
+    let cancelled = false;
+    const late = new Promise<Response>((resolve) => {
+      release = resolve;
+    });
+    const fetchSpy: typeof fetch = (input, init) => {
+      // A retry comes as a Request (ky's), whose signal follows the attempt's.
+      signals.push(input instanceof Request ? input.signal : (init?.signal ?? undefined));
+      if (signals.length === 1) return late;
+      return Promise.resolve(
+        new Response('{"items":[]}', { status: 200, headers: { 'content-type': 'application/json' } }),
+      );
+    };
+    const lateAnswer = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"items":'));
+          },
+          cancel() {
+            cancelled = true;
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
+    return { fetchSpy, signals, release: () => release(lateAnswer()), wasCancelled: () => cancelled };
+  }
+
+  test('the first attempts go without one; the first timeout gives up the attempt, whose late answer is closed unread, and switches the client to signals', async () => {
+    const { fetchSpy, signals, release, wasCancelled } = recording();
+    const sdk = client({ fetch: fetchSpy, timeout: 50 });
+    const error = await sdk.products.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect((error as Error).message).toBe(`GET ${origin}${paths.getProducts} got no answer within 50 ms (1 attempt)`);
+    expect(signals).toEqual([undefined]);
+    // The abandoned attempt's answer comes after all: its body is cancelled, never read.
+    release();
+    await until(() => expect(wasCancelled()).toBe(true));
+    // From now on every attempt can be aborted when its time runs out.
+    await expect(sdk.products.list()).resolves.toEqual({ items: [] });
+    expect(signals[1]).toBeInstanceOf(AbortSignal);
+  });
+
+  test('a retry always carries one, and so does a call given a signal', async () => {
+    const { fetchSpy, signals } = recording();
+    const controller = new AbortController();
+    await expect(client({ fetch: fetchSpy, timeout: 50, maxRetries: 1 }).products.list()).resolves.toEqual({
+      items: [],
+    });
+    expect(signals[0]).toBeUndefined();
+    expect(signals[1]).toBeInstanceOf(AbortSignal);
+    const other = recording();
+    const answer = client({ fetch: other.fetchSpy, timeout: 50 }).products.list({}, { signal: controller.signal });
+    await expect(answer).rejects.toBeInstanceOf(APITimeoutError);
+    expect(other.signals[0]).toBeInstanceOf(AbortSignal);
+  });
+});
