@@ -1,0 +1,271 @@
+/**
+ * Throughput of a shared server under load, as a team's test suites would load `platform-mock`:
+ * autocannon with 32 connections against three servers, each in a process of its own, in
+ * alternating rounds (the order turns each round, so drift in the machine's load falls on all):
+ *
+ * - the platform's standalone server (`platform-mock --seed demo`), the subject;
+ * - a raw node:http server answering the very bytes the platform answers, the baseline: what any
+ *   server on this machine costs;
+ * - Prism 5 (`@stoplight/prism-cli`) mocking the package's own OpenAPI document, the reference a team
+ *   would otherwise reach for. It is fetched with npx on first use; without the registry its row
+ *   says so and the rest runs.
+ *
+ * Two cases: a read (get products, endpoint 2) and a write (update prices, endpoint 1, the same
+ * valid body each time). The target is on the read and the write alike: the platform's throughput
+ * at least 0.75x the raw server's (its time per request at most 1/0.75 of the raw server's).
+ *
+ * `BENCH_THROUGHPUT_SECONDS` (default 6) and `BENCH_THROUGHPUT_ROUNDS` (default 3) set the rounds.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { openApiDocument } from '../mock/openapi.js';
+import { demoCredentials } from '../mock/seeds/demo.js';
+import { progress, type Result } from './harness.js';
+
+const CONNECTIONS = 32;
+const SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 6);
+const ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
+/** The platform's throughput must be at least this share of the raw server's. */
+const TARGET_SHARE = 0.75;
+const PRISM = '@stoplight/prism-cli@5.12.0';
+
+const root = new URL('..', import.meta.url);
+
+/** A request of a case, as autocannon sends it. */
+interface Load {
+  method: 'GET' | 'POST';
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** One server of the comparison: where it listens, and how to stop it. */
+interface Target {
+  name: string;
+  url: string;
+  child: ChildProcess;
+}
+
+/** A child process, started; resolves with the first `http://host:port` it prints on stdout. */
+function serve(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Target> {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => fail(new Error(`${name} did not start within 120 s`)), 120_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill();
+      reject(error);
+    };
+    const look = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const url = /https?:\/\/(?:127\.0\.0\.1|localhost):\d+/.exec(seen)?.[0];
+      if (!url) return;
+      clearTimeout(timer);
+      child.stdout?.off('data', look);
+      child.stdout?.resume();
+      child.stderr?.resume();
+      resolve({ name, url: url.replace('localhost', '127.0.0.1'), child });
+    };
+    child.stdout?.on('data', look);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+    });
+    child.on('exit', (code) => fail(new Error(`${name} exited (${code}) before listening: ${seen.slice(-400)}`)));
+  });
+}
+
+/** A port nothing listens on now (Prism takes no port 0). */
+function freePort(): Promise<number> {
+  const probe = createServer();
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    }),
+  );
+}
+
+/** The raw server: one handler answering `status` and `body` to every request, after reading its body. */
+function rawServer(bodies: Record<string, { status: number; body: string }>): Promise<Target> {
+  const program = `
+    const answers = JSON.parse(process.env.ANSWERS);
+    const server = require('node:http').createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const { status, body } = answers[req.method];
+        res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+    });
+    server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`;
+  return serve('raw node:http', process.execPath, ['-e', program], { ANSWERS: JSON.stringify(bodies) });
+}
+
+/** Requests per second and latency of one round of `load` against `url`. */
+async function round(url: string, load: Load): Promise<{ rps: number; p99: number; errors: number }> {
+  const result = await autocannon({
+    url: `${url}${load.path}`,
+    method: load.method,
+    headers: load.headers,
+    ...(load.body === undefined ? {} : { body: load.body }),
+    connections: CONNECTIONS,
+    duration: SECONDS,
+  });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1] ?? Number.NaN;
+
+/** The token of the demo client, from the platform's own token endpoint. */
+async function demoToken(url: string, scope: string): Promise<string> {
+  const answer = await fetch(`${url}/api/authorization/access_token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      grant_type: 'none',
+      client_id: demoCredentials.clientId,
+      client_secret: demoCredentials.clientSecret,
+      scope,
+    }),
+  });
+  if (!answer.ok) throw new Error(`the demo token: ${answer.status} ${await answer.text()}`);
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+/** One row of the throughput table. */
+export interface ThroughputRow {
+  case: string;
+  server: string;
+  'requests/s': string;
+  'p99 ms': string;
+  'share of raw': string;
+  /** Connection errors and answers outside 2xx (Prism refuses what its document's examples do not cover). */
+  errors: string;
+}
+
+/** The read and the write against the platform, the raw server and Prism; the verdicts as results. */
+export async function measureThroughput(): Promise<{ results: Result[]; rows: ThroughputRow[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-throughput-'));
+  const targets: Target[] = [];
+  try {
+    const platform = await serve('platform-mock', process.execPath, [
+      '--import',
+      'tsx',
+      'mock/node/cli.ts',
+      '--port',
+      '0',
+      '--seed',
+      'demo',
+    ]);
+    targets.push(platform);
+    const token = await demoToken(platform.url, '/external/product/r /external/price/w');
+    const auth = { accept: 'application/json', authorization: `Bearer ${token}` };
+    const cases: Record<string, Load> = {
+      'read (get products)': { method: 'GET', path: '/external/api/v1/products?product_type=packages', headers: auth },
+      'write (update prices)': {
+        method: 'POST',
+        path: '/external/api/v1/prices',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          package_integration_code: 'PREMIUM-DIGITAL',
+          price_periods: [
+            { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1, price: 12.9 },
+          ],
+        }),
+      },
+    };
+    // The raw server answers what the platform answers to each case.
+    const answers: Record<string, { status: number; body: string }> = {};
+    for (const load of Object.values(cases)) {
+      const answer = await fetch(`${platform.url}${load.path}`, {
+        method: load.method,
+        headers: load.headers,
+        ...(load.body === undefined ? {} : { body: load.body }),
+      });
+      answers[load.method] = { status: answer.status, body: await answer.text() };
+    }
+    targets.push(await rawServer(answers));
+    const spec = join(dir, 'openapi.json');
+    writeFileSync(spec, JSON.stringify(openApiDocument()));
+    try {
+      progress(`  starting Prism (${PRISM}, fetched with npx on first use) `);
+      const port = String(await freePort());
+      targets.push(
+        await serve('Prism 5 (same OpenAPI document)', 'npx', [
+          '-y',
+          PRISM,
+          'mock',
+          '-h',
+          '127.0.0.1',
+          '-p',
+          port,
+          spec,
+        ]),
+      );
+      progress('ok\n');
+    } catch (error) {
+      progress(`unavailable: ${(error as Error).message.split('\n')[0]}\n`);
+    }
+    return await compareAll(cases, targets);
+  } finally {
+    for (const t of targets) t.child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function compareAll(
+  cases: Record<string, Load>,
+  targets: Target[],
+): Promise<{ results: Result[]; rows: ThroughputRow[] }> {
+  const results: Result[] = [];
+  const rows: ThroughputRow[] = [];
+  for (const [name, load] of Object.entries(cases)) {
+    progress(`  throughput, ${name}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per server `);
+    const runs = new Map<string, { rps: number[]; p99: number[]; errors: number }>();
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 ? [...targets].reverse() : targets;
+      for (const t of order) {
+        const run = await round(t.url, load);
+        const seen = runs.get(t.name) ?? { rps: [], p99: [], errors: 0 };
+        seen.rps.push(run.rps);
+        seen.p99.push(run.p99);
+        seen.errors += run.errors;
+        runs.set(t.name, seen);
+        progress('.');
+      }
+    }
+    progress('\n');
+    const raw = runs.get('raw node:http')!;
+    const subject = runs.get('platform-mock')!;
+    if (subject.errors > 0) throw new Error(`platform-mock answered ${subject.errors} errors under load (${name})`);
+    for (const t of targets) {
+      const run = runs.get(t.name)!;
+      rows.push({
+        case: name,
+        server: t.name,
+        'requests/s': median(run.rps).toFixed(0),
+        'p99 ms': median(run.p99).toFixed(0),
+        'share of raw': `${(median(run.rps) / median(raw.rps)).toFixed(2)}x`,
+        errors: String(run.errors),
+      });
+    }
+    // As the harness reads results: time per request, the raw server's the baseline.
+    const perRound = subject.rps.map((rps, i) => raw.rps[i]! / rps);
+    results.push({
+      name: `standalone server at ${CONNECTIONS} connections, ${name}: time per request vs raw node:http`,
+      baseline: 1e6 / median(raw.rps),
+      subject: 1e6 / median(subject.rps),
+      unit: 'us/req',
+      ratio: median(perRound),
+      spread: [Math.min(...perRound), Math.max(...perRound)],
+      target: Number((1 / TARGET_SHARE).toFixed(2)),
+    });
+  }
+  return { results, rows };
+}
