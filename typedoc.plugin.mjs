@@ -11,11 +11,26 @@
  * declared. TypeScript gives such a module no values, but TypeDoc would still list each schema's
  * variable there: the module shows its types only (the schemas themselves are documented in
  * `subscription-platform-sdk/schemas`).
+ *
+ * The guides of `docs/` are pages of the same site (`projectDocuments`): each is named by its first
+ * heading, as the README's list of guides names it, not by its file name.
  */
-import { Converter, DeclarationReflection, ReflectionKind } from 'typedoc';
+import { Converter, DeclarationReflection, DocumentReflection, ReflectionKind, RendererEvent } from 'typedoc';
 
 /** @param {import('typedoc').Application} app */
 export function load(app) {
+  // Once the pages have their addresses (from the file names: `documents/sign-on.html`), each guide
+  // takes its first heading for its title, in the navigation and the search.
+  app.renderer.on(RendererEvent.BEGIN, (event) => {
+    for (const page of event.project.getReflectionsByKind(ReflectionKind.Document)) {
+      if (!(page instanceof DocumentReflection)) continue;
+      const heading = page.content
+        .map((part) => part.text)
+        .join('')
+        .match(/^# (.+)$/m)?.[1];
+      if (heading) page.name = heading;
+    }
+  });
   app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
     for (const member of context.project.getReflectionsByKind(ReflectionKind.Property)) {
       if (!(member instanceof DeclarationReflection)) continue;
