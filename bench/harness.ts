@@ -50,7 +50,7 @@ export function progress(text: string): void {
 }
 
 /** Runs a warm-up, then `rounds` alternating rounds; prints a dot per round. */
-export async function compare(c: Comparison, rounds = 15): Promise<Result> {
+export async function compare(c: Comparison, rounds = 31): Promise<Result> {
   const ops = c.ops ?? 200;
   progress(`  ${c.name} `);
   await round(c.baseline, ops);

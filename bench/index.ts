@@ -233,7 +233,7 @@ const groups: ReadonlyArray<[string, () => Promise<Result | Result[]>]> = [
 const words = process.argv.slice(2);
 const chosen = groups.filter(([name]) => words.length === 0 || words.some((w) => name.includes(w)));
 const results = new Map<string, Result[]>();
-progress('speed: each case alternates baseline and subject in 15 rounds (a dot per round)\n');
+progress('speed: each case alternates baseline and subject in 31 rounds (a dot per round)\n');
 for (const [name, run] of chosen) results.set(name, [await run()].flat());
 const of = (...names: string[]) => names.flatMap((n) => results.get(n) ?? []);
 const speed = of('sdk clients', 'msw in-process', 'batch change-log', 'server', 'throughput');
