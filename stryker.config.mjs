@@ -21,10 +21,12 @@ export default {
     'mock/core/subscription-system.ts',
     // Request validation.
     'mock/core/validate.ts',
-    // The SDK's retry and token-refresh rules.
+    // The SDK's retry and token-refresh rules, and an attempt's timeout (the line ranges of `timed`,
+    // and of `Attempts#nextWait` to `#isCallerError`: move them with the code).
     'src/retry.ts',
     'src/auth.ts',
-    'src/attempts.ts:370-398',
+    'src/attempts.ts:206-261',
+    'src/attempts.ts:606-630',
   ],
   coverageAnalysis: 'perTest',
   // A static mutant (code run as its module loads) would need its modules loaded again, and the

@@ -192,7 +192,8 @@ function ignore(): void {}
  */
 interface Stopping {
   readonly abortable: boolean;
-  readonly timedOut?: () => void;
+  /** Told when an attempt sent without a signal times out. */
+  readonly timedOut: () => void;
 }
 
 /**
@@ -226,7 +227,7 @@ function timed(
       controller?.abort();
       // A body that outlives the abort (a `fetch` of the caller's that ignores the signal, or no signal) is cancelled.
       reader?.cancel().catch(ignore);
-      if (!controller) stopping.timedOut?.();
+      if (!controller) stopping.timedOut();
       reject(over);
     }, call.timeout);
     send(signal)
@@ -380,7 +381,7 @@ export function connectionError(call: Call, error: unknown): APIConnectionError 
 }
 
 /** Retries, always sent with a signal: a call is retried because something already went wrong. */
-const ABORTABLE: Stopping = { abortable: true };
+const ABORTABLE: Stopping = { abortable: true, timedOut: ignore };
 
 /** What the attempt loop needs from the client. */
 export interface AttemptSettings {
@@ -624,7 +625,8 @@ export class Attempts {
   }
 
   #isCallerError(error: unknown): boolean {
-    return typeof error === 'object' && error !== null && this.#callerErrors.has(error);
+    // A WeakSet holds objects only: it answers false for anything else.
+    return this.#callerErrors.has(error as object);
   }
 
   /**

@@ -278,6 +278,10 @@ describe('an attempt carries an AbortSignal once the client has seen a timeout',
     expect(error).toBeInstanceOf(APITimeoutError);
     expect((error as Error).message).toBe(`GET ${origin}${paths.getProducts} got no answer within 50 ms (1 attempt)`);
     expect(signals).toEqual([undefined]);
+    expect((error as APITimeoutError).cause).toMatchObject({
+      name: 'TimeoutError',
+      message: `GET ${origin}${paths.getProducts} timed out after 50 ms`,
+    });
     // The abandoned attempt's answer comes after all: its body is cancelled, never read.
     release();
     await until(() => expect(wasCancelled()).toBe(true));
@@ -295,8 +299,21 @@ describe('an attempt carries an AbortSignal once the client has seen a timeout',
     expect(signals[0]).toBeUndefined();
     expect(signals[1]).toBeInstanceOf(AbortSignal);
     const other = recording();
-    const answer = client({ fetch: other.fetchSpy, timeout: 50 }).products.list({}, { signal: controller.signal });
+    const withSignal = client({ fetch: other.fetchSpy, timeout: 50 });
+    const answer = withSignal.products.list({}, { signal: controller.signal });
     await expect(answer).rejects.toBeInstanceOf(APITimeoutError);
     expect(other.signals[0]).toBeInstanceOf(AbortSignal);
+    // That attempt was aborted on the wire: the client's next first attempt still goes without one.
+    await expect(withSignal.products.list()).resolves.toEqual({ items: [] });
+    expect(other.signals[1]).toBeUndefined();
+  });
+
+  test('an answer without a body (204) is read as no content, not waited on', async () => {
+    const noContent: typeof fetch = async () => new Response(null, { status: 204 });
+    const { data, response } = await client({ fetch: noContent })
+      .request({ method: 'POST', path: '/external/test/no-content' })
+      .withResponse();
+    expect(response.status).toBe(204);
+    expect(data).toBeUndefined();
   });
 });
