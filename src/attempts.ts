@@ -395,6 +395,13 @@ export interface AttemptSettings {
   readonly delays: RetryDelays;
   /** The log, when the client has a logger. */
   readonly log: CallLog | undefined;
+  /**
+   * Whether first attempts may go without an `AbortSignal` until the client first sees a timeout:
+   * only with Node's own `fetch`, whose pool has no limit of connections and where a signal costs
+   * most. A browser keeps a few connections per host, and a caller's `fetch` may too: there an
+   * attempt given up but not aborted would hold one, so every attempt carries a signal.
+   */
+  readonly lazyAbort: boolean;
 }
 
 /** The attempt loop of one client: the first attempt through fetch, the retries through ky. */
@@ -408,11 +415,11 @@ export class Attempts {
   /** ky, loaded and set up on the first retry: a call answered at once never needs it. */
   #ky: Promise<KyInstance> | undefined;
   /**
-   * How first attempts are stopped at their timeout: sent without a signal until one of them times
-   * out, with one from then on (see {@link Stopping}); retries always carry one.
+   * How first attempts are stopped at their timeout: with `lazyAbort`, sent without a signal until
+   * one of them times out, with one from then on (see {@link Stopping}); retries always carry one.
    */
   readonly #firstAttempts: { abortable: boolean; timedOut: () => void } = {
-    abortable: false,
+    abortable: true,
     timedOut: () => {
       this.#firstAttempts.abortable = true;
     },
@@ -427,6 +434,7 @@ export class Attempts {
     this.#auth = settings.auth;
     this.#delays = settings.delays;
     this.#log = settings.log;
+    this.#firstAttempts.abortable = !settings.lazyAbort;
   }
 
   /**

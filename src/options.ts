@@ -334,10 +334,12 @@ export interface PlatformClientOptions {
    * Time allowed for each attempt, from sending the request to reading the whole answer, in
    * milliseconds. An attempt that takes longer is abandoned and, if the call is retried, sent again;
    * the last one rejects with an `APITimeoutError`. An abandoned attempt's answer is closed unread.
-   * Until an attempt of the client first times out, its first attempts go without an `AbortSignal`
-   * (a signal costs `fetch` more than the rest of a call): one abandoned before its answer's headers
-   * came stays with `fetch` until they come (Node gives up after 300 s). From that first timeout on,
-   * and for every retry, each attempt is aborted when its time runs out.
+   * With Node's own `fetch` (no `fetch` option), until an attempt of the client first times out,
+   * its first attempts go without an `AbortSignal` (a signal costs Node's `fetch` more than the rest
+   * of a call): one abandoned before its answer's headers came stays with `fetch` until they come
+   * (Node gives up after 300 s). From that first timeout on, for every retry, in a browser and with a
+   * `fetch` of yours (whose pool may hold few connections), each attempt is aborted when its time
+   * runs out.
    * @defaultValue 30000
    */
   timeout?: number;

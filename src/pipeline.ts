@@ -148,6 +148,8 @@ export class Pipeline implements Requester {
     );
     this.#attempts = new Attempts({
       fetch: transport(settings.fetch),
+      // Node's own fetch only (not a browser's, nor a caller's): see AttemptSettings.lazyAbort.
+      lazyAbort: settings.fetch === undefined && canSendGetWithBody(),
       auth: this.auth,
       headers: { ...settings.headers, accept: 'application/json' },
       delays: { ...settings.retryDelay, maxRetryAfter: settings.maxRetryAfter },

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/attempts.js';
 import {
   APIConnectionError,
@@ -239,7 +239,17 @@ describe('the SDK reads at most 16 MiB of an answer', () => {
   });
 });
 
-describe('an attempt carries an AbortSignal once the client has seen a timeout', () => {
+describe('with Node\u2019s own fetch, an attempt carries an AbortSignal once the client has seen a timeout', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** The client as a site makes it, with Node's own `fetch` (here the spy, in its place). */
+  function nodeFetchClient(fetchSpy: typeof fetch, options: Partial<PlatformClientOptions> = {}): PlatformClient {
+    vi.stubGlobal('fetch', fetchSpy);
+    return client(options);
+  }
+
   /** A fetch whose first answer comes only when the test says, recording whether each attempt carried a signal. */
   function recording() {
     const signals: (AbortSignal | undefined)[] = [];
@@ -273,7 +283,7 @@ describe('an attempt carries an AbortSignal once the client has seen a timeout',
 
   test('the first attempts go without one; the first timeout gives up the attempt, whose late answer is closed unread, and switches the client to signals', async () => {
     const { fetchSpy, signals, release, wasCancelled } = recording();
-    const sdk = client({ fetch: fetchSpy, timeout: 50 });
+    const sdk = nodeFetchClient(fetchSpy, { timeout: 50 });
     const error = await sdk.products.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
     expect((error as Error).message).toBe(`GET ${origin}${paths.getProducts} got no answer within 50 ms (1 attempt)`);
@@ -293,19 +303,29 @@ describe('an attempt carries an AbortSignal once the client has seen a timeout',
   test('a retry always carries one, and so does a call given a signal', async () => {
     const { fetchSpy, signals } = recording();
     const controller = new AbortController();
-    await expect(client({ fetch: fetchSpy, timeout: 50, maxRetries: 1 }).products.list()).resolves.toEqual({
+    await expect(nodeFetchClient(fetchSpy, { timeout: 50, maxRetries: 1 }).products.list()).resolves.toEqual({
       items: [],
     });
     expect(signals[0]).toBeUndefined();
     expect(signals[1]).toBeInstanceOf(AbortSignal);
     const other = recording();
-    const withSignal = client({ fetch: other.fetchSpy, timeout: 50 });
+    const withSignal = nodeFetchClient(other.fetchSpy, { timeout: 50 });
     const answer = withSignal.products.list({}, { signal: controller.signal });
     await expect(answer).rejects.toBeInstanceOf(APITimeoutError);
     expect(other.signals[0]).toBeInstanceOf(AbortSignal);
     // That attempt was aborted on the wire: the client's next first attempt still goes without one.
     await expect(withSignal.products.list()).resolves.toEqual({ items: [] });
     expect(other.signals[1]).toBeUndefined();
+  });
+
+  test('a fetch of the caller\u2019s (its own pool, maybe a few connections per host, as a browser\u2019s) gets a signal on every attempt', async () => {
+    const { fetchSpy, signals } = recording();
+    const error = await client({ fetch: fetchSpy, timeout: 50 })
+      .products.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    expect(signals[0]).toBeInstanceOf(AbortSignal);
+    expect(signals[0]?.aborted).toBe(true);
   });
 
   test('an answer without a body (204) is read as no content, not waited on', async () => {
