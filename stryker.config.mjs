@@ -26,7 +26,7 @@ export default {
     'src/retry.ts',
     'src/auth.ts',
     'src/attempts.ts:206-261',
-    'src/attempts.ts:606-630',
+    'src/attempts.ts:614-638',
   ],
   coverageAnalysis: 'perTest',
   // A static mutant (code run as its module loads) would need its modules loaded again, and the
