@@ -84,9 +84,13 @@ describe('the platform takes a path parameter from the path and checks it with t
     expect(answer).toEqual({ status: 200, body: { account_id: anna, kind: 'call' } });
   });
 
-  test('an empty segment is no value: 404, the route is not taken', async () => {
-    const answer = await call('/test/accounts//notes');
+  test('an empty segment is no value: 404, the route is not taken, nothing changes', async () => {
+    const bearer = token();
+    const before = platform.snapshot();
+    const answer = await call('/test/accounts//notes', {}, bearer);
+    expect(platform.snapshot()).toEqual(before);
     expect(answer.status).toBe(404);
+    expect(answer.body).toMatchObject({ code: 'not_found' });
   });
 
   test('POST with the id in the path and the note in the body', async () => {

@@ -283,8 +283,9 @@ describe('with Node\u2019s own fetch, an attempt carries an AbortSignal once the
 
   test('the first attempts go without one; the first timeout gives up the attempt, whose late answer is closed unread, and switches the client to signals', async () => {
     const { fetchSpy, signals, release, wasCancelled } = recording();
-    const sdk = nodeFetchClient(fetchSpy, { timeout: 50 });
-    const error = await sdk.products.list().catch((e: unknown) => e);
+    // A generous timeout for the calls that are answered; 50 ms for the one that never is.
+    const sdk = nodeFetchClient(fetchSpy, { timeout: 10_000 });
+    const error = await sdk.products.list({}, { timeout: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APITimeoutError);
     expect((error as Error).message).toBe(`GET ${origin}${paths.getProducts} got no answer within 50 ms (1 attempt)`);
     expect(signals).toEqual([undefined]);
@@ -303,14 +304,15 @@ describe('with Node\u2019s own fetch, an attempt carries an AbortSignal once the
   test('a retry always carries one, and so does a call given a signal', async () => {
     const { fetchSpy, signals } = recording();
     const controller = new AbortController();
-    await expect(nodeFetchClient(fetchSpy, { timeout: 50, maxRetries: 1 }).products.list()).resolves.toEqual({
+    // The first attempt is never answered; the retry is answered at once, well within 2 s.
+    await expect(nodeFetchClient(fetchSpy, { timeout: 2_000, maxRetries: 1 }).products.list()).resolves.toEqual({
       items: [],
     });
     expect(signals[0]).toBeUndefined();
     expect(signals[1]).toBeInstanceOf(AbortSignal);
     const other = recording();
-    const withSignal = nodeFetchClient(other.fetchSpy, { timeout: 50 });
-    const answer = withSignal.products.list({}, { signal: controller.signal });
+    const withSignal = nodeFetchClient(other.fetchSpy, { timeout: 10_000 });
+    const answer = withSignal.products.list({}, { signal: controller.signal, timeout: 50 });
     await expect(answer).rejects.toBeInstanceOf(APITimeoutError);
     expect(other.signals[0]).toBeInstanceOf(AbortSignal);
     // That attempt was aborted on the wire: the client's next first attempt still goes without one.
