@@ -28,7 +28,7 @@ export function urlOf(hosts: Hosts, endpoint: Endpoint, environment: Environment
  * A path's `{name}` segments filled from the members of the checked `input` of the same name, each
  * encoded (`/` as `%2F`), and the input without them: they travel in the path, not in the query
  * or the body. A path without `{` is left as it is.
- * @throws {@link RequestValidationError} naming a member the path needs that is absent or empty
+ * @throws {@link RequestValidationError} naming a member the path needs that is absent, empty, `.` or `..`
  */
 export function fillPath(path: string, input: unknown): { path: string; rest: unknown } {
   if (!path.includes('{') || input === null || typeof input !== 'object') return { path, rest: input };
@@ -40,8 +40,14 @@ export function fillPath(path: string, input: unknown): { path: string; rest: un
       throw new RequestValidationError([
         { code: 'custom', path: [name], message: 'Parameter is required', input: value },
       ]);
+    const text = String(value);
+    // `.` and `..` stay as they are when encoded, and a URL resolves them: the request would go elsewhere.
+    if (text === '.' || text === '..')
+      throw new RequestValidationError([
+        { code: 'custom', path: [name], message: 'Parameter must not be . or .. (a path segment)', input: value },
+      ]);
     delete rest[name];
-    return encodeURIComponent(String(value));
+    return encodeURIComponent(text);
   });
   return { path: filled, rest };
 }

@@ -186,8 +186,10 @@ describe('the SDK fills the path from the method\u2019s parameters', () => {
   test.each([
     ['absent', {}],
     ['empty', { x: '' }],
+    ['.', { x: '.' }],
+    ['..', { x: '..' }],
   ])(
-    'a path member %s (a schema that left it optional) is refused, naming it, never sent as /undefined/',
+    'a path member %s (a schema that allowed it) is refused, naming it: never /undefined/, never a step up the path',
     (_, input) => {
       expect(() => fillPath('/a/{x}/b', input)).toThrow(expect.objectContaining({ field: 'x' }));
     },
