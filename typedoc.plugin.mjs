@@ -18,11 +18,16 @@
  * Their diagrams (```mermaid blocks, which GitHub draws too) are drawn into the pages as SVG when the
  * site is built, by mermaid in Chromium (Debian's, or `CHROMIUM_PATH`): the site needs no script and
  * no network to show them. Without Chromium the build leaves them as code and says so; in CI it fails.
+ *
+ * Every page with a TypeScript example gets the "Run" control (`docs/site/`): its script is built
+ * into the site's assets and added to the page, which then runs each example in the reader's
+ * browser against the reference platform running there.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Converter, DeclarationReflection, DocumentReflection, ReflectionKind, RendererEvent } from 'typedoc';
+import { buildRunAssets } from './docs/site/build.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DIAGRAM = /<pre><code class="mermaid">([\s\S]*?)<\/code>(?:<button[^>]*>[\s\S]*?<\/button>)?<\/pre>/g;
@@ -101,9 +106,35 @@ async function drawDiagrams(out, logger) {
   }
 }
 
+/**
+ * Builds the "Run" control's scripts and adds the control to every guide with a TypeScript example
+ * (and the front page), beside TypeDoc's own script (with the same relative path to the assets).
+ * @param {string} out
+ * @param {import('typedoc').Logger} logger
+ */
+async function addRunControls(out, logger) {
+  const bytes = await buildRunAssets(out);
+  let pages = 0;
+  // The README (the front page) and the guides: the API reference's examples are fragments of a call.
+  const guides = [join(out, 'index.html'), ...htmlFiles(join(out, 'documents'))];
+  for (const file of guides) {
+    const html = readFileSync(file, 'utf8');
+    if (!html.includes('<code class="ts">')) continue;
+    const main = html.match(/<script defer src="((?:\.\.\/)*)assets\/main\.js"><\/script>/);
+    if (!main) throw new Error(`${file}: no assets/main.js script to put the Run control beside`);
+    const tag = `<script defer src="${main[1]}assets/run-controls.js"></script>`;
+    writeFileSync(file, html.replace(main[0], `${main[0]}${tag}`));
+    pages++;
+  }
+  logger.info(
+    `the Run control added to ${pages} pages (its runner: ${Math.round(bytes / 1024)} KiB, loaded on the first Run)`,
+  );
+}
+
 /** @param {import('typedoc').Application} app */
 export function load(app) {
   app.renderer.postRenderAsyncJobs.push((event) => drawDiagrams(event.outputDirectory, app.logger));
+  app.renderer.postRenderAsyncJobs.push((event) => addRunControls(event.outputDirectory, app.logger));
   // Once the pages have their addresses (from the file names: `documents/sign-on.html`), each guide
   // takes its first heading for its title, in the navigation and the search.
   app.renderer.on(RendererEvent.BEGIN, (event) => {

@@ -1,7 +1,7 @@
 /**
- * The README's any-language shell examples, run as written against the standalone server: the
- * client-credentials grant with curl, then an SSO createsession signed with openssl. Skipped with a
- * message where curl, jq or openssl is missing.
+ * The any-language shell examples of the README's quick start and of `docs/other-languages.md`, run
+ * as written against the standalone server: the client-credentials grant with curl, then an SSO
+ * createsession signed with openssl. Skipped with a message where curl, jq or openssl is missing.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,16 +12,16 @@ import { createPlatform } from '../mock/index.js';
 import { type RunningServer, startServer } from '../mock/node/index.js';
 import { demoSite } from '../mock/seeds/demo.js';
 
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-/** The README's `sh` block that contains `marker`. */
-function block(marker: string): string {
-  const found = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes(marker));
-  if (!found) throw new Error(`README.md has no sh block with ${marker}`);
+/** The `sh` block of `file` that contains `marker`. */
+function block(file: string, marker: string): string {
+  const markdown = readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
+  const found = [...markdown.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes(marker));
+  if (!found) throw new Error(`${file} has no sh block with ${marker}`);
   return found;
 }
 
 const tools = ['curl', 'jq', 'openssl'].filter((t) => spawnSync(t, ['--version']).error !== undefined);
-if (tools.length) console.warn(`${tools.join(', ')} missing: the README's shell examples are not run`);
+if (tools.length) console.warn(`${tools.join(', ')} missing: the docs' shell examples are not run`);
 
 const platform = createPlatform();
 let server: RunningServer;
@@ -30,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Runs a README block with bash against this server, as if it listened on port 4010. */
+/** Runs a docs block with bash against this server, as if it listened on port 4010. */
 async function run(script: string): Promise<string> {
   const here = script.replaceAll('localhost:4010', new URL(server.url).host);
   const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', here], { timeout: 60_000 });
@@ -38,20 +38,23 @@ async function run(script: string): Promise<string> {
 }
 
 test.skipIf(tools.length > 0)(
-  "README: the client-credentials grant with curl (grant_type=none) gets a token the products' endpoint takes",
+  "README and other-languages: the client-credentials grant with curl (grant_type=none) gets a token the products' endpoint takes",
   async () => {
-    const answer = JSON.parse(await run(block('grant_type=none'))) as { items: unknown[] };
-    expect(answer.items.length).toBeGreaterThan(0);
-    const grant = platform.requests.list().find((e) => e.path === '/api/authorization/access_token');
-    expect(grant).toMatchObject({ status: 200, refusal: null });
+    for (const file of ['README.md', 'docs/other-languages.md']) {
+      platform.requests.clear();
+      const answer = JSON.parse(await run(block(file, 'grant_type=none'))) as { items: unknown[] };
+      expect(answer.items.length, file).toBeGreaterThan(0);
+      const grant = platform.requests.list().find((e) => e.path === '/api/authorization/access_token');
+      expect(grant, file).toMatchObject({ status: 200, refusal: null });
+    }
   },
   90_000,
 );
 
 test.skipIf(tools.length > 0)(
-  'README: an SSO createsession signed with openssl is answered with a session token for the client',
+  'other-languages: an SSO createsession signed with openssl is answered with a session token for the client',
   async () => {
-    const script = block('/createsession');
+    const script = block('docs/other-languages.md', '/createsession');
     expect(script).toContain(demoSite.clientSecret);
     const answer = JSON.parse((await run(script)).trim()) as { t: string };
     const { payload } = await jwtVerify(answer.t, new TextEncoder().encode(demoSite.clientSecret), {

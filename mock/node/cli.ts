@@ -205,7 +205,7 @@ function startupLines(command: Serve, server: RunningServer, logging: boolean): 
           `demo shop:          ${server.url}/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`,
           'demo organisations (the iss of SSO request tokens) and their client_ids:',
           ...organisationLines(server.platform),
-          'demo users (e-mail / password, account id; what each can do: README, "Demo data"):',
+          'demo users (e-mail / password, account id; what each can do: docs/test-authors.md, "Demo data"):',
           ...Object.values(demoUsers).map((u) => `  ${u.email} / ${u.password}, ${u.id}`),
           `all of it as JSON (clients, scopes, users, record ids): GET ${server.url}/__admin/demo`,
         ]

@@ -353,7 +353,7 @@ Usage: platform-mock [options]
 ${sections.join('\n\n')}
 
 Test tools are under /__admin: reset, state, tokens, tickets, sso/sessions, clock, requests, faults.
-A namespace, /_ns/{name}/..., is a platform of its own (README, "Shared server").
+A namespace, /_ns/{name}/..., is a platform of its own (docs/shared-server.md).
 
 Usage: platform-mock capture --api <base_url> --auth <auth_api_url> --client-id <id>
          --client-secret <secret> --organisation <id> --out <file>

@@ -1,36 +1,34 @@
 /**
  * Loaded before each documentation snippet (`node --import`): the embedded reference platform,
  * answering on the example hosts the snippets use, and the values a reader would supply (client
- * credentials, ids) in the environment variables the snippets read.
+ * credentials, ids) in the environment variables the snippets read. The docs site's in-page runner
+ * sets up the same (`docs/site/example-environment.ts`).
+ *
+ * Under MSW, which answers node:http too (the parity runner sends over it), unless the snippet sets
+ * up MSW itself (`SNIPPET_SETS_UP_MSW`): MSW's `setupServer` supports one server in a process, so
+ * the platform then answers through `fetch`, as it does in the docs site, behind the snippet's own.
  */
 import { setupServer } from 'msw/node';
-import { createHandlers, createPlatform, DEMO_SSO_AUDIENCE, demoIds, demoShop, demoSite } from '../../mock/index.js';
-
-/** The hosts of the documentation's examples. */
-export const EXAMPLE_HOSTS = {
-  api: 'https://api.example-platform.com',
-  auth: 'https://auth.example-platform.com',
-  sso: 'https://sso.example-platform.com',
-  shop: 'https://shop.example-platform.com',
-} as const;
+import { EXAMPLE_ENV, EXAMPLE_HOSTS, exampleFetch } from '../../docs/site/example-environment.js';
+import { createHandlers, createPlatform } from '../../mock/index.js';
 
 const platform = createPlatform({ seed: 'demo' });
-// A snippet that starts the standalone server (`startServer`) reaches it on loopback; any other
-// request MSW does not answer is an error.
+// A snippet that starts the standalone server (`startServer`) reaches it on loopback; a request to
+// any other host is an error.
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-setupServer(...createHandlers(platform, EXAMPLE_HOSTS)).listen({
-  onUnhandledRequest: (request, print) => {
-    if (!LOOPBACK.has(new URL(request.url).hostname)) print.error();
-  },
-});
+if (process.env.SNIPPET_SETS_UP_MSW) {
+  const nodeFetch = globalThis.fetch;
+  globalThis.fetch = exampleFetch(platform, (request) =>
+    LOOPBACK.has(new URL(request.url).hostname)
+      ? nodeFetch(request)
+      : Promise.reject(new TypeError(`fetch ${request.url}: the examples reach no other host`)),
+  );
+} else {
+  setupServer(...createHandlers(platform, EXAMPLE_HOSTS)).listen({
+    onUnhandledRequest: (request, print) => {
+      if (!LOOPBACK.has(new URL(request.url).hostname)) print.error();
+    },
+  });
+}
 
-Object.assign(process.env, {
-  CLIENT_ID: demoSite.clientId,
-  CLIENT_SECRET: demoSite.clientSecret,
-  SITE_CLIENT_ID: demoSite.clientId,
-  SITE_CLIENT_SECRET: demoSite.clientSecret,
-  SHOP_CLIENT_ID: demoShop.clientId,
-  ACCOUNT_ID: demoIds.accounts.anna,
-  SSO_AUDIENCE: DEMO_SSO_AUDIENCE,
-  ORGANISATION_ID: demoIds.organisations.demo,
-});
+Object.assign(process.env, EXAMPLE_ENV);

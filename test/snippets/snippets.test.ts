@@ -1,10 +1,12 @@
 /**
  * Every TypeScript snippet of the README and the guides in `docs/` runs as written against the
- * embedded platform. Each README snippet is a program of its own; a guide's snippets, in order, make
- * one program (later ones use what earlier ones declared). Imports of the package are pointed at
- * the sources; `platform.ts` is loaded first. Each program is type-checked (no undefined names,
- * strict mode) and then run. A snippet that is a copy of a file in `examples/` is covered by that
- * file's own test and skipped here.
+ * embedded platform, and prints what the docs say it prints. The docs site's "Run" control makes
+ * the same programs by the same rules (`docs/site/examples.ts`): a snippet that starts with an
+ * import begins a program, one without continues the program before it; a `text` block after a
+ * snippet states its output. Imports of the package are pointed at the sources; `platform.ts` is
+ * loaded first. Each program is type-checked (no undefined names, strict mode) and then run. A
+ * snippet that is a copy of a file in `examples/` is covered by that file's own test and skipped
+ * here.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,13 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { beforeAll, describe, expect, test } from 'vitest';
+import {
+  blocksOfMarkdown,
+  type ExampleBlock,
+  nodeOnlyReason,
+  outputMatches,
+  programsOf,
+} from '../../docs/site/examples.js';
 import { bundled } from '../bundle.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -27,12 +36,8 @@ const IMPORTS: readonly [string, string][] = [
   ["'subscription-platform-sdk'", "'../../src/index.js'"],
 ];
 
-function snippetsOf(markdown: string): string[] {
-  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1] as string);
-}
-
-/** Each program: its name and its source. */
-function programs(): [string, string][] {
+/** Each program: its name, its source, and what it prints when its snippets state it. */
+function programs(): [string, string, string | undefined][] {
   const examples = readdirSync(new URL('examples/', ROOT))
     .filter((f) => f.endsWith('.ts'))
     .map((f) =>
@@ -40,20 +45,28 @@ function programs(): [string, string][] {
         .replaceAll("'../mock/index.js'", "'subscription-platform-sdk/mock'")
         .replaceAll("'../src/index.js'", "'subscription-platform-sdk'"),
     );
-  const covered = (snippet: string) => examples.some((e) => e.trim() === snippet.trim());
-  const out: [string, string][] = [];
-  snippetsOf(read('README.md')).forEach((s, i) => {
-    if (!covered(s)) out.push([`README-${i + 1}`, s]);
-  });
-  for (const file of readdirSync(new URL('docs/', ROOT)).filter((f) => f.endsWith('.md'))) {
-    const snippets = snippetsOf(read(`docs/${file}`)).filter((s) => !covered(s));
-    if (snippets.length) out.push([file.replace(/\.md$/, ''), snippets.join('\n')]);
+  const covered = (block: ExampleBlock) => examples.some((e) => e.trim() === block.code.trim());
+  const out: [string, ExampleBlock[]][] = [];
+  const pages = [
+    'README.md',
+    ...readdirSync(new URL('docs/', ROOT))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  for (const page of pages) {
+    const name = page.replace(/^docs\//, '').replace(/\.md$/, '');
+    const programsOfPage = programsOf(blocksOfMarkdown(read(page)).filter((b) => !covered(b)));
+    programsOfPage.forEach((program, i) => {
+      out.push([programsOfPage.length === 1 ? name : `${name}-${i + 1}`, [...program]]);
+    });
   }
-  return out.map(([name, source]) => {
-    let text = source;
+  return out.map(([name, blocks]) => {
+    let text = blocks.map((b) => b.code).join('\n');
     for (const [from, to] of IMPORTS) text = text.replaceAll(from, to);
+    const stated = blocks.some((b) => b.expected !== undefined);
     // A module, even when it exports nothing.
-    return [name, `${text}\nexport {};\n`];
+    const expected = blocks.flatMap((b) => (b.expected === undefined ? [] : [b.expected.trimEnd()])).join('\n');
+    return [name, `${text}\nexport {};\n`, stated ? expected : undefined];
   });
 }
 
@@ -65,8 +78,26 @@ beforeAll(() => {
   for (const [name, source] of all) writeFileSync(new URL(`${name}.ts`, OUT), source);
 });
 
+test('every program a browser can run ends with a snippet that states its output (the site runs it)', () => {
+  const pages = [
+    'README.md',
+    ...readdirSync(new URL('docs/', ROOT))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+  const silent = pages.flatMap((page) =>
+    programsOf(blocksOfMarkdown(read(page)))
+      .filter((program) => nodeOnlyReason(program.map((b) => b.code).join('\n')) === undefined)
+      .filter((program) => program.at(-1)?.expected === undefined)
+      .map((program) => `${page}: ${program.at(-1)?.code.split('\n')[0]}`),
+  );
+  expect(silent).toEqual([]);
+});
+
 test('the docs have snippets to check', () => {
-  expect(all.map(([name]) => name)).toEqual(expect.arrayContaining(['README-1', 'sign-on']));
+  expect(all.map(([name]) => name)).toEqual(
+    expect.arrayContaining(['README', 'sign-on', 'site-developers', 'test-authors-1']),
+  );
 });
 
 // One program for all the snippets: a few seconds on an idle machine, most of it reading the sources
@@ -110,12 +141,19 @@ describe('every program runs against the embedded platform', () => {
     '%s',
     async (name) => {
       const program = bundled(`.tmp/snippets/${name}.ts`);
+      const source = all.find(([n]) => n === name)?.[1] ?? '';
+      // A snippet that sets up MSW itself gets the platform through fetch (see platform.ts).
+      const ownMsw = source.includes("from 'msw/node'") ? { SNIPPET_SETS_UP_MSW: '1' } : {};
       const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', platform, program], {
         cwd: ROOT,
+        env: { ...process.env, ...ownMsw },
         timeout: PROGRAM_MS - 5_000,
       });
       expect(stderr).toBe('');
       expect(stdout.length).toBeGreaterThan(0);
+      // What the docs say the program prints (`…` for what differs from run to run).
+      const expected = all.find(([n]) => n === name)?.[2];
+      if (expected !== undefined && !outputMatches(stdout, expected)) expect(stdout).toBe(expected);
     },
     PROGRAM_MS,
   );

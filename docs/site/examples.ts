@@ -1,0 +1,88 @@
+/**
+ * The rules that make the TypeScript examples of the docs programs, shared by the snippet test
+ * (which runs them in Node) and the site's "Run" control (which runs them in the reader's browser).
+ *
+ * - A block that starts with an `import` (after its comments) begins a program; a block without
+ *   one continues the program of the block before it, using what that declared.
+ * - A block followed by a `text` block states what it prints: the text block holds its output,
+ *   where `…` stands for text that differs from run to run (a ticket, a token). A block without
+ *   one only declares what later blocks of its program use, and prints nothing.
+ * - A program that imports what only Node has (the standalone server, vitest, `node:` modules)
+ *   cannot run in a browser: the site says why and shows how to run it instead.
+ */
+
+/** Whether a block begins a program of its own: its first statement is an `import`. */
+export function beginsProgram(code: string): boolean {
+  const first = code
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '' && !line.startsWith('//'));
+  return first?.startsWith('import ') ?? false;
+}
+
+/** The modules an example may import that exist only in Node, and what each is. */
+const NODE_ONLY: readonly [RegExp, string][] = [
+  [
+    /from 'subscription-platform-sdk\/mock\/node'/,
+    'the standalone platform server (subscription-platform-sdk/mock/node)',
+  ],
+  [/from 'vitest'/, 'vitest, the test runner'],
+  [/from 'node:[a-z_/]+'/, "Node's own modules"],
+];
+
+/** Why a program cannot run in a browser (what it imports that only Node has); undefined when it can. */
+export function nodeOnlyReason(program: string): string | undefined {
+  return NODE_ONLY.find(([pattern]) => pattern.test(program))?.[1];
+}
+
+/**
+ * Output as compared: each line without trailing spaces, runs of spaces as one, no blank lines
+ * at either end (Node and the browser break a long value's lines alike; spacing is not the point).
+ */
+export function normalizeOutput(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trimEnd())
+    .join('\n')
+    .trim();
+}
+
+/**
+ * Whether `actual` output is the `expected` one, by {@link normalizeOutput}, each `…` of `expected`
+ * standing for any text within a line.
+ */
+export function outputMatches(actual: string, expected: string): boolean {
+  const pattern = normalizeOutput(expected)
+    .split('…')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^\n]*?');
+  return new RegExp(`^${pattern}$`).test(normalizeOutput(actual));
+}
+
+/** A TypeScript block of a page, and the output its `text` block states (undefined: none stated). */
+export interface ExampleBlock {
+  readonly code: string;
+  readonly expected: string | undefined;
+}
+
+/** The blocks of one program, in order. */
+export type Program = readonly ExampleBlock[];
+
+/** The programs of a page's blocks, by {@link beginsProgram}. */
+export function programsOf(blocks: readonly ExampleBlock[]): Program[] {
+  const programs: ExampleBlock[][] = [];
+  for (const block of blocks) {
+    const last = programs.at(-1);
+    if (last && !beginsProgram(block.code)) last.push(block);
+    else programs.push([block]);
+  }
+  return programs;
+}
+
+/** The TypeScript blocks of a Markdown page, each with the `text` block that follows it, if any. */
+export function blocksOfMarkdown(markdown: string): ExampleBlock[] {
+  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```\n(?:\n```text\n([\s\S]*?)^```$)?/gm)].map((m) => ({
+    code: m[1] as string,
+    expected: m[2],
+  }));
+}

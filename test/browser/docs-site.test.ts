@@ -1,0 +1,162 @@
+/**
+ * The docs site as a reader meets it, in Chromium, opened from the folder `npm run docs` writes
+ * (`file://`, no server): every TypeScript example a browser can run has a Run control, runs in the
+ * page against the reference platform running there, and prints what its guide says it prints;
+ * an example only Node can run says so instead; Edit runs the reader's own text; Reset puts the
+ * page's platform back to its demo data.
+ *
+ * The site is built first when it is missing or older than its sources (CI builds it before the
+ * tests, with `npm run docs`).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { blocksOfMarkdown, nodeOnlyReason, programsOf } from '../../docs/site/examples.js';
+import { hasChromium, launchChromium, requireChromium } from './chromium.js';
+
+requireChromium('docs-site.test.ts');
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SITE = join(ROOT, 'docs/api');
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+/** The Markdown pages of the site and where each is rendered. */
+const PAGES: readonly [string, string][] = [
+  ['README.md', 'index.html'],
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f): [string, string] => [`docs/${f}`, `documents/${f.replace(/\.md$/, '.html')}`]),
+];
+
+/** What each page's examples are, by the rules the site follows: run in the page, Node only, or declarations. */
+function expectedKinds(markdown: string): string[] {
+  return programsOf(blocksOfMarkdown(markdown)).flatMap((program) => {
+    const nodeOnly = nodeOnlyReason(program.map((b) => b.code).join('\n')) !== undefined;
+    return program.map((b) => (nodeOnly ? 'node-only' : b.expected === undefined ? 'declares' : 'idle'));
+  });
+}
+
+const RUNNABLE = PAGES.filter(([md]) => expectedKinds(read(md)).includes('idle'));
+
+/** Whether the site is missing or older than what it is built from. */
+function stale(): boolean {
+  const runner = join(SITE, 'assets/run-controls.js');
+  if (!existsSync(runner)) return true;
+  const built = statSync(runner).mtimeMs;
+  const sources = [
+    ...PAGES.map(([md]) => md),
+    ...readdirSync(join(ROOT, 'docs/site')).map((f) => `docs/site/${f}`),
+    'typedoc.plugin.mjs',
+  ];
+  return sources.some((file) => statSync(join(ROOT, file)).mtimeMs > built);
+}
+
+/** Clicks Run on the `index`th control of the page and waits for it to finish; its status, output and matching. */
+async function runExample(page: Page, index: number) {
+  const box = page.locator('.docs-run').nth(index);
+  await box.locator('button.docs-run-primary').click();
+  await page.waitForFunction(
+    (i) => document.querySelectorAll<HTMLElement>('.docs-run')[i]?.dataset.runState === 'done',
+    index,
+    { timeout: 60_000 },
+  );
+  return {
+    status: (await box.locator('.docs-run-status').textContent()) ?? '',
+    output: (await box.locator('.docs-run-output').textContent()) ?? '',
+    requests: await box.locator('.docs-run-journal tr').count(),
+    matches: await box.getAttribute('data-matches'),
+  };
+}
+
+describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    if (stale()) execFileSync('npm', ['run', 'docs'], { cwd: ROOT, stdio: 'ignore' });
+    browser = await launchChromium();
+  }, 300_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function open(html: string): Promise<Page> {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(pathToFileURL(join(SITE, html)).href);
+    await page.waitForFunction(() => document.querySelector('.docs-run') !== null, undefined, { timeout: 20_000 });
+    expect(errors).toEqual([]);
+    return page;
+  }
+
+  test('some pages have examples that run in the page', () => {
+    expect(RUNNABLE.map(([md]) => md)).toEqual(expect.arrayContaining(['docs/sign-on.md']));
+  });
+
+  test.each(RUNNABLE)('%s: each example runs in the page and prints what the guide says', async (md, html) => {
+    const page = await open(html);
+    try {
+      const kinds = await page.$$eval('.docs-run', (boxes) => boxes.map((b) => (b as HTMLElement).dataset.runState));
+      // Each example of the Markdown has its control, in order: Run, Node only, or declarations.
+      expect(kinds).toEqual(expectedKinds(read(md)));
+      for (const [i, kind] of kinds.entries()) {
+        if (kind !== 'idle') continue;
+        const run = await runExample(page, i);
+        expect(run, `example ${i + 1} of ${md}: ${run.output}`).toMatchObject({ matches: 'true' });
+        expect(run.status).toMatch(/^ran in \d+ ms: printed what the guide says$/);
+        expect(run.requests).toBeGreaterThan(0);
+      }
+      const firstRunMs = Number(await page.evaluate(() => document.documentElement.dataset.firstRunMs));
+      expect(firstRunMs).toBeGreaterThan(0);
+      console.info(`${md}: first run, the platform loaded into the page included: ${firstRunMs} ms`);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('an example only Node can run says why and shows the command', async () => {
+    const page = await open('documents/parity.html');
+    try {
+      const text = await page.locator('.docs-run[data-run-state="node-only"]').first().textContent();
+      expect(text).toContain('Runs in Node, not in this page: it uses the standalone platform server');
+      expect(text).toContain('npx tsx example.ts');
+      expect(await page.locator('.docs-run button').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("Edit runs the reader's text; Reset puts the platform back to its demo data", async () => {
+    const page = await open('documents/sign-on.html');
+    try {
+      const index = await page.$$eval('.docs-run', (boxes) =>
+        boxes.findIndex((b) => (b as HTMLElement).dataset.runState === 'idle'),
+      );
+      const box = page.locator('.docs-run').nth(index);
+      await box.getByRole('button', { name: 'Edit' }).click();
+      const editor = box.locator('textarea');
+      // The reader's own program: a request the platform refuses (no token), then how many requests
+      // the page's platform has journaled (the admin API's own are not).
+      await editor.fill(
+        "await fetch('https://api.example-platform.com/external/api/v1/products');\n" +
+          "const journal = await fetch('https://api.example-platform.com/__admin/requests');\n" +
+          'console.log((await journal.json()).items.length);',
+      );
+      const counts: number[] = [];
+      for (let i = 0; i < 2; i++) counts.push(Number((await runExample(page, index)).output));
+      // Each run adds its request to the journal (the earlier block of the program sends none).
+      expect(counts).toEqual([1, 2]);
+      expect((await runExample(page, index)).matches).toBe('false');
+      await box.getByRole('button', { name: 'Reset platform' }).click();
+      await expect
+        .poll(() => box.locator('.docs-run-status').textContent())
+        .toBe('the platform is back to its demo data');
+      // The journal was emptied with the rest: this run's request is the only one.
+      expect(Number((await runExample(page, index)).output)).toBe(1);
+    } finally {
+      await page.close();
+    }
+  });
+});
