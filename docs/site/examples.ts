@@ -24,7 +24,7 @@ export function beginsProgram(code: string): boolean {
 const NODE_ONLY: readonly [RegExp, string][] = [
   [
     /from 'subscription-platform-sdk\/mock\/node'/,
-    'the standalone platform server (subscription-platform-sdk/mock/node)',
+    'subscription-platform-sdk/mock/node (the standalone server, the parity run), which needs Node',
   ],
   [/from 'vitest'/, 'vitest, the test runner'],
   [/from 'node:[a-z_/]+'/, "Node's own modules"],

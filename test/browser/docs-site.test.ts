@@ -120,7 +120,7 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
     const page = await open('documents/parity.html');
     try {
       const text = await page.locator('.docs-run[data-run-state="node-only"]').first().textContent();
-      expect(text).toContain('Runs in Node, not in this page: it uses the standalone platform server');
+      expect(text).toContain('Runs in Node, not in this page: it uses subscription-platform-sdk/mock/node');
       expect(text).toContain('npx tsx example.ts');
       expect(await page.locator('.docs-run button').count()).toBe(0);
     } finally {
