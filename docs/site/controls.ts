@@ -13,7 +13,7 @@ import { type ExampleBlock, nodeOnlyReason, outputMatches, programsOf } from './
 import type { RunResult } from './runner.js';
 
 interface Runner {
-  run(before: string, source: string): Promise<RunResult>;
+  run(before: string, source: string, limitMs?: number): Promise<RunResult>;
   reset(): void;
 }
 
@@ -95,9 +95,9 @@ function runControls(example: Example, earlier: readonly Example[]): HTMLElement
     textContent: 'Reset platform',
     title: "Put the page's platform back to its demo data",
   });
-  const status = element('span', { className: 'docs-run-status' });
+  const status = element('span', { className: 'docs-run-status', role: 'status' });
   const bar = element('div', { className: 'docs-run-bar' }, run, edit, reset, status);
-  const output = element('pre', { className: 'docs-run-output' });
+  const output = element('pre', { className: 'docs-run-output', ariaLive: 'polite' });
   const journal = element('table', { className: 'docs-run-journal' });
   const result = element(
     'div',

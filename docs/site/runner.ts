@@ -95,6 +95,9 @@ function compile(source: string): string {
   return transform(source, { transforms: ['typescript', 'imports'], production: true }).code;
 }
 
+/** How long an example may run before the control gives up on it (an edit that awaits forever). */
+const RUN_LIMIT_MS = 30_000;
+
 const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<void>;
 
 /** The entries of a journal from `from` on, as a run shows them. */
@@ -109,9 +112,10 @@ function sentSince(entries: readonly JournalEntry[], from: number): SentRequest[
 
 /**
  * Runs an example: `before` (earlier blocks of its program, whose declarations it uses) silently,
- * then `source`, whose output and requests are the result.
+ * then `source`, whose output and requests are the result. One that has not finished within
+ * `limitMs` is given up (an edit that awaits forever): the control is free again.
  */
-export async function run(before: string, source: string): Promise<RunResult> {
+export async function run(before: string, source: string, limitMs = RUN_LIMIT_MS): Promise<RunResult> {
   const lines: string[] = [];
   let loud = before.trim() === '';
   const print = (...args: unknown[]) => {
@@ -133,7 +137,7 @@ export async function run(before: string, source: string): Promise<RunResult> {
   try {
     const body = compile(program);
     const exports = {};
-    await new AsyncFunction('require', 'exports', 'module', 'console', 'process', '__docs', body)(
+    const running = new AsyncFunction('require', 'exports', 'module', 'console', 'process', '__docs', body)(
       requireModule,
       exports,
       { exports },
@@ -141,6 +145,11 @@ export async function run(before: string, source: string): Promise<RunResult> {
       { env: { ...EXAMPLE_ENV } },
       docs,
     );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the example did not finish within ${limitMs / 1000} s`)), limitMs);
+    });
+    await Promise.race([running, limit]).finally(() => clearTimeout(timer));
   } catch (error) {
     failed = true;
     loud = true;

@@ -71,6 +71,11 @@ async function runExample(page: Page, index: number) {
   };
 }
 
+/** The index of the page's first control with a Run button. */
+function firstRunnable(page: Page): Promise<number> {
+  return page.$$eval('.docs-run', (boxes) => boxes.findIndex((b) => (b as HTMLElement).dataset.runState === 'idle'));
+}
+
 describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -128,12 +133,29 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
     }
   });
 
+  test('an example that never finishes is given up, and one that throws shows its error', async () => {
+    const page = await open('documents/sign-on.html');
+    try {
+      await runExample(page, await firstRunnable(page)); // loads the runner
+      const [hung, threw] = await page.evaluate(async () => {
+        const runner = (globalThis as { platformDocsRunner?: { run: (...args: unknown[]) => Promise<unknown> } })
+          .platformDocsRunner;
+        return [
+          await runner?.run('', 'await new Promise(() => {});', 200),
+          await runner?.run('', "console.log('before');\nthrow new RangeError('no such thing');"),
+        ];
+      });
+      expect(hung).toMatchObject({ failed: true, output: 'Error: the example did not finish within 0.2 s' });
+      expect(threw).toMatchObject({ failed: true, output: 'before\nRangeError: no such thing' });
+    } finally {
+      await page.close();
+    }
+  });
+
   test("Edit runs the reader's text; Reset puts the platform back to its demo data", async () => {
     const page = await open('documents/sign-on.html');
     try {
-      const index = await page.$$eval('.docs-run', (boxes) =>
-        boxes.findIndex((b) => (b as HTMLElement).dataset.runState === 'idle'),
-      );
+      const index = await firstRunnable(page);
       const box = page.locator('.docs-run').nth(index);
       await box.getByRole('button', { name: 'Edit' }).click();
       const editor = box.locator('textarea');
