@@ -113,9 +113,23 @@ function sentSince(entries: readonly JournalEntry[], from: number): SentRequest[
 /**
  * Runs an example: `before` (earlier blocks of its program, whose declarations it uses) silently,
  * then `source`, whose output and requests are the result. One that has not finished within
- * `limitMs` is given up (an edit that awaits forever): the control is free again.
+ * `limitMs` is given up (an edit that awaits forever): the control is free again. Runs started
+ * together run one after the other.
  */
-export async function run(before: string, source: string, limitMs = RUN_LIMIT_MS): Promise<RunResult> {
+export function run(before: string, source: string, limitMs = RUN_LIMIT_MS): Promise<RunResult> {
+  // One at a time: a run's output, requests and the platforms it made are its own.
+  const result = queue.then(() => runNow(before, source, limitMs));
+  queue = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  return result;
+}
+
+/** The run under way, if any: the next waits for it. */
+let queue: Promise<void> = Promise.resolve();
+
+async function runNow(before: string, source: string, limitMs: number): Promise<RunResult> {
   const lines: string[] = [];
   let loud = before.trim() === '';
   const print = (...args: unknown[]) => {

@@ -133,7 +133,7 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
     }
   });
 
-  test('an example that never finishes is given up, and one that throws shows its error', async () => {
+  test('an example that never finishes is given up, one that throws shows its error, and runs take turns', async () => {
     const page = await open('documents/sign-on.html');
     try {
       await runExample(page, await firstRunnable(page)); // loads the runner
@@ -147,6 +147,18 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
       });
       expect(hung).toMatchObject({ failed: true, output: 'Error: the example did not finish within 0.2 s' });
       expect(threw).toMatchObject({ failed: true, output: 'before\nRangeError: no such thing' });
+      // Two runs started together: each prints and sends its own, the second after the first.
+      const both = await page.evaluate(() => {
+        const runner = (globalThis as { platformDocsRunner?: { run: (...args: unknown[]) => Promise<unknown> } })
+          .platformDocsRunner;
+        const ask = (path: string) =>
+          `const answer = await fetch('https://api.example-platform.com${path}');\nconsole.log(answer.status);`;
+        return Promise.all([runner?.run('', ask('/external/api/v1/products')), runner?.run('', ask('/nowhere'))]);
+      });
+      expect(both).toMatchObject([
+        { output: '401', requests: [{ target: '/external/api/v1/products', status: 401 }] },
+        { output: '404', requests: [{ target: '/nowhere', status: 404 }] },
+      ]);
     } finally {
       await page.close();
     }
