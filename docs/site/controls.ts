@@ -73,14 +73,16 @@ const STYLE = `
 .docs-run-status { opacity: 0.8; }
 .docs-run textarea { width: 100%; box-sizing: border-box; min-height: 12em; font-family: var(--font-family-code, monospace);
   font-size: 0.95em; margin: 0.5em 0; background: var(--color-background-secondary, #f4f4f4); color: var(--color-text, #222); }
-.docs-run-result { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.75em; margin-top: 0.5em; }
+.docs-run-result { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 0.75em; margin-top: 0.5em; }
 @media (max-width: 900px) { .docs-run-result { grid-template-columns: minmax(0, 1fr); } }
 .docs-run-result h5 { margin: 0 0 0.25em; font-size: 0.9em; }
 .docs-run-output { margin: 0; white-space: pre-wrap; }
-.docs-run-journal { width: 100%; border-collapse: collapse; font-family: var(--font-family-code, monospace); font-size: 0.85em; }
+.docs-run-journal { width: 100%; table-layout: fixed; border-collapse: collapse; font-family: var(--font-family-code, monospace); font-size: 0.85em; }
 .docs-run-journal td { padding: 0.15em 0.4em; border-top: 1px solid var(--color-accent, #ddd); vertical-align: top; }
-.docs-run-journal td:first-child { white-space: nowrap; }
+.docs-run-journal td:first-child { width: 4.5em; }
+.docs-run-journal td:last-child { width: 30%; }
 .docs-run-journal td:nth-child(2) { word-break: break-all; }
+.docs-run-body { opacity: 0.7; font-size: 0.9em; }
 .docs-run-node { padding: 0.5em 0.75em; border-left: 3px solid var(--color-accent, #888); }
 `;
 
@@ -155,7 +157,12 @@ function runControls(example: Example, earlier: readonly Example[]): HTMLElement
           'tr',
           {},
           element('td', { textContent: r.method }),
-          element('td', { textContent: r.target }),
+          element(
+            'td',
+            {},
+            r.target,
+            ...(r.body === null ? [] : [element('div', { className: 'docs-run-body', textContent: shorter(r.body) })]),
+          ),
           element('td', { textContent: r.refusal ? `${r.status} (${r.refusal})` : String(r.status) }),
         ),
       ),
@@ -173,6 +180,11 @@ function runControls(example: Example, earlier: readonly Example[]): HTMLElement
     else status.textContent = `ran in ${took}: printed something else than the guide says`;
   }
   return box;
+}
+
+/** A request body as the journal shows it, cut to a line or two. */
+function shorter(body: string): string {
+  return body.length > 160 ? `${body.slice(0, 160)}…` : body;
 }
 
 /** What a block that only declares what later ones use shows instead of the controls. */

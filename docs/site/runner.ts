@@ -24,6 +24,8 @@ export interface SentRequest {
   readonly method: string;
   /** The path and query, secret values redacted by the platform's journal. */
   readonly target: string;
+  /** The body it sent, secret values redacted by the journal; null for none. */
+  readonly body: string | null;
   readonly status: number;
   /** Why the platform refused it, when it did: the check that failed, and what it found. */
   readonly refusal: string | undefined;
@@ -105,6 +107,7 @@ function sentSince(entries: readonly JournalEntry[], from: number): SentRequest[
   return entries.slice(from).map((entry) => ({
     method: entry.method,
     target: entry.url.replace(/^https?:\/\/[^/]+/, ''),
+    body: entry.body,
     status: entry.status,
     refusal: entry.refusal ? `${entry.refusal.check}: ${entry.refusal.detail}` : undefined,
   }));

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { EXAMPLE_ENV } from '../../docs/site/example-environment.js';
 import { blocksOfMarkdown, nodeOnlyReason, programsOf } from '../../docs/site/examples.js';
 import { hasChromium, launchChromium, requireChromium } from './chromium.js';
 
@@ -154,6 +155,19 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
         const ask = (path: string) =>
           `const answer = await fetch('https://api.example-platform.com${path}');\nconsole.log(answer.status);`;
         return Promise.all([runner?.run('', ask('/external/api/v1/products')), runner?.run('', ask('/nowhere'))]);
+      });
+      // The journal's requests show their bodies with the secrets redacted.
+      const grant = await page.evaluate(() => {
+        const runner = (globalThis as { platformDocsRunner?: { run: (...args: unknown[]) => Promise<unknown> } })
+          .platformDocsRunner;
+        return runner?.run(
+          '',
+          "await fetch('https://auth.example-platform.com/api/authorization/access_token', { method: 'POST', body: new URLSearchParams({ grant_type: 'none', client_id: process.env.CLIENT_ID!, client_secret: process.env.CLIENT_SECRET! }) });",
+        );
+      });
+      expect(JSON.stringify(grant)).not.toContain(EXAMPLE_ENV.CLIENT_SECRET);
+      expect(grant).toMatchObject({
+        requests: [{ body: `grant_type=none&client_id=${EXAMPLE_ENV.CLIENT_ID}&client_secret=[redacted]` }],
       });
       expect(both).toMatchObject([
         { output: '401', requests: [{ target: '/external/api/v1/products', status: 401 }] },
