@@ -5,8 +5,8 @@
  * an example only Node can run says so instead; Edit runs the reader's own text; Reset puts the
  * page's platform back to its demo data.
  *
- * The site is built first when it is missing or older than its sources (CI builds it before the
- * tests, with `npm run docs`).
+ * The site is built first when it is missing or older than its sources, the SDK and the platform
+ * included (CI builds it before the tests, with `npm run docs`).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -47,10 +47,14 @@ function stale(): boolean {
   const runner = join(SITE, 'assets/run-controls.js');
   if (!existsSync(runner)) return true;
   const built = statSync(runner).mtimeMs;
+  // The pages, the site's own code, and the SDK and platform its runner bundles.
   const sources = [
     ...PAGES.map(([md]) => md),
-    ...readdirSync(join(ROOT, 'docs/site')).map((f) => `docs/site/${f}`),
     'typedoc.plugin.mjs',
+    'typedoc.json',
+    ...['docs/site', 'src', 'mock'].flatMap((dir) =>
+      readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((f) => join(dir, f)),
+    ),
   ];
   return sources.some((file) => statSync(join(ROOT, file)).mtimeMs > built);
 }
@@ -80,7 +84,8 @@ function firstRunnable(page: Page): Promise<number> {
 describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => {
   let browser: Browser;
   beforeAll(async () => {
-    if (stale()) execFileSync('npm', ['run', 'docs'], { cwd: ROOT, stdio: 'ignore' });
+    // A failed build throws with what typedoc printed.
+    if (stale()) execFileSync('npm', ['run', 'docs'], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8' });
     browser = await launchChromium();
   }, 300_000);
   afterAll(async () => {
