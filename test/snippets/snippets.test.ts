@@ -18,9 +18,12 @@ import {
   blocksOfMarkdown,
   type ExampleBlock,
   nodeOnlyReason,
+  normalizeOutput,
   outputMatches,
   programsOf,
 } from '../../docs/site/examples.js';
+import { createPlatform, demoSite } from '../../mock/index.js';
+import { startServer } from '../../mock/node/index.js';
 import { bundled } from '../bundle.js';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -157,4 +160,32 @@ describe('every program runs against the embedded platform', () => {
     },
     PROGRAM_MS,
   );
+});
+
+// The site developers' guide tells a Node reader to run its examples against `platform-mock
+// --environment production`, every host at its URL, with the site's client: done literally here.
+test("the site developers' examples print the same against the standalone platform, as the guide tells Node readers", {
+  timeout: 60_000,
+}, async () => {
+  const [, source, expected] = all.find(([n]) => n === 'site-developers') ?? [];
+  expect(read('docs/site-developers.md')).toContain('`npx platform-mock --port 4010 --environment production`');
+  const server = await startServer({ port: 0, platform: createPlatform({ environment: 'production' }) });
+  try {
+    const local = source
+      ?.replaceAll('https://api.example-platform.com', server.url)
+      .replaceAll('https://auth.example-platform.com', server.url);
+    writeFileSync(new URL('site-developers-local.ts', OUT), local ?? '');
+    const program = bundled('.tmp/snippets/site-developers-local.ts');
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [program], {
+      cwd: ROOT,
+      env: { ...process.env, CLIENT_ID: demoSite.clientId, CLIENT_SECRET: demoSite.clientSecret },
+      timeout: 55_000,
+    });
+    expect(stderr).toBe('');
+    expect(normalizeOutput(stdout)).toBe(
+      normalizeOutput(expected?.replaceAll('https://api.example-platform.com', server.url) ?? ''),
+    );
+  } finally {
+    await server.close();
+  }
 });
