@@ -49,14 +49,31 @@ export function normalizeOutput(text: string): string {
 
 /**
  * Whether `actual` output is the `expected` one, by {@link normalizeOutput}, each `…` of `expected`
- * standing for any text within a line.
+ * standing for any text within a line. Line by line, with plain string searches: no pattern is
+ * built from the docs, so no output, however long, makes the comparison backtrack.
  */
 export function outputMatches(actual: string, expected: string): boolean {
-  const pattern = normalizeOutput(expected)
-    .split('…')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^\n]*?');
-  return new RegExp(`^${pattern}$`).test(normalizeOutput(actual));
+  const lines = normalizeOutput(actual).split('\n');
+  const wanted = normalizeOutput(expected).split('\n');
+  return lines.length === wanted.length && wanted.every((line, i) => lineMatches(lines[i] ?? '', line));
+}
+
+/** Whether `line` is `pattern`, each `…` of it standing for any text: its parts in order, the first at the start, the last at the end. */
+function lineMatches(line: string, pattern: string): boolean {
+  const parts = pattern.split('…');
+  if (parts.length === 1) return line === pattern;
+  const first = parts[0] ?? '';
+  const last = parts.at(-1) ?? '';
+  if (line.length < first.length + last.length || !line.startsWith(first) || !line.endsWith(last)) return false;
+  // Each part between, at its leftmost place after the one before: if any placing fits, that one does.
+  let at = first.length;
+  const end = line.length - last.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = line.indexOf(part, at);
+    if (found < 0 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
 }
 
 /** A TypeScript block of a page, and the output its `text` block states (undefined: none stated). */

@@ -103,7 +103,11 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
   }
 
   test('some pages have examples that run in the page', () => {
-    expect(RUNNABLE.map(([md]) => md)).toEqual(expect.arrayContaining(['docs/sign-on.md']));
+    expect(RUNNABLE.map(([md]) => md)).toEqual(
+      expect.arrayContaining(['docs/sign-on.md', 'docs/site-developers.md', 'docs/test-authors.md']),
+    );
+    // The sign-on guide, by hand: its client, to the shop, back and again, its SSO function, identify.
+    expect(expectedKinds(read('docs/sign-on.md'))).toEqual(['declares', 'idle', 'idle', 'declares', 'idle']);
   });
 
   test.each(RUNNABLE)('%s: each example runs in the page and prints what the guide says', async (md, html) => {
@@ -204,7 +208,7 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
       expect((await runExample(page, index)).matches).toBe('false');
       await box.getByRole('button', { name: 'Reset platform' }).click();
       await expect
-        .poll(() => box.locator('.docs-run-status').textContent())
+        .poll(() => box.locator('.docs-run-status').textContent(), { timeout: 20_000 })
         .toBe('the platform is back to its demo data');
       // The journal was emptied with the rest: this run's request is the only one.
       expect(Number((await runExample(page, index)).output)).toBe(1);

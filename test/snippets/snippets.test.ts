@@ -39,6 +39,14 @@ const IMPORTS: readonly [string, string][] = [
   ["'subscription-platform-sdk'", "'../../src/index.js'"],
 ];
 
+/** The pages with snippets: the README and the guides. */
+const PAGES = [
+  'README.md',
+  ...readdirSync(new URL('docs/', ROOT))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
 /** Each program: its name, its source, and what it prints when its snippets state it. */
 function programs(): [string, string, string | undefined][] {
   const examples = readdirSync(new URL('examples/', ROOT))
@@ -50,13 +58,7 @@ function programs(): [string, string, string | undefined][] {
     );
   const covered = (block: ExampleBlock) => examples.some((e) => e.trim() === block.code.trim());
   const out: [string, ExampleBlock[]][] = [];
-  const pages = [
-    'README.md',
-    ...readdirSync(new URL('docs/', ROOT))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
-  ];
-  for (const page of pages) {
+  for (const page of PAGES) {
     const name = page.replace(/^docs\//, '').replace(/\.md$/, '');
     const programsOfPage = programsOf(blocksOfMarkdown(read(page)).filter((b) => !covered(b)));
     programsOfPage.forEach((program, i) => {
@@ -82,13 +84,7 @@ beforeAll(() => {
 });
 
 test('every program a browser can run ends with a snippet that states its output (the site runs it)', () => {
-  const pages = [
-    'README.md',
-    ...readdirSync(new URL('docs/', ROOT))
-      .filter((f) => f.endsWith('.md'))
-      .map((f) => `docs/${f}`),
-  ];
-  const silent = pages.flatMap((page) =>
+  const silent = PAGES.flatMap((page) =>
     programsOf(blocksOfMarkdown(read(page)))
       .filter((program) => nodeOnlyReason(program.map((b) => b.code).join('\n')) === undefined)
       .filter((program) => program.at(-1)?.expected === undefined)
