@@ -116,6 +116,8 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
   readonly spec: CollectionSpec<T, I>;
   #rows: T[] = [];
   readonly #maps = new Map<keyof I, Map<string, T | T[]>>();
+  /** Each index with its map, in declaration order: what every write walks (no lookup by name). */
+  readonly #live: ReadonlyArray<{ readonly index: IndexSpec<T>; readonly map: Map<string, T | T[]> }>;
   readonly #primary: IndexSpec<T>;
   readonly #primaryName: keyof I;
   /** Where the next {@link Collection.sweep} looks first. */
@@ -123,7 +125,13 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
 
   constructor(spec: CollectionSpec<T, I>) {
     this.spec = spec;
-    for (const name of Object.keys(spec.indexes)) this.#maps.set(name, new Map());
+    const live: { index: IndexSpec<T>; map: Map<string, T | T[]> }[] = [];
+    for (const name of Object.keys(spec.indexes)) {
+      const map = new Map<string, T | T[]>();
+      this.#maps.set(name, map);
+      live.push({ index: spec.indexes[name]!, map });
+    }
+    this.#live = live;
     const [primaryName] = Object.keys(spec.indexes);
     if (primaryName === undefined || !spec.indexes[primaryName]!.unique)
       throw new Error('The first index of a collection must be unique: it is the primary key');
@@ -227,8 +235,7 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
   }
 
   #index(record: T): void {
-    for (const [name, map] of this.#maps) {
-      const index = this.spec.indexes[name]!;
+    for (const { index, map } of this.#live) {
       const key = keyOf(index, record);
       if (key === undefined) continue;
       if (index.unique) map.set(key, record);
@@ -241,8 +248,7 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
   }
 
   #unindex(record: T): void {
-    for (const [name, map] of this.#maps) {
-      const index = this.spec.indexes[name]!;
+    for (const { index, map } of this.#live) {
       const key = keyOf(index, record);
       if (key === undefined) continue;
       if (index.unique) {

@@ -3,7 +3,8 @@
  * how ids compare (the spec's id pattern ignores case).
  */
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+/** The character codes of the hexadecimal digits, `0` to `f`. */
+const HEX_DIGITS = Array.from({ length: 16 }, (_, i) => i.toString(16).charCodeAt(0));
 
 /**
  * Random bytes for record ids, drawn from the Web Crypto API 4 KB at a time: one call per 341 ids
@@ -11,17 +12,26 @@ const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'
  */
 const pool = new Uint8Array(4096);
 let used = pool.length;
+/** The character codes of the id being made (one array, reused). */
+const digits: number[] = new Array(24).fill(0);
 
-/** A new record id: 24 lower-case hexadecimal characters (96 random bits). */
+/**
+ * A new record id: 24 lower-case hexadecimal characters (96 random bits). Made from character codes
+ * in one step: an id built by `+=` is a rope of 12 pieces, and copying it flat when an index
+ * first lowers or hashes it cost more than making it: about 0.6 us an id and its key, against 0.2.
+ */
 export function newId(): string {
   if (used + 12 > pool.length) {
     crypto.getRandomValues(pool);
     used = 0;
   }
-  let out = '';
-  for (let i = used; i < used + 12; i++) out += HEX[pool[i]!];
+  for (let i = 0; i < 12; i++) {
+    const byte = pool[used + i]!;
+    digits[2 * i] = HEX_DIGITS[byte >> 4]!;
+    digits[2 * i + 1] = HEX_DIGITS[byte & 15]!;
+  }
   used += 12;
-  return out;
+  return String.fromCharCode(...digits);
 }
 
 /** Compares two secrets in time independent of where they differ. */

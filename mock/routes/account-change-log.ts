@@ -33,8 +33,14 @@ const log = apiRoute(logToAccounts, ({ input, state, auth, clock }) => {
   const createdAt = clock.now().toISOString();
   const ok: string[] = [];
   const errors: ChangeLogError[] = [];
+  // A batch often names the same accounts again and again: each is looked up once per request.
+  const accounts = new Map<string, ReturnType<typeof state.account>>();
   for (const entry of input.change_logs) {
-    const account = state.account(org, entry.account_id);
+    let account = accounts.get(entry.account_id);
+    if (account === undefined && !accounts.has(entry.account_id)) {
+      account = state.account(org, entry.account_id);
+      accounts.set(entry.account_id, account);
+    }
     const refusal = !account
       ? 'The account does not belong to the organisation'
       : account.status === 'archived'
