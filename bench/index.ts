@@ -7,8 +7,8 @@
  *   2. the platform answering in process under MSW vs a bare one-handler MSW response, for a read;
  *      and for a 1000-entry change-log batch (endpoint 4) sent through the SDK, vs a handler that
  *      parses and checks the body (the least any platform must do), the bare one as a reference;
- *   3. the standalone platform server vs a raw node:http handler returning the same JSON, one
- *      connection; and under load (`bench/throughput.ts`): 32 connections, a read and a write, with
+ *   3. the standalone platform server (as built in dist/) vs a raw node:http handler returning the
+ *      same JSON, one connection; and under load (`bench/throughput.ts`): 32 connections, a read and a write, with
  *      Prism mocking the same OpenAPI document as a reference;
  *   4. the platform's heap per product record vs the same records as plain JSON objects;
  *   5. the bundle a site gets: the sign-on helpers alone, and the whole SDK entry.
@@ -25,6 +25,7 @@ import { createHandlers, createPlatform, defaultHosts, demoIds } from '../mock/i
 import { startServer } from '../mock/node/index.js';
 import { PlatformClient } from '../src/index.js';
 import { LogToAccountsRequest } from '../src/schemas/account-change-log.js';
+import { builtMockNode } from './built.js';
 import { compare, over, progress, type Result, report } from './harness.js';
 import { measureHeapPerProduct } from './memory.js';
 import { measureSizes } from './size.js';
@@ -186,7 +187,9 @@ async function changeLogBatchVersusBareMsw(): Promise<Result[]> {
 }
 
 async function serverVersusRawNodeHttp(): Promise<Result> {
-  const server = await startServer({ port: 0, seed: 'demo' });
+  // The server as the package exports it (dist/, see bench/built.ts).
+  const { startServer: startBuiltServer } = await builtMockNode();
+  const server = await startBuiltServer({ port: 0, seed: 'demo' });
   const token = server.platform.mintToken({ scopes: SCOPES }).access_token;
   const query = `?${new URLSearchParams(QUERY)}`;
   const headers = { accept: 'application/json', authorization: `Bearer ${token}` };

@@ -3,7 +3,7 @@
  * autocannon with 32 connections against three servers, each in a process of its own, in
  * alternating rounds (the order turns each round, so drift in the machine's load falls on all):
  *
- * - the platform's standalone server (`platform-mock --seed demo`), the subject;
+ * - the platform's standalone server (`platform-mock --seed demo`, the built CLI), the subject;
  * - a raw node:http server answering the very bytes the platform answers, the baseline: what any
  *   server on this machine costs;
  * - Prism 5 (`@stoplight/prism-cli`) mocking the package's own OpenAPI document, the reference a team
@@ -25,6 +25,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { openApiDocument } from '../mock/openapi.js';
 import { demoCredentials } from '../mock/seeds/demo.js';
+import { builtCli } from './built.js';
 import { progress, type Result } from './harness.js';
 
 const CONNECTIONS = 32;
@@ -154,15 +155,8 @@ export async function measureThroughput(): Promise<{ results: Result[]; rows: Th
   const dir = mkdtempSync(join(tmpdir(), 'bench-throughput-'));
   const targets: Target[] = [];
   try {
-    const platform = await serve('platform-mock', process.execPath, [
-      '--import',
-      'tsx',
-      'mock/node/cli.ts',
-      '--port',
-      '0',
-      '--seed',
-      'demo',
-    ]);
+    // As `npx platform-mock` runs it: the built CLI.
+    const platform = await serve('platform-mock', process.execPath, [builtCli(), '--port', '0', '--seed', 'demo']);
     targets.push(platform);
     const token = await demoToken(platform.url, '/external/product/r /external/price/w');
     const auth = { accept: 'application/json', authorization: `Bearer ${token}` };

@@ -48,23 +48,25 @@ export function requireObject(value: unknown): Record<string, unknown> {
  */
 export function pairsToRecord(text: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const add = (k: string, v: string) => {
-    if (Object.hasOwn(out, k)) throw new HttpError(400, 'invalid_parameter', 'Parameter must not be repeated', k);
-    setOwn(out, k, v);
-  };
   // A percent escape or a surrogate (a lone one becomes U+FFFD) is for the parser to read.
   if (/[%\uD800-\uDFFF]/.test(text)) {
-    for (const [k, v] of new URLSearchParams(text)) add(k, v);
+    for (const [k, v] of new URLSearchParams(text)) addPair(out, k, v);
     return out;
   }
   // Nothing to decode but `+`: split as the URL standard's form parser does.
   for (const pair of text.replaceAll('+', ' ').split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
-    if (eq < 0) add(pair, '');
-    else add(pair.slice(0, eq), pair.slice(eq + 1));
+    if (eq < 0) addPair(out, pair, '');
+    else addPair(out, pair.slice(0, eq), pair.slice(eq + 1));
   }
   return out;
+}
+
+/** A pair into `out`: a name given twice is refused. */
+function addPair(out: Record<string, string>, name: string, value: string): void {
+  if (Object.hasOwn(out, name)) throw new HttpError(400, 'invalid_parameter', 'Parameter must not be repeated', name);
+  setOwn(out, name, value);
 }
 
 /**
