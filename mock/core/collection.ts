@@ -93,12 +93,16 @@ export function keyOf<T>(index: IndexSpec<T>, record: T): string | undefined {
 /** The key an index gives to these values (normalized as the index's parts say). */
 function lookupKey<T>(index: IndexSpec<T>, values: readonly string[]): string {
   let key = '';
-  index.parts.forEach((part, i) => {
-    const value = values[i] ?? '';
-    const normalized = typeof part === 'string' || typeof part === 'function' ? value : part[1](value);
+  for (let i = 0; i < index.parts.length; i++) {
+    const normalized = normalizedPart(index.parts[i]!, values[i] ?? '');
     key = i === 0 ? normalized : key + SEPARATOR + normalized;
-  });
+  }
   return key;
+}
+
+/** A value as a key part compares it. */
+function normalizedPart<T>(part: KeyPart<T>, value: string): string {
+  return typeof part === 'string' || typeof part === 'function' ? value : part[1](value);
 }
 
 /** The field named last in an index (where the document reports a duplicate key). */
@@ -202,7 +206,10 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
 
   /** The record with this primary key (normalized as the key says), or undefined. */
   get(key: string): T | undefined {
-    return this.#maps.get(this.#primaryName)!.get(lookupKey(this.#primary, [key])) as T | undefined;
+    const { parts } = this.#primary;
+    // A key of one part (every collection's but one) is looked up without a list of values made for it.
+    const lookup = parts.length === 1 ? normalizedPart(parts[0]!, key) : lookupKey(this.#primary, [key]);
+    return this.#maps.get(this.#primaryName)!.get(lookup) as T | undefined;
   }
 
   /** Whether a record has this primary key. */

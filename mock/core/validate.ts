@@ -54,7 +54,7 @@ export function pairsToRecord(text: string): Record<string, string> {
     return out;
   }
   // Nothing to decode but `+`: split as the URL standard's form parser does.
-  for (const pair of text.replaceAll('+', ' ').split('&')) {
+  for (const pair of (text.includes('+') ? text.replaceAll('+', ' ') : text).split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
     if (eq < 0) addPair(out, pair, '');
