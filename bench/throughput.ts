@@ -1,11 +1,13 @@
 /**
  * Throughput of a shared server under load, as a team's test suites would load `platform-mock`:
- * autocannon with 32 connections against three servers, each in a process of its own, in
+ * autocannon with 32 connections against four servers, each in a process of its own, in
  * alternating rounds (the order turns each round, so drift in the machine's load falls on all):
  *
  * - the platform's standalone server (`platform-mock --seed demo`, the built CLI), the subject;
  * - a raw node:http server answering the very bytes the platform answers, the baseline: what any
  *   server on this machine costs;
+ * - node:http parsing each request's body and serializing the same answer anew, with the
+ *   platform's headers: a reference row, the most any server that answers fresh could serve;
  * - Prism 5 (`@stoplight/prism-cli`) mocking the package's own OpenAPI document, the reference a team
  *   would otherwise reach for. It is fetched with npx on first use; without the registry its row
  *   says so and the rest runs.
@@ -91,6 +93,42 @@ function freePort(): Promise<number> {
     }),
   );
 }
+
+/**
+ * The floor of any server that answers fresh: node:http parsing each request's JSON body, then
+ * serializing the same answer anew (from the parsed object, as a platform serializes what its
+ * route built) with the headers the platform sends (a correlation id, CORS). Nothing else: no
+ * routing, authentication, validation, state or journal.
+ */
+function serializingServer(bodies: Record<string, { status: number; body: string }>): Promise<Target> {
+  const program = `
+    const answers = Object.fromEntries(
+      Object.entries(JSON.parse(process.env.ANSWERS)).map(([m, a]) => [m, { status: a.status, value: JSON.parse(a.body) }]),
+    );
+    const server = require('node:http').createServer((req, res) => {
+      let text = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk) => { text += chunk; });
+      req.on('end', () => {
+        if (text !== '') JSON.parse(text);
+        const { status, value } = answers[req.method];
+        const body = JSON.stringify(value);
+        res.writeHead(status, [
+          'x-correlation-id', crypto.randomUUID(),
+          'access-control-allow-origin', '*',
+          'access-control-expose-headers', 'x-correlation-id, www-authenticate, retry-after, allow',
+          'content-type', 'application/json',
+          'content-length', String(Buffer.byteLength(body)),
+        ]);
+        res.end(body);
+      });
+    });
+    server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));`;
+  return serve(SERIALIZING, process.execPath, ['-e', program], { ANSWERS: JSON.stringify(bodies) });
+}
+
+/** The name of the serializing server's rows. */
+const SERIALIZING = 'node:http serializing each answer';
 
 /** The raw server: one handler answering `status` and `body` to every request, after reading its body. */
 function rawServer(bodies: Record<string, { status: number; body: string }>): Promise<Target> {
@@ -185,6 +223,7 @@ export async function measureThroughput(): Promise<{ results: Result[]; rows: Th
       answers[load.method] = { status: answer.status, body: await answer.text() };
     }
     targets.push(await rawServer(answers));
+    targets.push(await serializingServer(answers));
     const spec = join(dir, 'openapi.json');
     writeFileSync(spec, JSON.stringify(openApiDocument()));
     try {
