@@ -2,6 +2,7 @@
  * Heap per product: the platform holding N products (records plus its indexes) against the same
  * N products held as plain parsed JSON. Needs `--expose-gc` (the bench script passes it).
  */
+import { internalsOf } from '../mock/core/internals.js';
 import { createPlatform, type StateDocument } from '../mock/index.js';
 import { documentWith } from './documents.js';
 import type { Result } from './harness.js';
@@ -29,6 +30,8 @@ export async function measureHeapPerProduct(): Promise<Result> {
   let platform: ReturnType<typeof createPlatform> | undefined = createPlatform({
     seed: JSON.parse(text) as StateDocument,
   });
+  // Every index built, as a platform's reads build them (each is built when first read).
+  internalsOf(platform)!.state.describeIndexes();
   const platformBytes = heapAfterGc() - beforePlatform;
   platform = undefined;
   void plain;

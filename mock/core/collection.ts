@@ -1,8 +1,8 @@
 /**
  * A collection of the state document declared once: its record schema, the indexes it needs and
  * the fields that name records of other collections. From that one declaration come the document's
- * schema and checks (unique keys, references), and the live indexes: built on load, kept right by
- * `add`, `update` and `remove`.
+ * schema and checks (unique keys, references), and the live indexes: each built when first read,
+ * then kept right by `add`, `update` and `remove`.
  */
 import type * as z from 'zod';
 
@@ -115,32 +115,38 @@ export function lastField<T>(index: IndexSpec<T>): string | undefined {
   return undefined;
 }
 
-/** A collection's records (the state document's own list) and its live indexes. */
+/** One index of a collection: its map, once built. */
+interface LiveIndex<T> {
+  readonly index: IndexSpec<T>;
+  readonly map: Map<string, T | T[]>;
+  /** Whether the map holds every record: an index is built when it is first read, kept right from then on. */
+  built: boolean;
+}
+
+/**
+ * A collection's records (the state document's own list) and its live indexes. An index is built
+ * the first time it is read, and kept right by every write from then on: an index nothing reads
+ * (a collection that is only written, such as endpoint 4's change logs) costs its writes nothing.
+ */
 export class Collection<T extends object, I extends Record<string, IndexSpec<T>>> {
   readonly spec: CollectionSpec<T, I>;
   #rows: T[] = [];
-  readonly #maps = new Map<keyof I, Map<string, T | T[]>>();
-  /** Each index with its map, in declaration order: what every write walks (no lookup by name). */
-  readonly #live: ReadonlyArray<{ readonly index: IndexSpec<T>; readonly map: Map<string, T | T[]> }>;
-  readonly #primary: IndexSpec<T>;
-  readonly #primaryName: keyof I;
+  readonly #byName = new Map<keyof I, LiveIndex<T>>();
+  /** Each index, in declaration order: what every write walks (no lookup by name). */
+  readonly #live: readonly LiveIndex<T>[];
+  readonly #primary: LiveIndex<T>;
   /** Where the next {@link Collection.sweep} looks first. */
   #cursor = 0;
 
   constructor(spec: CollectionSpec<T, I>) {
     this.spec = spec;
-    const live: { index: IndexSpec<T>; map: Map<string, T | T[]> }[] = [];
-    for (const name of Object.keys(spec.indexes)) {
-      const map = new Map<string, T | T[]>();
-      this.#maps.set(name, map);
-      live.push({ index: spec.indexes[name]!, map });
-    }
-    this.#live = live;
-    const [primaryName] = Object.keys(spec.indexes);
-    if (primaryName === undefined || !spec.indexes[primaryName]!.unique)
+    for (const name of Object.keys(spec.indexes))
+      this.#byName.set(name, { index: spec.indexes[name]!, map: new Map(), built: false });
+    this.#live = [...this.#byName.values()];
+    const primary = this.#live[0];
+    if (primary === undefined || !primary.index.unique)
       throw new Error('The first index of a collection must be unique: it is the primary key');
-    this.#primaryName = primaryName;
-    this.#primary = spec.indexes[primaryName]!;
+    this.#primary = primary;
   }
 
   /** The records, in document order (the state document's list itself). */
@@ -148,12 +154,14 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
     return this.#rows;
   }
 
-  /** Takes `rows` (the document's list, owned from now on) and rebuilds every index. */
+  /** Takes `rows` (the document's list, owned from now on); each index is built again when next read. */
   load(rows: T[]): void {
     this.#rows = rows;
     this.#cursor = 0;
-    for (const map of this.#maps.values()) map.clear();
-    for (const r of rows) this.#index(r);
+    for (const live of this.#live) {
+      live.map.clear();
+      live.built = false;
+    }
   }
 
   /** Adds a record at the end of the document's list. */
@@ -206,10 +214,10 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
 
   /** The record with this primary key (normalized as the key says), or undefined. */
   get(key: string): T | undefined {
-    const { parts } = this.#primary;
+    const { parts } = this.#primary.index;
     // A key of one part (every collection's but one) is looked up without a list of values made for it.
-    const lookup = parts.length === 1 ? normalizedPart(parts[0]!, key) : lookupKey(this.#primary, [key]);
-    return this.#maps.get(this.#primaryName)!.get(lookup) as T | undefined;
+    const lookup = parts.length === 1 ? normalizedPart(parts[0]!, key) : lookupKey(this.#primary.index, [key]);
+    return this.#read(this.#primary).get(lookup) as T | undefined;
   }
 
   /** Whether a record has this primary key. */
@@ -219,20 +227,22 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
 
   /** The record a unique index names for these key values, or undefined. */
   find(index: UniqueIndex<I>, ...values: string[]): T | undefined {
-    return this.#maps.get(index)!.get(lookupKey(this.spec.indexes[index]!, values)) as T | undefined;
+    const live = this.#byName.get(index)!;
+    return this.#read(live).get(lookupKey(live.index, values)) as T | undefined;
   }
 
   /** The records a grouped index lists for these key values, in document order. */
   list(index: GroupedIndex<I>, ...values: string[]): readonly T[] {
-    return (this.#maps.get(index)!.get(lookupKey(this.spec.indexes[index]!, values)) as T[] | undefined) ?? [];
+    const live = this.#byName.get(index)!;
+    return (this.#read(live).get(lookupKey(live.index, values)) as T[] | undefined) ?? [];
   }
 
   /** Every index as sorted `[key, position of each record]` pairs: what a test compares after `reset()`. */
   describeIndexes(): Record<string, [string, number[]][]> {
     const out: Record<string, [string, number[]][]> = {};
-    for (const [name, map] of this.#maps) {
+    for (const [name, live] of this.#byName) {
       const entries: [string, number[]][] = [];
-      for (const [key, value] of map) {
+      for (const [key, value] of this.#read(live)) {
         const records = Array.isArray(value) ? value : [value];
         entries.push([key, records.map((r) => this.#rows.indexOf(r))]);
       }
@@ -241,33 +251,46 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
     return out;
   }
 
-  #index(record: T): void {
-    for (const { index, map } of this.#live) {
-      const key = keyOf(index, record);
-      if (key === undefined) continue;
-      if (index.unique) map.set(key, record);
-      else {
-        const list = map.get(key) as T[] | undefined;
-        if (list) list.push(record);
-        else map.set(key, [record]);
-      }
+  /** An index's map, built from the records (in document order) if it is not yet. */
+  #read(live: LiveIndex<T>): Map<string, T | T[]> {
+    if (!live.built) {
+      for (const record of this.#rows) indexInto(live, record);
+      live.built = true;
     }
+    return live.map;
+  }
+
+  #index(record: T): void {
+    for (const live of this.#live) if (live.built) indexInto(live, record);
   }
 
   #unindex(record: T): void {
-    for (const { index, map } of this.#live) {
-      const key = keyOf(index, record);
-      if (key === undefined) continue;
-      if (index.unique) {
-        if (map.get(key) === record) map.delete(key);
-      } else {
-        const list = map.get(key) as T[] | undefined;
-        const at = list ? list.indexOf(record) : -1;
-        if (list && at >= 0) {
-          list.splice(at, 1);
-          if (list.length === 0) map.delete(key);
-        }
-      }
+    for (const live of this.#live) if (live.built) unindexFrom(live, record);
+  }
+}
+
+function indexInto<T>({ index, map }: LiveIndex<T>, record: T): void {
+  const key = keyOf(index, record);
+  if (key === undefined) return;
+  if (index.unique) map.set(key, record);
+  else {
+    const list = map.get(key) as T[] | undefined;
+    if (list) list.push(record);
+    else map.set(key, [record]);
+  }
+}
+
+function unindexFrom<T>({ index, map }: LiveIndex<T>, record: T): void {
+  const key = keyOf(index, record);
+  if (key === undefined) return;
+  if (index.unique) {
+    if (map.get(key) === record) map.delete(key);
+  } else {
+    const list = map.get(key) as T[] | undefined;
+    const at = list ? list.indexOf(record) : -1;
+    if (list && at >= 0) {
+      list.splice(at, 1);
+      if (list.length === 0) map.delete(key);
     }
   }
 }

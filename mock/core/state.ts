@@ -3,7 +3,7 @@
  * document key (built from its declaration in `COLLECTIONS`) holding the indexes every lookup a
  * route makes goes through, in one step. A route reads and changes records in place; it adds,
  * moves and removes them through the collections so that every index stays right. `load` (and so
- * `reset` and `restore`) rebuilds every index from the declarations: a new collection needs its
+ * `reset` and `restore`) drops every index, each built again from the declarations when first read: a new collection needs its
  * record schema, its declaration and its seed, and nothing here.
  */
 import { Collection, type CollectionSpec } from './collection.js';
@@ -199,7 +199,7 @@ export function createState(document: StateDocument, retention: RetentionSetting
      */
     generation: 0,
 
-    /** Takes `next` (already validated, owned from now on) as the state and rebuilds every index. */
+    /** Takes `next` (already validated, owned from now on) as the state; each index is built again when first read. */
     load(next: StateDocument): void {
       state.document = next;
       for (const [key, collection] of byKey) collection.load(next[key] as object[]);
