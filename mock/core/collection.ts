@@ -215,7 +215,7 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
   /** The record with this primary key (normalized as the key says), or undefined. */
   get(key: string): T | undefined {
     const { parts } = this.#primary.index;
-    // A key of one part (every collection's but one) is looked up without a list of values made for it.
+    // A key of one part (most collections') is looked up without a list of values made for it.
     const lookup = parts.length === 1 ? normalizedPart(parts[0]!, key) : lookupKey(this.#primary.index, [key]);
     return this.#read(this.#primary).get(lookup) as T | undefined;
   }
