@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const SOURCES = ['src', 'mock'];
 const CONFIG = ['tsup.config.ts', 'package.json'];
 
-/** The CLI's bundle: the build's last entry to be written. */
+/** The CLI's bundle: every build writes it anew (tsup empties dist/ first), so its time is the build's. */
 const CLI = 'dist/cli.js';
 
 function stale(): boolean {
