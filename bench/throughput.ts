@@ -54,15 +54,51 @@ interface Target {
   child: ChildProcess;
 }
 
+/** The servers started and not yet stopped: stopped too if the bench exits or is interrupted. */
+const running = new Set<ChildProcess>();
+
+/**
+ * Stops a server with every process it started: npx runs Prism as a child of its own, which a
+ * signal to npx alone leaves running (and holding the pipes the bench reads, so the bench never
+ * exited). Each server is the leader of a process group (`detached`), and the group is signalled.
+ */
+function stop(child: ChildProcess): void {
+  running.delete(child);
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    // No process group (Windows), or it is gone already.
+    child.kill();
+  }
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+}
+
+function stopAll(): void {
+  for (const child of running) stop(child);
+}
+
+/** An interrupted bench stops its servers, then ends as the signal would have ended it. */
+function interrupted(signal: NodeJS.Signals): void {
+  stopAll();
+  process.kill(process.pid, signal);
+}
+
 /** A child process, started; resolves with the first `http://host:port` it prints on stdout. */
 function serve(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Target> {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  running.add(child);
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => fail(new Error(`${name} did not start within 120 s`)), 120_000);
     const fail = (error: Error) => {
       clearTimeout(timer);
-      child.kill();
+      stop(child);
       reject(error);
     };
     const look = (chunk: Buffer) => {
@@ -192,6 +228,9 @@ export interface ThroughputRow {
 export async function measureThroughput(): Promise<{ results: Result[]; rows: ThroughputRow[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-throughput-'));
   const targets: Target[] = [];
+  process.once('exit', stopAll);
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     // As `npx platform-mock` runs it: the built CLI.
     const platform = await serve('platform-mock', process.execPath, [builtCli(), '--port', '0', '--seed', 'demo']);
@@ -247,7 +286,10 @@ export async function measureThroughput(): Promise<{ results: Result[]; rows: Th
     }
     return await compareAll(cases, targets);
   } finally {
-    for (const t of targets) t.child.kill();
+    stopAll();
+    process.off('exit', stopAll);
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     rmSync(dir, { recursive: true, force: true });
   }
 }
