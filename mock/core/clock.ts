@@ -153,3 +153,21 @@ export class OffsetClock implements Clock {
     else this.#offset = ms - Date.now();
   }
 }
+
+/** The most parsed times {@link timeMs} keeps; past it, it starts over. */
+const MAX_PARSED_TIMES = 10_000;
+const parsedTimes = new Map<string, number>();
+
+/**
+ * `Date.parse` of a record's time, kept by its text: a token's expiry and a product's window are
+ * read on every request that touches them, and a record whose time changes simply brings a new text.
+ */
+export function timeMs(text: string): number {
+  let ms = parsedTimes.get(text);
+  if (ms === undefined) {
+    if (parsedTimes.size >= MAX_PARSED_TIMES) parsedTimes.clear();
+    ms = Date.parse(text);
+    parsedTimes.set(text, ms);
+  }
+  return ms;
+}

@@ -74,7 +74,7 @@ function partOf<T>(part: KeyPart<T>, record: T): string | undefined {
   // No tuple is built for a plain field name: this runs for every index of every record written.
   const value = (record as Record<string, unknown>)[typeof part === 'string' ? part : part[0]];
   if (typeof value !== 'string') return undefined;
-  return typeof part === 'string' ? value : part[1](value);
+  return normalizedPart(part, value);
 }
 
 /** The key of `record` in an index; undefined when a part is absent (the record is then not in that index). */

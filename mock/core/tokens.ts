@@ -1,6 +1,6 @@
 /** Issuing and revoking access tokens: one place for the token endpoint and the test tools alike. */
 import type { AccessTokenResponse } from '../../src/schemas/authorization.js';
-import { expiryAfter, type OffsetClock } from './clock.js';
+import { expiryAfter, type OffsetClock, timeMs } from './clock.js';
 import type { AccessTokenRecord, ClientRecord } from './document.js';
 import { makeRoomForToken } from './eviction.js';
 import { newId, newSecret } from './ids.js';
@@ -58,16 +58,7 @@ export function revokeFamily(state: State, clock: OffsetClock, token: AccessToke
   for (const t of state.familyOf(token)) if (t.revoked_at === null) t.revoked_at = now;
 }
 
-/** Each token's `expires_at` as read last, in ms: a token is checked on every request it carries. */
-const expiries = new WeakMap<AccessTokenRecord, { text: string; ms: number }>();
-
 /** Whether a token has expired by `nowMs` (its `expires_at` is not after it). */
 export function isExpired(token: AccessTokenRecord, nowMs: number): boolean {
-  let expiry = expiries.get(token);
-  // Read again when the record's time changed (a restore, a state file, a test writing it).
-  if (expiry?.text !== token.expires_at) {
-    expiry = { text: token.expires_at, ms: Date.parse(token.expires_at) };
-    expiries.set(token, expiry);
-  }
-  return expiry.ms <= nowMs;
+  return timeMs(token.expires_at) <= nowMs;
 }
