@@ -2,8 +2,9 @@
  * What a site's bundle weighs, measured with esbuild (minified, gzip level 9, code splitting on), as
  * a browser build bundles the package: the sign-on helpers alone (a site that only sends users to
  * the shop and guards its tickets), and the whole SDK entry with every endpoint. What the SDK loads
- * on first use (ky, for the first retry; jose, for SSO tokens) lands in chunks of their own: the
- * entry row counts what a page downloads before that, and the lazy chunks are a row of their own.
+ * on first use (ky, for the first retry; jose, for SSO tokens; the compiled checks of the hot
+ * answers, on the first of them) lands in chunks of their own: the entry row counts what a page
+ * downloads before that, and the lazy chunks are a row of their own.
  * And what an install downloads and writes: the package as `npm pack` makes it.
  */
 import { execFile } from 'node:child_process';
@@ -14,9 +15,10 @@ import type { Result } from './harness.js';
 
 /**
  * The most the installed package (`npm pack`'s unpacked size) may weigh, in MB: 2.5 until the parity
- * run (Node only, about 90 KB of code per format) took it to 2.59.
+ * run (Node only, about 90 KB of code per format) took it to 2.59, and 2.75 until the compiled
+ * checks of the hot answers (62 KB of code per format, and its source map) took it to 2.89.
  */
-export const PACKAGE_BUDGET_MB = 2.75;
+export const PACKAGE_BUDGET_MB = 2.95;
 
 const ENTRY = new URL('../src/index.ts', import.meta.url).pathname;
 const SIGN_ON = new URL('../src/sign-on/index.ts', import.meta.url).pathname;
@@ -85,7 +87,11 @@ export async function measureSizes(): Promise<Result[]> {
   return [
     row('/sign-on helpers (marketplaceUrl, ReplayGuard, MemoryTicketStore), min+gz, vs 3 KB', signOn.entry, 3),
     row('the whole SDK entry, every endpoint, min+gz, vs 51 KB', whole.entry, 51),
-    row('  loaded on first use (ky for a retry, jose for SSO), min+gz, vs 14 KB', whole.lazy, 14),
+    row(
+      "  loaded on first use (ky for a retry, jose for SSO, the hot answers' checks), min+gz, vs 16 KB",
+      whole.lazy,
+      16,
+    ),
     {
       name: `the package as installed (npm pack, unpacked), vs ${PACKAGE_BUDGET_MB} MB`,
       baseline: PACKAGE_BUDGET_MB,
