@@ -2,9 +2,9 @@
  * Writes `src/answer-checks.compiled.ts`: the checks of the hot answers (`HOT_ANSWERS` in
  * `src/answer-checks.ts`) compiled by ajv from their zod schemas, which the SDK runs instead of
  * zod's parse once they are loaded. The module imports nothing: a bundler gives it a chunk of its
- * own without moving the schemas it was made from out of the SDK's entry. Run by `test/sdk/answer-checks.test.ts`, which
- * fails when the file is stale: `UPDATE_GENERATED=1 npx vitest run test/sdk/answer-checks.test.ts`
- * rewrites it.
+ * own without moving the schemas it was made from out of the SDK's entry. Run by
+ * `test/sdk/answer-checks.test.ts`, which fails when the file is stale:
+ * `UPDATE_GENERATED=1 npx vitest run test/sdk/answer-checks.test.ts` rewrites it.
  *
  * A compiled check must decide every answer as zod decides it, and give the same data: so only a
  * schema made of the parts whose JSON Schema says exactly what zod checks is compiled
