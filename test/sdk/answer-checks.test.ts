@@ -203,13 +203,15 @@ const change: fc.Arbitrary<Change> = fc.oneof(
   }),
 );
 
+/** What sits at `path` in `value`. */
 function valueAt(value: unknown, path: Path): unknown {
   return path.reduce<unknown>((v, key) => (v as Container)[key], value);
 }
 
 /**
- * `answer` with `changes` made to a copy: a text edited, a number put on an edge, a member replaced or removed (an item of a
- * list taken out), a member added to an object (as JSON.parse makes it: own, `__proto__` included).
+ * `answer` with `changes` made to a copy: a text edited, a number put on an edge, a member replaced
+ * or removed (an item of a list taken out), a member added to an object (as JSON.parse makes it:
+ * own, `__proto__` included).
  */
 function changed(answer: unknown, changes: readonly Change[]): unknown {
   let copy = structuredClone(answer);
