@@ -162,6 +162,8 @@ export async function compileAnswerChecks(): Promise<string> {
   const code = standalone.default(ajv, Object.fromEntries(hot.map((name) => [`check${name}`, name])));
   // The chunk stands alone: no runtime of ajv's (`equal`, `ucs2length`), which the gate keeps out.
   if (/\brequire\(|^import /m.test(code)) throw new Error('the compiled checks need a module of ajv at run time');
+  // Nor code made at run time: a page whose Content-Security-Policy forbids eval runs them.
+  if (/\bnew Function\b|\beval\(/.test(code)) throw new Error('the compiled checks would make code at run time');
   const formatted = transformSync(code.replace(/^"use strict";/, ''), { format: 'esm', target: 'es2022' })
     // What ajv exports itself: the map below is the module's one export.
     .code.replace(/^export \{[^}]*\};\n/m, '');
