@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { HttpResponse, http } from 'msw';
-import { beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import * as z from 'zod';
 import { COMPILED_CHECKS } from '../../src/answer-checks.compiled.js';
 import { compiledCheckOf, HOT_ANSWERS, loadCompiledChecks } from '../../src/answer-checks.js';
@@ -19,7 +19,7 @@ import {
   ListTitlesResponse,
 } from '../../src/schemas/index.js';
 import { compileAnswerChecks, refusalOf } from './compile-answer-checks.js';
-import { client, defaultHosts, paths, scopesOf, server, usePlatform } from './helpers.js';
+import { client, defaultHosts, paths, platform, READ, scopesOf, server, usePlatform } from './helpers.js';
 
 usePlatform();
 
@@ -324,5 +324,34 @@ describe('the SDK checks a hot answer with its compiled check', () => {
     expect(error).toMatchObject({ status: 200, correlationId: 'corr-bad' });
     const expected = GetProductsResponse.safeParse({ items: [{ id: 42 }] }).error!.issues.map((i) => i.path.join('.'));
     expect((error as ResponseValidationError).issues.map((i) => i.path.join('.'))).toEqual(expected);
+  });
+});
+
+describe('should the compiled checks fail to load (a chunk a page cannot fetch)', () => {
+  // Test files share their workers' module cache (`isolate: false`): the failing chunk is loaded
+  // into a fresh registry, and the next file gets the real one back.
+  afterAll(() => {
+    vi.doUnmock('../../src/answer-checks.compiled.js');
+    vi.resetModules();
+  });
+
+  test('zod checks every answer, and the calls succeed', async () => {
+    vi.resetModules();
+    vi.doMock('../../src/answer-checks.compiled.js', () => {
+      throw new TypeError('Failed to fetch dynamically imported module');
+    });
+    const fresh = await import('../../src/answer-checks.js');
+    const { PlatformClient } = await import('../../src/index.js');
+    const schema = fresh.HOT_ANSWERS.GetProductsResponse!;
+    const parse = vi.spyOn(schema, 'safeParse');
+    const accessToken = platform.mintToken({ scopes: [READ] }).access_token;
+    const options = { environment: 'stage', hosts: defaultHosts, auth: { accessToken } } as const;
+    const checked = await new PlatformClient(options).products.list({ product_type: 'packages' });
+    expect(fresh.compiledCheckOf(schema)).toBeUndefined();
+    expect(parse).toHaveBeenCalledTimes(1);
+    const raw = await new PlatformClient({ ...options, validateResponses: false }).products.list({
+      product_type: 'packages',
+    });
+    expect(checked).toStrictEqual(schema.parse(raw));
   });
 });
