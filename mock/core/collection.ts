@@ -2,7 +2,8 @@
  * A collection of the state document declared once: its record schema, the indexes it needs and
  * the fields that name records of other collections. From that one declaration come the document's
  * schema and checks (unique keys, references), and the live indexes: each built when first read,
- * then kept right by `add`, `update` and `remove`.
+ * then kept right by `add`, `update`, `replace` and `remove`. A collection may be immutable: its live
+ * records frozen, each write a new record in place of the last.
  */
 import type * as z from 'zod';
 
@@ -44,6 +45,11 @@ export interface CollectionSpec<
   readonly indexes: I;
   /** Fields naming a record of another collection (by its primary key): field name to document key. */
   readonly references: Readonly<Partial<Record<string, string>>>;
+  /**
+   * Whether its live records are frozen, deep: a write replaces a record ({@link Collection.replace})
+   * and never changes one in place, so what is derived from a record can be kept by the record.
+   */
+  readonly immutable: boolean;
 }
 
 /** Declares a collection: `collection(Account, (k) => ({ id: k.unique(['id', lower]) }), { organisation_id: 'organisations' })`. */
@@ -54,12 +60,13 @@ export function collection<
   schema: S,
   indexes: (k: IndexBuilder<z.output<S>>) => I,
   references?: Readonly<Partial<Record<keyof z.output<S> & string, string>>>,
+  options?: { readonly immutable?: boolean },
 ): CollectionSpec<z.output<S>, I, S> {
   const builder: IndexBuilder<z.output<S>> = {
     unique: (...parts) => ({ parts, unique: true }),
     grouped: (...parts) => ({ parts, unique: false }),
   };
-  return { schema, indexes: indexes(builder), references: references ?? {} };
+  return { schema, indexes: indexes(builder), references: references ?? {}, immutable: options?.immutable === true };
 }
 
 /** The names of the unique indexes of `I`. */
@@ -156,6 +163,7 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
 
   /** Takes `rows` (the document's list, owned from now on); each index is built again when next read. */
   load(rows: T[]): void {
+    if (this.spec.immutable) for (const row of rows) deepFreeze(row);
     this.#rows = rows;
     this.#cursor = 0;
     for (const live of this.#live) {
@@ -166,15 +174,33 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
 
   /** Adds a record at the end of the document's list. */
   add(record: T): void {
+    if (this.spec.immutable) deepFreeze(record);
     this.#rows.push(record);
     this.#index(record);
   }
 
-  /** Changes a record in place, keeping every index right when `change` touches an indexed field. */
+  /**
+   * Changes a record in place, keeping every index right when `change` touches an indexed field:
+   * the record keeps its place in the document, and so in each list of a grouped index.
+   */
   update(record: T, change: (record: T) => void): void {
-    this.#unindex(record);
+    if (this.spec.immutable) throw new TypeError('A record of an immutable collection is written by replace()');
+    const before = this.#keysOf(record);
     change(record);
-    this.#index(record);
+    this.#rekey(record, record, before);
+  }
+
+  /**
+   * Puts `next` where `record` is, in the document's list and in every index: how a record of an
+   * immutable collection is written (the route makes the next record, then replaces the last).
+   */
+  replace(record: T, next: T): void {
+    const at = this.#rows.indexOf(record);
+    if (at < 0) throw new TypeError('Only a record of the collection can be replaced');
+    if (this.spec.immutable) deepFreeze(next);
+    const before = this.#keysOf(record);
+    this.#rows[at] = next;
+    this.#rekey(record, next, before);
   }
 
   /** Removes a record from the document and every index. */
@@ -267,6 +293,61 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
   #unindex(record: T): void {
     for (const live of this.#live) if (live.built) unindexFrom(live, record);
   }
+
+  /** The key of `record` in each built index (in `#live`'s order): what a write compares with after. */
+  #keysOf(record: T): (string | undefined)[] {
+    return this.#live.map((live) => (live.built ? keyOf(live.index, record) : undefined));
+  }
+
+  /**
+   * `next` in each built index in place of `record` (the same object after an update), whose keys
+   * were `before`: where a key is unchanged it takes the same place in the list, else it leaves its
+   * list and joins the other one where the document's order puts it.
+   */
+  #rekey(record: T, next: T, before: readonly (string | undefined)[]): void {
+    for (let i = 0; i < this.#live.length; i++) {
+      const live = this.#live[i]!;
+      if (!live.built) continue;
+      const old = before[i];
+      const key = keyOf(live.index, next);
+      if (live.index.unique) {
+        if (old !== undefined && live.map.get(old) === record) live.map.delete(old);
+        if (key !== undefined) live.map.set(key, next);
+      } else if (old === key) {
+        if (key === undefined || record === next) continue;
+        const list = live.map.get(key) as T[];
+        list[list.indexOf(record)] = next;
+      } else {
+        if (old !== undefined) removeFrom(live.map, old, record);
+        if (key !== undefined) this.#insertInOrder(live.map, key, next);
+      }
+    }
+  }
+
+  /** `record` into the list of `key`, where the document's order puts it (a list keeps that order). */
+  #insertInOrder(map: Map<string, T | T[]>, key: string, record: T): void {
+    const list = map.get(key) as T[] | undefined;
+    if (list === undefined) {
+      map.set(key, [record]);
+      return;
+    }
+    const at = this.#rows.indexOf(record);
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (this.#rows.indexOf(list[middle]!) < at) low = middle + 1;
+      else high = middle;
+    }
+    list.splice(low, 0, record);
+  }
+}
+
+/** Freezes a record and every object and array within it (a member frozen already is frozen whole). */
+function deepFreeze(value: object): void {
+  Object.freeze(value);
+  for (const member of Object.values(value))
+    if (typeof member === 'object' && member !== null && !Object.isFrozen(member)) deepFreeze(member);
 }
 
 function indexInto<T>({ index, map }: LiveIndex<T>, record: T): void {
@@ -285,13 +366,16 @@ function unindexFrom<T>({ index, map }: LiveIndex<T>, record: T): void {
   if (key === undefined) return;
   if (index.unique) {
     if (map.get(key) === record) map.delete(key);
-  } else {
-    const list = map.get(key) as T[] | undefined;
-    const at = list ? list.indexOf(record) : -1;
-    if (list && at >= 0) {
-      list.splice(at, 1);
-      if (list.length === 0) map.delete(key);
-    }
+  } else removeFrom(map, key, record);
+}
+
+/** `record` out of the list of `key` in a grouped index's map (the list dropped when it empties). */
+function removeFrom<T>(map: Map<string, T | T[]>, key: string, record: T): void {
+  const list = map.get(key) as T[] | undefined;
+  const at = list ? list.indexOf(record) : -1;
+  if (list && at >= 0) {
+    list.splice(at, 1);
+    if (list.length === 0) map.delete(key);
   }
 }
 

@@ -20,6 +20,7 @@ const SPEC = collection(Row, (k) => ({
 type Step =
   | { kind: 'add'; id: string; owner: string; code: string }
   | { kind: 'update'; at: number; owner: string }
+  | { kind: 'replace'; at: number; owner: string; code: string }
   | { kind: 'remove'; at: number }
   | { kind: 'sweep'; count: number; owner: string }
   | { kind: 'trim'; max: number }
@@ -34,6 +35,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     code: name,
   }),
   fc.record({ kind: fc.constant('update' as const), at: fc.nat(20), owner: name }),
+  fc.record({ kind: fc.constant('replace' as const), at: fc.nat(20), owner: name, code: name }),
   fc.record({ kind: fc.constant('remove' as const), at: fc.nat(20) }),
   fc.record({ kind: fc.constant('sweep' as const), count: fc.nat(5), owner: name }),
   fc.record({ kind: fc.constant('trim' as const), max: fc.nat(20) }),
@@ -74,6 +76,9 @@ function apply(c: Collection<Row, typeof SPEC.indexes>, s: Step): void {
       c.update(row, (r) => {
         r.owner = s.owner;
       });
+  } else if (s.kind === 'replace' && rows.length > 0) {
+    const row = rows[s.at % rows.length]!;
+    if (!taken(rows, row.id, s.owner, s.code, row)) c.replace(row, { id: row.id, owner: s.owner, code: s.code });
   } else if (s.kind === 'remove' && rows.length > 0) c.remove(rows[s.at % rows.length]!);
   else if (s.kind === 'sweep') c.sweep(s.count, (r) => r.owner === s.owner);
   else if (s.kind === 'trim') c.trim(s.max);
@@ -93,8 +98,32 @@ describe('Collection indexes', () => {
         loaded.load(live.rows.map((r) => r));
         expect(lookups(live)).toEqual(lookups(loaded));
       }),
-      { numRuns: 300, seed: 20261127 },
+      { numRuns: 3000, seed: 20261127 },
     );
+  });
+
+  test('an immutable collection: its records are frozen, deep, from load, add and replace; replace keeps the place and the indexes', () => {
+    const Deep = z.object({ id: z.string(), tags: z.array(z.object({ name: z.string() })) });
+    const c = new Collection(collection(Deep, (k) => ({ id: k.unique('id') }), {}, { immutable: true }));
+    c.load([{ id: 'a', tags: [{ name: 'x' }] }]);
+    c.add({ id: 'b', tags: [] });
+    const a = c.get('a')!;
+    expect(() => {
+      a.tags[0]!.name = 'y';
+    }).toThrow(TypeError);
+    expect(() => c.get('b')!.tags.push({ name: 'z' })).toThrow(TypeError);
+    expect(() => c.update(a, () => undefined)).toThrow('written by replace()');
+    const next = { id: 'c', tags: [...a.tags, { name: 'y' }] };
+    c.replace(a, next);
+    expect(Object.isFrozen(next.tags[1])).toBe(true);
+    expect(c.rows.map((r) => r.id)).toEqual(['c', 'b']);
+    expect(c.get('a')).toBeUndefined();
+    expect(c.get('c')).toBe(next);
+    expect(() => c.replace(a, { id: 'd', tags: [] })).toThrow('Only a record of the collection');
+    // A collection that is not declared immutable keeps its records as they came.
+    const mutable = new Collection(SPEC);
+    mutable.load([{ id: 'a', owner: 'a', code: 'x' }]);
+    expect(Object.isFrozen(mutable.rows[0])).toBe(false);
   });
 
   test('an index nothing reads is not built: load drops them, the first read builds one', () => {
