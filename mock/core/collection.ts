@@ -198,9 +198,8 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
     const at = this.#rows.indexOf(record);
     if (at < 0) throw new TypeError('Only a record of the collection can be replaced');
     if (this.spec.immutable) deepFreeze(next);
-    const before = this.#keysOf(record);
     this.#rows[at] = next;
-    this.#rekey(record, next, before);
+    this.#rekey(record, next);
   }
 
   /** Removes a record from the document and every index. */
@@ -300,15 +299,16 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
   }
 
   /**
-   * `next` in each built index in place of `record` (the same object after an update), whose keys
-   * were `before`: where a key is unchanged it takes the same place in the list, else it leaves its
-   * list and joins the other one where the document's order puts it.
+   * `next` in each built index in place of `record`, whose keys were `before` (the same object
+   * after an update; else read from `record`, unchanged): where a key is unchanged it takes the same
+   * place in the list, else it leaves its list and joins the other one where the document's order
+   * puts it.
    */
-  #rekey(record: T, next: T, before: readonly (string | undefined)[]): void {
+  #rekey(record: T, next: T, before?: readonly (string | undefined)[]): void {
     for (let i = 0; i < this.#live.length; i++) {
       const live = this.#live[i]!;
       if (!live.built) continue;
-      const old = before[i];
+      const old = before === undefined ? keyOf(live.index, record) : before[i];
       const key = keyOf(live.index, next);
       if (live.index.unique) {
         if (old !== undefined && live.map.get(old) === record) live.map.delete(old);
@@ -346,8 +346,13 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
 /** Freezes a record and every object and array within it (a member frozen already is frozen whole). */
 function deepFreeze(value: object): void {
   Object.freeze(value);
-  for (const member of Object.values(value))
-    if (typeof member === 'object' && member !== null && !Object.isFrozen(member)) deepFreeze(member);
+  // No list of the members is made: this runs on every write of an immutable record.
+  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) freezeMember(value[i]);
+  else for (const key in value) freezeMember((value as Record<string, unknown>)[key]);
+}
+
+function freezeMember(member: unknown): void {
+  if (typeof member === 'object' && member !== null && !Object.isFrozen(member)) deepFreeze(member);
 }
 
 function indexInto<T>({ index, map }: LiveIndex<T>, record: T): void {

@@ -600,6 +600,8 @@ export const COLLECTIONS = {
       organisation: k.grouped(['organisation_id', lower]),
     }),
     { organisation_id: 'organisations' },
+    // Read on every page of a site, written by endpoint 1 alone: get products keeps each product's JSON by its record.
+    { immutable: true },
   ),
   product_sharing: collection(ProductSharing, (k) => ({ product: k.unique(['product_id', lower]) })),
   access_tokens: collection(

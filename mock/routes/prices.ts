@@ -25,29 +25,35 @@ const update = apiRoute(updatePrices, ({ input, state, auth, clock }) => {
     }
   });
 
+  // A product record is immutable: the write makes the next one and replaces it.
+  const periods = [...product.price_periods];
   for (const p of input.price_periods) {
-    const existing = product.price_periods.find(
+    const at = periods.findIndex(
       (pp) =>
         pp.payment_option === p.payment_option &&
         pp.purchase_type === p.subscription_type &&
         pp.type === p.type &&
         pp.length === p.length,
     );
-    const period: PricePeriodRecord = existing ?? {
-      id: newId(),
-      purchase_type: p.subscription_type,
-      payment_option: p.payment_option,
-      type: p.type,
-      length: p.length,
-      enabled: true,
-    };
+    const period: PricePeriodRecord =
+      at >= 0
+        ? { ...periods[at]! }
+        : {
+            id: newId(),
+            purchase_type: p.subscription_type,
+            payment_option: p.payment_option,
+            type: p.type,
+            length: p.length,
+            enabled: true,
+          };
     if (p.price !== undefined) period.price = p.price;
     if (p.details !== undefined) period.details = p.details;
     if (p.payment_option_details !== undefined) period.payment_option_details = p.payment_option_details;
     if (p.monthly_payments !== undefined) period.monthly_payments = p.monthly_payments;
-    if (!existing) product.price_periods.push(period);
+    if (at >= 0) periods[at] = period;
+    else periods.push(period);
   }
-  product.updated = clock.now().toISOString();
+  state.products.replace(product, { ...product, price_periods: periods, updated: clock.now().toISOString() });
   return { body: { id: product.id } };
 });
 

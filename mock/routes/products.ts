@@ -73,6 +73,31 @@ function paymentPeriodView(pp: PricePeriodRecord, model: PriceModel): PaymentPer
   return view;
 }
 
+/**
+ * Each product's view as JSON, per price model, kept by its record: product records are immutable
+ * (a write replaces the record, `state.products.replace`), so a product is serialized once, not
+ * on every read of the catalogue, and a record written since is a record not seen yet.
+ */
+const productJson = new WeakMap<ProductRecord, { simple?: string; complex?: string }>();
+
+/** The answer's header for a body serialized here. */
+const JSON_TEXT = { 'content-type': 'application/json' } as const;
+
+/** `productView(p, model)` as JSON: made the first time it is asked for, then kept by the record. */
+function productJsonOf(p: ProductRecord, model: PriceModel): string {
+  let kept = productJson.get(p);
+  if (kept === undefined) {
+    kept = {};
+    productJson.set(p, kept);
+  }
+  let json = kept[model];
+  if (json === undefined) {
+    json = JSON.stringify(productView(p, model));
+    kept[model] = json;
+  }
+  return json;
+}
+
 const TYPE_FILTERS = {
   packages: (p: ProductRecord) => p.is_package,
   campaigns: (p: ProductRecord) => p.is_campaign,
@@ -105,15 +130,16 @@ const listProducts = apiRoute(getProducts, ({ input: q, state, auth, clock }) =>
           .map((t) => t.trim())
           .filter((t) => t.length > 0);
   const model = priceModelOf(state, org);
-  const items: Product[] = [];
+  // The answer is `{ items: Product[] }` (`GetProductsResponse`), written from each product's kept JSON.
+  let items = '';
   for (const p of candidates) {
     if (!includeInactive && !isActive(p, now)) continue;
     if (byType && !byType(p)) continue;
     if (q.title_code !== undefined && p.title_code !== q.title_code) continue;
     if (tags.length > 0 && !tags.every((t) => p.tags.some((tag) => tag.name === t))) continue;
-    items.push(productView(p, model));
+    items = items === '' ? productJsonOf(p, model) : `${items},${productJsonOf(p, model)}`;
   }
-  return { body: { items } };
+  return { text: `{"items":[${items}]}`, headers: JSON_TEXT };
 });
 
 /** Endpoint 3: the payment periods of a package or campaign, by `product_id` (alias `id`) or `product_code`. */

@@ -1,5 +1,7 @@
 /** Endpoints 2 (get products), 3 (get payment periods) and 15 (get product sharing), through both adapters. */
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { createPlatform, defaultHosts } from '../../mock/index.js';
 import {
   GetPaymentPeriodsResponse,
   GetProductSharingResponse,
@@ -15,6 +17,7 @@ import {
   paths,
   READ,
   useAdapter,
+  WRITE,
 } from './harness.js';
 
 const ids = demoIds.products;
@@ -39,6 +42,83 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
       doc.products.reverse();
       h.platform.restore(doc);
       expect(inOrder(expectOk(await list({}), GetProductsResponse).items)).toEqual([...seeded].reverse());
+    });
+
+    test('get products answers each product as it is now, after any update prices, restore or reset: the bytes a platform restored from the same state answers', async () => {
+      // The platform keeps each product's JSON by its record (records are replaced, never changed).
+      const organisations = [
+        { clientId: undefined, packages: ['PREMIUM-DIGITAL', 'PREMIUM-SUMMER', 'LEGACY'] },
+        { clientId: 'complex-client', packages: ['COMPLEX-BUNDLE'] },
+      ];
+      const period = fc.record({
+        subscription_type: fc.constantFrom('recurring', 'limited'),
+        payment_option: fc.constantFrom('creditcard', 'invoice', 'directdebit'),
+        type: fc.constantFrom('month', 'year'),
+        length: fc.integer({ min: 1, max: 2 }),
+        cents: fc.integer({ min: 0, max: 99_999 }),
+      });
+      const step = fc.oneof(
+        fc.record({ kind: fc.constant('update prices' as const), organisation: fc.nat(1), at: fc.nat(2), period }),
+        fc.record({ kind: fc.constant('restore' as const), at: fc.nat(20), name: fc.string({ maxLength: 8 }) }),
+        fc.constant({ kind: 'reset' as const }),
+      );
+      const listed = async (clientId: string | undefined) => {
+        const answer = await list({ include_inactive: 'true' }, h.token([READ], clientId));
+        expect(answer.status).toBe(200);
+        return answer.text;
+      };
+      // Restored, its records are new ones, whose JSON nothing has kept.
+      const fresh = createPlatform({ seed: 'demo' });
+      const afresh = async (clientId: string | undefined) => {
+        const token = fresh.mintToken({ scopes: [READ], clientId }).access_token;
+        const url = `${defaultHosts.api}${paths.getProducts}?include_inactive=true`;
+        return (await fresh.handle(new Request(url, { headers: { authorization: `Bearer ${token}` } }))).text();
+      };
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps) => {
+          h.platform.reset();
+          // Each organisation's answer read once first, so that what follows meets JSON kept already.
+          for (const { clientId } of organisations) await listed(clientId);
+          for (const s of steps) {
+            if (s.kind === 'update prices') {
+              const { clientId, packages } = organisations[s.organisation]!;
+              const { cents, ...rest } = s.period;
+              const price = cents / 100;
+              const input = {
+                ...rest,
+                ...(clientId === undefined ? { price } : { details: [{ name: 'Digital', price, vat_code: 6 }] }),
+                ...(packages[s.at % packages.length] === 'PREMIUM-SUMMER' ? { monthly_payments: true } : {}),
+              };
+              const answer = await h.call(paths.updatePrices, {
+                method: 'POST',
+                json: { package_integration_code: packages[s.at % packages.length], price_periods: [input] },
+                token: h.token([WRITE], clientId),
+              });
+              expect(answer.status).toBe(200);
+            } else if (s.kind === 'restore') {
+              const doc = h.platform.snapshot();
+              const product = doc.products[s.at % doc.products.length]!;
+              product.name = s.name;
+              h.platform.restore(doc);
+            } else h.platform.reset();
+            const doc = h.platform.snapshot();
+            fresh.restore(doc);
+            for (const { clientId } of organisations) {
+              const text = await listed(clientId);
+              expect(text).toBe(await afresh(clientId));
+              // And what changed reads as the state has it now (a kept JSON shared by both would pass the above).
+              for (const item of GetProductsResponse.parse(JSON.parse(text)).items) {
+                const record = doc.products.find((p) => p.id === item.id)!;
+                expect([item.name, item.updated]).toEqual([record.name, record.updated]);
+                expect(item.price_periods.map((pp) => [pp.id, pp.price ?? pp.details])).toEqual(
+                  record.price_periods.map((pp) => [pp.id, clientId === undefined ? pp.price : pp.details]),
+                );
+              }
+            }
+          }
+        }),
+        { numRuns: 15, seed: 20261127 },
+      );
     });
 
     test('include_inactive=true adds inactive products; false does not', async () => {
