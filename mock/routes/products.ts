@@ -74,26 +74,36 @@ function paymentPeriodView(pp: PricePeriodRecord, model: PriceModel): PaymentPer
 }
 
 /**
- * Each product's view as JSON, per price model, kept by its record: product records are immutable
- * (a write replaces the record, `state.products.replace`), so a product is serialized once, not
- * on every read of the catalogue, and a record written since is a record not seen yet.
+ * Each product's view as JSON, kept by its record: product records are immutable (a write
+ * replaces the record, `state.products.replace`), so a product is serialized once, not on every read
+ * of the catalogue, and a record written since is a record not seen yet. What is kept is bounded, in
+ * the process (every platform's together): at most {@link KEPT_JSON_UNITS} UTF-16 units of text,
+ * the oldest dropped first. A catalogue over the bound is, in part, serialized on each read.
  */
-const productJson = new WeakMap<ProductRecord, { simple?: string; complex?: string }>();
+const keptJson = new Map<ProductRecord, { readonly model: PriceModel; readonly json: string }>();
+/** 4 Mi units of text: a catalogue of a few thousand products (the demo's is 6 KB). */
+const KEPT_JSON_UNITS = 4 * 1024 * 1024;
+let keptUnits = 0;
 
 /** The answer's header for a body serialized here. */
 const JSON_TEXT = { 'content-type': 'application/json' } as const;
 
 /** `productView(p, model)` as JSON: made the first time it is asked for, then kept by the record. */
 function productJsonOf(p: ProductRecord, model: PriceModel): string {
-  let kept = productJson.get(p);
-  if (kept === undefined) {
-    kept = {};
-    productJson.set(p, kept);
+  const kept = keptJson.get(p);
+  if (kept !== undefined && kept.model === model) return kept.json;
+  const json = JSON.stringify(productView(p, model));
+  if (kept !== undefined) {
+    keptJson.delete(p);
+    keptUnits -= kept.json.length;
   }
-  let json = kept[model];
-  if (json === undefined) {
-    json = JSON.stringify(productView(p, model));
-    kept[model] = json;
+  keptJson.set(p, { model, json });
+  keptUnits += json.length;
+  // A Map iterates in insertion order: the oldest first.
+  for (const [record, old] of keptJson) {
+    if (keptUnits <= KEPT_JSON_UNITS) break;
+    keptJson.delete(record);
+    keptUnits -= old.json.length;
   }
   return json;
 }

@@ -1,6 +1,7 @@
 /** Endpoints 2 (get products), 3 (get payment periods) and 15 (get product sharing), through both adapters. */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { documentWith } from '../../bench/documents.js';
 import { createPlatform, defaultHosts } from '../../mock/index.js';
 import {
   GetPaymentPeriodsResponse,
@@ -464,5 +465,44 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
       const token = h.token([READ]);
       await expectUnchanged(h.platform, async () => expectError(await sharing(query, token), 400, code, field));
     });
+  });
+});
+
+describe('get products over a catalogue larger than what is kept', () => {
+  test('each product is answered as it is, read after read, when the kept JSON of the oldest is dropped', async () => {
+    // 3,500 products of about 1,340 characters each: more than the 4 Mi units of JSON kept.
+    const document = documentWith(3500);
+    const platform = createPlatform({ seed: document });
+    const ours = document.products.filter((p) => p.organisation_id === document.products.at(-1)!.organisation_id);
+    const fresh = createPlatform({ seed: 'demo' });
+    const read = async (p: typeof platform) => {
+      const token = p.mintToken({ scopes: [READ] }).access_token;
+      const url = `${defaultHosts.api}${paths.getProducts}?include_inactive=true`;
+      const answer = await p.handle(new Request(url, { headers: { authorization: `Bearer ${token}` } }));
+      expect(answer.status).toBe(200);
+      return answer.text();
+    };
+    const first = await read(platform);
+    expect(GetProductsResponse.parse(JSON.parse(first)).items).toHaveLength(ours.length);
+    // Read again: the first products' JSON was dropped to keep the last ones'.
+    expect(await read(platform)).toBe(first);
+    const token = platform.mintToken({ scopes: [WRITE] }).access_token;
+    const write = await platform.handle(
+      new Request(`${defaultHosts.api}${paths.updatePrices}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          package_integration_code: 'BENCH-0',
+          price_periods: [
+            { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1, price: 1.5 },
+          ],
+        }),
+      }),
+    );
+    expect(write.status).toBe(200);
+    const after = await read(platform);
+    expect(after).not.toBe(first);
+    fresh.restore(platform.snapshot());
+    expect(after).toBe(await read(fresh));
   });
 });
