@@ -76,34 +76,50 @@ function paymentPeriodView(pp: PricePeriodRecord, model: PriceModel): PaymentPer
 /**
  * Each product's view as JSON, kept by its record: product records are immutable (a write
  * replaces the record, `state.products.replace`), so a product is serialized once, not on every read
- * of the catalogue, and a record written since is a record not seen yet. What is kept is bounded, in
- * the process (every platform's together): at most {@link KEPT_JSON_UNITS} UTF-16 units of text,
- * the oldest dropped first. A catalogue over the bound is, in part, serialized on each read.
+ * of the catalogue, and a record written since is a record not seen yet. Each platform keeps its
+ * own, dropped whole when its state is loaded again (reset, restore), and at most
+ * {@link KEPT_JSON_UNITS} UTF-16 units of it, the oldest dropped first: a catalogue over the bound
+ * is, in part, serialized on each read.
  */
-const keptJson = new Map<ProductRecord, { readonly model: PriceModel; readonly json: string }>();
+interface KeptJson {
+  /** The state's load it was kept in (`state.generation`). */
+  readonly generation: number;
+  readonly byRecord: Map<ProductRecord, { readonly model: PriceModel; readonly json: string }>;
+  units: number;
+}
+const keptJsonOf = new WeakMap<State, KeptJson>();
 /** 4 Mi units of text: a catalogue of a few thousand products (the demo's is 6 KB). */
 const KEPT_JSON_UNITS = 4 * 1024 * 1024;
-let keptUnits = 0;
 
 /** The answer's header for a body serialized here. */
 const JSON_TEXT = { 'content-type': 'application/json' } as const;
 
-/** `productView(p, model)` as JSON: made the first time it is asked for, then kept by the record. */
-function productJsonOf(p: ProductRecord, model: PriceModel): string {
-  const kept = keptJson.get(p);
-  if (kept !== undefined && kept.model === model) return kept.json;
-  const json = JSON.stringify(productView(p, model));
-  if (kept !== undefined) {
-    keptJson.delete(p);
-    keptUnits -= kept.json.length;
+/** What `state` keeps, none of it from before its last load. */
+function keptJsonIn(state: State): KeptJson {
+  let kept = keptJsonOf.get(state);
+  if (kept === undefined || kept.generation !== state.generation) {
+    kept = { generation: state.generation, byRecord: new Map(), units: 0 };
+    keptJsonOf.set(state, kept);
   }
-  keptJson.set(p, { model, json });
-  keptUnits += json.length;
+  return kept;
+}
+
+/** `productView(p, model)` as JSON: made the first time it is asked for, then kept by the record. */
+function productJsonOf(kept: KeptJson, p: ProductRecord, model: PriceModel): string {
+  const known = kept.byRecord.get(p);
+  if (known !== undefined && known.model === model) return known.json;
+  const json = JSON.stringify(productView(p, model));
+  if (known !== undefined) {
+    kept.byRecord.delete(p);
+    kept.units -= known.json.length;
+  }
+  kept.byRecord.set(p, { model, json });
+  kept.units += json.length;
   // A Map iterates in insertion order: the oldest first.
-  for (const [record, old] of keptJson) {
-    if (keptUnits <= KEPT_JSON_UNITS) break;
-    keptJson.delete(record);
-    keptUnits -= old.json.length;
+  for (const [record, old] of kept.byRecord) {
+    if (kept.units <= KEPT_JSON_UNITS) break;
+    kept.byRecord.delete(record);
+    kept.units -= old.json.length;
   }
   return json;
 }
@@ -141,13 +157,14 @@ const listProducts = apiRoute(getProducts, ({ input: q, state, auth, clock }) =>
           .filter((t) => t.length > 0);
   const model = priceModelOf(state, org);
   // The answer is `{ items: Product[] }` (`GetProductsResponse`), written from each product's kept JSON.
+  const kept = keptJsonIn(state);
   let items = '';
   for (const p of candidates) {
     if (!includeInactive && !isActive(p, now)) continue;
     if (byType && !byType(p)) continue;
     if (q.title_code !== undefined && p.title_code !== q.title_code) continue;
     if (tags.length > 0 && !tags.every((t) => p.tags.some((tag) => tag.name === t))) continue;
-    items = items === '' ? productJsonOf(p, model) : `${items},${productJsonOf(p, model)}`;
+    items = items === '' ? productJsonOf(kept, p, model) : `${items},${productJsonOf(kept, p, model)}`;
   }
   return { text: `{"items":[${items}]}`, headers: JSON_TEXT };
 });
