@@ -128,6 +128,23 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
       expect(next.id).not.toBe(first.id);
     });
 
+    test('409 already_provisioned names the first overlapping user-product in the state document, whatever was updated since', async () => {
+      const first = expectOk(await provision(body), IdResponse, 201);
+      const second = expectOk(
+        await provision({ ...body, valid_from: TO, valid_to: '2032-01-01T00:00:00Z' }),
+        IdResponse,
+        201,
+      );
+      // The second made to overlap the first, then the first updated.
+      const moved = { account_id: anna, product_id: second.id, valid_from: '2030-06-01T00:00:00Z' };
+      expectOk(await update(moved), IdResponse);
+      expectOk(await update({ account_id: anna, product_id: first.id, subscription_type: 'limited' }), IdResponse);
+      const answer = await expectUnchanged(h.platform, () =>
+        provision({ ...body, valid_from: '2030-07-01T00:00:00Z', valid_to: '2030-08-01T00:00:00Z' }),
+      );
+      expect(expectError(answer, 409, 'already_provisioned', 'package_code').message).toContain(first.id);
+    });
+
     test('the scope /external/userproduct/w is required: 403 insufficient_scope', async () => {
       const reader = h.token(['/external/product/r']);
       const answer = await expectUnchanged(h.platform, () => provision(body, reader));
