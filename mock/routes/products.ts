@@ -104,6 +104,16 @@ function keptJsonIn(state: State): KeptJson {
   return kept;
 }
 
+/**
+ * How much product JSON `state` keeps now, for the platform's own tests: none from before its last
+ * load, never more than {@link KEPT_JSON_UNITS} units.
+ */
+export function keptProductJson(state: State): { readonly products: number; readonly units: number } {
+  const kept = keptJsonOf.get(state);
+  if (kept === undefined || kept.generation !== state.generation) return { products: 0, units: 0 };
+  return { products: kept.byRecord.size, units: kept.units };
+}
+
 /** `productView(p, model)` as JSON: made the first time it is asked for, then kept by the record. */
 function productJsonOf(kept: KeptJson, p: ProductRecord, model: PriceModel): string {
   const known = kept.byRecord.get(p);

@@ -2,7 +2,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { documentWith } from '../../bench/documents.js';
+import { internalsOf } from '../../mock/core/internals.js';
 import { createPlatform, defaultHosts } from '../../mock/index.js';
+import { keptProductJson } from '../../mock/routes/products.js';
 import {
   GetPaymentPeriodsResponse,
   GetProductSharingResponse,
@@ -482,8 +484,14 @@ describe('get products over a catalogue larger than what is kept', () => {
       expect(answer.status).toBe(200);
       return answer.text();
     };
+    const state = internalsOf(platform)!.state;
     const first = await read(platform);
     expect(GetProductsResponse.parse(JSON.parse(first)).items).toHaveLength(ours.length);
+    // What is kept stays within 4 Mi units: the JSON of some of the products, not all.
+    const kept = keptProductJson(state);
+    expect(kept.units).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(kept.units).toBeGreaterThan(3 * 1024 * 1024);
+    expect(kept.products).toBeLessThan(ours.length);
     // Read again: the first products' JSON was dropped to keep the last ones'.
     expect(await read(platform)).toBe(first);
     const token = platform.mintToken({ scopes: [WRITE] }).access_token;
@@ -504,5 +512,10 @@ describe('get products over a catalogue larger than what is kept', () => {
     expect(after).not.toBe(first);
     fresh.restore(platform.snapshot());
     expect(after).toBe(await read(fresh));
+    // A reset drops all of it: nothing of the state before is kept; the seed's read keeps as the first did.
+    platform.reset();
+    expect(keptProductJson(state)).toEqual({ products: 0, units: 0 });
+    await read(platform);
+    expect(keptProductJson(state)).toEqual(kept);
   });
 });
