@@ -573,7 +573,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     info: {
       title: 'Subscription platform: external API, authorization API, SSO and shop',
       version: options.version ?? pkg.version,
-      description: `${description} A server may also refuse any request before it reaches an operation: 403 host_not_allowed (a Host it does not answer), 408, 417 expectation_failed (an Expect other than 100-continue), 431 and 400 malformed_request (at the HTTP level); a shared server's namespace (/_ns/{name}/...) 400 invalid_parameter naming namespace and 503 namespace_limit_reached. Answers may carry fields this document does not list: read them leniently.`,
+      description: `${description} A server may also refuse any request before it reaches an operation: 403 host_not_allowed (a Host it does not answer), 408, 417 expectation_failed (an Expect other than 100-continue), 431 and 400 malformed_request (at the HTTP level); a shared server's namespace (/_ns/{name}/...) 400 invalid_parameter naming namespace, 403 namespace_not_open (a new namespace on a server with an admin token, without the token) and 503 namespace_limit_reached. Answers may carry fields this document does not list: read them leniently.`,
       license: { name: 'MIT', identifier: 'MIT' },
       contact: {
         name: 'subscription-platform-sdk',

@@ -35,6 +35,13 @@ function trustedOrigin(origin: string, url: URL): boolean {
   return isLoopbackHost(parsed.hostname);
 }
 
+/** Whether a request bears the admin token (`Authorization: Bearer <token>`), compared in constant time. */
+export function bearsAdminToken(adminToken: string, headers: Readonly<Record<string, string>>): boolean {
+  const header = headers.authorization ?? '';
+  const given = header.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
+  return given.length > 0 && sameSecret(adminToken, given);
+}
+
 function crossSite(field: string, message: string): HttpError {
   return new HttpError(403, 'cross_site_request', message, field);
 }
@@ -67,18 +74,14 @@ export function guardAdmin(settings: AdminSettings, request: AdminRequest): Http
   const origin = headers.origin;
   if (origin !== undefined && !trustedOrigin(origin, url))
     return crossSite('origin', "The admin API refuses requests sent by another origin's web page");
-  if (settings.adminToken !== undefined) {
-    const header = headers.authorization ?? '';
-    const given = header.slice(0, 7).toLowerCase() === 'bearer ' ? header.slice(7).trim() : '';
-    if (!(given.length > 0 && sameSecret(settings.adminToken, given)))
-      return new HttpError(
-        401,
-        'invalid_token',
-        'The admin API requires Authorization: Bearer <admin token>',
-        'authorization',
-        { 'www-authenticate': 'Bearer realm="platform-admin"' },
-      );
-  }
+  if (settings.adminToken !== undefined && !bearsAdminToken(settings.adminToken, headers))
+    return new HttpError(
+      401,
+      'invalid_token',
+      'The admin API requires Authorization: Bearer <admin token>',
+      'authorization',
+      { 'www-authenticate': 'Bearer realm="platform-admin"' },
+    );
   const contentType = headers['content-type'];
   const hasBody = body !== null && body !== '';
   if ((hasBody || contentType !== undefined) && mediaTypeOf(contentType) !== 'application/json')

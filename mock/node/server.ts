@@ -12,7 +12,7 @@ import { bodyLimitFor, bodyTooLarge, DEFAULT_MAX_BODY_BYTES, declaredLength } fr
 import { type CoreRequest, type CoreResponse, type RequestHandler, setOwn } from '../core/messages.js';
 import type { Route } from '../core/route.js';
 import { PathTemplate } from '../core/router.js';
-import { type AdminSettings, guardAdmin } from '../core/security.js';
+import { type AdminSettings, bearsAdminToken, guardAdmin } from '../core/security.js';
 import type { State } from '../core/state.js';
 import type { Platform } from '../core/types.js';
 import { validate } from '../core/validate.js';
@@ -62,6 +62,8 @@ interface Namespace extends Target {
   readonly writer: StateWriter | undefined;
   /** Its live state. */
   readonly state: State | undefined;
+  /** Whether it was read from its state file when it was made: a namespace opened before (and dropped as idle, or before a restart). */
+  readonly fromFile: boolean;
   /**
    * Its state document's text when it was made (after its file was read), to tell whether a request
    * changed it while it is pending; forgotten once it is kept.
@@ -95,14 +97,17 @@ interface ServeContext extends Target {
   readonly warn: (message: string) => void;
   /** The requests being answered, by where they go: a namespace's path prefix, or '' for the root. */
   readonly inFlight: Map<string, number>;
-  /** The most requests one namespace, or the root, may have being answered at once. */
+  /** The requests being answered, in all. */
+  answering: number;
+  /** The most requests being answered at once, beyond the first of each namespace and of the root. */
   readonly share: number;
 }
 
 /**
- * The most requests one namespace, or the root, may have being answered at once: three quarters of
- * the connections, so that requests one namespace's latency fault holds cannot take every connection
- * and keep the root and the other namespaces out (with fewer than four connections, one may take all).
+ * The most requests being answered at once, beyond the first of each namespace and of the root:
+ * three quarters of the connections. So requests that latency faults hold, in one namespace or in
+ * several, cannot take every connection: a quarter stays for the first request of the root and of
+ * each other namespace (with fewer than four connections, the first requests may take all).
  */
 function requestShare(maxConnections: number): number {
   return maxConnections - Math.floor(maxConnections / 4);
@@ -116,27 +121,31 @@ function inFlightKey(path: string): string {
 }
 
 /**
- * The answer to a request, unless its namespace (or the root) has as many requests being answered
- * as its share: then `503 busy` with `Retry-After: 1`, at once, and its connection is free again.
+ * The answer to a request, unless the server is answering its share of requests (three quarters of
+ * the connections) and the request's namespace (or the root) has one being answered already: then
+ * `503 busy` with `Retry-After: 1`, at once, and its connection is free again. The first request of
+ * each namespace, and of the root, is always answered.
  */
 async function answerInShare(ctx: ServeContext, request: CoreRequest): Promise<CoreResponse> {
   const key = inFlightKey(request.url.pathname);
   const held = ctx.inFlight.get(key) ?? 0;
-  if (held >= ctx.share && !request.refusal)
+  if (held > 0 && ctx.answering >= ctx.share && !request.refusal)
     return refusalResponse(
       new HttpError(
         503,
         'busy',
-        `${key === '' ? 'The platform' : `Namespace ${key.slice(NAMESPACE_PREFIX.length)}`} has ${held} requests being answered, as many as one may (three quarters of --max-connections): try again`,
+        `${key === '' ? 'The platform' : `Namespace ${key.slice(NAMESPACE_PREFIX.length)}`} has ${held} requests being answered, and the server ${ctx.answering} in all, as many as it answers at once beyond the first of each namespace (three quarters of --max-connections): try again`,
         key === '' ? undefined : 'namespace',
         { 'retry-after': '1' },
       ),
       request.url.pathname,
     );
   ctx.inFlight.set(key, held + 1);
+  ctx.answering += 1;
   try {
     return await answerOf(ctx, request);
   } finally {
+    ctx.answering -= 1;
     const left = (ctx.inFlight.get(key) ?? 1) - 1;
     if (left > 0) ctx.inFlight.set(key, left);
     else ctx.inFlight.delete(key);
@@ -162,12 +171,30 @@ function answeredHost(ctx: ServeContext, header: string): string | null {
   return verdict;
 }
 
+/** Whether a request has more than one `Host` line (node:http keeps the first in `headers.host`). */
+function severalHosts(rawHeaders: readonly string[]): boolean {
+  let seen = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host' && ++seen > 1) return true;
+  }
+  return false;
+}
+
 /**
  * Why a request's `Host` is refused; undefined when it is answered. A request that names no host
  * (no `Host`, as HTTP/1.0 allows, or an empty one) is refused as one naming a host not served,
- * in HTTP/1.0 and 1.1 alike: the server answers only the hosts it is meant to be reached by.
+ * in HTTP/1.0 and 1.1 alike: the server answers only the hosts it is meant to be reached by. One
+ * with several `Host` lines is `400 malformed_request` (RFC 9112, 3.2): which one names the host
+ * is for no server to guess.
  */
-function hostRefusal(ctx: ServeContext, header: string | undefined): HttpError | undefined {
+function hostRefusal(
+  ctx: ServeContext,
+  header: string | undefined,
+  rawHeaders: readonly string[],
+): HttpError | undefined {
+  if (severalHosts(rawHeaders))
+    return new HttpError(400, 'malformed_request', 'The request has more than one Host header: send one', 'host');
   if (header !== undefined && header !== '' && answeredHost(ctx, header) !== null) return undefined;
   const message =
     header === undefined || header === ''
@@ -358,18 +385,62 @@ function changedSinceMade(namespace: Namespace): boolean {
 }
 
 /**
+ * Whether a request was sent by a web page of another site: its `Origin` is `null` or names a host
+ * this server does not answer ({@link foreignOrigin}); without an `Origin` (a browser sends none on
+ * a navigation, an `<img>` or a `no-cors` GET), its `Sec-Fetch-Site` says `cross-site`.
+ */
+function fromOtherSite(ctx: ServeContext, headers: Readonly<Record<string, string>>): boolean {
+  const { origin } = headers;
+  return origin === undefined ? headers['sec-fetch-site'] === 'cross-site' : foreignOrigin(ctx, origin);
+}
+
+/**
+ * Why a request may not open a namespace made for it, even when it is accepted; undefined when it
+ * may. `other site`: a page of another site sent it. `no token`: the server has an admin token,
+ * which the request does not bear, and the namespace does not come back from its state file (then
+ * it was opened before).
+ */
+function whyNotOpen(
+  ctx: ServeContext,
+  namespace: Namespace,
+  headers: Readonly<Record<string, string>>,
+): 'other site' | 'no token' | undefined {
+  if (fromOtherSite(ctx, headers)) return 'other site';
+  const token = ctx.adminSettings.adminToken;
+  if (token === undefined || namespace.fromFile || bearsAdminToken(token, headers)) return undefined;
+  return 'no token';
+}
+
+/** The refusal of a request that would make namespace `name` on a server with an admin token, without the token. */
+function notOpen(name: string): HttpError {
+  return new HttpError(
+    403,
+    'namespace_not_open',
+    `Namespace ${name} is not open: on a server with an admin token, a namespace is opened by a request bearing it (POST /_ns/${name}/__admin/reset with Authorization: Bearer <admin token>)`,
+    'namespace',
+  );
+}
+
+/**
  * The answer to a request to `/_ns/{name}/...`: served by its namespace, or the refusal of a bad
  * name, of a new namespace past the limit, of one whose state file cannot be read. A request the
  * server refuses already (a `Host` it does not serve, a body over the limit) is answered by the
  * namespace when it is held, else as it is. A namespace made for a request is kept only when the
- * request is accepted: answered with a status below 400, or its state changed; otherwise it goes
- * once the request is answered (and no state file is written).
+ * request is accepted (answered with a status below 400, or its state changed) and may open it
+ * ({@link whyNotOpen}); otherwise it goes once the request is answered, and no state file is
+ * written. A page of another site gets its answer; a request without the admin token a server
+ * requires gets `403 namespace_not_open` in place of an answer that would have been accepted.
  */
-async function inNamespace(namespaces: Namespaces<Namespace>, request: CoreRequest): Promise<CoreResponse> {
+async function inNamespace(
+  ctx: ServeContext,
+  namespaces: Namespaces<Namespace>,
+  request: CoreRequest,
+): Promise<CoreResponse> {
   const path = request.url.pathname;
+  let name: string;
   let lease: Lease<Namespace>;
   try {
-    const name = namespaceOf(path) ?? '';
+    name = namespaceOf(path) ?? '';
     if (request.refusal) {
       const held = namespaces.get(name);
       return held ? await held.handle(request) : refusalResponse(request.refusal, path);
@@ -379,11 +450,18 @@ async function inNamespace(namespaces: Namespaces<Namespace>, request: CoreReque
     if (error instanceof HttpError) return refusalResponse(error, path);
     throw error;
   }
+  const { namespace } = lease;
+  const notOpening = lease.pending ? whyNotOpen(ctx, namespace, request.headers) : undefined;
   let keep = false;
   try {
-    const answer = await lease.namespace.handle(request);
-    const { namespace } = lease;
-    keep = !lease.pending || answer.status < 400 || changedSinceMade(namespace);
+    const answer = await namespace.handle(request);
+    if (!lease.pending) keep = true;
+    else {
+      const accepted = answer.status < 400 || changedSinceMade(namespace);
+      keep = accepted && notOpening === undefined;
+      // Accepted without the admin token a new namespace needs: refused, and what it changed goes with the namespace.
+      if (accepted && notOpening === 'no token') return refusalResponse(notOpen(name), path);
+    }
     if (keep) {
       namespace.made = undefined;
       namespace.changed?.();
@@ -494,7 +572,7 @@ async function namespacesAdmin(
 async function answerOf(ctx: ServeContext, request: CoreRequest): Promise<CoreResponse> {
   const path = request.url.pathname;
   if (ctx.namespaces) {
-    if (path.startsWith(NAMESPACE_PREFIX)) return inNamespace(ctx.namespaces, request);
+    if (path.startsWith(NAMESPACE_PREFIX)) return inNamespace(ctx, ctx.namespaces, request);
     const name = namespacesAdminTarget(path);
     if (name !== undefined) return namespacesAdmin(ctx, ctx.namespaces, request, name);
   }
@@ -509,7 +587,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     const value = req.headers[name];
     if (value !== undefined) setOwn(headers, name, Array.isArray(value) ? value.join(', ') : value);
   }
-  let refusal = hostRefusal(ctx, req.headers.host) ?? expectationRefusal(req.headers.expect);
+  let refusal = hostRefusal(ctx, req.headers.host, req.rawHeaders) ?? expectationRefusal(req.headers.expect);
   const target = req.url ?? '/';
   let url: URL;
   try {
@@ -629,8 +707,9 @@ function makeNamespace(
   });
   const path = namespaceFile(settings.stateFile, name);
   const writer = path === undefined ? undefined : new StateWriter(platform, path, { warn });
+  let fromFile = false;
   try {
-    writer?.load();
+    fromFile = writer?.load() ?? false;
   } catch (error) {
     if (!(error instanceof StateFileError)) throw error;
     warn(error.message);
@@ -649,6 +728,7 @@ function makeNamespace(
     changed: writer && (() => writer.changed()),
     writer,
     state,
+    fromFile,
     made: state ? JSON.stringify(state.document) : '',
   };
 }
@@ -714,6 +794,7 @@ function serveContext(
     stateFile: settings.stateFile,
     warn,
     inFlight: new Map(),
+    answering: 0,
     share: requestShare(settings.maxConnections),
   };
 }

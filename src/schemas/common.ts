@@ -77,6 +77,7 @@ export const ERROR_CODES = [
   'injected_fault',
   // The standalone server's namespaces and state files.
   'namespace_limit_reached',
+  'namespace_not_open',
   'state_file_invalid',
   'busy',
 ] as const;

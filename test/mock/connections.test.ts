@@ -146,7 +146,7 @@ function answered(held: Held): Promise<void> {
   });
 }
 
-describe("one namespace's latency fault holds only its own requests", () => {
+describe('latency faults hold three quarters of the connections at most, in one namespace or in several', () => {
   let server: RunningServer | undefined;
   afterEach(() => server?.close());
 
@@ -182,5 +182,49 @@ describe("one namespace's latency fault holds only its own requests", () => {
     server = undefined;
     await running.close();
     expect((await held).filter((r) => r.status === 'fulfilled' && r.value.status === 200)).toEqual([]);
+  });
+
+  test('two namespaces held by faults get three quarters of the connections together (cap 8: 6); beyond, a namespace with a request in flight is 503 busy; the root and a third namespace are answered', async () => {
+    const running = await startServer({ port: 0, seed: 'demo', maxConnections: 8, ...NEVER });
+    server = running;
+    for (const name of ['a', 'b']) {
+      const fault = await fetch(`${running.url}/_ns/${name}/__admin/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: '/nope', latency_ms: 600_000, times: 100 }),
+      });
+      expect(fault.status).toBe(201);
+    }
+    const inFlight = async (name: string) => {
+      const { items } = (await fetch(`${running.url}/__admin/namespaces`).then((r) => r.json())) as {
+        items: { name: string; in_flight: number }[];
+      };
+      return items.find((n) => n.name === name)?.in_flight;
+    };
+    const answered: Awaited<ReturnType<typeof rawRequest>>[] = [];
+    const send = (name: string) =>
+      rawRequest(running.url, `/_ns/${name}/nope`).then((a) => {
+        answered.push(a);
+        return a;
+      });
+    // Four held in namespace a, each on a connection of its own.
+    const held = Array.from({ length: 4 }, () => send('a'));
+    await until(async () => expect(await inFlight('a')).toBe(4));
+    // Four to namespace b: two more are held (six in all), the two beyond are answered at once.
+    held.push(...Array.from({ length: 4 }, () => send('b')));
+    await until(() => expect(answered).toHaveLength(2));
+    expect(answered.map((a) => [a.status, (a.json as { code?: string }).code, a.headers['retry-after']])).toEqual([
+      [503, 'busy', '1'],
+      [503, 'busy', '1'],
+    ]);
+    expect(await inFlight('b')).toBe(2);
+    // The six held keep neither the root nor another namespace out.
+    expect((await rawRequest(running.url, '/__admin/clock')).status).toBe(200);
+    expect((await rawRequest(running.url, '/_ns/c/__admin/clock')).status).toBe(200);
+    expect(answered).toHaveLength(2);
+    const settled = Promise.allSettled(held);
+    server = undefined;
+    await running.close();
+    expect((await settled).filter((r) => r.status === 'fulfilled' && r.value.status === 200)).toEqual([]);
   });
 });

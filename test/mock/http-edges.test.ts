@@ -1,6 +1,6 @@
 /**
  * The node:http adapter at the edges of HTTP/1.1: a `CONNECT`, an expectation other than
- * `100-continue`, and a request that names no host. Each is answered with the platform's JSON
+ * `100-continue`, a request that names no host, and one with two `Host` lines. Each is answered with the platform's JSON
  * error (never a bare status or a silent close), and changes nothing.
  */
 import * as net from 'node:net';
@@ -109,6 +109,30 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
         field: 'host',
         message: 'The request names no host: send a Host header with the host name this server is reached by',
       });
+      expect(server.platform.snapshot()).toEqual(before);
+    },
+  );
+
+  test.each([
+    ['an answered host first', 'Host: 127.0.0.1\r\nHost: evil.example'],
+    ['an answered host last', 'Host: evil.example\r\nHost: 127.0.0.1'],
+    ['the same host twice', 'Host: 127.0.0.1\r\nhost: 127.0.0.1'],
+  ])(
+    'two Host lines (RFC 9112, 3.2), %s: 400 malformed_request, field host, as JSON and journaled; nothing changes',
+    async (_, hosts) => {
+      const before = server.platform.snapshot();
+      const reply = await exchange(
+        server.url,
+        `GET ${paths.getProducts} HTTP/1.1\r\n${hosts}\r\nconnection: close\r\n\r\n`,
+      );
+      expect(reply.status).toBe(400);
+      expect(reply.json).toMatchObject({
+        code: 'malformed_request',
+        field: 'host',
+        message: 'The request has more than one Host header: send one',
+      });
+      const id = (reply.json as { api_correlation_id: string }).api_correlation_id;
+      expect(server.platform.requests.list().find((e) => e.correlation_id === id)).toMatchObject({ status: 400 });
       expect(server.platform.snapshot()).toEqual(before);
     },
   );

@@ -1,6 +1,7 @@
 /**
- * The life of a shared server's namespace: made only once a request to it is accepted (a refusal
- * leaves no namespace and no state file behind, so refusals cannot take every slot), listed and
+ * The life of a shared server's namespace: made only once a request to it is accepted, and only by
+ * a request that may open it (a refusal, a page of another site, or a request without the admin
+ * token a server has leaves no namespace and no state file behind, so none can take every slot), listed and
  * dropped through the root's admin API (`GET /__admin/namespaces`, `DELETE /__admin/namespaces/{name}`,
  * behind the admin guard), idle from the end of its last request and never dropped with one in
  * flight, and a dropped namespace's writer stopped before its file can serve a new namespace of
@@ -20,7 +21,9 @@ import { type RunningServer, startServer } from '../../mock/node/server.js';
 import { nodeFileSystem, STATE_WRITE_DELAY_MS, StateWriter } from '../../mock/node/state-file.js';
 import { createPlatformWith } from '../../mock/platform.js';
 import { allRoutes } from '../../mock/routes/index.js';
+import { demoCredentials } from '../../mock/seeds/demo.js';
 import { ErrorBody } from '../../src/schemas/common.js';
+import { paths } from '../paths.js';
 import { until } from '../until.js';
 
 function freshDirectory(): string {
@@ -164,6 +167,116 @@ describe('a namespace is made only once a request to it is accepted', () => {
       await server.close();
     }
     expect(namespaceFiles(directory)).toEqual(['state.json.ns-worker-1.json']);
+  });
+
+  test('requests a page of another site sends (a navigation or no-cors GET: Sec-Fetch-Site cross-site; an Origin that is null or not answered) are answered, but open no namespace: 60 of them leave none and no state file; a namespace held answers them as before', async () => {
+    const directory = freshDirectory();
+    const server = await startServer({
+      port: 0,
+      seed: 'demo',
+      maxNamespaces: 32,
+      stateFile: join(directory, 'state.json'),
+    });
+    const grant = JSON.stringify({
+      grant_type: 'none',
+      client_id: demoCredentials.clientId,
+      client_secret: demoCredentials.clientSecret,
+      scope: '/external/product/r',
+    });
+    // Each accepted, had it come from the team: a read, and the grant with the public demo secret (a change).
+    const pageRequests: readonly [string, (name: string) => [string, RequestInit]][] = [
+      ['a no-cors GET', (name) => [`/_ns/${name}/openapi.json`, { headers: { 'sec-fetch-site': 'cross-site' } }]],
+      [
+        'a GET with a foreign Origin',
+        (name) => [`/_ns/${name}/openapi.json`, { headers: { origin: 'http://evil.test' } }],
+      ],
+      [
+        'a grant with Origin: null',
+        (name) => [
+          `/_ns/${name}${paths.accessToken}`,
+          { method: 'POST', headers: { origin: 'null', 'content-type': 'application/json' }, body: grant },
+        ],
+      ],
+    ];
+    try {
+      const before = server.platform.snapshot();
+      for (let i = 0; i < 60; i++) {
+        const [kind, request] = pageRequests[i % pageRequests.length]!;
+        const [path, init] = request(`page-${i}`);
+        expect((await fetch(`${server.url}${path}`, init)).status, kind).toBe(200);
+      }
+      expect(await listed(server)).toEqual([]);
+      expect(server.namespace('page-0')).toBeUndefined();
+      expect(server.platform.snapshot()).toEqual(before);
+      // The team's worker opens its namespace; the same requests into it are answered, and it stays.
+      expect((await post(server, '/_ns/worker-1/__admin/reset')).status).toBe(204);
+      for (const [kind, request] of pageRequests) {
+        const [path, init] = request('worker-1');
+        expect((await fetch(`${server.url}${path}`, init)).status, kind).toBe(200);
+      }
+      expect((await listed(server)).map((n) => n.name)).toEqual(['worker-1']);
+    } finally {
+      await server.close();
+    }
+    expect(namespaceFiles(directory)).toEqual(['state.json.ns-worker-1.json']);
+  });
+
+  test('under --admin-token, a request that would open a namespace without the token is 403 namespace_not_open (a read, the grant with the demo secret) and leaves none; with the token it opens, then answers without it; one back from its state file needs no token', async () => {
+    const directory = freshDirectory();
+    const token = 'team-admin-token';
+    const authorization = { authorization: `Bearer ${token}` };
+    const stateFile = join(directory, 'state.json');
+    const grant = () =>
+      JSON.stringify({
+        grant_type: 'none',
+        client_id: demoCredentials.clientId,
+        client_secret: demoCredentials.clientSecret,
+        scope: '/external/product/r',
+      });
+    const grantIn = (server: RunningServer, name: string) =>
+      fetch(`${server.url}/_ns/${name}${paths.accessToken}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: grant(),
+      });
+    const first = await startServer({
+      port: 0,
+      platform: createPlatform({ seed: 'demo', adminToken: token }),
+      stateFile,
+    });
+    try {
+      const before = first.platform.snapshot();
+      for (let i = 0; i < 40; i++) {
+        const answer =
+          i % 2 === 0
+            ? await fetch(`${first.url}/_ns/neighbour-${i}/openapi.json`)
+            : await grantIn(first, `neighbour-${i}`);
+        await expectError(answer, 403, 'namespace_not_open', 'namespace');
+      }
+      expect(await listed(first, authorization)).toEqual([]);
+      expect(first.platform.snapshot()).toEqual(before);
+      // A worker opens its namespace with the token; then it answers the grant and reads without it.
+      expect((await post(first, '/_ns/worker-1/__admin/reset', authorization)).status).toBe(204);
+      expect((await grantIn(first, 'worker-1')).status).toBe(200);
+      expect((await fetch(`${first.url}/_ns/worker-1/openapi.json`)).status).toBe(200);
+      expect((await listed(first, authorization)).map((n) => n.name)).toEqual(['worker-1']);
+    } finally {
+      await first.close();
+    }
+    expect(namespaceFiles(directory)).toEqual(['state.json.ns-worker-1.json']);
+    // After a restart, the namespace comes back from its file on a request without the token.
+    const second = await startServer({
+      port: 0,
+      platform: createPlatform({ seed: 'demo', adminToken: token }),
+      stateFile,
+    });
+    try {
+      expect((await grantIn(second, 'worker-1')).status).toBe(200);
+      expect((await listed(second, authorization)).map((n) => n.name)).toEqual(['worker-1']);
+      await expectError(await grantIn(second, 'worker-2'), 403, 'namespace_not_open', 'namespace');
+    } finally {
+      await second.close();
+    }
   });
 
   test('a first request refused after it changed the state keeps its namespace, and the change', async () => {
