@@ -7,7 +7,9 @@
  */
 import {
   isSecretName,
+  redactJsonLikeKeys,
   redactJsonText,
+  redactMultipart,
   redactParams,
   redactShapes,
   redactText,
@@ -93,16 +95,23 @@ export function truncateBody(redacted: string): string {
 }
 
 /**
- * A body text with the values of secret fields replaced, whether it is JSON (valid or not), a form
- * or neither: names are compared decoded (`client\u005fsecret`, `client%5Fsecret`) and by meaning,
- * URL-valued fields lose their secret parameters (a ticket inside a `returnUrl`), and whatever is
- * shaped like a credential goes, under any name. Linear scans: a deeply nested body costs no more
- * than a flat one of the same size.
+ * A body text with the values of secret fields replaced, whether it is JSON (valid or not: keys in
+ * single quotes or bare too, `{'client_secret': 'x'}`, `{client_secret: "x"}`), a form, a
+ * multipart body (the value of a part whose `name` is a secret; the platform never parses one, so
+ * only here) or neither: names are compared decoded (`client\u005fsecret`, `client%5Fsecret`) and
+ * by meaning, URL-valued fields lose their secret parameters (a ticket inside a `returnUrl`), and
+ * whatever is shaped like a credential goes, under any name. Linear scans: a deeply nested body
+ * costs no more than a flat one of the same size.
  */
 export function redactBody(text: string): string {
-  const named = startsLikeJson(text)
-    ? redactJsonText(text, REDACTED)
-    : redactJsonText(redactParams(text, REDACTED, 'form'), REDACTED);
+  let named: string;
+  if (startsLikeJson(text)) named = redactJsonLikeKeys(redactJsonText(text, REDACTED), REDACTED);
+  else {
+    // A body that opens with its delimiter (`--boundary`) is multipart: its part headers are not
+    // `&`-separated fields, so the rest of it is read as free text (`name=value` up to white space).
+    const kind = text.startsWith('--') ? 'text' : 'form';
+    named = redactJsonText(redactParams(redactMultipart(text, REDACTED), REDACTED, kind), REDACTED);
+  }
   return redactShapes(named, REDACTED);
 }
 
@@ -182,12 +191,17 @@ function redactedEntry(slot: Slot): JournalEntry {
     setOwn(headers, k, value);
   }
   const path = redactShapes(slot.path, REDACTED);
+  // The fragment (a raw `#` in the request target) loses its secret parameters as the query does.
+  const fragment = url.hash.length > 1 ? url.hash.slice(1) : '';
+  const shownFragment = fragment && redactParams(fragment, REDACTED, 'url');
+  let shownUrl = url.href;
+  if (redactedQuery || shownFragment !== fragment) {
+    const search = redactedQuery ? `?${redactParams(url.search.slice(1), REDACTED, 'url')}` : url.search;
+    shownUrl = `${url.origin}${url.pathname}${search}${shownFragment ? `#${shownFragment}` : ''}`;
+  }
   return {
     method: slot.method,
-    url: redactShapes(
-      redactedQuery ? `${url.origin}${url.pathname}?${redactParams(url.search.slice(1), REDACTED, 'url')}` : url.href,
-      REDACTED,
-    ),
+    url: redactShapes(shownUrl, REDACTED),
     path,
     query,
     headers,

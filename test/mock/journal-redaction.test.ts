@@ -17,10 +17,12 @@ import {
   demoIds,
   demoShop,
   entryOf,
+  expectError,
   expectOk,
   paths,
   useAdapter,
 } from './harness.js';
+import { closedByServer, openSocket } from './raw-http.js';
 
 const SECRET = demoCredentials.clientSecret;
 
@@ -127,6 +129,55 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
     expect(journal()).not.toContain('s3cr3t-0123456789');
   });
 
+  test('a secret field of a multipart body: refused, its value redacted, the other parts kept', async () => {
+    const part = (disposition: string, value: string) =>
+      `--bb\r\nContent-Disposition: form-data; ${disposition}\r\n\r\n${value}\r\n`;
+    const body = `${part('name="grant_type"', 'none')}${part('name="client_secret"', 'hunter2LEAK4')}${part(
+      'name=password',
+      'hunter2LEAK4\r\n--not-the-boundary\r\nhunter2LEAK4',
+    )}--bb--`;
+    const before = h.platform.snapshot();
+    const answer = await h.call(paths.accessToken, {
+      host: 'auth',
+      body,
+      headers: { 'content-type': 'multipart/form-data; boundary=bb' },
+    });
+    expectError(answer, 400, 'invalid_content_type_error', 'content-type');
+    expect(h.platform.snapshot()).toEqual(before);
+    expect(journal()).not.toContain('hunter2LEAK4');
+    expect(entryOf(h.platform, answer).body).toBe(
+      `${part('name="grant_type"', 'none')}${part('name="client_secret"', '[redacted]')}${part(
+        'name=password',
+        '[redacted]',
+      )}--bb--`,
+    );
+  });
+
+  test.each([
+    [
+      "{'grant_type': 'none', 'client_secret': 'hunter2LEAK5'}",
+      "{'grant_type': 'none', 'client_secret': '[redacted]'}",
+    ],
+    [
+      '{grant_type: "none", client_secret: "hunter2LEAK6", scope: []}',
+      '{grant_type: "none", client_secret: "[redacted]", scope: []}',
+    ],
+  ])(
+    'a JSON-like body that is not JSON (key in single quotes or bare): the secret value redacted, %s',
+    async (body, shown) => {
+      const before = h.platform.snapshot();
+      const answer = await h.call(paths.accessToken, {
+        host: 'auth',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectError(answer, 400, 'json_parser_error', 'body');
+      expect(h.platform.snapshot()).toEqual(before);
+      expect(journal()).not.toMatch(/hunter2LEAK[56]/);
+      expect(entryOf(h.platform, answer).body).toBe(shown);
+    },
+  );
+
   test('a secret value that is an object or an array is redacted whole', async () => {
     const answer = await h.call(paths.accessToken, {
       host: 'auth',
@@ -134,6 +185,34 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
     });
     expect(entryOf(h.platform, answer).body).toBe(
       '{"grant_type":"none","password":"[redacted]","ticket":"[redacted]"}',
+    );
+  });
+});
+
+describe('a URL fragment in the request target (a raw `#`, which fetch never sends), through http', () => {
+  const h = useAdapter('http');
+
+  test("its secret parameters are redacted in the URL, as the query's are; the rest of the URL kept", async () => {
+    const socket = await openSocket(h.origin());
+    const reply = closedByServer(socket);
+    const target = `${paths.getProducts}?x=1#password=hunter2LEAK7&tab=2`;
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: ${new URL(h.origin()).host}\r\nConnection: close\r\n\r\n`);
+    const id = /x-correlation-id: *([^\r\n]+)/i.exec(await reply)?.[1] ?? null;
+    const entry = entryOf(h.platform, id);
+    expect(JSON.stringify(h.platform.requests.list())).not.toContain('hunter2LEAK7');
+    expect(entry.url).toBe(`${h.origin()}${paths.getProducts}?x=1#password=[redacted]&tab=2`);
+    expect(entry.query).toEqual({ x: '1' });
+  });
+
+  test('a fragment with a secret after a redacted query: both redacted, both kept otherwise', async () => {
+    const socket = await openSocket(h.origin());
+    const reply = closedByServer(socket);
+    const target = `${paths.getProducts}?x=1&ticket=hunter2LEAK8#access_token=hunter2LEAK9&state=s1`;
+    socket.write(`GET ${target} HTTP/1.1\r\nHost: ${new URL(h.origin()).host}\r\nConnection: close\r\n\r\n`);
+    const id = /x-correlation-id: *([^\r\n]+)/i.exec(await reply)?.[1] ?? null;
+    expect(JSON.stringify(h.platform.requests.list())).not.toMatch(/hunter2LEAK[89]/);
+    expect(entryOf(h.platform, id).url).toBe(
+      `${h.origin()}${paths.getProducts}?x=1&ticket=[redacted]#access_token=[redacted]&state=s1`,
     );
   });
 });

@@ -8,7 +8,15 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/index.js';
 import { REDACTED as LOGGED, redact } from '../../src/logger.js';
-import { isSecretName, normaliseName, redactShapes, redactText } from '../../src/secrets.js';
+import {
+  isSecretName,
+  normaliseName,
+  redactJsonLikeKeys,
+  redactJsonText,
+  redactMultipart,
+  redactShapes,
+  redactText,
+} from '../../src/secrets.js';
 import { ADAPTERS, type Answer, demoIds, demoShop, paths, useAdapter } from './harness.js';
 import { rawRequest } from './raw-http.js';
 
@@ -124,6 +132,93 @@ describe('what a value looks like: credentials under any name', () => {
     ['a sentence', 'The quick brown fox jumps over the lazy dog 0123456789'],
   ])('%s is kept', (_, text) => {
     expect(redactShapes(text, '[x]')).toBe(text);
+  });
+});
+
+describe('bodies the platform never parses: a multipart part named as a secret', () => {
+  /** A multipart body of these parts (Content-Disposition parameters, value), with the boundary `bb`. */
+  const multipart = (parts: [string, string][], eol = '\r\n') =>
+    `${parts.map(([p, v]) => `--bb${eol}Content-Disposition: form-data; ${p}${eol}${eol}${v}${eol}`).join('')}--bb--`;
+
+  test.each([
+    ['name="client_secret"'],
+    ['name=client_secret'],
+    ['NAME="x-api-key"'],
+    ['name="client%5Fsecret"'],
+    ['name="ｃlient_secret[]"'],
+    ["name*=UTF-8''access_token"],
+  ])('%s: the value redacted from the blank line to the line break before the delimiter', (param) => {
+    const body = multipart([
+      ['name="grant_type"', 'none'],
+      [param, VALUE],
+      ['name="note"', 'kept'],
+    ]);
+    expect(redactMultipart(body, '[x]')).toBe(
+      multipart([
+        ['name="grant_type"', 'none'],
+        [param, '[x]'],
+        ['name="note"', 'kept'],
+      ]),
+    );
+  });
+
+  test('a value over several lines, with a line that starts with -- but is not the delimiter: redacted whole', () => {
+    const body = multipart([['name=password', `${VALUE}\r\n--not-bb\r\n${VALUE}`]]);
+    expect(redactMultipart(body, '[x]')).toBe(multipart([['name=password', '[x]']]));
+  });
+
+  test('an empty value, a value never ended, lines ended by LF alone', () => {
+    expect(redactMultipart(multipart([['name="token"', '']]), '[x]')).toBe(multipart([['name="token"', '[x]']]));
+    expect(
+      redactMultipart(`--bb\r\nContent-Disposition: form-data; name="token"\r\n\r\n${VALUE} and more`, '[x]'),
+    ).toBe('--bb\r\nContent-Disposition: form-data; name="token"\r\n\r\n[x]');
+    expect(redactMultipart(multipart([['name="pwd"', VALUE]], '\n'), '[x]')).toBe(
+      multipart([['name="pwd"', '[x]']], '\n'),
+    );
+  });
+
+  test('kept: harmless names, a file name that names a secret, a form, text with no blank line', () => {
+    const body = multipart([
+      ['name="token_type"', 'bearer'],
+      ['name="upload"; filename="password.txt"', 'file text'],
+    ]);
+    for (const text of [body, 'name=password&x=1', 'grant_type=none&client_secret=abc', 'name="token" and no part'])
+      expect(redactMultipart(text, '[x]')).toBe(text);
+  });
+});
+
+describe('JSON-like bodies that are not JSON: keys in single quotes or bare', () => {
+  test.each([
+    [`{'client_secret': '${VALUE}'}`, "{'client_secret': '[x]'}"],
+    [`{client_secret: "${VALUE}"}`, '{client_secret: "[x]"}'],
+    [`{clientSecret : ${VALUE}, a: 1}`, '{clientSecret : "[x]", a: 1}'],
+    [`{password: {a: '}', b: '${VALUE}'}, keep: 1}`, '{password: "[x]", keep: 1}'],
+    [`[{token: ['${VALUE}']}, {'p\\u0061ssword': 'it\\'s ${VALUE}'}]`, `[{token: "[x]"}, {'p\\u0061ssword': '[x]'}]`],
+    [`{ticket: '${VALUE}`, "{ticket: '[x]'"],
+    [
+      `{returnUrl: 'https://site.example/back?ticket=${VALUE}&tab=1'}`,
+      "{returnUrl: 'https://site.example/back?ticket=[x]&tab=1'}",
+    ],
+  ])('%s is shown as %s', (text, shown) => {
+    expect(redactJsonLikeKeys(text, '[x]')).toBe(shown);
+  });
+
+  test('an apostrophe in a bare value hides no key after it', () => {
+    expect(redactJsonLikeKeys(`{note: it's, api_key: ${VALUE}}`, '[x]')).toBe(`{note: it's, api_key: "[x]"}`);
+  });
+
+  test("valid JSON is left as it is (its keys are redactJsonText's), prose in its strings too", () => {
+    for (const text of [
+      `{"a":"b","password":"${VALUE}","n":[1,-2.5e3,true,null]}`,
+      '{"note":"token: expired","it\'s":"x: y"}',
+    ]) {
+      expect(redactJsonLikeKeys(text, '[x]')).toBe(text);
+    }
+    expect(redactJsonLikeKeys(redactJsonText(`{"password":"${VALUE}"}`, '[x]'), '[x]')).toBe('{"password":"[x]"}');
+  });
+
+  test('free text is not JSON-like: the logger still keeps "token: expired"', () => {
+    expect(redactText('the token: expired', '[x]')).toBe('the token: expired');
   });
 });
 
