@@ -68,3 +68,17 @@ test.skipIf(tools.length > 0)(
   },
   90_000,
 );
+
+test("README, other-languages and the Python examples start platform-mock with npx naming the package: without a project, `npx platform-mock` would look for a registry package of that name, not this one's command", () => {
+  const starts = [
+    ...block('README.md', 'curl -s localhost:4010/__admin/demo').split('\n'),
+    ...block('docs/other-languages.md', 'no project needed').split('\n'),
+  ].filter((line) => line.includes('no project') || line.includes('demo data included'));
+  expect(starts).toHaveLength(2);
+  for (const line of starts) expect(line).toMatch(/^npx -p subscription-platform-sdk platform-mock --port 4010/);
+  for (const example of ['sso.py', 'parallel_workers.py', 'test_platform.py']) {
+    const text = readFileSync(new URL(`../examples/python/${example}`, import.meta.url), 'utf8');
+    expect(text, example).toContain('`npx -p subscription-platform-sdk platform-mock --port 4010`');
+    expect(text, example).not.toMatch(/`npx platform-mock/);
+  }
+});

@@ -2,7 +2,7 @@
 """The SSO session service from Python's standard library alone: sign a request token (HS256 by
 hand), call createsession, authenticate, sessionstatus and logout, and verify every answer.
 
-Start the reference platform first (`npx platform-mock --port 4010`), then:
+Start the reference platform first (`npx -p subscription-platform-sdk platform-mock --port 4010`), then:
 
     python3 examples/python/sso.py
 
