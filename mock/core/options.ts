@@ -333,11 +333,14 @@ const platformShape = {
     help: 'no /__admin at all (404)',
     section: 'security',
   }),
-  /** When set, `/__admin` requires `Authorization: Bearer <adminToken>` (else `401 invalid_token`). */
+  /**
+   * When set, `/__admin` requires `Authorization: Bearer <adminToken>` (else `401 invalid_token`);
+   * on a standalone server, so does a request that makes a namespace (else `403 namespace_not_open`).
+   */
   adminToken: flagged(nonEmpty.optional(), {
     flag: '--admin-token',
     value: '<token>',
-    help: '/__admin requires Authorization: Bearer <token>',
+    help: '/__admin and opening a namespace need Authorization: Bearer <token>',
     section: 'security',
     env: 'PLATFORM_MOCK_ADMIN_TOKEN',
   }),
