@@ -25,6 +25,7 @@ import {
   parseCommandLine,
   UsageError,
 } from './command-line.js';
+import { isGone, launcherChain } from './launcher.js';
 import { type CaptureOptions, type ParityCommandOptions, ServerOptionsSchema } from './options.js';
 import { type RequestLogLine, type RunningServer, startServer } from './server.js';
 
@@ -127,7 +128,7 @@ async function serve(command: Serve, platform: Platform, logging: boolean): Prom
   }
 }
 
-/** How often a CLI started by npx or `npm run` looks whether its parent is still there, in ms. */
+/** How often a CLI started by npx or `npm run` looks whether npm, and each process between, is still there, in ms. */
 const PARENT_CHECK_MS = 500;
 
 /**
@@ -149,12 +150,14 @@ function stopOnSignals(server: RunningServer): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  // Started by npx or `npm run`: when that parent is stopped, it may end without passing the
-  // signal on, and the server would go on alone. Once the parent is gone, it stops too.
+  // Started by npx or `npm run`: when npm is stopped, it may end without passing the signal on,
+  // and the server would go on alone (with the shell and the loader between them). Once npm, or
+  // any process between, is gone, it stops too.
   if (process.env.npm_command !== undefined) {
     const parent = process.ppid;
+    const chain = launcherChain();
     setInterval(() => {
-      if (process.ppid !== parent) stop();
+      if (process.ppid !== parent || chain.some(isGone)) stop();
     }, PARENT_CHECK_MS).unref();
   }
 }

@@ -5,7 +5,7 @@
  */
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -184,6 +184,61 @@ child.stdout.on('data', (chunk) => {
     expect(alive()).toBe(true);
     parent.kill('SIGKILL');
     await until(() => expect(alive()).toBe(false), CLI_TEST_TIMEOUT_MS / 2);
+  },
+  CLI_TEST_TIMEOUT_MS,
+);
+
+test(
+  'started by npm run through a shell and a loader that outlive npm (npm, sh -c, tsx, the CLI): the server stops once npm is gone',
+  async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'platform-mock-npm-'));
+    // As tsx is: it starts the CLI and waits for it, whatever becomes of its own parent.
+    const loader = join(directory, 'loader.js');
+    writeFileSync(
+      loader,
+      `const child = require('node:child_process').spawn(process.execPath, process.argv.slice(2), { stdio: 'inherit' });
+child.on('exit', (code) => process.exit(code ?? 1));`,
+    );
+    // As npm is: known by its script's name, it starts the loader with npm_command set; then it is killed.
+    const npm = join(directory, 'npm-cli.js');
+    writeFileSync(
+      npm,
+      `const loader = require('node:child_process').spawn(process.execPath, [${JSON.stringify(loader)}, ${JSON.stringify(CLI)}, '--port', '0', '--quiet'], {
+  env: { ...process.env, npm_command: 'run-script' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+loader.stdout.on('data', (chunk) => {
+  const url = /listening on ([^ \\n]+)/.exec(String(chunk));
+  if (url) process.stdout.write(loader.pid + ' ' + url[1] + '\\n');
+});`,
+    );
+    const parent = spawn(process.execPath, [npm], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [loaderPid, url] = await new Promise<[number, string]>((resolve) =>
+      parent.stdout.on('data', (chunk: Buffer) => {
+        const [pid = '', origin = ''] = String(chunk).trim().split(' ');
+        resolve([Number(pid), origin]);
+      }),
+    );
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    try {
+      expect((await fetch(`${url}/__admin/clock`)).status).toBe(200);
+      parent.kill('SIGKILL');
+      await until(async () => {
+        await expect(fetch(`${url}/__admin/clock`)).rejects.toThrow();
+      }, CLI_TEST_TIMEOUT_MS / 2);
+      // The loader ends with the CLI.
+      await until(() => expect(alive(loaderPid)).toBe(false), CLI_TEST_TIMEOUT_MS / 2);
+    } finally {
+      // On a failure, the CLI's own parent goes, which it does watch.
+      if (alive(loaderPid)) process.kill(loaderPid, 'SIGKILL');
+    }
   },
   CLI_TEST_TIMEOUT_MS,
 );
