@@ -93,11 +93,14 @@ export const adminRoutes: readonly Route[] = [
       expiresIn: input.expires_in,
     }),
   })),
-  // What a suite in another language needs of the demo seed; the seed's own, not today's state.
+  // What a suite in another language needs of the demo seed; the seed's own, not today's state,
+  // but the SSO audience the platform checks (`ssoAudience`, when it was started with one).
   route(admin('GET', 'demo'), ({ settings }) => {
     if (settings.seed !== 'demo')
       throw notFound(undefined, 'This platform was not started with the demo seed: GET /__admin/state shows its data');
-    return { body: demoGuide };
+    return {
+      body: settings.ssoAudience === undefined ? demoGuide : { ...demoGuide, sso_audience: settings.ssoAudience },
+    };
   }),
   route(admin('GET', 'clock'), ({ clock }) => ({ body: clockJson(clock) })),
   route({ ...admin('POST', 'clock'), body: ClockRequest }, ({ clock, input }) => {

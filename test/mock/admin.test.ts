@@ -1,13 +1,16 @@
 /** The test-suite tools over HTTP, under /__admin, through both adapters. */
+import { jwtVerify, SignJWT } from 'jose';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import type { StateDocument } from '../../mock/index.js';
 import type { DemoGuide } from '../../mock/seeds/demo-guide.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
+import { SsoEnvelope } from '../../src/schemas/sign-on.js';
 import {
   ADAPTERS,
   absent,
+  DEMO_SSO_AUDIENCE,
   demoIds,
   expectError,
   expectOk,
@@ -191,6 +194,42 @@ describe.each(ADAPTERS)('GET /__admin/demo through %s', (kind) => {
     const user = expectOk(await grant({ grant_type: 'ticket', ticket: value }), AccessTokenResponse);
     const me = expectOk(await demo.call(paths.getSignedInUser, { token: user.access_token }), z.looseObject({}));
     expect(me).toMatchObject({ email: anna.email });
+  });
+});
+
+describe.each(ADAPTERS)('GET /__admin/demo of a platform started with its own SSO audience, through %s', (kind) => {
+  const own = useAdapter(kind, { ssoAudience: 'sso.team.test' });
+
+  test("sso_audience is the one the platform checks: createsession signed for it is answered, one signed for the seed's is invalid_request_token", async () => {
+    const guide = expectOk(await own.call('/__admin/demo'), z.looseObject({})) as unknown as DemoGuide;
+    expect(guide.sso_audience).toBe('sso.team.test');
+    const site = guide.clients.find((c) => c.name === 'Demo site')!;
+    const key = new TextEncoder().encode(site.client_secret);
+    const createSession = async (audience: string) => {
+      const now = Math.floor(own.platform.clock.now().getTime() / 1000);
+      const t = await new SignJWT({
+        cid: site.client_id,
+        ipa: '203.0.113.9',
+        uas: 'Mozilla/5.0 admin-test',
+        apn: 'News',
+        apv: '1.0',
+        osn: 'Android',
+        osv: '15',
+      })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(site.organisation_id)
+        .setAudience(audience)
+        .setIssuedAt(now)
+        .setNotBefore(now)
+        .setExpirationTime(now + 10)
+        .sign(key);
+      const answer = await own.call('/createsession', { method: 'POST', host: 'sso', json: { t } });
+      const envelope = expectOk(answer, SsoEnvelope);
+      const { payload } = await jwtVerify(envelope.t, key, { currentDate: own.platform.clock.now() });
+      return payload.err;
+    };
+    expect(await createSession(guide.sso_audience)).toBeNull();
+    expect(await createSession(DEMO_SSO_AUDIENCE)).toBe('invalid_request_token');
   });
 });
 
