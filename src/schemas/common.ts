@@ -265,13 +265,17 @@ export const platformErrorMap: z.core.$ZodErrorMap = (issue) => {
       return issue.origin === 'array'
         ? `Parameter must have at most ${issue.maximum} items`
         : issue.origin === 'number'
-          ? `Parameter must be at most ${issue.maximum}`
+          ? issue.inclusive === false
+            ? `Parameter must be less than ${issue.maximum}`
+            : `Parameter must be at most ${issue.maximum}`
           : `Parameter size must be at most ${issue.maximum}`;
     case 'too_small':
       return issue.origin === 'array'
         ? `Parameter must have at least ${issue.minimum} items`
         : issue.origin === 'number'
-          ? `Parameter must be at least ${issue.minimum}`
+          ? issue.inclusive === false
+            ? `Parameter must be greater than ${issue.minimum}`
+            : `Parameter must be at least ${issue.minimum}`
           : `Parameter size must be at least ${issue.minimum}`;
     case 'invalid_value':
       return `Parameter must be one of: ${issue.values.map(String).join(', ')}`;

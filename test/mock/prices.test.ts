@@ -220,6 +220,18 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
     );
   });
 
+  test.each([0, -1])(
+    'update prices refuses a length of %s: 400 invalid_parameter, a message that says what is allowed (greater than 0)',
+    async (length) => {
+      const token = h.token();
+      await expectUnchanged(h.platform, async () => {
+        const answer = await update(body({ ...creditcard, length }), token);
+        expectError(answer, 400, 'invalid_parameter', 'price_periods[0].length');
+        expect((answer.body as { message: string }).message).toBe('Parameter must be greater than 0');
+      });
+    },
+  );
+
   test('update prices refuses a complex-model period without details: 400 invalid_parameter price_periods[0].details', async () => {
     const token = h.token([WRITE], demoIds.clients.complex.clientId);
     const json = { package_integration_code: 'COMPLEX-BUNDLE', price_periods: [creditcard] };
