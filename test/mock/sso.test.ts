@@ -424,7 +424,30 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       },
     );
 
-    test('a malformed envelope: 400 like any request', async () => {
+    test('a malformed envelope, refused before its token is read: 400 in the common error body like any request; nothing changes', async () => {
+      const before = h.platform.snapshot();
+      expectError(
+        await h.call(paths.authenticateWithTicket, {
+          method: 'POST',
+          host: 'sso',
+          body: JSON.stringify({ t: 'x' }),
+          headers: { 'content-type': 'text/plain' },
+        }),
+        400,
+        'invalid_content_type_error',
+        'content-type',
+      );
+      expectError(
+        await h.call(paths.authenticateWithTicket, {
+          method: 'POST',
+          host: 'sso',
+          body: '{"t":',
+          headers: { 'content-type': 'application/json' },
+        }),
+        400,
+        'json_parser_error',
+        'body',
+      );
       expectError(
         await h.call(paths.authenticateWithTicket, { method: 'POST', host: 'sso', json: {} }),
         400,
@@ -437,6 +460,7 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
         'unknown_parameter',
         'extra',
       );
+      expect(h.platform.snapshot()).toEqual(before);
     });
   });
 });
