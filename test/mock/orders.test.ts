@@ -121,6 +121,8 @@ describe.each(ADAPTERS)('order validation (endpoint 9) through %s', (kind) => {
       'product_code',
     ],
     ['a product_code over 50', { product_code: 'a'.repeat(51), account_id: anna }, 'invalid_parameter', 'product_code'],
+    ['an ssn over 50', { product_code: 'basic-news', ssn: '1'.repeat(51) }, 'invalid_parameter', 'ssn'],
+    ['an empty ssn', { product_code: 'basic-news', ssn: '' }, 'invalid_parameter', 'ssn'],
     [
       'an account_id off the pattern',
       { product_code: 'basic-news', account_id: 'anna' },
