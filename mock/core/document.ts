@@ -231,10 +231,12 @@ const SsoSession = z
     client_id: nonEmpty.nullable(),
     created_at: dateTime,
     timeline: z.array(SsoTimelineEntry),
+    /** When a sessionstatus last found it: a use, which its timeline does not record (a site asks on every page). */
+    last_status_at: dateTime.optional().meta({ description: 'the last sessionstatus that found it' }),
   })
   .meta({
     description:
-      'SSO sessions (endpoint 21). Only the latest 20 timeline entries are kept; a session that has ended (idle for a day, or 30 days old) is dropped.',
+      'SSO sessions (endpoint 21). Only the latest 20 timeline entries are kept; a session that has ended (no operation on it for a day, sessionstatus included, or 30 days old) is dropped.',
   });
 
 /**

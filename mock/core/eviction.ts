@@ -35,13 +35,15 @@ export function ticketDone(t: TicketRecord, nowMs: number): boolean {
 
 /**
  * Whether an SSO session has ended at `nowMs`: `sessionLifetimeSeconds` after it was created, or
- * `ssoSessionIdleSeconds` after the last operation its timeline records (its creation, when none).
- * An ended session is not found, and is dropped.
+ * `ssoSessionIdleSeconds` after its last use: the last operation its timeline records, or the last
+ * sessionstatus that found it (its creation, when neither). An ended session is not found, and is
+ * dropped.
  */
 export function ssoSessionOver(retention: RetentionSettings, s: SsoSessionRecord, nowMs: number): boolean {
   const created = Date.parse(s.created_at);
   const last = s.timeline.at(-1);
-  const active = last === undefined ? created : Math.max(created, Date.parse(last.at));
+  let active = last === undefined ? created : Math.max(created, Date.parse(last.at));
+  if (s.last_status_at !== undefined) active = Math.max(active, Date.parse(s.last_status_at));
   return (
     nowMs >= created + retention.sessionLifetimeSeconds * 1000 ||
     nowMs >= active + retention.ssoSessionIdleSeconds * 1000

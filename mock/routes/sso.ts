@@ -434,6 +434,8 @@ const sessionStatus = apiRoute(ssoSessionStatus, (ctx) =>
     // one to read the user; a site that already knows gets none (tickets are credentials).
     const loggedIn = session.state === 'loggedin' && session.account_id !== null;
     const fresh = loggedIn && claims.lks !== 'loggedin';
+    // A use, which keeps the session from ending as idle; not in the timeline, which it would flood.
+    session.last_status_at = ctx.clock.now().toISOString();
     return reply({
       sts: session.state,
       sid: session.sid,

@@ -272,6 +272,21 @@ describe.each(ADAPTERS)('what is kept, and for how long, through %s', (kind) => 
     expect(sids).not.toContain(busy);
   });
 
+  test('a session a site asks sessionstatus about every half day stays (its timeline does not record it); once it stops asking, a day later the session has ended', async () => {
+    h.platform.clock.freeze();
+    const sid = (await sso(paths.ssoCreateSession, { apn: 'a', apv: '1', osn: 'o', osv: '1' })).sid as string;
+    const status = () => sso(paths.ssoSessionStatus, { sid, lks: 'anon' });
+    for (let half = 1; half <= 6; half++) {
+      h.platform.clock.advance(43_200);
+      expect(await status()).toMatchObject({ err: null, sts: 'anon' });
+    }
+    expect(h.platform.sso.session(sid)?.timeline.map((e) => e.operation)).toEqual(['createsession']);
+    expect(h.platform.sso.session(sid)?.last_status_at).toBe(h.platform.clock.now().toISOString());
+    // A day after the last sessionstatus: ended.
+    h.platform.clock.advance(86_400);
+    expect(await status()).toMatchObject({ err: 'session_not_found' });
+  });
+
   test("a session's timeline keeps its latest 20 entries, and 256 characters of a user agent", async () => {
     h.platform.clock.freeze();
     const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
