@@ -142,6 +142,14 @@ describe('against platform-mock itself', () => {
     for (const status of [200, 303, 400, 401, 403, 404, 405]) expect(statuses).toContain(status);
   });
 
+  test('the SSO scenario run seven times against one target: the same each time (its wrong password names an e-mail new to each run, so the target freezes none)', async () => {
+    for (let run = 1; run <= 7; run++) {
+      const report = await runParity({ target: targetAt(platform.url), ...DEMO, only: ['sso'] });
+      expect(found(report), `run ${run}`).toEqual([]);
+      expect(report.results.filter((r) => r.outcome === 'same').length).toBeGreaterThan(10);
+    }
+  });
+
   test('without an account, the scenarios with a user are skipped and say so; without --sso, the SSO scenario', async () => {
     const report = await runParity({
       target: { ...targetAt(platform.url), sso: undefined },
@@ -517,6 +525,21 @@ describe('platform-mock parity, the command', () => {
       expect(stdout).toBe('');
       expect(stderr.trim().split('\n')).toEqual([
         `platform-mock parity: cannot reach ${url}: ECONNREFUSED (check --auth)`,
+      ]);
+      expect(code).toBe(2);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'exit code 2 when --only names a scenario there is not, in one line naming the flag and the scenarios there are',
+    async () => {
+      const { code, stdout, stderr } = await collect(
+        run([...flags(shared.url), '--client-secret', clientSecret, '--only', 'products,nope']),
+      );
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^platform-mock parity: no scenario nope \(there are: .*products.*\) \(check --only\)$/),
       ]);
       expect(code).toBe(2);
     },

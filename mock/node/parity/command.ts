@@ -7,7 +7,7 @@
 import type { ParityCommandOptions } from '../options.js';
 import { writeAtomically } from '../state-file.js';
 import { junitXml, summaryText } from './report.js';
-import { type ParityOptions, type ParityProgress, runParity, UnreachableError } from './run.js';
+import { type ParityOptions, type ParityProgress, runParity, UnknownScenarioError, UnreachableError } from './run.js';
 
 /** Where the command writes: standard output and error, and whether standard error is a terminal. */
 export interface ParityConsole {
@@ -60,6 +60,10 @@ export async function parityCommand(options: ParityCommandOptions, console: Pari
   } catch (error) {
     if (error instanceof UnreachableError) {
       console.err(`platform-mock parity: ${error.message} (check ${flagOf(error.origin, options)})\n`);
+      return 2;
+    }
+    if (error instanceof UnknownScenarioError) {
+      console.err(`platform-mock parity: ${error.message} (check --only)\n`);
       return 2;
     }
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && options.snapshots !== undefined) {

@@ -529,6 +529,8 @@ function baseVars(identity: Identity, options: ParityOptions): Map<string, Bound
     ['organisation', identity.organisation],
     ['absent_id', ABSENT_ID],
     ['marketplace', options.marketplace ?? DEFAULT_MARKETPLACE],
+    // New each run: what a target keeps between runs (a wrong-password count) is then never this run's.
+    ['run', crypto.randomUUID().slice(0, 8)],
   ]);
   if (identity.account) vars.set('account_id', identity.account);
   return vars;
@@ -810,12 +812,19 @@ function plan(scenarios: readonly Scenario[], options: ParityOptions): string[] 
   return lines;
 }
 
-/** The scenarios a run takes: all, or those `only` names (an unknown name is an error). */
+/** `only` names a scenario there is not: a usage error (the command exits 2). */
+export class UnknownScenarioError extends Error {
+  override readonly name = 'UnknownScenarioError';
+}
+
+/** The scenarios a run takes: all, or those `only` names (an unknown name is an {@link UnknownScenarioError}). */
 export function scenariosOf(only: readonly string[] | undefined): readonly Scenario[] {
   if (!only) return SCENARIOS;
   const unknown = only.filter((name) => !SCENARIOS.some((s) => s.name === name));
   if (unknown.length > 0)
-    throw new Error(`no scenario ${unknown.join(', ')} (there are: ${SCENARIOS.map((s) => s.name).join(', ')})`);
+    throw new UnknownScenarioError(
+      `no scenario ${unknown.join(', ')} (there are: ${SCENARIOS.map((s) => s.name).join(', ')})`,
+    );
   return SCENARIOS.filter((s) => only.includes(s.name));
 }
 

@@ -88,7 +88,7 @@ export const sso: Scenario = {
       row: ROWS.ssoAuthenticate,
       effect: 'sso',
       request: call(ssoAuthenticate, {
-        sso: { claims: { ...BROWSER, sid: '{sid}', usr: 'parity-nobody@example.invalid', pwd: 'parity-wrong' } },
+        sso: { claims: { ...BROWSER, sid: '{sid}', usr: 'parity-nobody-{run}@example.invalid', pwd: 'parity-wrong' } },
       }),
       values: SESSION,
     },
