@@ -441,7 +441,7 @@ const HelpdeskMessage = z
     id,
     account_id: id,
     /** An account of the same organisation (an agent); null when unassigned. */
-    assignee_id: id.nullable().meta({ description: 'an account of the organisation, or null' }),
+    assignee_id: id.nullable().meta({ description: 'an account (the one it is assigned to), or null' }),
     created_at: dateTime,
     updated_at: dateTime,
     resolved_at: dateTime.nullable(),

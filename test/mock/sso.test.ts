@@ -38,6 +38,8 @@ interface RequestTokenOptions {
   /** Claims to leave out. */
   omit?: readonly string[];
   alg?: 'HS256' | 'HS384' | 'HS512' | 'none';
+  /** The header's `typ`: `JWT` by default; null leaves it out. */
+  typ?: string | null;
   secret?: string;
   /** Creation time in epoch seconds; the platform clock by default. */
   now?: number;
@@ -62,8 +64,9 @@ async function requestToken(h: Harness, o: RequestTokenOptions): Promise<string>
   for (const k of o.omit ?? []) delete claims[k];
   const alg = o.alg ?? 'HS256';
   if (alg === 'none') return `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.`;
+  const typ = o.typ === undefined ? 'JWT' : o.typ;
   return new SignJWT(claims)
-    .setProtectedHeader({ alg, typ: 'JWT' })
+    .setProtectedHeader(typ === null ? { alg } : { alg, typ })
     .sign(encoder.encode(o.secret ?? demoSite.clientSecret));
 }
 
@@ -316,6 +319,8 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       ['alg none', (sid, ticket) => requestToken(h, { sid, ticket, alg: 'none' })],
       ['HS384', (sid, ticket) => requestToken(h, { sid, ticket, alg: 'HS384' })],
       ['HS512', (sid, ticket) => requestToken(h, { sid, ticket, alg: 'HS512' })],
+      ['no typ', (sid, ticket) => requestToken(h, { sid, ticket, typ: null })],
+      ['typ JOSE', (sid, ticket) => requestToken(h, { sid, ticket, typ: 'JOSE' })],
       [
         'a wrong secret',
         (sid, ticket) => requestToken(h, { sid, ticket, secret: 'wrong-secret-0123456789abcdef0123456789abcdef' }),
@@ -375,6 +380,15 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       expect(session(sid)).toMatchObject({ state: 'anon', timeline: [] });
       expect(await exchangeable(ticket)).toBe(true);
     });
+
+    test.each(['jwt', 'application/JWT'])(
+      'typ %s is JWT (RFC 7515 compares media types without case, application/ left out): verified, logged in',
+      async (typ) => {
+        const sid = h.platform.sso.createSession();
+        const answer = await post(await requestToken(h, { sid, ticket: ticketFor(), typ }));
+        expect(await verifySession(h, expectOk(answer, SsoEnvelope).t)).toMatchObject({ sts: 'loggedin', err: null });
+      },
+    );
 
     test('a failure reveals nothing of the session: a logged-in session answers sts anon, the sid as sent', async () => {
       const sid = await loggedInSession();
