@@ -49,11 +49,11 @@ function processInfo(pid: number): ProcessInfo | undefined {
   }
 }
 
-/** Whether a command line is npm's or npx's: `node .../npm-cli.js run ...`, `npm exec ...`. */
+/** Whether a command line is npm's or npx's: `npm run ...` (the title npm gives itself), `node .../npm-cli.js exec ...`. */
 function isNpm(args: string): boolean {
   const [program = '', script = ''] = args.split(' ');
   const name = (path: string) => path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-  return /^np[mx](?:\.cmd)?$/.test(name(program)) || /^np[mx]-cli\.js$/.test(name(script));
+  return /^np[mx](?:\.cmd)?$/.test(name(program)) || /^np[mx](?:-cli\.js)?$/.test(name(script));
 }
 
 /**
