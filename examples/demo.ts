@@ -40,20 +40,9 @@ const client = new PlatformClient({
   auth: {
     clientId: demoCredentials.clientId,
     clientSecret: demoCredentials.clientSecret,
-    scopes: [
-      '/external/product/r',
-      '/external/price/w',
-      '/external/userproduct/w',
-      '/external/subscription/w',
-      '/external/subscription_system/w',
-      '/external/account_change_log/w',
-      '/external/helpdesk/r',
-      '/external/cancellation_reason/r',
-      '/external/subscription_system/r',
-      '/external/order/r',
-      '/external/title/r',
-      '/external/account/r',
-    ],
+    // Every scope the demo client has: the seed gives it each scope of the endpoint table. A site
+    // names the few it needs (`['/external/product/r']`, as the README's quick start does).
+    scopes: platform.snapshot().clients.find((c) => c.client_id === demoCredentials.clientId)?.scopes ?? [],
   },
 });
 

@@ -6,6 +6,7 @@
  * any endpoint, each `413 payload_too_large` with nothing changed. `npm run fuzz` runs a long
  * campaign with a new seed each time.
  */
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -45,6 +46,13 @@ const seed = Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
 const runs = Number(process.env.FUZZ_RUNS ?? 40);
 /** Bodies over the limit per adapter: each sends over 1 MiB. */
 const oversizedRuns = 6;
+
+test("docs/security.md's figure of CI's fuzzing: the cases per endpoint, times two adapters, times the table's entries", () => {
+  const page = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
+  const total = (40 * 2 * fuzzedEndpoints.length).toLocaleString('en-US');
+  expect(page).toContain(`CI runs 40 cases`);
+  expect(page).toContain(`(${total} with the table's ${fuzzedEndpoints.length} endpoints)`);
+});
 
 describe.each<AdapterKind>(['msw', 'http'])('fuzzing every endpoint of the table through %s', (kind) => {
   let target: Target;

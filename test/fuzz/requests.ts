@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import * as z from 'zod';
 import { bodyLimitFor } from '../../mock/core/limits.js';
-import { demoIds, demoSite, demoSiteB, demoUsers } from '../../mock/index.js';
+import { demoIds, demoShop, demoSite, demoSiteB, demoUsers } from '../../mock/index.js';
 import {
   authenticateWithTicket,
   type Endpoint,
@@ -466,6 +466,31 @@ export function requestsOf(e: Endpoint): fc.Arbitrary<FuzzRequest> {
   return drawnRequestsOf(e);
 }
 
+/** A path member no schema draws: the demo's own value (the shop's marketplace), so a share of requests gets past the router. */
+const KNOWN_PATH_VALUES: Readonly<Record<string, string>> = {
+  groupId: demoShop.groupId,
+  marketplaceId: demoShop.marketplaceId,
+};
+
+/**
+ * A path with its `{name}` segments filled: most of the time as the SDK fills them, from the drawn
+ * input's member of that name (taken out of the input, which is changed), or the demo's own value
+ * for a member no schema has; otherwise with any text, the input left as it is (a client that
+ * sends the member in the query too).
+ */
+function filledPath(path: string, input: Record<string, unknown>, asTheSdk: boolean, any: { a: string; b: string }) {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (asTheSdk && input[name] !== undefined) {
+      const value = input[name];
+      delete input[name];
+      return encode(typeof value === 'string' ? value : JSON.stringify(value));
+    }
+    const known = KNOWN_PATH_VALUES[name];
+    if (asTheSdk && known !== undefined) return encode(known);
+    return encode(name.length % 2 ? any.a : any.b);
+  });
+}
+
 /** The requests of one endpoint drawn from its schemas, one thing broken most of the time. */
 function drawnRequestsOf(e: Endpoint): fc.Arbitrary<FuzzRequest> {
   const querySchema = e.query ? schemaOf(e.query) : undefined;
@@ -485,10 +510,12 @@ function drawnRequestsOf(e: Endpoint): fc.Arbitrary<FuzzRequest> {
       fc.constantFrom('json', 'json', 'json', 'form', 'text', 'broken', 'deep'),
       token,
       fc.constantFrom<'stage' | 'production'>('stage', 'production'),
+      fc.constantFrom(true, true, true, false),
     )
-    .map(([[query, qm], [body, bm], params, encoding, bodyKind, tok, environment]) => {
-      let path = pathOf(e, environment);
-      path = path.replace(/\{(\w+)\}/g, (_, name: string) => encode(name.length % 2 ? params.a : params.b));
+    .map(([[drawnQuery, qm], [drawnBody, bm], params, encoding, bodyKind, tok, environment, asTheSdk]) => {
+      const query = { ...drawnQuery };
+      const body = { ...drawnBody };
+      const path = filledPath(pathOf(e, environment), bodySchema ? body : query, asTheSdk, params);
       const target = `${path}${queryOf(query, encoding)}`;
       const mutation = [querySchema ? `query ${qm}` : '', bodySchema ? `body ${bm} (${bodyKind})` : '']
         .filter(Boolean)

@@ -71,6 +71,25 @@ describe('parity scenarios', () => {
       }
   });
 
+  test("a step sent with the scenario's server token calls an entry whose scope the scenario asks for: one it lacks would compare 403 with 403, and nothing would fail", () => {
+    const lacking: string[] = [];
+    for (const scenario of SCENARIOS)
+      for (const step of scenario.steps.flatMap((s) => (s.undo ? [s, s.undo] : [s]))) {
+        const { request } = step;
+        if (request.auth !== 'server') continue;
+        const path = request.path.split('?')[0] ?? '';
+        const entry = endpoints.find(
+          (e) =>
+            e.method === request.method &&
+            e.host === request.host &&
+            new PathTemplate(pathOf(e, 'stage')).match(path) !== undefined,
+        );
+        if (entry && entry.scopes.length > 0 && !entry.scopes.some((s) => scenario.scopes.includes(s)))
+          lacking.push(`${scenario.name} / ${step.name}: ${entry.scopes.join(' or ')}`);
+      }
+    expect(lacking).toEqual([]);
+  });
+
   test('a step of an entry with a path parameter fills it, as the SDK does', () => {
     const entry = { ...table.listTitles, path: '/test/accounts/{account_id}/notes' };
     expect(call(entry, { path: { account_id: 'a/b' } }).path).toBe('/test/accounts/a%2Fb/notes');
