@@ -210,7 +210,9 @@ function startupLines(command: Serve, server: RunningServer, logging: boolean): 
           ...organisationLines(server.platform),
           'demo users (e-mail / password, account id; what each can do: docs/test-authors.md, "Demo data"):',
           ...Object.values(demoUsers).map((u) => `  ${u.email} / ${u.password}, ${u.id}`),
-          `all of it as JSON (clients, scopes, users, record ids): GET ${server.url}/__admin/demo`,
+          ...(internalsOf(server.platform)?.settings.admin === false
+            ? []
+            : [`all of it as JSON (clients, scopes, users, record ids): GET ${server.url}/__admin/demo`]),
         ]
       : [`seed:               ${typeof seed === 'string' ? seed : 'a state document'}`]),
     ...sharedLines(command, server),

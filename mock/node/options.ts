@@ -181,7 +181,7 @@ export const ServerOptionsSchema = ServerOptionsObject.check((ctx) => {
       code: 'custom',
       input: headersTimeoutMs,
       path: ['headersTimeoutMs'],
-      message: 'Parameter must be at most requestTimeoutMs',
+      message: 'Parameter must be at most requestTimeoutMs (--request-timeout)',
     });
 });
 

@@ -411,6 +411,15 @@ function whyNotOpen(
   return 'no token';
 }
 
+/**
+ * The server's own refusal of a request to a namespace: a bad name, the cap, one not open. To the
+ * namespace's `/__admin`, without CORS headers, as every admin answer (preflights included).
+ */
+function namespaceRefusal(error: HttpError, path: string): CoreResponse {
+  const answer = refusalResponse(error, path);
+  return path.split('/', 4)[3] === '__admin' ? withoutCors(answer) : answer;
+}
+
 /** The refusal of a request that would make namespace `name` on a server with an admin token, without the token. */
 function notOpen(name: string): HttpError {
   return new HttpError(
@@ -443,11 +452,11 @@ async function inNamespace(
     name = namespaceOf(path) ?? '';
     if (request.refusal) {
       const held = namespaces.get(name);
-      return held ? await held.handle(request) : refusalResponse(request.refusal, path);
+      return held ? await held.handle(request) : namespaceRefusal(request.refusal, path);
     }
     lease = namespaces.begin(name);
   } catch (error) {
-    if (error instanceof HttpError) return refusalResponse(error, path);
+    if (error instanceof HttpError) return namespaceRefusal(error, path);
     throw error;
   }
   const { namespace } = lease;
@@ -460,7 +469,7 @@ async function inNamespace(
       const accepted = answer.status < 400 || changedSinceMade(namespace);
       keep = accepted && notOpening === undefined;
       // Accepted without the admin token a new namespace needs: refused, and what it changed goes with the namespace.
-      if (accepted && notOpening === 'no token') return refusalResponse(notOpen(name), path);
+      if (accepted && notOpening === 'no token') return namespaceRefusal(notOpen(name), path);
     }
     if (keep) {
       namespace.made = undefined;

@@ -129,7 +129,10 @@ describe('platform-mock flags', () => {
     [['--journal-limit', '1.5'], 'invalid --journal-limit: 1.5'],
     [['--max-body-bytes', '0'], 'invalid --max-body-bytes: 0'],
     [['--request-timeout', '0'], 'invalid --request-timeout: 0'],
-    [['--headers-timeout', '40000'], 'invalid --headers-timeout: 40000'],
+    [
+      ['--headers-timeout', '40000'],
+      'invalid --headers-timeout: 40000 (must be at most requestTimeoutMs (--request-timeout))',
+    ],
     [['--admin-token', ''], 'invalid --admin-token'],
     [['--quiet', '--log'], '--quiet and --log exclude each other'],
     [['--admin-token', 'x', '--no-admin'], '--admin-token and --no-admin exclude each other'],

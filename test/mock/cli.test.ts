@@ -169,6 +169,17 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     expect(quiet.out).not.toMatch(/^GET /m);
   });
 
+  test('--no-admin: the start-up lines point to no /__admin route (GET /__admin/demo answers 404 then); without it they do', async () => {
+    await withCli(['--port', '0', '--no-admin'], async (url, output) => {
+      expect(output).toContain('demo client_id:');
+      expect(output).not.toContain('/__admin');
+      expect((await fetch(`${url}/__admin/demo`)).status).toBe(404);
+    });
+    await withCli(['--port', '0'], async (url, output) => {
+      expect(output).toContain(`GET ${url}/__admin/demo`);
+    });
+  });
+
   test('--now starts the platform clock there, flowing on; the start-up lines show it', async () => {
     const start = '2030-01-02T03:04:05Z';
     await withCli(['--port', '0', '--now', start], async (url, output) => {

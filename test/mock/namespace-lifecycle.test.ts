@@ -380,6 +380,32 @@ describe("the namespaces' admin routes on the server's root", () => {
     }
   });
 
+  test("the server's own refusals of a namespace's /__admin (a bad name, the cap, preflights too) carry no CORS headers, as every admin answer; the API's keep them", async () => {
+    const server = await startServer({ port: 0, maxNamespaces: 1 });
+    const page = { origin: 'http://localhost:3000' };
+    const cors = (answer: Response) => [...answer.headers.keys()].filter((h) => h.startsWith('access-control-'));
+    try {
+      expect((await post(server, '/_ns/a/__admin/reset')).status).toBe(204);
+      const full = await post(server, '/_ns/b/__admin/state', page);
+      expect(cors(full)).toEqual([]);
+      await expectError(full, 503, 'namespace_limit_reached', 'namespace');
+      const badName = await fetch(`${server.url}/_ns/BAD/__admin/clock`, { headers: page });
+      expect(cors(badName)).toEqual([]);
+      await expectError(badName, 400, 'invalid_parameter', 'namespace');
+      const preflight = await fetch(`${server.url}/_ns/b/__admin/state`, {
+        method: 'OPTIONS',
+        headers: { ...page, 'access-control-request-method': 'POST' },
+      });
+      expect(cors(preflight)).toEqual([]);
+      // The same refusal of an API path keeps its CORS headers: a page of this machine reads it.
+      const api = await fetch(`${server.url}/_ns/b/openapi.json`, { headers: page });
+      expect(api.status).toBe(503);
+      expect(api.headers.get('access-control-allow-origin')).toBe('*');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('the routes go through the admin guard: a cross-site call or Origin: null is 403 and drops nothing; no CORS headers; admin: false is 404', async () => {
     const server = await startServer({ port: 0 });
     try {

@@ -547,6 +547,35 @@ describe('platform-mock parity, the command', () => {
   );
 
   test(
+    'exit code 2 when the platform refuses the client secret, in one line naming the flags (no stack trace, and no secret)',
+    async () => {
+      const { code, stdout, stderr } = await collect(
+        run([...flags(shared.url), '--client-secret', 'not-the-secret-0123456789abcdef0123456789']),
+      );
+      expect(stdout).toBe('');
+      expect(stderr.trim().split('\n')).toEqual([
+        "platform-mock parity: the platform refused the client's credentials: 401 invalid_client (check --client-id and --client-secret)",
+      ]);
+      expect(code).toBe(2);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'exit code 2 when --only names no scenario (an empty list would compare nothing and pass)',
+    async () => {
+      const { code, stderr } = await collect(
+        run([...flags(shared.url), '--client-secret', clientSecret, '--only', '']),
+      );
+      expect(stderr.trim().split('\n')).toEqual([
+        'platform-mock parity: --only names no scenario (a run of none would compare nothing) (check --only)',
+      ]);
+      expect(code).toBe(2);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  test(
     'exit code 2 when the snapshots directory holds none, in one line naming the flag',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'parity-empty-'));

@@ -4,6 +4,7 @@
  * difference, 1: a difference, 2: the target cannot be reached or the snapshots read).
  */
 
+import { AuthenticationError } from '../../../src/errors.js';
 import type { ParityCommandOptions } from '../options.js';
 import { writeAtomically } from '../state-file.js';
 import { junitXml, summaryText } from './report.js';
@@ -60,6 +61,12 @@ export async function parityCommand(options: ParityCommandOptions, console: Pari
   } catch (error) {
     if (error instanceof UnreachableError) {
       console.err(`platform-mock parity: ${error.message} (check ${flagOf(error.origin, options)})\n`);
+      return 2;
+    }
+    if (error instanceof AuthenticationError) {
+      console.err(
+        `platform-mock parity: the platform refused the client's credentials: ${error.status}${error.code ? ` ${error.code}` : ''} (check --client-id and --client-secret)\n`,
+      );
       return 2;
     }
     if (error instanceof UnknownScenarioError) {
