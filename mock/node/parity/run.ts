@@ -820,7 +820,8 @@ export class UnknownScenarioError extends Error {
 /** The scenarios a run takes: all, or those `only` names (an unknown name is an {@link UnknownScenarioError}). */
 export function scenariosOf(only: readonly string[] | undefined): readonly Scenario[] {
   if (!only) return SCENARIOS;
-  if (only.length === 0) throw new UnknownScenarioError('--only names no scenario (a run of none would compare nothing)');
+  if (only.length === 0)
+    throw new UnknownScenarioError('--only names no scenario (a run of none would compare nothing)');
   const unknown = only.filter((name) => !SCENARIOS.some((s) => s.name === name));
   if (unknown.length > 0)
     throw new UnknownScenarioError(
