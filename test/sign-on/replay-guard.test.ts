@@ -21,6 +21,8 @@ function clock(start = 0) {
   };
 }
 
+function noop(): void {}
+
 async function settle<T>(promise: Promise<T>): Promise<T | Error> {
   return promise.catch((e: unknown) => e as Error);
 }
@@ -48,13 +50,44 @@ describe('replay guard (Authentication point 7: a ticket is used once)', () => {
       return 'tokens';
     });
     const uses = [guard.use(TICKET, exchange), guard.use(TICKET, exchange)];
-    await uses[1]?.catch(() => undefined);
+    // Whichever use claims the ticket first (each hashes it off the event loop: either may) runs
+    // the exchange, held open; the other is decided meanwhile. Waiting on the second use alone hung
+    // when the second claimed first.
+    await Promise.race(uses.map((use) => use.then(noop, noop)));
     finish();
     const results = await Promise.allSettled(uses);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(rejected).toHaveLength(1);
     expect(rejected[0]?.reason).toBeInstanceOf(TicketReplayError);
+    expect(exchange).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses a concurrent second use when the second claims the ticket first: the first is the one refused', async () => {
+    // A store whose first claim waits until the second one is recorded.
+    const inner = new MemoryTicketStore();
+    let secondClaimed: () => void = () => undefined;
+    const afterSecond = new Promise<void>((resolve) => {
+      secondClaimed = resolve;
+    });
+    let claims = 0;
+    const store: TicketStore = {
+      async claim(key, ttlSeconds) {
+        if (claims++ === 0) {
+          await afterSecond;
+          return inner.claim(key, ttlSeconds);
+        }
+        const claimed = await inner.claim(key, ttlSeconds);
+        secondClaimed();
+        return claimed;
+      },
+      release: (key) => inner.release(key),
+    };
+    const guard = new ReplayGuard({ store });
+    const exchange = vi.fn(async () => 'tokens');
+    const [first, second] = await Promise.allSettled([guard.use(TICKET, exchange), guard.use(TICKET, exchange)]);
+    expect(second).toEqual({ status: 'fulfilled', value: 'tokens' });
+    expect(first?.status === 'rejected' && first.reason).toBeInstanceOf(TicketReplayError);
     expect(exchange).toHaveBeenCalledTimes(1);
   });
 
