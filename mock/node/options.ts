@@ -5,7 +5,7 @@
  * defaults: left out, the platform's apply.
  */
 import * as z from 'zod';
-import type { AllowedHosts } from '../core/hosts.js';
+import { type AllowedHosts, hostnameOf } from '../core/hosts.js';
 import { Digits, flagged, PlatformOptionsSchema } from '../core/options.js';
 import type { Refusal } from '../core/refusal.js';
 import type { Platform } from '../core/types.js';
@@ -28,16 +28,44 @@ export interface RequestLogLine {
   readonly refusal?: Refusal;
 }
 
+/**
+ * Whether an entry of `allowedHosts` can match a request's host: a host name (letters, digits,
+ * `-` and `_` in dot-separated labels), after a leading `.` for a domain; an IPv4 address; or an
+ * IPv6 one in brackets. A scheme, a port, a path or a `*` never matches the host a request names.
+ */
+function isHostRule(entry: string): boolean {
+  const host = entry.startsWith('.') ? entry.slice(1) : entry;
+  if (host.startsWith('[') && host.endsWith(']'))
+    return !entry.startsWith('.') && hostnameOf(host) === host.toLowerCase();
+  const labels = host.split('.');
+  return labels.every((label) => label.length > 0 && label.length <= 63 && /^[\w-]+$/.test(label));
+}
+
+/** Why a host list cannot be used: the entries that can match no request's host; undefined when each can. */
+function hostRulesRefusal(entries: readonly string[]): string | undefined {
+  const wrong = entries.filter((entry) => !isHostRule(entry));
+  if (wrong.length === 0) return undefined;
+  return `${wrong.map((w) => JSON.stringify(w)).join(', ')} can match no request's host: list host names (a.test), domains (.dev.example) or IP addresses, without a scheme, a port or *`;
+}
+
+/** `allowedHosts`: `all`, or host names, each one a request's host can match ({@link isHostRule}). */
+const AllowedHostsSchema = z.union([z.literal('all'), z.array(z.string()).readonly()]).check((ctx) => {
+  const refusal = ctx.value === 'all' ? undefined : hostRulesRefusal(ctx.value);
+  if (refusal !== undefined) ctx.issues.push({ code: 'custom', input: ctx.value, message: refusal });
+});
+
 /** `--allowed-hosts`: `all`, or host names separated by commas. */
-const HostList = z.string().transform(
-  (text): AllowedHosts =>
-    text === 'all'
-      ? 'all'
-      : text
-          .split(',')
-          .map((h) => h.trim())
-          .filter((h) => h.length > 0),
-);
+const HostList = z.string().transform((text, ctx): AllowedHosts => {
+  if (text === 'all') return 'all';
+  const entries = text
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h.length > 0);
+  const refusal = hostRulesRefusal(entries);
+  if (refusal === undefined) return entries;
+  ctx.issues.push({ code: 'custom', input: text, message: refusal });
+  return z.NEVER;
+});
 
 /** The default time to receive a request's headers, in ms (at most the request's own). */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
@@ -102,7 +130,7 @@ const serverShape = {
    * it; `all` answers any. A request with another `Host` gets `403 host_not_allowed`: a web page
    * cannot reach the platform by making its own host name resolve to this machine (DNS rebinding).
    */
-  allowedHosts: flagged(z.union([z.literal('all'), z.array(z.string()).readonly()]).optional(), {
+  allowedHosts: flagged(AllowedHostsSchema.optional(), {
     flag: '--allowed-hosts',
     value: '<list>',
     help: 'host names answered besides loopback ones, comma-separated;\n.example.com for a domain and its subdomains; all for any',

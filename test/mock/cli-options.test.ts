@@ -136,6 +136,11 @@ describe('platform-mock flags', () => {
     [['--admin-token', ''], 'invalid --admin-token'],
     [['--quiet', '--log'], '--quiet and --log exclude each other'],
     [['--admin-token', 'x', '--no-admin'], '--admin-token and --no-admin exclude each other'],
+    [
+      ['--allowed-hosts', 'a.test,mock.test:8080'],
+      'invalid --allowed-hosts: a.test,mock.test:8080 ("mock.test:8080" can match no',
+    ],
+    [['--allowed-hosts', 'http://a.test'], 'invalid --allowed-hosts'],
     [['--bogus'], "Unknown option '--bogus'"],
   ] as const)('%j is a usage error naming the flag (%s)', (args, message) => {
     expect(refusal([...args])).toContain(message);

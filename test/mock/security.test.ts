@@ -292,6 +292,16 @@ describe('the node:http adapter', () => {
       expect(refused.json).toMatchObject({ code: 'host_not_allowed', field: 'host' });
     });
 
+    test('allowedHosts: an IPv4 address, an IPv6 one in brackets and a name with _ are hosts too; an entry that can match no host (a scheme, a port, a *, a path) refuses the start, naming it', async () => {
+      const { url } = await start({ allowedHosts: ['10.0.0.2', '[fd00::2]', 'platform_mock'] });
+      for (const host of ['10.0.0.2:4010', '[fd00::2]', 'platform_mock:4010'])
+        expect((await rawRequest(url, '/__admin/clock', { headers: { host } })).status, host).toBe(200);
+      for (const entry of ['http://mock.test', 'mock.test:8080', '*.dev.example', 'mock.test/x', 'a..test', '.'])
+        await expect(startServer({ port: 0, allowedHosts: ['ok.test', entry] }), entry).rejects.toThrow(
+          `${JSON.stringify(entry)} can match no request's host`,
+        );
+    });
+
     test("allowedHosts 'all' answers any host", async () => {
       const { url } = await start({ allowedHosts: 'all' });
       expect((await rawRequest(url, '/__admin/state', { headers: { host: 'anything.example' } })).status).toBe(200);
