@@ -15,10 +15,12 @@ import type { Result } from './harness.js';
 
 /**
  * The most the installed package (`npm pack`'s unpacked size) may weigh, in MB: 2.5 until the parity
- * run (Node only, about 90 KB of code per format) took it to 2.59, and 2.75 until the compiled
- * checks of the hot answers (62 KB of code per format, and its source map) took it to 2.89.
+ * run (Node only, about 90 KB of code per format) took it to 2.59, 2.75 until the compiled checks of
+ * the hot answers (62 KB of code per format, and its source map) took it to 2.89, and 2.95 until the
+ * shared server's namespace rules, the journal's scans of multipart and JSON-like bodies and the
+ * CLI's watch of npm (44 KB in all, the platform's only) took it to 2.954.
  */
-export const PACKAGE_BUDGET_MB = 2.95;
+export const PACKAGE_BUDGET_MB = 3;
 
 const ENTRY = new URL('../src/index.ts', import.meta.url).pathname;
 const SIGN_ON = new URL('../src/sign-on/index.ts', import.meta.url).pathname;

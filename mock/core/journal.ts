@@ -7,15 +7,14 @@
  */
 import {
   isSecretName,
-  redactJsonLikeKeys,
   redactJsonText,
-  redactMultipart,
   redactParams,
   redactShapes,
   redactText,
   redactValue,
   startsLikeJson,
 } from '../../src/secrets.js';
+import { redactJsonLikeKeys, redactMultipart } from './loose-redaction.js';
 import { setOwn } from './messages.js';
 import type { Refusal } from './refusal.js';
 

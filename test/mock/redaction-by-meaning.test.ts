@@ -6,17 +6,10 @@
  * in the journal, in the request log line and by the SDK's logger, by one rule (`src/secrets.ts`).
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { redactJsonLikeKeys, redactMultipart } from '../../mock/core/loose-redaction.js';
 import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/index.js';
 import { REDACTED as LOGGED, redact } from '../../src/logger.js';
-import {
-  isSecretName,
-  normaliseName,
-  redactJsonLikeKeys,
-  redactJsonText,
-  redactMultipart,
-  redactShapes,
-  redactText,
-} from '../../src/secrets.js';
+import { isSecretName, normaliseName, redactJsonText, redactShapes, redactText } from '../../src/secrets.js';
 import { ADAPTERS, type Answer, demoIds, demoShop, paths, useAdapter } from './harness.js';
 import { rawRequest } from './raw-http.js';
 
