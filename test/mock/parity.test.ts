@@ -531,45 +531,32 @@ describe('platform-mock parity, the command', () => {
     CLI_TEST_TIMEOUT_MS,
   );
 
-  test(
-    'exit code 2 when --only names a scenario there is not, in one line naming the flag and the scenarios there are',
-    async () => {
+  test.each([
+    [
+      '--only names a scenario there is not (naming the scenarios there are)',
+      ['--only', 'products,nope'],
+      /^platform-mock parity: no scenario nope \(there are: .*products.*\) \(check --only\)$/,
+    ],
+    [
+      '--only names no scenario (a run of none would compare nothing, and pass)',
+      ['--only', ''],
+      /^platform-mock parity: --only names no scenario \(a run of none would compare nothing\) \(check --only\)$/,
+    ],
+    [
+      'the platform refuses the client secret (no stack trace, and no secret)',
+      ['--client-secret', 'not-the-secret-0123456789abcdef0123456789'],
+      /^platform-mock parity: the platform refused the client's credentials: 401 invalid_client \(check --client-id and --client-secret\)$/,
+    ],
+  ])(
+    'exit code 2 when %s, in one line naming the flag',
+    async (_, args, line) => {
+      // The last --client-secret given wins: the refused one, when a case gives it.
       const { code, stdout, stderr } = await collect(
-        run([...flags(shared.url), '--client-secret', clientSecret, '--only', 'products,nope']),
+        run([...flags(shared.url), '--client-secret', clientSecret, ...args]),
       );
       expect(stdout).toBe('');
-      expect(stderr.trim().split('\n')).toEqual([
-        expect.stringMatching(/^platform-mock parity: no scenario nope \(there are: .*products.*\) \(check --only\)$/),
-      ]);
-      expect(code).toBe(2);
-    },
-    CLI_TEST_TIMEOUT_MS,
-  );
-
-  test(
-    'exit code 2 when the platform refuses the client secret, in one line naming the flags (no stack trace, and no secret)',
-    async () => {
-      const { code, stdout, stderr } = await collect(
-        run([...flags(shared.url), '--client-secret', 'not-the-secret-0123456789abcdef0123456789']),
-      );
-      expect(stdout).toBe('');
-      expect(stderr.trim().split('\n')).toEqual([
-        "platform-mock parity: the platform refused the client's credentials: 401 invalid_client (check --client-id and --client-secret)",
-      ]);
-      expect(code).toBe(2);
-    },
-    CLI_TEST_TIMEOUT_MS,
-  );
-
-  test(
-    'exit code 2 when --only names no scenario (an empty list would compare nothing and pass)',
-    async () => {
-      const { code, stderr } = await collect(
-        run([...flags(shared.url), '--client-secret', clientSecret, '--only', '']),
-      );
-      expect(stderr.trim().split('\n')).toEqual([
-        'platform-mock parity: --only names no scenario (a run of none would compare nothing) (check --only)',
-      ]);
+      expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
+      expect(stderr).not.toContain('not-the-secret');
       expect(code).toBe(2);
     },
     CLI_TEST_TIMEOUT_MS,
