@@ -184,7 +184,11 @@ function given(
   }
   const out = new Map<DeclaredFlag, string | true>();
   for (const f of flags) {
-    const value = values[f.flag.slice(2)] ?? (f.env ? env[f.env] || undefined : undefined);
+    const fromEnv = f.env === undefined ? undefined : env[f.env];
+    // Set but empty is a mistake (`VAR="$UNSET"`), not a choice: it would leave, say, /__admin open.
+    if (fromEnv === '' && values[f.flag.slice(2)] === undefined)
+      throw new UsageError(`${f.env} is set but empty: give it a value, or unset it`);
+    const value = values[f.flag.slice(2)] ?? fromEnv;
     if (typeof value === 'string') out.set(f, value);
     else if (value === true) out.set(f, true);
   }

@@ -100,14 +100,20 @@ describe('platform-mock flags', () => {
     expect(parseCommandLine(['--allowed-hosts', 'all'])).toMatchObject({ server: { allowedHosts: 'all' } });
   });
 
-  test('the admin token may come from PLATFORM_MOCK_ADMIN_TOKEN; the flag wins; an empty variable is none', () => {
+  test('the admin token may come from PLATFORM_MOCK_ADMIN_TOKEN; the flag wins; an empty variable is refused, not read as none', () => {
     expect(parseCommandLine([], { PLATFORM_MOCK_ADMIN_TOKEN: 'from-env' })).toMatchObject({
       platform: { adminToken: 'from-env' },
     });
     expect(parseCommandLine(['--admin-token', 'flag'], { PLATFORM_MOCK_ADMIN_TOKEN: 'env' })).toMatchObject({
       platform: { adminToken: 'flag' },
     });
-    expect(parseCommandLine([], { PLATFORM_MOCK_ADMIN_TOKEN: '' })).toMatchObject({ platform: {} });
+    // `PLATFORM_MOCK_ADMIN_TOKEN="$UNSET"` would otherwise leave /__admin open without a word.
+    expect(refusal([], { PLATFORM_MOCK_ADMIN_TOKEN: '' })).toBe(
+      'PLATFORM_MOCK_ADMIN_TOKEN is set but empty: give it a value, or unset it',
+    );
+    expect(parseCommandLine(['--admin-token', 'flag'], { PLATFORM_MOCK_ADMIN_TOKEN: '' })).toMatchObject({
+      platform: { adminToken: 'flag' },
+    });
   });
 
   test.each([
