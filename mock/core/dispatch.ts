@@ -81,8 +81,9 @@ function inputOf(route: Route, request: CoreRequest, params: Readonly<Record<str
   let input: unknown;
   if (route.query) input = validate(route.query, withPathParams(pairsToRecord(url.search.slice(1)), params));
   else if (route.kind === 'api' && url.search.length > 1) {
-    const [first] = url.searchParams.keys();
-    throw new HttpError(400, 'unknown_parameter', `Unknown parameter: ${first}`, first);
+    // Read as a query route reads it: `?&` names no parameter, and is accepted as on those.
+    const [first] = Object.keys(pairsToRecord(url.search.slice(1)));
+    if (first !== undefined) throw new HttpError(400, 'unknown_parameter', `Unknown parameter: ${first}`, first);
   }
   if (route.body) input = validate(route.body, withPathParams(body, params), 'body');
   return input;

@@ -86,7 +86,7 @@ function organisationOf(state: State, session: SsoSessionRecord): string | undef
  * The session `sid` as `client` may see it: undefined when there is none, when it has ended (its
  * lifetime, or its idle time, is over: `mock/core/eviction.ts`), or when it belongs to another
  * organisation. A session made without a client (by the admin tools) is adopted by the first
- * client that uses it.
+ * client that uses it. A logged-in session whose account is no longer active is terminated here.
  */
 export function findSsoSession(
   state: State,
@@ -99,6 +99,12 @@ export function findSsoSession(
   const org = organisationOf(state, session);
   if (org !== undefined && !sameId(org, client.organisation_id)) return undefined;
   if (session.client_id === null) session.client_id = client.client_id;
+  // An account whose log-in was disabled (or removed) since gets no tickets: its sessions end, as
+  // its log-out would end them, and are answered `terminated` from then on.
+  if (session.state === 'loggedin' && session.account_id !== null) {
+    const account = state.accounts.get(session.account_id);
+    if (!account || !isActiveAccount(account)) logOutSsoSession(state, clock, session);
+  }
   return session;
 }
 

@@ -92,9 +92,14 @@ export const DocumentedMeV3Response = z.object({ item: DocumentedUserV3 });
 /** The answer of `GET /external/api/v3/me`. */
 export type DocumentedMeV3Response = z.infer<typeof DocumentedMeV3Response>;
 
-/** `include_articles`: articles are not modelled, so only `false` (or absence) is accepted. */
+/**
+ * `include_articles`: articles are not modelled, so only `false` (or absence) is accepted; as the
+ * other boolean query parameters, `false` or `'false'`.
+ */
 export const includeArticles = z
-  .enum(['false'], { error: 'include_articles is not supported: this platform models no articles' })
+  .union([z.literal(false), z.literal('false')], {
+    error: 'include_articles is not supported: this platform models no articles',
+  })
   .optional();
 
 /** Query of `GET /external/api/v1/me/active_products`. */

@@ -60,6 +60,19 @@ describe.each(ADAPTERS)("reading a request's input through %s", (kind) => {
     expect(expectError(answer, 400, 'unknown_parameter', 'colour').message).toBe('Unknown parameter: colour');
   });
 
+  test('a query on a body endpoint: ?& names no parameter and is accepted, as on a query endpoint; a name is 400 unknown_parameter naming it', async () => {
+    const post = (query: string) =>
+      h.call(`${paths.updatePrices}${query}`, {
+        method: 'POST',
+        body: JSON.stringify(prices),
+        headers: { 'content-type': 'application/json' },
+        token,
+      });
+    expectOk(await post('?&'), IdResponse);
+    const answer = await expectUnchanged(h.platform, () => post('?&colour=red'));
+    expect(expectError(answer, 400, 'unknown_parameter', 'colour').message).toBe('Unknown parameter: colour');
+  });
+
   test('a query parameter given twice: 400 invalid_parameter naming it', async () => {
     const answer = await expectUnchanged(h.platform, () =>
       h.call(paths.getProducts, { query: '?product_type=packages&product_type=titles', token: readToken }),

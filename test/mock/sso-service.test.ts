@@ -333,6 +333,21 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       expect(theirs).toMatchObject({ err: 'session_not_found', sid });
     });
 
+    test('an account whose log-in is disabled since gets no ticket: its sessions are terminated, on every site, and stay so', async () => {
+      const sid = await createSession();
+      const other = await createSession(SITE_B);
+      await authenticate(sid, anna.email, anna.password);
+      await authenticate(other, anna.email, anna.password, SITE_B);
+      const doc = h.platform.snapshot();
+      doc.accounts = doc.accounts.map((a) => (a.id === anna.id ? { ...a, status: 'inactive' } : a));
+      h.platform.restore(doc);
+      const tickets = h.platform.snapshot().tickets.length;
+      expect(await status(sid, 'anon')).toMatchObject({ sts: 'terminated', sid, aid: '', at: '', err: null });
+      expect(h.platform.snapshot().tickets).toHaveLength(tickets);
+      expect(h.platform.sso.session(other)?.state).toBe('terminated');
+      expect(await status(other, 'anon', SITE_B)).toMatchObject({ sts: 'terminated', at: '' });
+    });
+
     test('a site of the same organisation sees the session (site B)', async () => {
       const sid = await createSession();
       await authenticate(sid, anna.email, anna.password);
@@ -508,6 +523,23 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
       const claims = await read(h, location.searchParams.get('t')!, SITE_B);
       expect(claims).toMatchObject({ sts: 'loggedin', sid, aid: anna.id });
       expect(h.platform.snapshot().tickets.find((t) => t.ticket === claims.at)?.client_id).toBe(demoSiteB.clientId);
+    });
+
+    test('a browser whose account has its log-in disabled since: no ticket; its session ends and the landing is anonymous, on a new session', async () => {
+      const first = await identify(await sign(h, {}), 'http://localhost:3000/');
+      const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+      const sid = cookie.split('=')[1]!;
+      await authenticate(sid, anna.email, anna.password);
+      const doc = h.platform.snapshot();
+      doc.accounts = doc.accounts.map((a) => (a.id === anna.id ? { ...a, status: 'inactive' } : a));
+      h.platform.restore(doc);
+      const tickets = h.platform.snapshot().tickets.length;
+      const again = await identify(await sign(h, {}), 'http://localhost:3000/', cookie);
+      const claims = await read(h, new URL(again.headers.get('location')!).searchParams.get('t')!);
+      expect(claims).toMatchObject({ sts: 'anon', aid: '', at: '' });
+      expect(claims.sid).not.toBe(sid);
+      expect(h.platform.sso.session(sid)?.state).toBe('terminated');
+      expect(h.platform.snapshot().tickets).toHaveLength(tickets);
     });
 
     test.each([

@@ -55,6 +55,15 @@ describe('me', () => {
     });
   });
 
+  test.each([false as const, 'false' as const])(
+    'include_articles=%j is accepted, as the other boolean query parameters',
+    async (value) => {
+      const answer = await client().me.activeProducts({ accessToken: userToken(gus) }, { include_articles: value });
+      expect(answer.item.id).toBe(gus);
+      expect(platform.requests.list().at(-1)?.query).toEqual({ include_articles: 'false' });
+    },
+  );
+
   test('include_articles=true is refused before sending', async () => {
     await expect(
       client().me.activeProducts({ accessToken: userToken(gus) }, { include_articles: 'true' as 'false' }),

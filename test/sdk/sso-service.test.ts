@@ -14,6 +14,7 @@ import {
   defaultHosts,
   demoSite,
   demoUsers,
+  platform,
   received,
   recordingLogger,
   server,
@@ -131,6 +132,16 @@ describe('createSession, authenticate, sessionStatus, logout', () => {
     expect(frozen).toMatchObject({ status: 'error', error: 'account_frozen' });
     expect(describeResult(frozen)).toMatch(/^refused: account_frozen for (29\d|300) s$/);
     // (The thaw on the platform clock is tested on the platform's side: both ends here use the real clock.)
+  });
+
+  test('with the platform clock moved past the 5 s leeway, the service refuses the request token (the journal names the time claim) and the SDK the answer: SsoTokenError', async () => {
+    platform.clock.advance(60);
+    const refused = await siteClient()
+      .sso.createSession(APP)
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SsoTokenError);
+    expect(platform.requests.list().at(-1)?.refusal).toMatchObject({ check: 'exp' });
+    expect(platform.snapshot().sso_sessions).toEqual([]);
   });
 
   test('an unknown session: session_not_found, a plain refusal', async () => {
