@@ -7,6 +7,21 @@ export const SettableUserProductState = z.enum(['activated', 'deactivated']);
 /** The states endpoint 12 may set: `activated` or `deactivated`. */
 export type SettableUserProductState = z.infer<typeof SettableUserProductState>;
 
+/**
+ * A validity window given whole must end after it starts (`valid_to`, as the platform words it);
+ * endpoint 12 given one end only is checked against the other by the platform.
+ */
+function windowEndsAfterStart(ctx: z.core.ParsePayload<{ valid_from?: string; valid_to?: string }>): void {
+  const { valid_from: from, valid_to: to } = ctx.value;
+  if (from !== undefined && to !== undefined && Date.parse(to) <= Date.parse(from))
+    ctx.issues.push({
+      code: 'custom',
+      input: to,
+      path: ['valid_to'],
+      message: 'Parameter must be later than valid_from',
+    });
+}
+
 // ---------------------------------------------------------------- 12. update user-product
 
 /**
@@ -24,20 +39,22 @@ export const UpdateUserProductRequest = atLeastOne(
     valid_to: dateTime.optional(),
   }),
   ['subscription_type', 'state', 'valid_from', 'valid_to'],
-);
+).check(windowEndsAfterStart);
 /** Request body of endpoint 12. */
 export type UpdateUserProductRequest = z.input<typeof UpdateUserProductRequest>;
 
 // ---------------------------------------------------------------- 13. provision user-product
 
 /** Request body of endpoint 13, `POST /external/api/v1/userproducts`; all required. */
-export const ProvisionUserProductRequest = z.strictObject({
-  account_id: id,
-  /** The package or campaign. */
-  package_code: productCode,
-  subscription_type: SubscriptionType,
-  valid_from: dateTime,
-  valid_to: dateTime,
-});
+export const ProvisionUserProductRequest = z
+  .strictObject({
+    account_id: id,
+    /** The package or campaign. */
+    package_code: productCode,
+    subscription_type: SubscriptionType,
+    valid_from: dateTime,
+    valid_to: dateTime,
+  })
+  .check(windowEndsAfterStart);
 /** Request body of endpoint 13. */
 export type ProvisionUserProductRequest = z.input<typeof ProvisionUserProductRequest>;

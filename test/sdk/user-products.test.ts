@@ -77,6 +77,28 @@ describe('13 and 12. user-products of the provision service', () => {
     expect(received(paths.provisionUserProduct)).toEqual([]);
   });
 
+  test('a validity window that ends when or before it starts is refused before anything is sent, field valid_to', async () => {
+    for (const valid_to of ['2030-01-01T00:00:00Z', '2029-12-31T23:59:59+00:00'])
+      await expect(
+        sdk().userProducts.provision({
+          account_id: anna,
+          package_code: 'premium-digital',
+          subscription_type: 'recurring',
+          valid_from: '2030-01-01T00:00:00Z',
+          valid_to,
+        }),
+      ).rejects.toMatchObject({ constructor: RequestValidationError, field: 'valid_to' });
+    await expect(
+      sdk().userProducts.update({
+        account_id: hedda,
+        product_id: ups.heddaProvisioned,
+        valid_from: '2031-01-01T00:00:00Z',
+        valid_to: '2030-01-01T00:00:00Z',
+      }),
+    ).rejects.toMatchObject({ constructor: RequestValidationError, field: 'valid_to' });
+    expect(received(paths.provisionUserProduct)).toEqual([]);
+  });
+
   test('a malformed package code is refused before anything is sent', async () => {
     await expect(
       sdk().userProducts.provision({
