@@ -50,10 +50,9 @@ const hostUrl = z
     const url = parsedUrl(value);
     return !url?.username && !url?.password;
   }, 'must not carry credentials (user:password@)')
-  .refine((value) => {
-    const url = parsedUrl(value);
-    return !url?.search && !url?.hash;
-  }, 'must not carry a query or a fragment');
+  // The text, not the parsed URL: a bare `?` or `#` is an empty query or fragment, which `URL.search`
+  // and `URL.hash` leave out, and every path would then be joined into it.
+  .refine((value) => !value.includes('?') && !value.includes('#'), 'must not carry a query or a fragment');
 
 /** The hosts of one environment (spec: `{base_url}`, `{auth_api_url}`, `{sso_url}`, `{shop_url}`). */
 const Hosts = z.object(

@@ -136,6 +136,21 @@ describe('the constructor checks its options at once, naming the option', () => 
       'hosts.auth',
     ],
     [
+      'a host with a query',
+      { environment: 'stage', hosts: { ...hosts, api: 'https://api.example.test/?x=1' }, auth: token },
+      'hosts.api',
+    ],
+    [
+      'a host ending in a bare # (an empty fragment)',
+      { environment: 'stage', hosts: { ...hosts, api: 'https://api.example.test#' }, auth: token },
+      'hosts.api',
+    ],
+    [
+      'a host ending in a bare ? (an empty query)',
+      { environment: 'stage', hosts: { ...hosts, auth: 'https://auth.example.test/platform?' }, auth: token },
+      'hosts.auth',
+    ],
+    [
       'an empty clientId',
       { environment: 'stage', hosts, auth: { clientId: '', clientSecret: 's', scopes: [] } },
       'auth.clientId',
