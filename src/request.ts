@@ -11,7 +11,11 @@ import type { Endpoint, Host, ResponseByKey } from './endpoints.js';
 export interface RawRequestParams<S extends z.ZodType = z.ZodType<unknown>> {
   /** The HTTP method. A `GET` with a `body` is sent as endpoint 6 is (Node only). */
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** The path on the host, starting with `/`, e.g. `/external/api/v1/titles/`; no query (see `query`). */
+  /**
+   * The path on the host, starting with `/`, e.g. `/external/api/v1/titles/`; no query (see
+   * `query`), and no `.` or `..` segment (nor `%2e`), which would take the request out of the host's
+   * base path.
+   */
   path: string;
   /** Which of the client's hosts. Default `api`. */
   host?: Host;

@@ -212,6 +212,16 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
     ['a path without its leading /', 'external/x'],
     ['a path with a query', '/external/x?a=1'],
     ['a path with a fragment', '/external/x#a'],
+    // A URL resolves dot segments: the request would leave the host's base path (`/platform` of
+    // `https://gw.example.test/platform`), bearer token and all.
+    ['a .. segment', '/../admin/users'],
+    ['a .. segment further on', '/external/api/../../admin'],
+    ['a . segment', '/external/./x'],
+    ['a path ending in ..', '/external/..'],
+    ['a .. segment percent-encoded', '/%2e%2e/admin/users'],
+    ['a .. segment half encoded, in capitals', '/.%2E/admin'],
+    ['a .. segment after a backslash (a URL reads it as /)', '/external\\..\\admin'],
+    ['a .. segment split by a tab (a URL drops it)', '/.\t./admin'],
   ])('%s is refused before anything is sent', async (_, path) => {
     const sdk = client();
     await expect(sdk.request({ method: 'GET', path })).rejects.toMatchObject({
@@ -219,6 +229,13 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
       field: 'path',
     });
     expect(platform.requests.list()).toEqual([]);
+  });
+
+  test('a segment that only holds dots among other characters is sent as it is', async () => {
+    await expect(client().request({ method: 'GET', path: '/external/..x/...' })).rejects.toMatchObject({
+      constructor: NotFoundError,
+    });
+    expect(platform.requests.list().map((r) => r.path)).toEqual(['/external/..x/...']);
   });
 });
 
