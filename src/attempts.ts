@@ -16,7 +16,7 @@ import {
   RedirectNotFollowedError,
   ResponseTooLargeError,
 } from './errors.js';
-import { type CallLog, type LoggedCall, redact } from './logger.js';
+import { type CallLog, type LoggedCall, REDACTED, redact } from './logger.js';
 import { type RetryDelays, retryWait } from './retry.js';
 import { isSecretName } from './secrets.js';
 import { MAX_SAFE_TIMEOUT, sleep } from './sleep.js';
@@ -136,6 +136,61 @@ export class Call implements LoggedCall {
     secretsIn(this.json, false, found);
     return found;
   }
+
+  /**
+   * What takes the secrets the call sent ({@link Call.secrets}) out of a text that quotes them back
+   * (an answer, a failure's message), in each spelling a text may quote them in. Made on the error
+   * path only.
+   */
+  unquoter(): (text: string) => string {
+    return unquoting(this.secrets());
+  }
+}
+
+/** Secrets shorter than this are not looked for in quoted text: a message would lose its words to them. */
+const SHORTEST_QUOTED_SECRET = 4;
+
+/**
+ * A text as a URL's path writes it: what its percent-encode set holds (controls, space, `"`, `#`,
+ * `<`, `>`, `?`, `` ` ``, `{`, `}`, all beyond ASCII) percent-encoded, the rest as it is.
+ */
+function asInPath(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const c = char.codePointAt(0) ?? 0;
+    out += c <= 32 || c >= 127 || '"#<>?`{}'.includes(char) ? encodeURIComponent(char) : char;
+  }
+  return out;
+}
+
+/**
+ * The spellings a text may quote a secret in: as it is; escaped in a JSON string, also with `/` as
+ * `\/` (as PHP writes it); encoded in a URL's query or a form; and as a URL's path writes it.
+ */
+function spellingsOf(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const spellings = [secret, json, json.split('/').join('\\/')];
+  try {
+    spellings.push(encodeURIComponent(secret), new URLSearchParams([['', secret]]).toString().slice(1));
+    spellings.push(asInPath(secret));
+  } catch {
+    // A lone surrogate has no percent-encoding (URIError): no encoded text can quote it.
+  }
+  return spellings;
+}
+
+/**
+ * What takes `secrets` out of a text, each in every spelling of {@link spellingsOf}, the longest
+ * first (so a secret is taken out whole before a shorter one it holds).
+ */
+function unquoting(secrets: readonly string[]): (text: string) => string {
+  const quotable = secrets.filter((secret) => secret.length >= SHORTEST_QUOTED_SECRET);
+  const spellings = [...new Set(quotable.flatMap(spellingsOf))].sort((a, b) => b.length - a.length);
+  return (text) => {
+    let out = text;
+    for (const spelling of spellings) if (out.includes(spelling)) out = out.split(spelling).join(REDACTED);
+    return out;
+  };
 }
 
 /** Adds to `into` the texts of `value` that are secret: under a secret name, or inside a value that is. */

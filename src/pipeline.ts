@@ -19,7 +19,7 @@ import {
   UnsupportedRequestError,
   type ValidationIssue,
 } from './errors.js';
-import { CallLog, REDACTED, redact } from './logger.js';
+import { CallLog, redact } from './logger.js';
 import type { ClientSettings, Hosts } from './options.js';
 import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './request.js';
 import { platformErrorMap } from './schemas/common.js';
@@ -135,30 +135,43 @@ function userTokenOf(bearer: boolean, options: RequestOptions): string | undefin
   return token;
 }
 
-/** The body of an answer outside 2xx: JSON, else its text, else nothing. */
-function errorBodyOf(text: string): unknown {
+/**
+ * The body of an answer outside 2xx (JSON, else its text, else nothing) without the secrets the
+ * request carried, should it quote them (an auth host echoing the grant, `client_secret` and all).
+ * JSON is parsed first and `unquote` applied to each of its strings and keys: however the host
+ * escaped a secret (`\/`, `\u0026`), it reads there as sent. Other text has each secret taken out
+ * in every spelling `unquote` knows (as it is, JSON-escaped, URL-encoded).
+ */
+function withoutSecrets(text: string, unquote: (text: string) => string): unknown {
   if (text === '') return undefined;
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch {
-    return text;
+    return unquote(text);
   }
+  return unquoted(body, unquote);
 }
 
-/** Secrets shorter than this are not looked for as plain text: a message would lose its words to them. */
-const SHORTEST_QUOTED_SECRET = 4;
-
-/**
- * The text of an error answer without the secrets the request carried, should it quote them (an
- * auth host echoing the grant, `client_secret` and all): each as it is, escaped in JSON, and
- * encoded in a URL or form; the longest first.
- */
-function withoutSecrets(text: string, secrets: string[]): string {
-  let out = text;
-  for (const secret of secrets.sort((a, b) => b.length - a.length))
-    if (secret.length >= SHORTEST_QUOTED_SECRET)
-      for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])
-        out = out.split(form).join(REDACTED);
+/** A parsed JSON value with `unquote` applied to each of its strings, keys and numbers, at any depth. */
+function unquoted(value: unknown, unquote: (text: string) => string): unknown {
+  if (typeof value === 'string') return unquote(value);
+  if (typeof value === 'number') {
+    const text = String(value);
+    const out = unquote(text);
+    return out === text ? value : out;
+  }
+  if (Array.isArray(value)) return value.map((item) => unquoted(item, unquote));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  // `__proto__` as an own key stays a key (an assignment would set the prototype instead).
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(out, unquote(key), {
+      value: unquoted(item, unquote),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return out;
 }
 
@@ -292,7 +305,7 @@ export class Pipeline implements Requester {
     this.#log?.answer(call, response);
     // And what the logger redacts (secret members, what looks like a credential): the message and
     // body of the error, which makeAPIError takes from it, quote no secret.
-    const body = redact(errorBodyOf(withoutSecrets(call.answerText, call.secrets())));
+    const body = redact(withoutSecrets(call.answerText, call.unquoter()));
     return makeAPIError(response.status, body, response.headers, Math.max(call.attempts, 1));
   }
 

@@ -4,10 +4,11 @@
  * fetch: none of them is in any log line or error message. And an auth host that quotes the request
  * back in its error answer: the error quotes none of the request's secrets.
  */
+import { inspect } from 'node:util';
 import { decodeJwt } from 'jose';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { APIError, BadRequestError, type PlatformClient } from '../../src/index.js';
+import { APIError, AuthenticationError, BadRequestError, type PlatformClient } from '../../src/index.js';
 import { paths } from '../paths.js';
 import { browser, hrefOf } from './browser.js';
 import {
@@ -210,6 +211,52 @@ describe("an error answer that quotes the request back: the APIError quotes none
     for (const text of [(error as Error).message, String(error), JSON.stringify(error)])
       expect(text, 'a secret in the error').not.toContain(secret);
   });
+
+  /** A client secret in base64 (`/`, `+`, `=`), with the characters Go escapes (`&`, `<`, `>`). */
+  const escaped = 'q1Zr/8hT+Lm3&Np<Xa>Vb7Kc2/Wd+Ye5Rf9Gs4Ht0Ju1Ik=';
+  /** Every character of a text written as a JSON `\u` escape. */
+  const allEscaped = (text: string) =>
+    [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+  test.each<[string, (json: string) => string]>([
+    ['/ escaped as \\/ (PHP)', (json) => json.replaceAll('/', '\\/')],
+    [
+      '&, < and > escaped as \\u0026, \\u003c and \\u003e (Go)',
+      (json) => json.replaceAll('&', '\\u0026').replaceAll('<', '\\u003c').replaceAll('>', '\\u003e'),
+    ],
+    ['every character of the secret escaped as \\uXXXX', (json) => json.replaceAll(escaped, allEscaped(escaped))],
+  ])(
+    'the token grant answered 401 quoting the client secret with %s: left out of the message and the body',
+    async (_, spell) => {
+      const answer = spell(
+        JSON.stringify({
+          code: 'invalid_client',
+          message: `unknown client_secret ${escaped}`,
+          // A secret as a key, and inside JSON inside a string.
+          seen: { [escaped]: true, request: JSON.stringify({ sent: escaped }) },
+        }),
+      );
+      expect(answer).not.toContain(escaped);
+      server.use(
+        http.post(
+          `${defaultHosts.auth}${paths.accessToken}`,
+          () => new HttpResponse(answer, { status: 401, headers: { 'content-type': 'application/json' } }),
+        ),
+      );
+      const sdk = client({ auth: { clientId: 'a-client', clientSecret: escaped, scopes: ['/external/product/r'] } });
+      const error = await sdk.products.list().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AuthenticationError);
+      expect(error).toMatchObject({ code: 'invalid_client', message: 'unknown client_secret [REDACTED]' });
+      const views = [
+        String(error),
+        JSON.stringify(error),
+        inspect(error, { depth: 10 }),
+        JSON.stringify((error as APIError).body),
+      ];
+      for (const text of views) expect(text, 'a secret in the error').not.toContain(escaped);
+      expect(Object.keys((error as { body: { seen: object } }).body.seen)).toEqual(['[REDACTED]', 'request']);
+    },
+  );
 
   test('a ticket exchange and a refresh: the ticket, the refresh token and the credentials are left out', async () => {
     server.use(
