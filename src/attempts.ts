@@ -368,7 +368,7 @@ function refuseRedirect(call: Call, response: Response, log: CallLog | undefined
   const redirect = isRedirectStatus(status);
   if (!redirect && !followed && !(status === 0 && response.type === 'opaqueredirect')) return;
   response.body?.cancel().catch(ignore);
-  const location = whereTo(followed ? response.url : response.headers.get('location'), call.url);
+  const location = whereTo(followed ? response.url : response.headers.get('location'), call);
   let where = location ?? 'a Location it cannot read';
   if (followed) where += " by the fetch in use, which ignored redirect 'manual'";
   else if (!redirect) where = 'a location the runtime hides (an opaque redirect)';
@@ -382,20 +382,24 @@ function refuseRedirect(call: Call, response: Response, log: CallLog | undefined
 }
 
 /**
- * Where a redirect points, as a message may say it: the origin and path of `location` (resolved
- * against the request's URL), never its query or fragment, which may carry a secret; what is shaped
- * like a credential in the path redacted. Another scheme (`data:`) is named by its scheme alone.
+ * Where a redirect of `call` points, as a message may say it: the origin and path of `location`
+ * (resolved against the request's URL), never its query or fragment, which may carry a secret; the
+ * secrets the request sent taken out of both (a ticket in the path: `/used/<ticket>`; in the host
+ * name, which a URL writes in lower case), and what is shaped like a credential redacted. Another
+ * scheme (`data:`) is named by its scheme alone.
  */
-function whereTo(location: string | null, base: string): string | undefined {
+function whereTo(location: string | null, call: Call): string | undefined {
   if (!location) return undefined;
   let url: URL;
   try {
-    url = new URL(location, base);
+    url = new URL(location, call.url);
   } catch {
     return undefined;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return url.protocol;
-  return redact(`${url.origin}${url.pathname}`);
+  const secrets = call.secrets();
+  const origin = unquoting(secrets.map((secret) => secret.toLowerCase()))(url.origin);
+  return redact(`${origin}${unquoting(secrets)(url.pathname)}`);
 }
 
 /** The answer inside ky's error for a status outside 2xx (an `HTTPError`), told by name as ky's own check does. */

@@ -52,7 +52,11 @@ export class APIError<S extends number = number> extends PlatformError {
   readonly field: string | undefined;
   /** The request's correlation id, for support requests; `undefined` if the platform sent none. */
   readonly correlationId: string | undefined;
-  /** Headers of the answer. */
+  /**
+   * Headers of the answer, without the secrets the request carried should a value quote them (a
+   * `WWW-Authenticate` naming the refused token); a header of a secret name (`set-cookie`) is
+   * `[REDACTED]`.
+   */
   readonly headers: Headers;
   /** The parsed error body (JSON), its text when not JSON, or `undefined` when empty. */
   readonly body: unknown;
@@ -169,7 +173,8 @@ export interface RedirectNotFollowedErrorOptions {
  *
  * The message names the request (method and URL, secrets redacted) and where it was sent: the
  * Location's origin and path only, never its query (it may carry a secret), and never the request's
- * body.
+ * body; a secret the request sent is taken out of that origin and path should they quote it (a
+ * ticket in `/used/<ticket>`).
  */
 export class RedirectNotFollowedError extends PlatformError {
   override name = 'RedirectNotFollowedError';
@@ -179,8 +184,9 @@ export class RedirectNotFollowedError extends PlatformError {
    */
   readonly status: number;
   /**
-   * Where the redirect pointed: the Location's origin and path (credential-shaped parts redacted),
-   * never its query; `undefined` when the answer hides or lacks it, or it is not a URL.
+   * Where the redirect pointed: the Location's origin and path (the secrets the request sent and
+   * credential-shaped parts redacted), never its query; `undefined` when the answer hides or lacks
+   * it, or it is not a URL.
    */
   readonly location: string | undefined;
   /** How many attempts were made, this one included: a redirect is never retried. */
@@ -333,9 +339,9 @@ export function fieldOfIssue(issue: ValidationIssue): string {
 /**
  * The one place where an answer outside 2xx becomes an error: the class by status, `code`,
  * `field` and `message` from the spec's error body, the correlation id from the header or body.
- * The pipeline hands it the body with the request's secrets redacted (a host may quote the request
- * back: an auth host echoing a grant with its `client_secret`), so neither the message nor the body
- * quotes one.
+ * The pipeline hands it the body and the headers with the request's secrets redacted (a host may
+ * quote the request back: an auth host echoing a grant with its `client_secret`), so neither the
+ * message, the body nor the headers quote one.
  */
 export function makeAPIError(status: number, body: unknown, headers: Headers, attempts = 1): APIError {
   const parsed = ErrorBody.safeParse(body);

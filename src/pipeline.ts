@@ -19,10 +19,11 @@ import {
   UnsupportedRequestError,
   type ValidationIssue,
 } from './errors.js';
-import { CallLog, redact } from './logger.js';
+import { CallLog, REDACTED, redact } from './logger.js';
 import type { ClientSettings, Hosts } from './options.js';
 import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './request.js';
 import { platformErrorMap } from './schemas/common.js';
+import { isSecretName } from './secrets.js';
 import { canSendGetWithBody, transport } from './transport.js';
 import { fillPath, hostUrl, withQuery } from './url.js';
 
@@ -175,6 +176,17 @@ function unquoted(value: unknown, unquote: (text: string) => string): unknown {
   return out;
 }
 
+/**
+ * The headers of an answer outside 2xx without the secrets the request carried, should a value
+ * quote them (`WWW-Authenticate: Bearer error_description="token <token> expired"`), and with the
+ * value of a header of a secret name (`set-cookie`) redacted whole.
+ */
+function headersWithoutSecrets(headers: Headers, unquote: (text: string) => string): Headers {
+  const out = new Headers();
+  for (const [name, value] of headers) out.append(name, isSecretName(name) ? REDACTED : unquote(value));
+  return out;
+}
+
 /** The request pipeline of one client; what its resources are given. */
 export class Pipeline implements Requester {
   readonly #environment: Environment;
@@ -297,16 +309,18 @@ export class Pipeline implements Requester {
   }
 
   /**
-   * An answer outside 2xx: its `APIError`, without the secrets the request carried (the caller's
-   * reason when the call was aborted meanwhile).
+   * An answer outside 2xx: its `APIError`, without the secrets the request carried in its body or
+   * its headers (the caller's reason when the call was aborted meanwhile).
    */
   #refusal(call: Call, response: Response): unknown {
     if (call.signal?.aborted) return call.signal.reason;
     this.#log?.answer(call, response);
     // And what the logger redacts (secret members, what looks like a credential): the message and
     // body of the error, which makeAPIError takes from it, quote no secret.
-    const body = redact(withoutSecrets(call.answerText, call.unquoter()));
-    return makeAPIError(response.status, body, response.headers, Math.max(call.attempts, 1));
+    const unquote = call.unquoter();
+    const body = redact(withoutSecrets(call.answerText, unquote));
+    const headers = headersWithoutSecrets(response.headers, unquote);
+    return makeAPIError(response.status, body, headers, Math.max(call.attempts, 1));
   }
 
   /**

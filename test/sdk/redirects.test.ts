@@ -221,6 +221,40 @@ describe('a redirect is not followed: RedirectNotFollowedError naming where it w
   });
 });
 
+describe('a Location that quotes what the request sent: left out of the error and its log line', () => {
+  const ticket = 'Echoed-Ticket-Value-0001';
+  /** A client secret with characters a path keeps (`/`, `+`) and one it encodes (a space). */
+  const secret = 'a client secret/with+0001';
+  test.each<[string, (origin: string) => string, string]>([
+    ['the ticket in its path', (origin) => `${origin}/used/${ticket}`, '/used/[REDACTED]'],
+    [
+      'the ticket as a host name (which a URL writes in lower case)',
+      () => `https://${ticket}.example.test/used`,
+      'https://[REDACTED].example.test/used',
+    ],
+    [
+      'the client secret in its path, as a path writes it',
+      (origin) => `${origin}/used/a%20client%20secret/with+0001/x`,
+      '/used/[REDACTED]/x',
+    ],
+  ])('%s', async (_, locationAt, shown) => {
+    platform.answers = { [paths.accessToken]: { status: 302, location: locationAt(elsewhere.origin) } };
+    const logger = recordingLogger();
+    const error = await client({ logger, credentials: { clientId: 'a-client', clientSecret: secret } })
+      .authorization.exchangeTicket({ ticket })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedirectNotFollowedError);
+    const { location, message } = error as RedirectNotFollowedError;
+    expect(location?.endsWith(shown)).toBe(true);
+    expect(message).toContain(`to ${location}: the SDK follows no redirect`);
+    const texts = [message, String(error), JSON.stringify(error), JSON.stringify(logger.lines)];
+    for (const text of texts)
+      for (const value of [ticket, ticket.toLowerCase(), secret, 'a%20client%20secret'])
+        expect(text).not.toContain(value);
+    expect(elsewhere.received).toEqual([]);
+  });
+});
+
 describe('redirects a fetch hides or follows itself', () => {
   test("a browser's opaque redirect (type opaqueredirect, status 0, its Location hidden): RedirectNotFollowedError", async () => {
     const inits: (RequestInit | undefined)[] = [];

@@ -277,6 +277,46 @@ describe("an error answer that quotes the request back: the APIError quotes none
     }
   });
 
+  test("a secret quoted back in the answer's headers: left out of APIError.headers", async () => {
+    const userToken = 'echoed-user-token-value-0002';
+    const apiKey = 'echoed-api-key-value/0002';
+    server.use(
+      http.get(
+        `${defaultHosts.api}${paths.getSignedInUser}`,
+        ({ request }) =>
+          new HttpResponse(JSON.stringify({ code: 'invalid_token', message: 'The token has expired' }), {
+            status: 401,
+            headers: [
+              ['content-type', 'application/json'],
+              ['x-correlation-id', 'f3a9c2d0-5b1e-4c7a-9f00-0123456789ab'],
+              ['www-authenticate', `Bearer error="invalid_token", error_description="token ${userToken} expired"`],
+              ['link', `<https://docs.example.test/keys?key=${encodeURIComponent(apiKey)}>; rel="help"`],
+              ['x-echo', `${request.headers.get('x-api-key')}`],
+              ['set-cookie', 'session=a-session-of-the-host; Path=/'],
+            ],
+          }),
+      ),
+    );
+    const error = await client({ headers: { 'x-api-key': apiKey } })
+      .me.get({ accessToken: userToken })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    const { headers, correlationId } = error as APIError;
+    expect(headers.get('www-authenticate')).toBe(
+      'Bearer error="invalid_token", error_description="token [REDACTED] expired"',
+    );
+    expect(headers.get('link')).toBe('<https://docs.example.test/keys?key=[REDACTED]>; rel="help"');
+    expect(headers.get('x-echo')).toBe('[REDACTED]');
+    expect(headers.get('set-cookie')).toBe('[REDACTED]');
+    // What quotes nothing is kept as it is.
+    expect(headers.get('content-type')).toBe('application/json');
+    expect(correlationId).toBe('f3a9c2d0-5b1e-4c7a-9f00-0123456789ab');
+    const shown = [inspect(error, { depth: 10 }), JSON.stringify([...headers]), String(error), JSON.stringify(error)];
+    for (const text of shown)
+      for (const secret of [userToken, apiKey, encodeURIComponent(apiKey), 'a-session-of-the-host'])
+        expect(text).not.toContain(secret);
+  });
+
   test("a user's token quoted back: left out too", async () => {
     const userToken = 'echoed-user-token-value-0001';
     server.use(
