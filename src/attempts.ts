@@ -14,13 +14,14 @@ import {
   APITimeoutError,
   PlatformError,
   RedirectNotFollowedError,
+  RequestValidationError,
   ResponseTooLargeError,
 } from './errors.js';
 import { type CallLog, type LoggedCall, REDACTED, redact } from './logger.js';
 import { type RetryDelays, retryWait } from './retry.js';
 import { isSecretName } from './secrets.js';
 import { MAX_SAFE_TIMEOUT, sleep } from './sleep.js';
-import { GET_WITH_BODY } from './transport.js';
+import { GET_WITH_BODY, HEADER_VALUE_RULE, isHeaderValue } from './transport.js';
 
 /** What a call sends, as the pipeline prepared it from an entry of the table or a raw request. */
 export interface Outgoing {
@@ -112,9 +113,14 @@ export class Call implements LoggedCall {
    * Builds the headers and body every attempt sends: the client's headers with the call's over
    * them, the marker of a GET with a body, the JSON body and its content type. When they cannot be
    * built (a header name fetch refuses, a body JSON cannot hold), this throws and the call fails
-   * without a retry, as it does in ky.
+   * without a retry, as it does in ky. A value of the call's headers, or the call's own token, that
+   * a header cannot carry (a line break, a NUL) is refused first, with a
+   * {@link RequestValidationError} that does not quote it (fetch's own error would, and drops a
+   * line break at either end without a word); the client's were checked when it was made.
    */
   build(clientHeaders: Readonly<Record<string, string>>, callHeaders: HeadersInit | undefined): void {
+    if (callHeaders !== undefined) refuseHeaderValues(callHeaders);
+    if (!this.authenticate && this.token !== undefined && !isHeaderValue(this.token)) refuse(['accessToken']);
     this.headers = mergeHeaders(clientHeaders, callHeaders);
     if (this.wireMethod !== this.method) this.headers[GET_WITH_BODY] = '1';
     if (this.json !== undefined) {
@@ -191,6 +197,21 @@ function unquoting(secrets: readonly string[]): (text: string) => string {
     for (const spelling of spellings) if (out.includes(spelling)) out = out.split(spelling).join(REDACTED);
     return out;
   };
+}
+
+/** Refuses the call, before anything is sent, for a value at `path` a header cannot carry; never quoting it. */
+function refuse(path: string[]): never {
+  throw new RequestValidationError([
+    { code: 'custom', path, message: `Parameter ${HEADER_VALUE_RULE}`, input: undefined },
+  ]);
+}
+
+/** Refuses a call whose own headers hold a value a header cannot carry (a `Headers` holds none). */
+function refuseHeaderValues(headers: HeadersInit): void {
+  if (typeof Headers !== 'undefined' && headers instanceof Headers) return;
+  const entries: Iterable<readonly unknown[]> = Array.isArray(headers) ? headers : Object.entries(headers);
+  for (const [name, value] of entries)
+    if (typeof value === 'string' && !isHeaderValue(value)) refuse(['headers', String(name)]);
 }
 
 /** Adds to `into` the texts of `value` that are secret: under a secret name, or inside a value that is. */
@@ -428,14 +449,55 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** A failure without a whole answer: the method, the URL without secrets, the cause and the attempts. */
+/** How deep the causes of a failure are followed when their words are cleaned ({@link cleanCause}). */
+const MAX_CAUSES = 8;
+
+function defineHidden(target: object, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: false, configurable: true });
+}
+
+/**
+ * A failure as an error's `cause` may show it: itself when `clean` changes nothing in its message
+ * nor in its causes' ({@link MAX_CAUSES} deep); else a stand-in of its class whose message, stack
+ * and own text fields are cleaned (its own numbers and booleans kept: `errno`), its cause the
+ * cause's stand-in, its own fields holding objects left out. A thrown text is cleaned.
+ */
+function cleanCause(error: unknown, clean: (text: string) => string, depth = 0): unknown {
+  if (typeof error === 'string') return clean(error);
+  if (!(error instanceof Error)) return error;
+  const cause = depth < MAX_CAUSES ? cleanCause(error.cause, clean, depth + 1) : undefined;
+  const message = clean(error.message);
+  if (message === error.message && cause === error.cause) return error;
+  const copy = Object.create(Object.getPrototypeOf(error) as object | null) as Error;
+  for (const [key, field] of Object.entries(Object.getOwnPropertyDescriptors(error))) {
+    const value: unknown = field.value;
+    if (!('value' in field) || ['name', 'message', 'stack', 'cause'].includes(key)) continue;
+    if (typeof value === 'object' ? value !== null : typeof value === 'function') continue;
+    Object.defineProperty(copy, key, { ...field, value: typeof value === 'string' ? clean(value) : value });
+  }
+  // Set on the stand-in itself, whether the failure's are its own or its class's (a DOMException's).
+  defineHidden(copy, 'name', error.name);
+  defineHidden(copy, 'message', message);
+  if (typeof error.stack === 'string') defineHidden(copy, 'stack', clean(error.stack));
+  if (cause !== undefined) defineHidden(copy, 'cause', cause);
+  return copy;
+}
+
+/**
+ * A failure without a whole answer: the method, the URL without secrets, the cause and the
+ * attempts. The cause's words may quote what the call sent (a header value, the URL with its query
+ * in a `fetch` of the caller's): the call's secrets are taken out of them, and what the logger
+ * redacts (as in the URL), in the message and in the `cause` it keeps.
+ */
 export function connectionError(call: Call, error: unknown): APIConnectionError {
   const attempts = Math.max(call.attempts, 1);
   const causeCode = causeCodeOf(error);
-  const cause = causeCode ?? (error instanceof Error ? error.message : 'connection failed');
+  const unquote = call.unquoter();
+  const clean = (text: string) => redact(unquote(text));
+  const cause = causeCode ?? (error instanceof Error ? clean(error.message) : 'connection failed');
   return new APIConnectionError(
     `${call.method} ${redact(call.url)} failed after ${plural(attempts, 'attempt')}: ${cause}`,
-    { cause: error, attempts, causeCode },
+    { cause: cleanCause(error, clean), attempts, causeCode },
   );
 }
 

@@ -9,6 +9,7 @@ import type { Environment } from './endpoints.js';
 import { ClientConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
 import { fieldOf } from './schemas/common.js';
+import { HEADER_VALUE_RULE, isHeaderValue } from './transport.js';
 
 function isObject(value: unknown): value is object {
   return value !== null && typeof value === 'object';
@@ -22,6 +23,9 @@ const NON_EMPTY = 'must be a non-empty string';
 
 /** A string with something in it besides white space. */
 const nonEmpty = z.string({ error: NON_EMPTY }).refine((value) => value.trim() !== '', NON_EMPTY);
+
+/** A non-empty string a header can carry as it is (a token: it goes in `Authorization`). */
+const headerText = nonEmpty.refine(isHeaderValue, HEADER_VALUE_RULE);
 
 /** A number of the given kind; NaN and the infinities are no number here (as in zod). */
 const positive = z.number({ error: 'must be a positive number' }).positive('must be a positive number');
@@ -91,7 +95,7 @@ const AccessTokenAuth = z.object({
    * The bearer token, or a provider of it. A provider is called once per request, and once more
    * after a 401 (it should then return a fresh token).
    */
-  accessToken: z.union([nonEmpty, z.custom<() => string | Promise<string>>(isFunction, NON_EMPTY)], {
+  accessToken: z.union([headerText, z.custom<() => string | Promise<string>>(isFunction, NON_EMPTY)], {
     error: NON_EMPTY,
   }),
 });
@@ -100,6 +104,7 @@ export interface AccessTokenAuth {
   /**
    * The bearer token, or a provider of it. A provider is called once per request, and once more
    * after a 401 (it should then return a fresh token); a fixed token is never retried after a 401.
+   * A fixed token with a line break, a NUL or another character a header cannot carry is refused.
    */
   accessToken: string | (() => string | Promise<string>);
 }
@@ -292,8 +297,15 @@ const ClientOptions = z.object(
      * `https.globalAgent` (or `NODE_EXTRA_CA_CERTS`) for those instead.
      */
     fetch: z.custom<typeof fetch>(isFunction, 'must be a fetch function').optional(),
-    /** Headers sent with every request. */
-    headers: z.custom<Record<string, string>>(isObject, 'must be an object of header names and values').optional(),
+    /** Headers sent with every request; each value one a header can carry (no line break, no NUL). */
+    headers: z
+      .custom<Record<string, string>>(isObject, { error: 'must be an object of header names and values', abort: true })
+      .check((ctx) => {
+        for (const [name, value] of Object.entries(ctx.value))
+          if (typeof value === 'string' && !isHeaderValue(value))
+            ctx.issues.push({ code: 'custom', path: [name], message: HEADER_VALUE_RULE, input: ctx.value });
+      })
+      .optional(),
   },
   { error: 'must be an object' },
 );
@@ -383,7 +395,10 @@ export interface PlatformClientOptions {
    * @defaultValue the global `fetch`
    */
   fetch?: typeof fetch;
-  /** Headers sent with every request (a call's own `headers` win). */
+  /**
+   * Headers sent with every request (a call's own `headers` win). A value with a line break, a NUL
+   * or another character a header cannot carry is refused, naming the header (never its value).
+   */
   headers?: Record<string, string>;
 }
 

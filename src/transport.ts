@@ -12,6 +12,23 @@
 /** The marker header of a GET with a body on its way to the transport; it never reaches the wire. */
 export const GET_WITH_BODY = 'x-platform-sdk-get-with-body';
 
+/**
+ * Whether a header can carry `value` as it is: tabs, spaces and visible characters of Latin-1
+ * (RFC 9110's field value), without CR, LF, NUL or other controls. Fetch refuses most of the others
+ * with an error that quotes the value, drops a line break at either end without a word, and
+ * node:http refuses them all.
+ */
+export function isHeaderValue(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 32 && c !== 9) || c === 127 || c > 255) return false;
+  }
+  return true;
+}
+
+/** Why a value is refused by {@link isHeaderValue}, as a message may say it without quoting it. */
+export const HEADER_VALUE_RULE = 'must not contain a line break, NUL or another character a header cannot carry';
+
 /** The part of node:http(s) the transport uses. */
 interface NodeHttp {
   request(

@@ -11,6 +11,7 @@ import { type AddressInfo, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import * as z from 'zod';
 import { apiRoute } from '../../mock/core/route.js';
@@ -34,6 +35,7 @@ import { READ, scopesOf } from '../fixtures.js';
 import { requestsTo } from '../journal.js';
 import { paths } from '../paths.js';
 import { until } from '../until.js';
+import { recordingLogger } from './helpers.js';
 
 /** A test endpoint that takes its parameters in the body of a GET, as endpoint 6 does, and echoes them. */
 const echoGetBody = {
@@ -157,6 +159,22 @@ describe('the constructor checks its options at once, naming the option', () => 
     ],
     ['no scopes', { environment: 'stage', hosts, auth: { clientId: 'c', clientSecret: 's' } }, 'auth.scopes'],
     ['an empty token', { environment: 'stage', hosts, auth: { accessToken: '' } }, 'auth.accessToken'],
+    [
+      'a token with a line break (it goes in a header)',
+      { environment: 'stage', hosts, auth: { accessToken: 'a-token\r\nX-Injected: 1' } },
+      'auth.accessToken',
+    ],
+    ['a token with a NUL', { environment: 'stage', hosts, auth: { accessToken: 'a-token\u0000' } }, 'auth.accessToken'],
+    [
+      'a header value with a line break',
+      { environment: 'stage', hosts, auth: token, headers: { 'x-api-key': 'api-key-0123-secret\nx' } },
+      'headers.x-api-key',
+    ],
+    [
+      'a header value beyond Latin-1, which a header cannot carry',
+      { environment: 'stage', hosts, auth: token, headers: { 'x-note': 'caf\u00e9 \u20ac' } },
+      'headers.x-note',
+    ],
     ['a negative maxRetries', { environment: 'stage', hosts, auth: token, maxRetries: -1 }, 'maxRetries'],
     ['a timeout of 0', { environment: 'stage', hosts, auth: token, timeout: 0 }, 'timeout'],
     ['a logger without error()', { environment: 'stage', hosts, auth: token, logger: { debug() {} } }, 'logger'],
@@ -182,6 +200,81 @@ describe('the constructor checks its options at once, naming the option', () => 
           auth: { clientId: 'c', clientSecret: 'hunter2-secret', scopes: 'x' } as never,
         }),
     ).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+    for (const options of [
+      { auth: { accessToken: 'hunter2-token\r\nX: 1' } },
+      { auth: token, headers: { 'x-api-key': 'hunter2-key\nx' } },
+    ])
+      expect(() => new PlatformClient({ environment: 'stage', hosts, ...options })).toThrow(
+        expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+      );
+  });
+});
+
+describe('a header value the wire cannot carry, given to one call: refused before anything is sent, unquoted', () => {
+  test.each<[string, string, (sdk: PlatformClient) => Promise<unknown>]>([
+    [
+      'a header with a line break',
+      'headers.x-api-key',
+      (sdk) => sdk.products.list({}, { headers: { 'x-api-key': 'hunter2-key-0123\nx' } }),
+    ],
+    [
+      'a header with a NUL',
+      'headers.x-note',
+      (sdk) => sdk.products.list({}, { headers: { 'x-note': 'hunter2\u0000' } }),
+    ],
+    ["a user's token with CR LF", 'accessToken', (sdk) => sdk.me.get({ accessToken: 'hunter2-user-token\r\nX: 1' })],
+    [
+      "a user's token with a line break at its end (which fetch would drop without a word)",
+      'accessToken',
+      (sdk) => sdk.me.get({ accessToken: 'hunter2-user-token\n' }),
+    ],
+  ])('%s: RequestValidationError naming %s', async (_, field, send) => {
+    const logger = recordingLogger();
+    const error = await send(client({ logger })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({ field });
+    for (const text of [String(error), JSON.stringify(error), inspect(error, { depth: 10 })])
+      expect(text).not.toContain('hunter2');
+    expect(JSON.stringify(logger.lines)).not.toContain('hunter2');
+    expect(platform.requests.list()).toEqual([]);
+  });
+});
+
+describe("a failure's own words: the call's secrets and what the logger redacts are taken out", () => {
+  test("a fetch whose error quotes the URL and a header (node-fetch's way): the message, the cause and the log", async () => {
+    const apiKey = 'api-key-0123-secret';
+    const ssn = '19800101-1234';
+    const quoting: typeof fetch = async (input, init) => {
+      const headers = new Headers(init?.headers);
+      const error = new Error(`request to ${String(input)} failed, reason: socket hang up`);
+      throw Object.assign(new TypeError(`fetch with x-api-key ${headers.get('x-api-key')} failed`, { cause: error }), {
+        sent: `x-api-key: ${headers.get('x-api-key')}`,
+      });
+    };
+    const logger = recordingLogger();
+    const error = await client({ fetch: quoting, logger, maxRetries: 0, headers: { 'x-api-key': apiKey } })
+      .orders.validate({ product_code: 'premium-digital', ssn })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toBe(
+      `GET ${server.url}${paths.validateOrder}?product_code=premium-digital&ssn=[REDACTED] failed after 1 attempt: fetch with x-api-key [REDACTED] failed`,
+    );
+    // The cause keeps its class and its chain, in words that quote nothing.
+    const { cause } = error as Error;
+    expect(cause).toBeInstanceOf(TypeError);
+    expect(cause).toMatchObject({ message: 'fetch with x-api-key [REDACTED] failed', sent: 'x-api-key: [REDACTED]' });
+    expect((cause as Error).cause).toMatchObject({ message: expect.stringContaining('ssn=[REDACTED] failed') });
+    const shown = [String(error), JSON.stringify(error), inspect(error, { depth: 10 }), JSON.stringify(logger.lines)];
+    for (const text of shown) for (const secret of [apiKey, ssn]) expect(text).not.toContain(secret);
+  });
+
+  test('a cause that quotes nothing is kept as it is', async () => {
+    const failure = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') });
+    const error = await client({ fetch: () => Promise.reject(failure), maxRetries: 0 })
+      .products.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).cause).toBe(failure);
   });
 });
 
