@@ -76,11 +76,29 @@ export const SECRET_ENDINGS: readonly string[] = ['token', 'tokens', 'authorizat
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
 
 /**
+ * {@link normaliseName} of a name in ASCII, which NFKC leaves as it is, in one pass: its letters in
+ * lower case and its digits. Undefined when a character is beyond ASCII. A body of a million short
+ * names is judged a name at a time, so this is what it costs.
+ */
+function asciiName(name: string): string | undefined {
+  let kept = '';
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 128) return undefined;
+    if (c >= 65 && c <= 90) kept += String.fromCharCode(c + 32);
+    else if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) kept += name.charAt(i);
+  }
+  return kept;
+}
+
+/**
  * A name as names are compared: Unicode compatibility forms folded to their letters (NFKC, so the
  * full-width `ｃ` and the long `ſ` are `c` and `s`), lower case, and every character that is not
  * a letter or a digit dropped (`_`, `-`, spaces, brackets, `+`, NUL, combining marks...).
  */
 export function normaliseName(name: string): string {
+  const ascii = asciiName(name);
+  if (ascii !== undefined) return ascii;
   const folded = name.normalize('NFKC').toLowerCase();
   const kept: string[] = [];
   let from = 0;
@@ -112,9 +130,30 @@ const NORMALISED = new Set(SECRET_NAMES.map(normaliseName));
 const WORDS = SECRET_WORDS.map(normaliseName);
 const ENDINGS = SECRET_ENDINGS.map(normaliseName);
 
-/** Whether the value of a field, parameter, header or object key of this name is a secret. */
+/**
+ * The most characters of a name that {@link isSecretName} reads: 256. No name of the spec, of the
+ * platform or of a header in use comes near (the longest are about 30), and a name cannot be
+ * meant as a parameter's beyond that; yet in free text and in a request target a "name" is
+ * whatever runs up to the `=` (`/a/long/path/client_secret=...`, a body with no `&`, megabytes
+ * of it), and normalising all of it, for every scan that meets it, held the event loop for
+ * seconds. A longer name is judged by its last 256 characters ({@link nameTail}), where a secret
+ * name meant as one stands: the end of a path before `=`, the ending (`_token`) that makes it
+ * secret.
+ */
+export const LONGEST_NAME = 256;
+
+/** The part of a name (or of a name as written, before its escapes are decoded) that is judged: its last {@link LONGEST_NAME} characters. */
+export function nameTail(name: string): string {
+  return name.length > LONGEST_NAME ? name.slice(-LONGEST_NAME) : name;
+}
+
+/**
+ * Whether the value of a field, parameter, header or object key of this name is a secret. A name
+ * longer than {@link LONGEST_NAME} characters is judged by its last ones, so that the work is
+ * bounded whatever the name.
+ */
 export function isSecretName(name: string): boolean {
-  const normalised = normaliseName(name);
+  const normalised = normaliseName(nameTail(name));
   if (NORMALISED.has(normalised)) return true;
   for (const word of WORDS) if (normalised.includes(word)) return true;
   for (const ending of ENDINGS) if (normalised.endsWith(ending)) return true;
@@ -203,12 +242,9 @@ export function redactShapes(text: string, marker: string): string {
 export function decodeParam(raw: string): string {
   const plus = raw.includes('+') ? raw.split('+').join(' ') : raw;
   if (!plus.includes('%')) return plus;
-  try {
-    return decodeURIComponent(plus);
-  } catch {
-    for (const [key] of new URLSearchParams(`${raw}=`)) return key;
-    return plus;
-  }
+  // URLSearchParams decodes as `decodeURIComponent` does, but a broken escape without an exception:
+  // thrown and caught, one cost microseconds, and a body of `&a=%` holds a million of them.
+  return new URLSearchParams(`v=${plus.replaceAll('&', '%26')}`).get('v') ?? plus;
 }
 
 /** Where a parameter's value ends, by the kind of text it is in. */
@@ -275,7 +311,8 @@ export function redactParams(text: string, marker: string, kind: ParamText, dept
     let end = eq + 1;
     while (end < n && !isEnd(text.charCodeAt(end), kind)) end++;
     const rawValue = text.slice(eq + 1, end);
-    if (isSecretName(decodeParam(text.slice(i, eq)))) {
+    // The name's tail is decoded, not all of it: a name of megabytes costs no more than a short one.
+    if (isSecretName(decodeParam(nameTail(text.slice(i, eq))))) {
       out += `${text.slice(last, eq + 1)}${marker}`;
       last = end;
     } else if (rawValue.length > 0) {

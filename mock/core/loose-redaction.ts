@@ -8,6 +8,7 @@ import {
   decodeParam,
   isAsciiLetterOrDigit,
   isSecretName,
+  nameTail,
   redactValue,
   skipSpace,
   stringValue,
@@ -135,8 +136,10 @@ export function redactJsonLikeKeys(text: string, marker: string): string {
     }
     const after = skipSpace(text, keyEnd);
     if (text.charCodeAt(after) === 58 /* : */) {
-      const name = looseName(raw);
-      if (isSecretName(name) || (name !== raw && isSecretName(raw))) {
+      // Only the key's tail is decoded and judged (`isSecretName`'s bound): a key of megabytes costs no more.
+      const tail = nameTail(raw);
+      const name = looseName(tail);
+      if (isSecretName(name) || (name !== tail && isSecretName(tail))) {
         const start = skipSpace(text, after + 1);
         const stop = start < n ? looseValueEnd(text, start) : start;
         const q = text.charCodeAt(start) === 39 ? "'" : '"';
@@ -230,9 +233,16 @@ export function redactMultipart(text: string, marker: string): string {
       }
       raw = text.slice(start, end);
     }
-    const ext = raw.indexOf("''");
-    const named = ext >= 0 ? raw.slice(ext + 2) : raw;
-    if (!(isSecretName(raw) || isSecretName(named) || isSecretName(decodeParam(named)))) {
+    // Only the name's tail is read (`isSecretName`'s bound): without white space, the rest of a
+    // body is one "name", which must cost no more than a short one.
+    const tail = nameTail(raw);
+    const ext = tail.indexOf("''");
+    const named = ext >= 0 ? tail.slice(ext + 2) : tail;
+    const decoded = decodeParam(named);
+    // Each spelling judged once: a body of a million `name="a"` costs a million checks, not three.
+    const secret =
+      isSecretName(tail) || (named !== tail && isSecretName(named)) || (decoded !== named && isSecretName(decoded));
+    if (!secret) {
       eq = text.indexOf('=', end);
       continue;
     }

@@ -5,11 +5,11 @@
  * `Referer`. One list of secret names with the SDK's logger (`src/secrets.ts`).
  */
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { JOURNAL_BODY_LIMIT, JOURNAL_TEXT_BUDGET, Journal, truncationMarker } from '../../mock/core/journal.js';
 import { REDACTED as LOGGED_REDACTED, redact } from '../../src/logger.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
-import { SECRET_NAMES } from '../../src/secrets.js';
+import { LONGEST_NAME, SECRET_NAMES } from '../../src/secrets.js';
 import {
   ADAPTERS,
   type Answer,
@@ -266,6 +266,126 @@ describe.each(ADAPTERS)('the journal keeps at most 64 Ki characters of a body, t
       `${redacted.slice(0, JOURNAL_BODY_LIMIT)}${truncationMarker(JOURNAL_BODY_LIMIT, redacted.length)}`,
     );
     expect(JSON.stringify(h.platform.requests.list())).not.toContain('TOPSECRET');
+  });
+});
+
+/**
+ * How many characters are given to `String.prototype.normalize` (NFKC, what reading a name beyond
+ * ASCII costs) while `act` runs: a count of work, the same on a loaded machine as on an idle one.
+ */
+function normalisedWhile(act: () => void): number {
+  const normalize = String.prototype.normalize;
+  let characters = 0;
+  const spy = vi.spyOn(String.prototype, 'normalize').mockImplementation(function (this: string, form?: string) {
+    characters += this.length;
+    return normalize.call(this, form);
+  });
+  try {
+    act();
+  } finally {
+    spy.mockRestore();
+  }
+  return characters;
+}
+
+/** A journal of one request to `https://api.platform.test/x` with this body (and these headers), read once. */
+function readOnce(body: string | null, target = '/x', headers: Record<string, string> = {}) {
+  const journal = new Journal(10);
+  journal.open('POST', new URL(`https://api.platform.test${target}`), headers, body, Date.UTC(2030, 0, 1), 'c');
+  let entry: ReturnType<Journal['list']>[number] | undefined;
+  const normalised = normalisedWhile(() => {
+    entry = journal.list()[0];
+  });
+  return { entry: entry!, normalised };
+}
+
+describe.each(ADAPTERS)("the journal's first read reads no name whole, through %s", (kind) => {
+  const h = useAdapter(kind);
+
+  test('8 MB of text/plain to log_to_accounts that is one name run on (`name=ｎａｍｅ=…`): refused, journaled, a few hundred characters read as names', async () => {
+    // The body as the audit sent it, but in full-width letters past the first `name=`: every
+    // character of it is beyond ASCII, so each name read is normalised, and counted.
+    const body = `name=${'ｎａｍｅ='.repeat(640_000)}`;
+    expect(new TextEncoder().encode(body).length).toBeGreaterThan(8_000_000);
+    const answer = await h.call(paths.logToAccounts, {
+      method: 'PUT',
+      body,
+      headers: { 'content-type': 'text/plain' },
+      token: h.token(['/external/account_change_log/w']),
+    });
+    expect(answer.status).toBe(400);
+    const before = h.platform.snapshot();
+    let entry: ReturnType<typeof entryOf> | undefined;
+    const normalised = normalisedWhile(() => {
+      entry = entryOf(h.platform, answer);
+    });
+    // Before, the whole body was normalised three times over (25 million characters, 1.8 s).
+    expect(normalised).toBeLessThanOrEqual(4 * LONGEST_NAME);
+    expect(entry?.status).toBe(400);
+    expect(entry?.body?.startsWith('name=')).toBe(true);
+    expect(h.platform.snapshot()).toEqual(before);
+  });
+});
+
+describe('a name longer than any the platform knows is judged by its last 256 characters', () => {
+  const long = 'ｘ'.repeat(1024 * 1024);
+
+  test.each([
+    ['a form field', `${long}=1&page=2`],
+    ['a multipart part', `--bb\r\nContent-Disposition: form-data; name=${long}\r\n\r\nv\r\n--bb--`],
+    ['a quoted multipart part', `--bb\r\nContent-Disposition: form-data; name="${long}"\r\n\r\nv\r\n--bb--`],
+    ['a JSON key', `{"${long}":1}`],
+    ['a key in single quotes', `{'${long}':1}`],
+    ['a bare key', `{${long}:1}`],
+  ])('%s of 1 Mi characters: the body kept, at most a few names normalised', (_, body) => {
+    const { entry, normalised } = readOnce(body);
+    expect(normalised).toBeLessThanOrEqual(4 * LONGEST_NAME);
+    expect(entry.body?.slice(0, 100)).toBe(body.slice(0, 100));
+  });
+
+  test('a query parameter and a header of such a name: kept, at most a few names normalised', () => {
+    const { entry, normalised } = readOnce(null, `/x?${'y'.repeat(300)}${long}=1`, { [`x-${long}`]: 'v' });
+    expect(normalised).toBeLessThanOrEqual(4 * LONGEST_NAME);
+    expect(entry.query[`${'y'.repeat(300)}${long}`]).toBe('1');
+    expect(entry.headers[`x-${long}`]).toBe('v');
+  });
+
+  test('one that ends as a secret name does is still redacted: in a form, a multipart part, JSON and the query', () => {
+    const name = `${'ｘ'.repeat(4 * LONGEST_NAME)}_password`;
+    for (const body of [
+      `${name}=MK-long-1&page=2`,
+      `--bb\r\nContent-Disposition: form-data; name="${name}"\r\n\r\nMK-long-1\r\n--bb--`,
+      `{"${name}":"MK-long-1"}`,
+      `{'${name}':'MK-long-1'}`,
+    ]) {
+      const { entry } = readOnce(body, `/x?${name}=MK-long-2`);
+      expect(JSON.stringify(entry)).not.toContain('MK-long');
+    }
+  });
+
+  test('a ticket in a returnUrl that ends in a broken escape (`...?ticket=...%`): redacted', () => {
+    // The broken escape's decoding stopped at the first `=`, so the value was judged as `https://...?ticket`.
+    const { entry } = readOnce('grant_type=none&returnUrl=https://site.test/back?ticket=MK-broken-1%');
+    expect(entry.body).not.toContain('MK-broken');
+    expect(entry.body).toContain('grant_type=none&returnUrl=');
+  });
+
+  test('a form of broken escapes (`&a=%`, a quarter million) costs about what one of as many valid ones does', () => {
+    // Each broken escape cost an exception, thrown and caught: 30 times a valid one. A generous ratio.
+    const cost = (body: string) => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let run = 0; run < 3; run++) {
+        const journal = new Journal(10);
+        journal.open('POST', new URL('https://api.platform.test/x'), {}, body, 0, 'c');
+        const started = performance.now();
+        journal.list();
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+    const broken = cost('&a=%'.repeat(256 * 1024));
+    const valid = cost('&a=%41'.repeat(256 * 1024));
+    expect(broken / valid).toBeLessThan(5);
   });
 });
 

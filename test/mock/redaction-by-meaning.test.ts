@@ -9,7 +9,16 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { redactJsonLikeKeys, redactMultipart } from '../../mock/core/loose-redaction.js';
 import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/index.js';
 import { REDACTED as LOGGED, redact } from '../../src/logger.js';
-import { isSecretName, normaliseName, redactJsonText, redactShapes, redactText } from '../../src/secrets.js';
+import {
+  decodeParam,
+  isSecretName,
+  LONGEST_NAME,
+  normaliseName,
+  redactJsonText,
+  redactParams,
+  redactShapes,
+  redactText,
+} from '../../src/secrets.js';
 import { ADAPTERS, type Answer, demoIds, demoShop, paths, useAdapter } from './harness.js';
 import { rawRequest } from './raw-http.js';
 
@@ -103,6 +112,30 @@ describe('what a name means: names compared after NFKC, case folding and removal
       'clientSecret[]',
     ];
     expect(new Set(forms.map(normaliseName))).toEqual(new Set(['clientsecret']));
+  });
+
+  test('a name longer than 256 characters is judged by its end: a secret name there is one, elsewhere not', () => {
+    expect(LONGEST_NAME).toBe(256);
+    const lead = 'x'.repeat(2 * LONGEST_NAME);
+    expect(isSecretName(`${lead}_client_secret`)).toBe(true);
+    expect(isSecretName(`${lead}-auth-token`)).toBe(true);
+    expect(isSecretName(`${lead}_type`)).toBe(false);
+    // Beyond the last 256 characters a word is not read: no name of the spec is that long.
+    expect(isSecretName(`password${lead}`)).toBe(false);
+    const path = `/${'segment/'.repeat(64)}client_secret=MK-path`;
+    expect(redactText(`GET ${path} 404`, '[x]')).toBe(`GET ${path.replace('MK-path', '[x]')} 404`);
+    expect(redactParams(path, '[x]', 'url')).toBe(path.replace('MK-path', '[x]'));
+  });
+
+  test('percent-escapes decode as a form reads them, a broken one kept as it is', () => {
+    expect(decodeParam('client%5Fsecret')).toBe('client_secret');
+    expect(decodeParam('a+b%2Bc')).toBe('a b+c');
+    expect(decodeParam('%')).toBe('%');
+    expect(decodeParam('100%')).toBe('100%');
+    expect(decodeParam('%zz%41')).toBe('%zzA');
+    expect(decodeParam('%E2%82')).toBe('\uFFFD');
+    expect(decodeParam('?a%26b=c%3D%')).toBe('?a&b=c=%');
+    expect(decodeParam('caf%C3%A9#x')).toBe('café#x');
   });
 });
 
