@@ -42,8 +42,8 @@ function fail(message: string): never {
 
 /**
  * A text as a terminal should print it: control characters (an escape sequence a hostile host put in
- * its answer, a line break) each shown as `?`, so that one failure stays one line and cannot rewrite
- * the screen.
+ * its answer or a request in a JSON key, a line break) each shown as `?`, so that one failure or one
+ * request stays one line and cannot rewrite the screen.
  */
 function printable(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
@@ -79,10 +79,14 @@ function unexpected(error: unknown): string {
   return `platform-mock: an unexpected ${name} was answered 500 internal_server_error${frame ? ` (${frame.trim()})` : ''}\n`;
 }
 
-/** The line printed per request; a refused one says which check failed. */
+/**
+ * The line printed per request; a refused one says which check failed. Printable, every part of
+ * it: a refusal's detail quotes what the request sent (an unknown JSON key, with a line break and
+ * escape sequences in it), which must not add a line to the log or rewrite the screen.
+ */
 function logLine(l: RequestLogLine): string {
   const why = l.refusal ? ` refused: ${l.refusal.check}: ${l.refusal.detail}` : '';
-  return `${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}${why}\n`;
+  return `${printable(`${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}${why}`)}\n`;
 }
 
 /** The seed `--seed` names: `demo`, `empty`, or the state document in a file. */

@@ -141,6 +141,42 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     });
   });
 
+  test('--log: a JSON key with a line break and escape sequences, refused unknown_parameter, is one printable line', async () => {
+    await withCli(['--port', '0', '--log'], async (url, _, child) => {
+      let out = '';
+      child.stdout?.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      const key = 'x\nGET /forged/line 200 0.1ms\u001b[31mRED\u001b[0m\u009b2J\u0007';
+      const answer = await fetch(`${url}${paths.accessToken}`, {
+        method: 'POST',
+        headers: JSON_TYPE,
+        body: JSON.stringify({
+          grant_type: 'none',
+          client_id: demoCredentials.clientId,
+          client_secret: demoCredentials.clientSecret,
+          [key]: 1,
+        }),
+      });
+      expect(answer.status).toBe(400);
+      expect(((await answer.json()) as { code: string }).code).toBe('unknown_parameter');
+      const id = answer.headers.get('x-correlation-id');
+      await expect.poll(() => out).toContain(id);
+      const lines = out.split('\n').filter((l) => l.includes(paths.accessToken) || l.includes('/forged/line'));
+      expect(lines).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^POST ${paths.accessToken} 400 \\d+\\.\\dms ${id} refused: unknown_parameter: x\\?GET /forged/line 200 0\\.1ms\\?\\[31mRED\\?\\[0m\\?2J\\?: `,
+          ),
+        ),
+      ]);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(out).not.toMatch(/^GET \/forged/m);
+      expect(out).not.toContain(demoCredentials.clientSecret);
+    });
+  });
+
   test('in a terminal a line per request is the default; --quiet alone prints none', {
     timeout: CLI_TEST_TIMEOUT_MS,
   }, async () => {
