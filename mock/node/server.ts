@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { isSecretName, redactParams, redactShapes } from '../../src/secrets.js';
+import { isSecretName, redactParams, redactShapes, redactText } from '../../src/secrets.js';
 import { refusalResponse, respond, withoutCors } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
@@ -810,8 +810,10 @@ function serveContext(
 
 /**
  * A refusal as the request log prints it: a path in its detail (`No route for GET /...`) as the log
- * shows it, and whatever else is shaped like a credential (a value quoted, such as an SSO token's
- * `aud`) redacted, as the journal redacts it; the words of the message are left as they are.
+ * shows it, also when the detail names it as a namespace's platform routed it (after
+ * `/_ns/{name}`), and the rest redacted as the journal redacts a detail (free text: a secret
+ * `name=value`, a value quoted that is shaped like a credential, such as an SSO token's `aud`);
+ * the words of the message are left as they are.
  */
 function loggedRefusal(refusal: Refusal | undefined, target: string, logged: string): Refusal | undefined {
   if (!refusal) return undefined;
@@ -822,8 +824,18 @@ function loggedRefusal(refusal: Refusal | undefined, target: string, logged: str
     raw = undefined;
   }
   const shown = logged.split('?')[0]!;
-  const detail = raw === undefined || raw === shown ? refusal.detail : refusal.detail.replaceAll(raw, shown);
-  return { ...refusal, detail: redactShapes(detail, REDACTED) };
+  let detail = refusal.detail;
+  if (raw !== undefined && raw !== shown) {
+    detail = detail.replaceAll(raw, shown);
+    // The path after a namespace's two segments, as `namedTarget` reads it and the namespace's platform names it.
+    const routed = (path: string) => {
+      const segments = path.split('/');
+      return path.startsWith(NAMESPACE_PREFIX) && segments.length > 3 ? `/${segments.slice(3).join('/')}` : path;
+    };
+    const [rawRouted, shownRouted] = [routed(raw), routed(shown)];
+    if (rawRouted !== raw && rawRouted !== shownRouted) detail = detail.replaceAll(rawRouted, shownRouted);
+  }
+  return { ...refusal, detail: redactText(detail, REDACTED) };
 }
 
 /**

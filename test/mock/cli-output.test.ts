@@ -102,6 +102,56 @@ test("the request log's refusal is redacted as the journal's: an SSO token's cre
   }
 });
 
+test("the request log's refusal in a namespace names the path as the log shows it: an SSO session id is not printed", async () => {
+  const lines: RequestLogLine[] = [];
+  const server = await startServer({ port: 0, onRequest: (line) => lines.push(line) });
+  try {
+    const namespaces = async () => (await fetch(`${server.url}/__admin/namespaces`)).text();
+    const before = await namespaces();
+    for (const target of [
+      '/_ns/a/__admin/sso/sessions/MK51',
+      '/__admin/sso/sessions/MK52',
+      '/_ns/a/nope/client_secret=MK53',
+      '/_ns/a/nope/x?client_secret=MK54',
+    ]) {
+      const answer = await fetch(`${server.url}${target}`, { method: 'PUT' });
+      await answer.arrayBuffer();
+      expect([404, 405]).toContain(answer.status);
+    }
+    const puts = () => lines.filter((l) => l.method === 'PUT');
+    await until(() => expect(puts()).toHaveLength(4));
+    expect(puts().map((l) => [l.path, l.status, l.refusal])).toEqual([
+      [
+        '/_ns/a/__admin/sso/sessions/[redacted]',
+        405,
+        {
+          check: 'method_not_allowed',
+          detail: 'Method PUT is not allowed on /__admin/sso/sessions/[redacted]',
+        },
+      ],
+      [
+        '/__admin/sso/sessions/[redacted]',
+        405,
+        {
+          check: 'method_not_allowed',
+          detail: 'Method PUT is not allowed on /__admin/sso/sessions/[redacted]',
+        },
+      ],
+      [
+        '/_ns/a/nope/client_secret=[redacted]',
+        404,
+        { check: 'not_found', detail: 'No route for PUT /nope/client_secret=[redacted]' },
+      ],
+      ['/_ns/a/nope/x?client_secret=[redacted]', 404, { check: 'not_found', detail: 'No route for PUT /nope/x' }],
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/MK5/);
+    // Refused, they opened no namespace.
+    expect(await namespaces()).toBe(before);
+  } finally {
+    await server.close();
+  }
+});
+
 test(
   'capture from a host whose answer is over 16 MiB stops at the limit: one line, exit code 1, the file not written',
   async () => {
