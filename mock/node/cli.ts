@@ -25,6 +25,7 @@ import {
   parseCommandLine,
   UsageError,
 } from './command-line.js';
+import { jsonSyntaxError } from './json-syntax.js';
 import { isGone, launcherChain } from './launcher.js';
 import { type CaptureOptions, type ParityCommandOptions, ServerOptionsSchema } from './options.js';
 import { type RequestLogLine, type RunningServer, startServer } from './server.js';
@@ -89,13 +90,23 @@ function logLine(l: RequestLogLine): string {
   return `${printable(`${l.method} ${l.path} ${l.status} ${l.durationMs.toFixed(1)}ms${l.correlationId ? ` ${l.correlationId}` : ''}${why}`)}\n`;
 }
 
-/** The seed `--seed` names: `demo`, `empty`, or the state document in a file. */
+/**
+ * The seed `--seed` names: `demo`, `empty`, or the state document in a file. A file that is not
+ * JSON is said to be so with where and why, not with `JSON.parse`'s message, which quotes the text
+ * around the fault (a client secret, a password hash).
+ */
 function seedOf(seed: PlatformOptions['seed']): PlatformOptions['seed'] {
   if (typeof seed !== 'string' || seed === 'demo' || seed === 'empty') return seed;
+  let text: string;
   try {
-    return JSON.parse(readFileSync(seed, 'utf8')) as StateDocumentInput;
+    text = readFileSync(seed, 'utf8');
   } catch (err) {
     fail(`cannot read seed ${seed}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  try {
+    return JSON.parse(text) as StateDocumentInput;
+  } catch {
+    fail(`cannot read seed ${seed}: it is not JSON: ${jsonSyntaxError(text)}`);
   }
 }
 

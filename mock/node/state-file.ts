@@ -15,6 +15,7 @@ import type { StateDocumentInput } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
 import { internalsOf } from '../core/internals.js';
 import type { Platform } from '../core/types.js';
+import { jsonSyntaxError } from './json-syntax.js';
 import { type StateRenderer, stateRenderer } from './state-worker.js';
 
 /** How long after a change its state is written, at most, in ms: changes meanwhile go in the same write. */
@@ -125,8 +126,9 @@ export function readStateFile(path: string): StateDocumentInput | undefined {
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as StateDocumentInput;
-  } catch (error) {
-    throw new StateFileError(`the state file ${path} is not JSON: ${(error as Error).message}`);
+  } catch {
+    // Not JSON.parse's message: it quotes the text around the fault, and the file holds secrets.
+    throw new StateFileError(`the state file ${path} is not JSON: ${jsonSyntaxError(text)}`);
   }
 }
 

@@ -63,6 +63,17 @@ describe('platform-mock CLI', () => {
     }
   });
 
+  test('--seed <file.json> that is not JSON: exit 2, naming the file, the line, the column and why, and none of its content', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'platform-mock-')), 'seed.json');
+    writeFileSync(file, '{"clients":[{"client_id":"c",\n"client_secret":TOPSECRETxyz}]}');
+    const { code, stdout, stderr } = await collect(run(['--port', '0', '--seed', file]));
+    expect(code).toBe(2);
+    expect(stderr.split('\n')[0]).toBe(
+      `platform-mock: cannot read seed ${file}: it is not JSON: line 2, column 17: a value was expected here`,
+    );
+    expect(`${stdout}${stderr}`).not.toMatch(/TOPSECRET|client_secret/);
+  });
+
   test('--help prints the usage and exits 0; a bad option exits 2 naming its flag, then the usage', async () => {
     const help = await collect(run(['--help']));
     expect(help.code).toBe(0);

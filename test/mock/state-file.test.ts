@@ -17,10 +17,12 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { documentWith } from '../../bench/documents.js';
 import type { StateDocument } from '../../mock/index.js';
 import { createPlatform, demoCredentials } from '../../mock/index.js';
+import { jsonFault, jsonSyntaxError } from '../../mock/node/json-syntax.js';
 import { startServer } from '../../mock/node/server.js';
 import { nodeFileSystem, STATE_WRITE_DELAY_MS, type StateFileSystem, StateWriter } from '../../mock/node/state-file.js';
 import { StateRenderer, stateRenderer } from '../../mock/node/state-worker.js';
@@ -127,21 +129,84 @@ describe('a server with a state file', () => {
     expect(readFileSync(path, 'utf8')).toBe(broken);
   });
 
+  test('a state file that is not JSON: the server does not start, the message says where and why, and quotes none of the file', async () => {
+    const path = join(freshDirectory(), 'state.json');
+    const broken = '{"clients":[{"client_id":"c","client_secret":TOPSECRETxyz}]}';
+    writeFileSync(path, broken);
+    const refusal = startServer({ port: 0, stateFile: path });
+    await expect(refusal).rejects.toThrow(
+      `the state file ${path} is not JSON: line 1, column 46: a value was expected here`,
+    );
+    await expect(refusal).rejects.not.toThrow(/TOPSECRET|client_secret|"c"/);
+    // Over several lines: the line and the column of the fault.
+    writeFileSync(`${path}.x`, '{\n  "clients": [\n    { "client_secret": "TOPSECRET5\n" }\n  ]\n}\n');
+    await expect(startServer({ port: 0, stateFile: `${path}.x` })).rejects.toThrow(
+      /^the state file \S+ is not JSON: line 3, column 35: a control character \(a line break, a tab\.\.\.\) inside a string, unescaped$/,
+    );
+    await expect(startServer({ port: 0, stateFile: `${path}.x` })).rejects.not.toThrow(/TOPSECRET/);
+    expect(readFileSync(path, 'utf8')).toBe(broken);
+  });
+
   test('a namespace whose state file is broken is refused (500 state_file_invalid), and its file left as it is', async () => {
     const path = join(freshDirectory(), 'state.json');
-    writeFileSync(`${path}.ns-b.json`, '{ broken');
+    const broken = '{ broken: "TOPSECRET7" }';
+    writeFileSync(`${path}.ns-b.json`, broken);
     const warnings: string[] = [];
     const server = await startServer({ port: 0, stateFile: path, warn: (m) => warnings.push(m) });
     try {
       const answer = await fetch(`${server.url}/_ns/b/__admin/state`);
       expect(answer.status).toBe(500);
-      expect(await answer.json()).toMatchObject({ code: 'state_file_invalid', field: 'namespace' });
+      const body = await answer.text();
+      expect(JSON.parse(body)).toMatchObject({ code: 'state_file_invalid', field: 'namespace' });
       expect(server.namespace('b')).toBeUndefined();
-      expect(warnings.join('\n')).toContain(`${path}.ns-b.json is not JSON`);
+      expect(warnings.join('\n')).toContain(
+        `${path}.ns-b.json is not JSON: line 1, column 3: a property name in double quotes was expected here`,
+      );
+      expect(`${warnings.join('\n')}${body}`).not.toMatch(/TOPSECRET|broken/);
     } finally {
       await server.close();
     }
-    expect(readFileSync(`${path}.ns-b.json`, 'utf8')).toBe('{ broken');
+    expect(readFileSync(`${path}.ns-b.json`, 'utf8')).toBe(broken);
+  });
+});
+
+describe('where a state file is not JSON', () => {
+  /** Whether JSON.parse takes the text. */
+  const parses = (text: string) => {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  test('a fault is found exactly where JSON.parse refuses: JSON, JSON with a character changed, dropped or added, any text', () => {
+    const edited = fc
+      .tuple(
+        fc.json(),
+        fc.nat(),
+        fc.constantFrom('drop', 'change', 'add'),
+        fc.constantFrom(...'{}[]:,"\\ \n0-.eE+tfnu\u0001x'),
+      )
+      .map(([json, at, edit, c]) => {
+        const i = json.length === 0 ? 0 : at % json.length;
+        if (edit === 'drop') return json.slice(0, i) + json.slice(i + 1);
+        if (edit === 'change') return json.slice(0, i) + c + json.slice(i + 1);
+        return json.slice(0, i) + c + json.slice(i);
+      });
+    fc.assert(
+      fc.property(fc.oneof(fc.json(), edited, fc.string()), (text) => {
+        const fault = jsonFault(text);
+        expect(fault === undefined).toBe(parses(text));
+        if (fault) expect(fault.at).toBeLessThanOrEqual(text.length);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('nested a million deep, it still answers', () => {
+    expect(jsonSyntaxError('['.repeat(1_000_000))).toBe('line 1, column 1000001: the text ends before the JSON does');
   });
 });
 
