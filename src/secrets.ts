@@ -285,10 +285,23 @@ export function redactValue(value: string, marker: string, depth = 0): string {
 }
 
 /**
+ * The decoded value of a parameter whose name is not secret, with what it carries redacted: what
+ * {@link redactValue} redacts, and, in a parameter of the text itself (`depth` 0: a query value, a
+ * form field), JSON ({@link redactJsonText}: `?filter={"password":"..."}`), followed
+ * {@link MAX_NESTING} levels deep. JSON in the parameters of a URL inside a value is not looked
+ * for: a value read both as JSON and as parameters at each level would cost twice the scans of the
+ * level above, 2^{@link MAX_NESTING} in all.
+ */
+export function redactParamValue(value: string, marker: string, depth = 0): string {
+  if (depth > 0 || !startsLikeJson(value)) return redactValue(value, marker, depth);
+  return redactValue(redactJsonText(value, marker, 1), marker, depth);
+}
+
+/**
  * Redacts `name=value` parameters whose decoded name is a secret, in a form body (`kind` `form`),
  * a URL or query string (`url`), or free text (`text`: a log message, where a value also ends at
- * white space); and in every other value, what {@link redactValue} redacts (a ticket inside a
- * `returnUrl`, a JWT under any name), the value then re-encoded. Answers the text unchanged when
+ * white space); and in every other value, what {@link redactParamValue} redacts (a ticket inside a
+ * `returnUrl`, a JWT under any name, JSON), the value then re-encoded. Answers the text unchanged when
  * nothing is secret.
  */
 export function redactParams(text: string, marker: string, kind: ParamText, depth = 0): string {
@@ -317,7 +330,7 @@ export function redactParams(text: string, marker: string, kind: ParamText, dept
       last = end;
     } else if (rawValue.length > 0) {
       const value = decodeParam(rawValue);
-      const inner = redactValue(value, marker, depth);
+      const inner = redactParamValue(value, marker, depth);
       if (inner !== value) {
         out += `${text.slice(last, eq + 1)}${inner === marker ? marker : encodeURIComponent(inner)}`;
         last = end;

@@ -9,9 +9,9 @@ import {
   isSecretName,
   redactJsonText,
   redactParams,
+  redactParamValue,
   redactShapes,
   redactText,
-  redactValue,
   startsLikeJson,
 } from '../../src/secrets.js';
 import { redactJsonLikeKeys, redactMultipart } from './loose-redaction.js';
@@ -24,13 +24,16 @@ export type { Refusal } from './refusal.js';
 export interface JournalEntry {
   /** The HTTP method. */
   method: string;
-  /** The full URL, with secret query parameters redacted. */
+  /** The full URL, with secret query parameters (and a secret `name=value` in the path) redacted. */
   url: string;
-  /** The path, without the query. */
+  /** The path, without the query; a secret `name=value` in it redacted. */
   path: string;
   /** The query parameters (secret ones redacted; a repeated name keeps its last value). */
   query: Record<string, string>;
-  /** The request headers, names in lower case; `authorization` reads `Bearer [redacted]`, cookies are redacted. */
+  /**
+   * The request headers, names in lower case; `authorization` reads `Bearer [redacted]`, cookies
+   * are redacted, and a secret in any other value as in free text (`X-Custom: password=[redacted]`).
+   */
   headers: Record<string, string>;
   /**
    * The body text with secret fields redacted, or null when there was none (or it was refused).
@@ -175,7 +178,7 @@ function redactedEntry(slot: Slot): JournalEntry {
   let redactedQuery = false;
   if (url.search.length > 1) {
     for (const [k, v] of url.searchParams) {
-      const value = isSecretName(k) ? REDACTED : redactValue(v, REDACTED);
+      const value = isSecretName(k) ? REDACTED : redactParamValue(v, REDACTED);
       if (value !== v) redactedQuery = true;
       setOwn(query, k, value);
     }
@@ -186,17 +189,21 @@ function redactedEntry(slot: Slot): JournalEntry {
     let value: string;
     if (k === 'authorization') value = v.slice(0, 7).toLowerCase() === 'bearer ' ? `Bearer ${REDACTED}` : REDACTED;
     else if (isSecretName(k)) value = REDACTED;
-    else value = redactShapes(URL_HEADERS.has(k) ? redactParams(v, REDACTED, 'url') : v, REDACTED);
+    else if (URL_HEADERS.has(k)) value = redactShapes(redactParams(v, REDACTED, 'url'), REDACTED);
+    // Any other value is free text: a `password=...` in it goes, as in a refusal's detail.
+    else value = redactText(v, REDACTED);
     setOwn(headers, k, value);
   }
-  const path = redactShapes(slot.path, REDACTED);
+  // A `name=value` in the path (`/nope/client_secret=...`) goes as in the query, by the request log's rule.
+  const path = redactShapes(redactParams(slot.path, REDACTED, 'url'), REDACTED);
+  const pathname = redactParams(url.pathname, REDACTED, 'url');
   // The fragment (a raw `#` in the request target) loses its secret parameters as the query does.
   const fragment = url.hash.length > 1 ? url.hash.slice(1) : '';
   const shownFragment = fragment && redactParams(fragment, REDACTED, 'url');
   let shownUrl = url.href;
-  if (redactedQuery || shownFragment !== fragment) {
+  if (redactedQuery || shownFragment !== fragment || pathname !== url.pathname) {
     const search = redactedQuery ? `?${redactParams(url.search.slice(1), REDACTED, 'url')}` : url.search;
-    shownUrl = `${url.origin}${url.pathname}${search}${shownFragment ? `#${shownFragment}` : ''}`;
+    shownUrl = `${url.origin}${pathname}${search}${shownFragment ? `#${shownFragment}` : ''}`;
   }
   return {
     method: slot.method,

@@ -178,6 +178,56 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
     },
   );
 
+  test('a secret name=value in the path: redacted in the URL and the path, as in the refusal; the query and an ordinary path kept', async () => {
+    const answer = await h.call('/nope/client_secret=MK08/more', { query: '?page=2' });
+    expectError(answer, 404, 'not_found');
+    const entry = entryOf(h.platform, answer);
+    expect(entry.path).toBe('/nope/client_secret=[redacted]');
+    expect(entry.url).toBe(`${h.origin()}/nope/client_secret=[redacted]?page=2`);
+    expect(entry.refusal?.detail).toBe('No route for GET /nope/client_secret=[redacted]');
+    expect(journal()).not.toContain('MK08');
+    // A path of ordinary words, ids and an `=` under a harmless name is kept as it was.
+    const kept = `/nope/${demoIds.accounts.anna}/view=list`;
+    const plain = entryOf(h.platform, await h.call(kept));
+    expect([plain.path, plain.url]).toEqual([kept, `${h.origin()}${kept}`]);
+  });
+
+  test('JSON in a query value: its secret members redacted in the query and the URL, the others and plain JSON kept', async () => {
+    const answer = await h.call(paths.getProducts, {
+      query: {
+        x: JSON.stringify({ password: 'MK06', name: 'anna' }),
+        filter: '{"name":"anna","ids":[1,2]}',
+        q: '[1,2]',
+      },
+    });
+    const entry = entryOf(h.platform, answer);
+    expect(entry.query).toEqual({
+      x: '{"password":"[redacted]","name":"anna"}',
+      filter: '{"name":"anna","ids":[1,2]}',
+      q: '[1,2]',
+    });
+    expect(Object.fromEntries(new URL(entry.url).searchParams)).toEqual(entry.query);
+    expect(journal()).not.toContain('MK06');
+  });
+
+  test('a header holding password=... is redacted as free text; ordinary header values are kept', async () => {
+    const ordinary = {
+      accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+      'accept-language': 'sv-SE,sv;q=0.9,en;q=0.8',
+      'cache-control': 'max-age=0',
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0',
+      'x-note': 'a=1; b=two, plain words',
+    };
+    const answer = await h.call(paths.getProducts, {
+      headers: { 'x-custom': 'password=MK18', 'x-pair': 'user=anna; token=MK19', ...ordinary },
+    });
+    const headers = entryOf(h.platform, answer).headers;
+    expect(headers['x-custom']).toBe('password=[redacted]');
+    expect(headers['x-pair']).toBe('user=anna; token=[redacted]');
+    expect(headers).toMatchObject(ordinary);
+    expect(journal()).not.toMatch(/MK1[89]/);
+  });
+
   test('a secret value that is an object or an array is redacted whole', async () => {
     const answer = await h.call(paths.accessToken, {
       host: 'auth',

@@ -431,6 +431,24 @@ describe('the request log line', () => {
     // The marker sits as deep as the secret did: percent-escaped once per level.
     expect(lines.filter((line) => !unescaped(line.path).includes('[redacted]'))).toEqual([]);
   });
+  test('JSON in a query value and a secret name=value in the path: redacted in the line and its refusal, as in the journal', async () => {
+    const lines: RequestLogLine[] = [];
+    server = await startServer({ port: 0, seed: 'demo', onRequest: (line) => lines.push(line) });
+    const json = encodeURIComponent(JSON.stringify({ password: 'MK06', name: 'anna' }));
+    const targets = [`/nope?x=${json}&filter=${encodeURIComponent('{"name":"anna"}')}`, '/nope/client_secret=MK08'];
+    for (const target of targets) await rawRequest(server.url, target);
+    await vi.waitFor(() => expect(lines).toHaveLength(targets.length));
+    expect(lines.map((l) => [l.path, l.refusal?.detail])).toEqual([
+      [
+        `/nope?x=${encodeURIComponent(JSON.stringify({ password: '[redacted]', name: 'anna' }))}&filter=${encodeURIComponent('{"name":"anna"}')}`,
+        'No route for GET /nope',
+      ],
+      ['/nope/client_secret=[redacted]', 'No route for GET /nope/client_secret=[redacted]'],
+    ]);
+    const journal = JSON.stringify(server.platform.requests.list());
+    expect(`${JSON.stringify(lines)}${journal}`).not.toMatch(/MK0[68]/);
+  });
+
   test('a request without a token: the refusal is logged whole, its placeholder kept', async () => {
     const lines: RequestLogLine[] = [];
     server = await startServer({ port: 0, seed: 'demo', onRequest: (line) => lines.push(line) });
