@@ -125,14 +125,21 @@ function refuseGetWithBody(title: string, getWithBody: boolean): void {
 
 /**
  * The call's own token, when the request carries a bearer token and the options give one: it takes
- * the place of the client's auth. Given but empty, it is refused rather than silently replaced by
- * the client's own token.
+ * the place of the client's auth. Given but empty (or white space), or not given to an endpoint that
+ * needs a user (`identity`), it is refused rather than silently replaced by the client's own token.
  */
-function userTokenOf(bearer: boolean, options: RequestOptions): string | undefined {
-  if (!bearer || !('accessToken' in options)) return undefined;
+function userTokenOf(bearer: boolean, identity: boolean, options: RequestOptions): string | undefined {
+  if (!bearer || !(identity || 'accessToken' in options)) return undefined;
   const token = options.accessToken;
-  if (typeof token !== 'string' || token === '')
-    throw new RequestValidationError([issue('Parameter must be a non-empty string', 'accessToken')]);
+  if (typeof token !== 'string' || token.trim() === '')
+    throw new RequestValidationError([
+      issue(
+        token === undefined && identity
+          ? "Parameter is required (the user's access token; the client's own is never sent in its place)"
+          : 'Parameter must be a non-empty string',
+        'accessToken',
+      ),
+    ]);
   return token;
 }
 
@@ -243,7 +250,7 @@ export class Pipeline implements Requester {
   ): Promise<APIResponse<ResultOf<E, P>>> {
     refuseGetWithBody(endpoint.title, endpoint.method === 'GET' && endpoint.body !== undefined);
     const input = params instanceof Promise ? await params : params;
-    const token = userTokenOf(endpoint.bearer, options);
+    const token = userTokenOf(endpoint.bearer, endpoint.identity, options);
     return this.#call(this.#fromEntry(endpoint, input), options, token);
   }
 
@@ -279,7 +286,7 @@ export class Pipeline implements Requester {
     const title = `${method} ${path}`;
     refuseGetWithBody(title, method === 'GET' && json !== undefined);
     const bearer = params.bearer ?? true;
-    const token = userTokenOf(bearer, options);
+    const token = userTokenOf(bearer, false, options);
     const query = validate(RawQuery, params.query ?? NO_QUERY);
     const url = withQuery(hostUrl(this.#hosts, params.host ?? 'api') + path, query);
     return this.#call({ title, method, url, json, bearer, schema }, options, token);

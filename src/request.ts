@@ -47,8 +47,9 @@ export interface RequestOptions {
   /**
    * A user's access token for this call (e.g. ticket generation for the user, endpoint 22 form b):
    * sent instead of the client's `auth`, and never refreshed, so a 401 is final. When the key is
-   * given its value must be a non-empty string (a `RequestValidationError` otherwise): an absent
-   * user token never silently falls back to the client's own.
+   * given its value must be a non-empty string, and a call for the signed-in user (`me`,
+   * `meRetention`) needs it (a `RequestValidationError` before sending otherwise): an absent user
+   * token never silently falls back to the client's own.
    */
   accessToken?: string;
 }

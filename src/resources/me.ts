@@ -25,7 +25,7 @@ export class Me extends APIResource {
    * auth and never refreshed. 401 for an invalid or expired token; 403 for a token tied to no user.
    */
   get(params: GetSignedInUserParams, options?: TokenRequestOptions): APIPromise<SignedInUser> {
-    return this._client.request(getSignedInUser, undefined, { ...options, accessToken: params.accessToken });
+    return this._client.request(getSignedInUser, undefined, { ...options, accessToken: params?.accessToken });
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { cancelProduct, getMeDocumented, getMyActiveProducts, subscribeToCampaign } from '../../src/endpoints.js';
-import { RequestValidationError } from '../../src/index.js';
+import { type PlatformClient, RequestValidationError } from '../../src/index.js';
 import { client, demoIds, paths, platform, received, scopesOf, usePlatform } from './helpers.js';
 
 usePlatform();
@@ -69,5 +69,40 @@ describe('me', () => {
       client().me.activeProducts({ accessToken: userToken(gus) }, { include_articles: 'true' as 'false' }),
     ).rejects.toBeInstanceOf(RequestValidationError);
     expect(received(paths.getMyActiveProducts)).toEqual([]);
+  });
+});
+
+describe("a call for the signed-in user never goes out with the client's own token", () => {
+  const id = demoIds.userProducts.gusPsp;
+  // What JavaScript, or a cast, lets through: no options, options without the token, a blank token.
+  const calls: [string, (sdk: PlatformClient) => Promise<unknown>, string][] = [
+    ['me.getDocumented()', (sdk) => sdk.me.getDocumented(undefined as never), 'Parameter is required'],
+    ['me.activeProducts({})', (sdk) => sdk.me.activeProducts({} as never), 'Parameter is required'],
+    ['me.cancelProduct({ id })', (sdk) => sdk.me.cancelProduct({ id }, undefined as never), 'Parameter is required'],
+    ['me.cancelProduct({ id }, {})', (sdk) => sdk.me.cancelProduct({ id }, {} as never), 'Parameter is required'],
+    [
+      'meRetention.subscribeToCampaign({ order_id })',
+      (sdk) => sdk.meRetention.subscribeToCampaign({ order_id: 'order-0008' }, undefined as never),
+      'Parameter is required',
+    ],
+    [
+      'meRetention.eligibleForCampaign({ order_id }, {})',
+      (sdk) => sdk.meRetention.eligibleForCampaign({ order_id: 'order-0008' }, {} as never),
+      'Parameter is required',
+    ],
+    ['me.get(undefined)', (sdk) => sdk.me.get(undefined as never), 'Parameter is required'],
+    [
+      "me.cancelProduct({ id }, { accessToken: ' ' })",
+      (sdk) => sdk.me.cancelProduct({ id }, { accessToken: ' ' }),
+      'Parameter must be a non-empty string',
+    ],
+    ["me.get({ accessToken: ' ' })", (sdk) => sdk.me.get({ accessToken: ' ' }), 'Parameter must be a non-empty string'],
+  ];
+
+  test.each(calls)('%s: RequestValidationError naming accessToken, nothing sent', async (_, call, rule) => {
+    const error = await call(client()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({ field: 'accessToken', rule: expect.stringContaining(rule) });
+    expect(received()).toEqual([]);
   });
 });
