@@ -9,6 +9,7 @@ import type { Environment } from './endpoints.js';
 import { ClientConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
 import { fieldOf } from './schemas/common.js';
+import { MAX_SAFE_TIMEOUT } from './sleep.js';
 import { HEADER_VALUE_RULE, isHeaderValue } from './transport.js';
 
 function isObject(value: unknown): value is object {
@@ -28,7 +29,12 @@ const nonEmpty = z.string({ error: NON_EMPTY }).refine((value) => value.trim() !
 const headerText = nonEmpty.refine(isHeaderValue, HEADER_VALUE_RULE);
 
 /** A number of the given kind; NaN and the infinities are no number here (as in zod). */
-const positive = z.number({ error: 'must be a positive number' }).positive('must be a positive number');
+const POSITIVE = 'must be a positive number';
+/** A time in ms a timer can hold: positive, at most 2^31 - 1 (about 24.8 days). */
+const timeoutMs = z
+  .number({ error: POSITIVE })
+  .positive(POSITIVE)
+  .max(MAX_SAFE_TIMEOUT, `must be at most ${MAX_SAFE_TIMEOUT} (ms), the longest a timer holds`);
 const nonNegative = z.number({ error: 'must be a non-negative number' }).nonnegative('must be a non-negative number');
 const NON_NEGATIVE_INTEGER = 'must be a non-negative integer number';
 const nonNegativeInteger = z
@@ -245,6 +251,8 @@ export interface RetryDelay {
 
 const LOGGER_METHODS = ['debug', 'info', 'warn', 'error'] as const;
 
+const trueOrFalse = z.boolean({ error: 'must be true or false' });
+
 /** `schema`, typed by the name of what it checks, so that documents and hovers show the name. */
 function named<T>(schema: z.ZodType<T, T>): z.ZodType<T, T> {
   return schema;
@@ -267,7 +275,7 @@ const ClientOptions = z.object(
     /** The SSO service's audience and the organisation id, for endpoint 21. */
     sso: named<SsoOptions>(SsoOptions).optional(),
     /** Time allowed for each attempt to get an answer, in ms. Default 30 000. */
-    timeout: positive.default(30_000),
+    timeout: timeoutMs.default(30_000),
     /** Retries after the first attempt (reads always; writes with `retryWrite`). Default 2. */
     maxRetries: nonNegativeInteger.default(2),
     /**
@@ -278,7 +286,7 @@ const ClientOptions = z.object(
     /** Delays between retries. */
     retryDelay: RetryDelay.prefault({}),
     /** Check every answer against the endpoint's schema. Default `true`. */
-    validateResponses: z.boolean({ error: 'must be true or false' }).default(true),
+    validateResponses: trueOrFalse.default(true),
     /** Where to log requests, answers and retries (secrets redacted). Default: no logging. */
     logger: z
       .custom<Logger>(
@@ -350,7 +358,7 @@ export interface PlatformClientOptions {
    * of a call): one abandoned before its answer's headers came stays with `fetch` until they come
    * (Node gives up after 300 s). From that first timeout on, for every retry, in a browser and with a
    * `fetch` of yours (whose pool may hold few connections), each attempt is aborted when its time
-   * runs out.
+   * runs out. At most 2147483647 (about 24.8 days), the longest a timer holds.
    * @defaultValue 30000
    */
   timeout?: number;
@@ -430,3 +438,33 @@ export function parseOptions(options: PlatformClientOptions): ClientSettings {
   const option = fieldOf(list === -1 ? path : path.slice(0, list)) || 'options';
   throw new ClientConfigurationError(option, issue?.message ?? 'is not valid');
 }
+
+/** Whether `value` makes a `Headers` (no name or value fetch would refuse). */
+function validHeaders(value: object): boolean {
+  try {
+    new Headers(value as HeadersInit);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The options of one call (`RequestOptions`), checked by the rules of the client's own options of
+ * the same names, before anything is sent. Its `accessToken` is the pipeline's to check.
+ */
+export const CallOptions = z.object(
+  {
+    signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, 'must be an AbortSignal').optional(),
+    timeout: timeoutMs.optional(),
+    maxRetries: nonNegativeInteger.optional(),
+    retryWrite: trueOrFalse.optional(),
+    headers: z
+      .custom<Record<string, string>>(
+        (value) => isObject(value) && validHeaders(value),
+        'must be an object of valid header names and values',
+      )
+      .optional(),
+  },
+  { error: 'must be an object' },
+);

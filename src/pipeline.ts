@@ -20,7 +20,7 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { CallLog, REDACTED, redact } from './logger.js';
-import type { ClientSettings, Hosts } from './options.js';
+import { CallOptions, type ClientSettings, type Hosts } from './options.js';
 import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './request.js';
 import { platformErrorMap } from './schemas/common.js';
 import { isSecretName } from './secrets.js';
@@ -144,6 +144,17 @@ function userTokenOf(bearer: boolean, identity: boolean, options: RequestOptions
 }
 
 /**
+ * Refuses a call's options that break the rules of the client's options of the same names, naming
+ * the option; a call given none (the shared empty object) costs nothing.
+ */
+function checkOptions(options: RequestOptions): void {
+  if (options === NO_OPTIONS) return;
+  const result = CallOptions.safeParse(options);
+  if (!result.success)
+    throw new RequestValidationError(result.error.issues.map((i) => (i.path.length ? i : { ...i, path: ['options'] })));
+}
+
+/**
  * The body of an answer outside 2xx (JSON, else its text, else nothing) without the secrets the
  * request carried, should it quote them (an auth host echoing the grant, `client_secret` and all).
  * JSON is parsed first and `unquote` applied to each of its strings and keys: however the host
@@ -248,6 +259,7 @@ export class Pipeline implements Requester {
     params: P | Promise<P>,
     options: RequestOptions = NO_OPTIONS,
   ): Promise<APIResponse<ResultOf<E, P>>> {
+    checkOptions(options);
     refuseGetWithBody(endpoint.title, endpoint.method === 'GET' && endpoint.body !== undefined);
     const input = params instanceof Promise ? await params : params;
     const token = userTokenOf(endpoint.bearer, endpoint.identity, options);
@@ -277,6 +289,7 @@ export class Pipeline implements Requester {
     schema: z.ZodType<T>,
     options: RequestOptions = NO_OPTIONS,
   ): Promise<APIResponse<T>> {
+    checkOptions(options);
     const path = params?.path;
     if (typeof path !== 'string' || !isRawPath(path))
       throw new RequestValidationError([

@@ -29,7 +29,10 @@ export interface RawRequestParams<S extends z.ZodType = z.ZodType<unknown>> {
   bearer?: boolean;
 }
 
-/** Options of one call; each overrides the client's option of the same name. */
+/**
+ * Options of one call; each overrides the client's option of the same name, and is checked by its
+ * rules before anything is sent (a `RequestValidationError` naming it).
+ */
 export interface RequestOptions {
   /** Aborts the call; it then rejects with the signal's reason (an `AbortError` by default). */
   signal?: AbortSignal;

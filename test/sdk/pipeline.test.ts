@@ -177,6 +177,7 @@ describe('the constructor checks its options at once, naming the option', () => 
     ],
     ['a negative maxRetries', { environment: 'stage', hosts, auth: token, maxRetries: -1 }, 'maxRetries'],
     ['a timeout of 0', { environment: 'stage', hosts, auth: token, timeout: 0 }, 'timeout'],
+    ['a timeout no timer holds', { environment: 'stage', hosts, auth: token, timeout: 2 ** 31 }, 'timeout'],
     ['a logger without error()', { environment: 'stage', hosts, auth: token, logger: { debug() {} } }, 'logger'],
   ])('%s: ClientConfigurationError naming %s', (_, options, option) => {
     const error = (() => {
@@ -275,6 +276,57 @@ describe("a failure's own words: the call's secrets and what the logger redacts 
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as Error).cause).toBe(failure);
+  });
+});
+
+describe("a call's options are checked by the client's rules for them, before anything is sent", () => {
+  const hosts = { api: 'https://api.example.test', auth: 'https://auth.example.test' };
+  /** The constructor's message for the same option and value. */
+  const constructorSays = (option: Record<string, unknown>) => {
+    try {
+      new PlatformClient({ environment: 'stage', hosts, auth: { accessToken: 'token' }, ...option });
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+
+  test.each<[string, Record<string, unknown>]>([
+    ['timeout -1', { timeout: -1 }],
+    ['timeout 0', { timeout: 0 }],
+    ['timeout NaN', { timeout: Number.NaN }],
+    ['timeout "5"', { timeout: '5' }],
+    ['timeout 2^31', { timeout: 2 ** 31 }],
+    ['maxRetries -5', { maxRetries: -5 }],
+    ['maxRetries 1.5', { maxRetries: 1.5 }],
+    ['maxRetries Infinity', { maxRetries: Number.POSITIVE_INFINITY }],
+  ])("%s: the constructor's words, naming the option", async (_, option) => {
+    const sdk = client();
+    const error = await sdk.products.list({}, option).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({ field: Object.keys(option)[0], message: constructorSays(option) });
+    expect(platform.requests.list()).toEqual([]);
+  });
+
+  test.each<[string, unknown, string]>([
+    ['retryWrite "yes"', { retryWrite: 'yes' }, 'retryWrite: must be true or false'],
+    ['a signal that is none', { signal: 'x' }, 'signal: must be an AbortSignal'],
+    ['a header name fetch refuses', { headers: { 'x y': '1' } }, 'headers: must be an object of valid header names'],
+    ['a header value fetch refuses', { headers: { x: 'a\nb' } }, 'headers: must be an object of valid header names'],
+    ['options that are no object', 'opts', 'options: must be an object'],
+  ])('%s: RequestValidationError naming it', async (_, options, message) => {
+    const sdk = client();
+    const error = await sdk.products.list({}, options as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as Error).message).toContain(message);
+    const raw = await sdk.request({ method: 'GET', path: paths.getProducts }, options as never).catch((e) => e);
+    expect(raw).toMatchObject({ constructor: RequestValidationError, message: (error as Error).message });
+    expect(platform.requests.list()).toEqual([]);
+  });
+
+  test('valid options go through: a timeout, retries, a signal, headers', async () => {
+    const { signal } = new AbortController();
+    const options = { timeout: 5_000, maxRetries: 0, retryWrite: false, signal, headers: { 'x-trace': '1' } };
+    await expect(client().products.list({}, options)).resolves.toBeDefined();
   });
 });
 
