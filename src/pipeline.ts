@@ -47,6 +47,13 @@ export const ANY_ANSWER = z.unknown();
 /** The query of a raw request: names to text, numbers or booleans. */
 const RawQuery = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).optional());
 
+/** What a raw request names besides its path and query: its method, one of the client's hosts, its bearer. */
+const RawTarget = z.object({
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  host: z.enum(['api', 'auth', 'sso', 'shop']).optional(),
+  bearer: z.boolean().optional(),
+});
+
 /** Whether `path[start, end)` is `.` or `..` as a URL reads a segment: each dot plain or `%2e` (in any case). */
 function isDotSegment(path: string, start: number, end: number): boolean {
   let dots = 0;
@@ -295,6 +302,7 @@ export class Pipeline implements Requester {
       throw new RequestValidationError([
         issue('Parameter must be a path starting with /, without . or .. segments (the query goes in query)', 'path'),
       ]);
+    validate(RawTarget, params);
     const { method, body: json } = params;
     const title = `${method} ${path}`;
     refuseGetWithBody(title, method === 'GET' && json !== undefined);

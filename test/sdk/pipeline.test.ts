@@ -351,6 +351,22 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
     ).rejects.toMatchObject({ constructor: NotFoundError, code: 'not_found', field: 'product_code' });
   });
 
+  test.each<[string, Record<string, unknown>, string, string]>([
+    ['a method fetch would not send', { method: 'TRACE' }, 'method', 'GET, POST, PUT, PATCH, DELETE'],
+    ['a method that is no method', { method: 'GE T' }, 'method', 'GET, POST, PUT, PATCH, DELETE'],
+    ['a host the client has no option for', { method: 'GET', host: 'evil' }, 'host', 'api, auth, sso, shop'],
+    ["a name of Object's prototype as the host", { method: 'GET', host: 'toString' }, 'host', 'api, auth, sso, shop'],
+    ['a bearer that is no boolean', { method: 'GET', bearer: 'no' }, 'bearer', 'boolean'],
+  ])('%s: RequestValidationError naming it, nothing sent', async (_, params, field, rule) => {
+    const sent = client().request({ path: paths.getProducts, ...params } as never);
+    await expect(sent).rejects.toMatchObject({
+      constructor: RequestValidationError,
+      field,
+      rule: expect.stringContaining(rule),
+    });
+    expect(platform.requests.list()).toEqual([]);
+  });
+
   test.each([
     ['a URL', 'https://elsewhere.test/x'],
     ['a path from another host (//)', '//elsewhere.test/x'],
