@@ -4,7 +4,7 @@
  * queue behind each other, and each run waits out a call whose outcome it could not learn.
  */
 
-import { APIConnectionError, ConflictError } from '../errors.js';
+import { APIConnectionError, ConflictError, RequestValidationError } from '../errors.js';
 import type { RequestOptions } from '../request.js';
 import type { IdResponse } from '../schemas/common.js';
 import type { SyncCustomerRequest } from '../schemas/subscription-system.js';
@@ -83,6 +83,28 @@ interface BusyWait {
 /** The longest single wait while the platform is busy, however long `maxMs` is. */
 const LONGEST_BUSY_WAIT_MS = 5_000;
 
+/**
+ * The customer numbers of a run, as a list of their own: refused, naming the parameter, when they
+ * are not a list (or other iterable) of strings. One number given alone is no list: spread, it would
+ * be one sync per character. What a string holds is each customer's own rule, checked as it is sent.
+ */
+function customersOf(customerNumbers: Iterable<unknown>): string[] {
+  const list =
+    typeof customerNumbers === 'string' || typeof customerNumbers?.[Symbol.iterator] !== 'function'
+      ? undefined
+      : [...customerNumbers];
+  const at = list?.findIndex((n) => typeof n !== 'string');
+  if (list && at === -1) return list as string[];
+  throw new RequestValidationError([
+    {
+      code: 'custom',
+      path: list ? ['customerNumbers', at as number] : ['customerNumbers'],
+      message: list ? 'Parameter must be a string' : 'Parameter must be a list of customer numbers',
+      input: undefined,
+    },
+  ]);
+}
+
 /** Waits `ms`; false at once when `signal` aborts first. */
 function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   return sleep(ms, signal).then(
@@ -132,9 +154,13 @@ export class SyncSequence {
     this.#sync = sync;
   }
 
-  /** Queues a run of `customerNumbers` behind this client's earlier runs; see {@link SubscriptionSystem.syncInSequence}. */
-  run(customerNumbers: readonly string[], options: SyncInSequenceOptions = {}): Promise<SyncInSequenceResult> {
-    const run = this.#queue.then(() => this.#run([...customerNumbers], options));
+  /**
+   * Queues a run of `customerNumbers` behind this client's earlier runs; see {@link
+   * SubscriptionSystem.syncInSequence}. Numbers that are not a list of strings reject at once.
+   */
+  async run(customerNumbers: readonly string[], options: SyncInSequenceOptions = {}): Promise<SyncInSequenceResult> {
+    const numbers = customersOf(customerNumbers);
+    const run = this.#queue.then(() => this.#run(numbers, options));
     // The next run waits for this one, however it ends.
     this.#queue = run.catch(() => undefined);
     return run;

@@ -78,6 +78,9 @@ export class SubscriptionSystem extends APIResource {
    * in flight, even when this is called again on the same client before an earlier run is over (the
    * runs queue). Reports progress before each customer and returns a result per customer.
    *
+   * - `customerNumbers` is a list (or other iterable) of strings; anything else, one number given
+   *   alone included, rejects with a `RequestValidationError` naming it before anything is sent. A
+   *   number the spec's rule refuses is that customer's `failed` result, not sent.
    * - Each call is a write, not retried unless `retryWrite: true`: a sync whose answer was lost may
    *   still be under way, and a retry sent meanwhile is refused `409 sync_in_progress`.
    * - `signal` is honoured between calls only: a call under way completes and is reported (the

@@ -297,6 +297,24 @@ describe('syncInSequence: many customers, strictly one after another', () => {
     expect(syncs()).toHaveLength(50);
   });
 
+  test.each<[string, unknown, string]>([
+    ['one number alone (a string)', 'K000', 'customerNumbers'],
+    ['null', null, 'customerNumbers'],
+    ['a number', 42, 'customerNumbers'],
+    ['a list with a number in it', ['K000', 1], 'customerNumbers[1]'],
+  ])('customer numbers that are %s: RequestValidationError naming them, nothing sent', async (_, given, field) => {
+    const one = sdk();
+    await expect(one.subscriptionSystem.syncInSequence(given as string[])).rejects.toMatchObject({
+      constructor: RequestValidationError,
+      field,
+    });
+    expect(syncs()).toEqual([]);
+    // The client's next run is not held up by the refused one.
+    expect((await one.subscriptionSystem.syncInSequence(new Set(['K000']) as never)).results).toMatchObject([
+      { customer_number: 'K000', status: 'synced' },
+    ]);
+  });
+
   test('two runs started at once on one client queue: never two syncs in flight', async () => {
     const one = sdk();
     const [a, b] = await Promise.all([
