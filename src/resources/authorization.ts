@@ -1,8 +1,11 @@
+import * as z from 'zod';
 import type { APIPromise } from '../api-promise.js';
 import { accessToken, generateTicket } from '../endpoints.js';
+import { RequestValidationError } from '../errors.js';
 import type { ClientCredentials } from '../options.js';
 import type { Requester, RequestOptions } from '../request.js';
 import type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from '../schemas/authorization.js';
+import { platformErrorMap } from '../schemas/common.js';
 import { missingOption } from '../sign-on/internal.js';
 import { APIResource } from './resource.js';
 
@@ -25,6 +28,13 @@ export interface RefreshTokenParams {
   /** The `refresh_token` of an earlier access token response. */
   refreshToken: string;
 }
+
+/**
+ * The keys the grants' parameters may have: another is refused (`unknown_parameter`), as the
+ * endpoint refuses one; their values are checked by the endpoint's schema.
+ */
+const EXCHANGE_TICKET_KEYS = z.strictObject({ ticket: z.unknown().optional(), scope: z.unknown().optional() });
+const REFRESH_TOKEN_KEYS = z.strictObject({ refreshToken: z.unknown().optional() });
 
 /**
  * Tickets and user tokens on the authorization API (spec endpoints 22 and 23). The grants send the
@@ -59,12 +69,17 @@ export class Authorization extends APIResource {
    * the user's access token, tied to the ticket's account. 401 (`AuthenticationError`) for an invalid,
    * expired or already used ticket or wrong credentials. Not retried by default: a ticket is single-use.
    * Rejects with a `SignOnConfigurationError` (option `credentials`) before sending when the client
-   * has no credentials.
+   * has no credentials, and with a `RequestValidationError` when `params` is no object or has a key
+   * besides `ticket` and `scope` (`unknown_parameter`).
    */
   exchangeTicket(params: ExchangeTicketParams, options?: TokenRequestOptions): APIPromise<AccessTokenResponse> {
     return this._client.request(
       accessToken,
-      this.#withCredentials('exchangeTicket', { grant_type: 'ticket', ticket: params.ticket, scope: params.scope }),
+      this.#withCredentials('exchangeTicket', EXCHANGE_TICKET_KEYS, params, ({ ticket, scope }) => ({
+        grant_type: 'ticket',
+        ticket,
+        scope,
+      })),
       options,
     );
   }
@@ -72,22 +87,34 @@ export class Authorization extends APIResource {
   /**
    * Refresh a user's access token (endpoint 23, grant `refresh_token`) with the client's
    * `credentials`. 401 for an unknown, already used or revoked refresh token. Not retried by default.
+   * A key of `params` besides `refreshToken` is refused before sending (`unknown_parameter`).
    */
   refreshToken(params: RefreshTokenParams, options?: TokenRequestOptions): APIPromise<AccessTokenResponse> {
     return this._client.request(
       accessToken,
-      this.#withCredentials('refreshToken', { grant_type: 'refresh_token', refresh_token: params.refreshToken }),
+      this.#withCredentials('refreshToken', REFRESH_TOKEN_KEYS, params, ({ refreshToken }) => ({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+      })),
       options,
     );
   }
 
-  /** The grant's body with `client_id` and `client_secret`; rejects naming the option when they are missing. */
-  async #withCredentials<const B extends object>(
+  /**
+   * The grant's body, made from `params` once they are an object of `keys` only (a
+   * `RequestValidationError` otherwise), with `client_id` and `client_secret`; rejects naming the
+   * option when they are missing.
+   */
+  async #withCredentials<P, const B extends object>(
     method: string,
-    body: B,
+    keys: z.ZodType,
+    params: P,
+    body: (params: P) => B,
   ): Promise<B & { client_id: string; client_secret: string }> {
+    const checked = keys.safeParse(params, { error: platformErrorMap });
+    if (!checked.success) throw new RequestValidationError(checked.error.issues);
     const credentials = this.#credentials;
     if (!credentials) throw missingOption(method, 'credentials');
-    return { ...body, client_id: credentials.clientId, client_secret: credentials.clientSecret };
+    return { ...body(params), client_id: credentials.clientId, client_secret: credentials.clientSecret };
   }
 }

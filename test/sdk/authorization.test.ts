@@ -3,7 +3,13 @@
  * and refresh (endpoint 23), and the signed-in user (endpoint 24), against the reference platform.
  */
 import { describe, expect, test } from 'vitest';
-import { AuthenticationError, BadRequestError, PermissionDeniedError, type PlatformClient } from '../../src/index.js';
+import {
+  AuthenticationError,
+  BadRequestError,
+  PermissionDeniedError,
+  type PlatformClient,
+  RequestValidationError,
+} from '../../src/index.js';
 import type { AccessTokenResponse } from '../../src/types.js';
 import {
   absent,
@@ -202,6 +208,28 @@ describe('refresh a user token (endpoint 23, grant refresh_token)', () => {
       status: 401,
       code: 'invalid_grant',
     });
+  });
+});
+
+describe('the grants refuse parameters that are no object, or carry a key they do not read, before sending', () => {
+  test.each<[string, (site: PlatformClient) => Promise<unknown>, Record<string, unknown>]>([
+    ['exchangeTicket(undefined)', (site) => site.authorization.exchangeTicket(undefined as never), { field: '' }],
+    ['refreshToken(null)', (site) => site.authorization.refreshToken(null as never), { field: '' }],
+    [
+      'exchangeTicket with a key it does not read',
+      (site) => site.authorization.exchangeTicket({ ticket: 't', scopes: '/external/me/r' } as never),
+      { field: 'scopes', code: 'unknown_parameter' },
+    ],
+    [
+      'refreshToken with the wire name beside its own',
+      (site) => site.authorization.refreshToken({ refreshToken: 'r', refresh_token: 'r' } as never),
+      { field: 'refresh_token', code: 'unknown_parameter' },
+    ],
+  ])('%s: RequestValidationError', async (_, call, expected) => {
+    const error = await failure(call(siteClient()));
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject(expected);
+    expect(received(TOKEN_PATH)).toEqual([]);
   });
 });
 
