@@ -31,6 +31,7 @@ import { allowedReturnUrl, requestUrl } from '../sign-on/return.js';
 import {
   type AuthenticateWithTicketResult,
   claimsFor,
+  parametersOf,
   SSO_IDENTIFY_LIFETIME_SECONDS,
   signSsoRequest,
   toAuthenticateResult,
@@ -192,7 +193,9 @@ interface SsoConfig {
  * The SSO session service: endpoint 21 (authenticatewithticket), and identify, createsession,
  * sessionstatus, authenticate and logout, which the service's public documentation adds. Every
  * operation signs its claims (checked against the schemas the service checks them with) and
- * verifies the session token it is answered with before reading it.
+ * verifies the session token it is answered with before reading it. Parameters that are no object,
+ * or carry a key the operation does not read, are refused before anything is signed
+ * (`SignOnValidationError` naming the key), as the service refuses an unknown parameter.
  */
 export class Sso extends APIResource {
   readonly #config: SsoConfig;
@@ -231,7 +234,9 @@ export class Sso extends APIResource {
    * lives 60 s. Read the landing with {@link Sso.readLanding}.
    */
   async identifyUrl(params: { returnUrl: string }): Promise<string> {
-    const { t } = await this.#sign('identifyUrl', SsoIdentifyClaims, params, SSO_IDENTIFY_LIFETIME_SECONDS);
+    const { t } = await this.#sign('identifyUrl', SsoIdentifyClaims, params, SSO_IDENTIFY_LIFETIME_SECONDS, [
+      'returnUrl',
+    ]);
     const query = parseOrThrow(ssoIdentify.query, { t, r: params.returnUrl }, { r: 'returnUrl' });
     return new URL(withQuery(urlOf(this.#config.hosts, ssoIdentify, this.#config.environment), query)).href;
   }
@@ -313,14 +318,30 @@ export class Sso extends APIResource {
     read: (claims: SsoSessionClaims) => R,
   ): APIPromise<R> {
     const { endpoint, claims } = OPERATIONS[method];
-    const sessionId = 'sessionId' in params && typeof params.sessionId === 'string' ? params.sessionId : undefined;
+    const given: unknown = (params as { sessionId?: unknown } | undefined)?.sessionId;
+    const sessionId = typeof given === 'string' ? given : undefined;
     return mapData(this._client.request(endpoint, this.#sign(method, claims, params), options), async ({ t }) =>
       read(await this.#verify(method, t, sessionId)),
     );
   }
 
-  /** A signed request token of `method`, as `{ t }`: its claims read from `params` and checked against `claims`. */
-  async #sign(method: string, claims: z.ZodObject, params: object, lifetimeSeconds?: number): Promise<SsoEnvelope> {
+  /**
+   * A signed request token of `method`, as `{ t }`: its claims read from `params` and checked against
+   * `claims`. `params` must be an object of the parameters the claims are read from (and `more`): a
+   * key besides them is refused, as the service refuses an unknown parameter.
+   */
+  async #sign(
+    method: string,
+    claims: z.ZodObject,
+    params: object,
+    lifetimeSeconds?: number,
+    more: readonly string[] = [],
+  ): Promise<SsoEnvelope> {
+    if (params === null || typeof params !== 'object')
+      throw new SignOnValidationError('params', 'params: Parameter must be of type object');
+    const known = [...parametersOf(claims), ...more];
+    const unknown = Object.keys(params).find((key) => !known.includes(key));
+    if (unknown !== undefined) throw new SignOnValidationError(unknown, `${unknown}: Unknown parameter: ${unknown}`);
     const { credentials, sso } = this.#settings(method);
     const signer = { ...credentials, organisationId: sso.organisationId, audience: sso.audience };
     return { t: await signSsoRequest(signer, claimsFor(claims, params), { schema: claims, lifetimeSeconds }) };

@@ -308,6 +308,11 @@ export function claimsFor(schema: z.ZodObject, params: object): Record<string, u
   return claims;
 }
 
+/** The SDK's parameters the caller's claims of a request token whose claims `schema` declares are read from. */
+export function parametersOf(schema: z.ZodObject): string[] {
+  return Object.keys(schema.shape).flatMap((claim) => PARAMETER_OF_CLAIM[claim] ?? []);
+}
+
 /**
  * Signs a request token of the SSO service (endpoint 21 and the operations beyond it): HS256 with
  * the client secret, `cid` and `claims`, `nbf` = `iat` = now, `exp` = now + the lifetime, `iss` =

@@ -194,6 +194,30 @@ describe('createSession, authenticate, sessionStatus, logout', () => {
     expect(received('/sessionstatus', '/logout')).toEqual([]);
   });
 
+  test.each<[string, (site: ReturnType<typeof siteClient>) => Promise<unknown>, string]>([
+    ['authenticateWithTicket(undefined)', (site) => site.sso.authenticateWithTicket(undefined as never), 'params'],
+    ['identifyUrl(undefined)', (site) => site.sso.identifyUrl(undefined as never), 'params'],
+    [
+      'authenticateWithTicket with a key it does not read',
+      (site) => site.sso.authenticateWithTicket({ sessionId: 's', ticket: 't', ...VISITOR, ticketId: 't' } as never),
+      'ticketId',
+    ],
+    [
+      'createSession with a claim name for a parameter',
+      (site) => site.sso.createSession({ ...APP, apn: 'News' } as never),
+      'apn',
+    ],
+    [
+      'identifyUrl with a key it does not read',
+      (site) => site.sso.identifyUrl({ returnUrl: 'https://x/', r: 'y' } as never),
+      'r',
+    ],
+  ])('%s: SignOnValidationError naming it, nothing signed nor sent', async (_, call, field) => {
+    const error = await call(siteClient()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ constructor: SignOnValidationError, field });
+    expect(received()).toEqual([]);
+  });
+
   test('no password, ticket or signed token reaches the logger', async () => {
     const logger = recordingLogger();
     const site = siteClient({ logger });
