@@ -266,9 +266,10 @@ export class Pipeline implements Requester {
     params: P | Promise<P>,
     options: RequestOptions = NO_OPTIONS,
   ): Promise<APIResponse<ResultOf<E, P>>> {
-    checkOptions(options);
     refuseGetWithBody(endpoint.title, endpoint.method === 'GET' && endpoint.body !== undefined);
+    // Awaited first: a promise of parameters that rejects is never left unhandled.
     const input = params instanceof Promise ? await params : params;
+    checkOptions(options);
     const token = userTokenOf(endpoint.bearer, endpoint.identity, options);
     return this.#call(this.#fromEntry(endpoint, input), options, token);
   }

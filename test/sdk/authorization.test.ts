@@ -233,6 +233,12 @@ describe('the grants refuse parameters that are no object, or carry a key they d
   });
 });
 
+test("parameters refused with options refused too: the parameters' refusal, none left unhandled", async () => {
+  const refused = siteClient().authorization.exchangeTicket({ ticket: 't', foo: 1 } as never, { timeout: -1 });
+  await expect(refused).rejects.toMatchObject({ constructor: RequestValidationError, field: 'foo' });
+  expect(received(TOKEN_PATH)).toEqual([]);
+});
+
 describe('get signed-in user (endpoint 24)', () => {
   test("answers the token user's account as the spec spells it", async () => {
     const site = siteClient();
