@@ -147,6 +147,15 @@ export async function logInBatches(
     onProgress,
     ...rest
   } = options;
+  if (!Array.isArray(entries))
+    throw new RequestValidationError([
+      {
+        code: 'custom',
+        path: ['entries'],
+        message: 'Parameter must be a list of change-log entries',
+        input: undefined,
+      },
+    ]);
   checkOption('batchSize', batchSize, 1, MAX_CHANGE_LOGS_PER_REQUEST);
   checkOption('maxBatchBytes', maxBatchBytes, MIN_BATCH_BYTES, Number.MAX_SAFE_INTEGER);
   // A chunk is a write: never retried, even when a caller's options (typed or not) ask for it.

@@ -38,7 +38,8 @@ export class AccountChangeLog extends APIResource {
    * sent one after another, and says what happened to each by its index in `entries`, so failed
    * entries can be resubmitted alone.
    *
-   * - An entry that breaks a rule of the spec is failed here, before anything is sent.
+   * - `entries` that are no list reject with a `RequestValidationError` naming them; an entry that
+   *   breaks a rule of the spec is failed here, before anything is sent.
    * - A request refused whole for a category that is not available changed nothing: the run reads
    *   the available categories once, fails every entry of the run whose category is not among them,
    *   and sends the request again without those (a few requests, however many entries are bad).

@@ -301,6 +301,17 @@ describe('4. log to accounts', () => {
       });
       expect(received(paths.logToAccounts, paths.getAvailableCategories)).toEqual([]);
     });
+
+    test.each([null, undefined, 'entries'])(
+      'entries that are %s: RequestValidationError naming them',
+      async (given) => {
+        await expect(sdk().accountChangeLog.logInBatches(given as never)).rejects.toMatchObject({
+          constructor: RequestValidationError,
+          field: 'entries',
+        });
+        expect(received(paths.logToAccounts, paths.getAvailableCategories)).toEqual([]);
+      },
+    );
   });
 });
 
