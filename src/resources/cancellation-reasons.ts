@@ -1,5 +1,6 @@
 import type { APIPromise } from '../api-promise.js';
 import { getCancellationReason } from '../endpoints.js';
+import { RequestValidationError } from '../errors.js';
 import type { RequestOptions } from '../request.js';
 import type {
   CancellationReasonResponse,
@@ -24,12 +25,25 @@ export class CancellationReasons extends APIResource {
     return this._client.request(getCancellationReason, filters, options);
   }
 
-  /** One reason by `id` (`{ item }`); the same filters apply. 404 `not_found` when absent or filtered out. */
+  /**
+   * One reason by `id` (`{ item }`); the same filters apply. 404 `not_found` when absent or filtered
+   * out. Without an `id` it rejects with a `RequestValidationError` before anything is sent (the
+   * list is `list`'s).
+   */
   retrieve(
     id: string,
     filters: CancellationReasonFilters = {},
     options?: RequestOptions,
   ): APIPromise<CancellationReasonResponse> {
-    return this._client.request(getCancellationReason, { ...filters, id }, options);
+    const query = { ...filters, id };
+    return this._client.request(
+      getCancellationReason,
+      id === undefined
+        ? Promise.reject(
+            new RequestValidationError([{ code: 'custom', path: ['id'], message: 'Parameter is required', input: id }]),
+          )
+        : query,
+      options,
+    );
   }
 }

@@ -1,13 +1,14 @@
 /** Cancellation reasons (endpoint 14) through the SDK, in process: the list, one reason, and the answer typed by the query. */
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { getCancellationReason, responseSchemaOf } from '../../src/endpoints.js';
+import { RequestValidationError } from '../../src/index.js';
 import type { ResultOf } from '../../src/request.js';
 import {
   CancellationReasonResponse,
   CancellationReasonsResponse,
   type GetCancellationReasonQuery,
 } from '../../src/schemas/cancellation-reasons.js';
-import { client, demoIds, scopesOf, usePlatform } from './helpers.js';
+import { client, demoIds, received, scopesOf, usePlatform } from './helpers.js';
 
 usePlatform();
 
@@ -24,6 +25,14 @@ describe('cancellation reasons', () => {
   test('retrieve: { item }, typed as one reason', async () => {
     const { item } = await sdk().cancellationReasons.retrieve(demoIds.cancellationReasons.tooExpensive);
     expect(item.code).toBe('too_expensive');
+  });
+
+  test('retrieve without an id: RequestValidationError naming id, and no list asked for', async () => {
+    await expect(sdk().cancellationReasons.retrieve(undefined as never)).rejects.toMatchObject({
+      constructor: RequestValidationError,
+      field: 'id',
+    });
+    expect(received()).toEqual([]);
   });
 
   test('the entry types the answer by the query: with id { item }, without { items }, either when undecided', () => {
