@@ -96,7 +96,7 @@ export interface Hosts {
 }
 
 /** A fixed access token, or a function the client calls before each request (it should cache). */
-const AccessTokenAuth = z.object({
+const AccessTokenAuth = z.strictObject({
   /**
    * The bearer token, or a provider of it. A provider is called once per request, and once more
    * after a 401 (it should then return a fresh token).
@@ -123,7 +123,7 @@ const scope = z.string({ error: SCOPES }).refine((value) => value.trim() !== '',
  * credentials to `{auth host}/api/authorization/access_token`, caches the token, refreshes it
  * before it expires and once after a 401.
  */
-const ClientCredentialsAuth = z.object({
+const ClientCredentialsAuth = z.strictObject({
   /** The API client id. */
   clientId: nonEmpty,
   /** The API client secret. Never logged, never in an error message. */
@@ -151,6 +151,18 @@ export interface ClientCredentialsAuth {
 /** How the client authenticates: a token, a token provider, or client credentials. */
 export type AuthOptions = AccessTokenAuth | ClientCredentialsAuth;
 
+/** What an option it does not know (a typo) is told. */
+const UNKNOWN_OPTION = 'is not an option of the client';
+
+/** Where an issue is and what it says: an option the client does not know is named itself. */
+function located(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
+  const unknown = issue.code === 'unrecognized_keys';
+  return {
+    path: unknown ? [...issue.path, ...issue.keys.slice(0, 1)] : issue.path,
+    message: unknown ? UNKNOWN_OPTION : issue.message,
+  };
+}
+
 /**
  * One of two forms of an option, told apart by whether `key` is given, as the client tells them
  * apart (`'accessToken' in auth`): the value is checked against its own form only, so a mistake is
@@ -160,8 +172,8 @@ function formBy<A extends z.ZodObject, B extends z.ZodObject>(key: string, withK
   return z.custom<z.input<A> | z.input<B>>(isObject, { error, abort: true }).check((ctx) => {
     const form = key in ctx.value ? withKey : withoutKey;
     const checked = form.safeParse(ctx.value);
-    for (const { path, message } of checked.error?.issues ?? [])
-      ctx.issues.push({ code: 'custom', path, message, input: ctx.value });
+    for (const issue of checked.error?.issues ?? [])
+      ctx.issues.push({ code: 'custom', ...located(issue), input: ctx.value });
   });
 }
 
@@ -177,7 +189,7 @@ const Auth: z.ZodType<AuthOptions, AuthOptions> = formBy(
  * The site's own API client: its id and secret, sent in the body of the ticket and refresh-token
  * grants (endpoint 23) and used as the HS256 key of SSO request tokens (endpoint 21).
  */
-const ClientCredentials = z.object(
+const ClientCredentials = z.strictObject(
   {
     /** The API client id (`client_id`, the SSO `cid`). */
     clientId: nonEmpty,
@@ -198,7 +210,7 @@ export interface ClientCredentials {
 }
 
 /** What the SSO service (endpoint 21) needs beyond the client's credentials. */
-const SsoOptions = z.object(
+const SsoOptions = z.strictObject(
   {
     /** The SSO audience constant: `aud` of request tokens, `iss` of session tokens. */
     audience: nonEmpty,
@@ -223,7 +235,7 @@ export interface SsoOptions {
 }
 
 /** Delays between retries: exponential from `initial`, at most `max`, with jitter (0-25% less). */
-const RetryDelay = z.object(
+const RetryDelay = z.strictObject(
   {
     /** Delay before the first retry, in ms. Default 500. */
     initial: nonNegative.default(500),
@@ -259,12 +271,12 @@ function named<T>(schema: z.ZodType<T, T>): z.ZodType<T, T> {
 }
 
 /** The options of a client, in the order they are checked. */
-const ClientOptions = z.object(
+const ClientOptions = z.strictObject(
   {
     /** `stage` or `production`: decides the path of endpoints whose path differs between them. */
     environment: named<Environment>(z.enum(['stage', 'production'], { error: "must be 'stage' or 'production'" })),
     /** The hosts of that environment; nothing is hard-coded. */
-    hosts: named<Hosts>(Hosts),
+    hosts: named<Hosts>(Hosts.strict()),
     /** How requests are authenticated: a token, a token provider, or client credentials. */
     auth: Auth,
     /**
@@ -319,8 +331,9 @@ const ClientOptions = z.object(
 );
 
 /**
- * Options of a {@link PlatformClient}. Checked when the client is made: a wrong one throws a
- * `ClientConfigurationError` naming it. `environment`, `hosts` and `auth` are required.
+ * Options of a {@link PlatformClient}. Checked when the client is made: a wrong one, or one it does
+ * not know (a typo: `timeOut`), throws a `ClientConfigurationError` naming it. `environment`,
+ * `hosts` and `auth` are required.
  *
  * Retries: a call is sent again, up to `maxRetries` times, when it got no answer (a network failure
  * or its `timeout`) or a 408, 429, 500, 502, 503 or 504, if it is a read (every GET), the
@@ -432,11 +445,11 @@ export function parseOptions(options: PlatformClientOptions): ClientSettings {
   const parsed = ClientOptions.safeParse(options);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
+  const { path, message } = issue ? located(issue) : { path: [], message: 'is not valid' };
   // An option is named down to its key: a list's element is named by its list (`auth.scopes`).
-  const path = issue?.path ?? [];
   const list = path.findIndex((key) => typeof key === 'number');
   const option = fieldOf(list === -1 ? path : path.slice(0, list)) || 'options';
-  throw new ClientConfigurationError(option, issue?.message ?? 'is not valid');
+  throw new ClientConfigurationError(option, message);
 }
 
 /** Whether `value` makes a `Headers` (no name or value fetch would refuse). */

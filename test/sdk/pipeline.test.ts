@@ -179,6 +179,32 @@ describe('the constructor checks its options at once, naming the option', () => 
     ['a timeout of 0', { environment: 'stage', hosts, auth: token, timeout: 0 }, 'timeout'],
     ['a timeout no timer holds', { environment: 'stage', hosts, auth: token, timeout: 2 ** 31 }, 'timeout'],
     ['a logger without error()', { environment: 'stage', hosts, auth: token, logger: { debug() {} } }, 'logger'],
+    ['an option it does not know (a typo)', { environment: 'stage', hosts, auth: token, timeOut: 5 }, 'timeOut'],
+    [
+      'a host it does not know',
+      { environment: 'stage', hosts: { ...hosts, sh0p: 'https://x.test' }, auth: token },
+      'hosts.sh0p',
+    ],
+    [
+      'a token beside a secret',
+      { environment: 'stage', hosts, auth: { ...token, clientSecret: 's' } },
+      'auth.clientSecret',
+    ],
+    [
+      'credentials with scopes',
+      { environment: 'stage', hosts, auth: token, credentials: { clientId: 'c', clientSecret: 's', scopes: [] } },
+      'credentials.scopes',
+    ],
+    [
+      'a retry delay it does not know',
+      { environment: 'stage', hosts, auth: token, retryDelay: { min: 1 } },
+      'retryDelay.min',
+    ],
+    [
+      'an SSO option it does not know',
+      { environment: 'stage', hosts, auth: token, sso: { audience: 'a', organisationId: 'o', clockTolerance: 5 } },
+      'sso.clockTolerance',
+    ],
   ])('%s: ClientConfigurationError naming %s', (_, options, option) => {
     const error = (() => {
       try {
@@ -190,6 +216,12 @@ describe('the constructor checks its options at once, naming the option', () => 
     expect(error).toBeInstanceOf(ClientConfigurationError);
     expect(error).toMatchObject({ option });
     expect((error as Error).message.startsWith(`${option}: `)).toBe(true);
+  });
+
+  test('an option it does not know is named, and said to be none', () => {
+    expect(() => new PlatformClient({ environment: 'stage', hosts, auth: token, timeOut: 5 } as never)).toThrow(
+      'timeOut: is not an option of the client',
+    );
   });
 
   test('a secret is never quoted', () => {
