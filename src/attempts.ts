@@ -113,13 +113,12 @@ export class Call implements LoggedCall {
    * Builds the headers and body every attempt sends: the client's headers with the call's over
    * them, the marker of a GET with a body, the JSON body and its content type. When they cannot be
    * built (a header name fetch refuses, a body JSON cannot hold), this throws and the call fails
-   * without a retry, as it does in ky. A value of the call's headers, or the call's own token, that
-   * a header cannot carry (a line break, a NUL) is refused first, with a
-   * {@link RequestValidationError} that does not quote it (fetch's own error would, and drops a
-   * line break at either end without a word); the client's were checked when it was made.
+   * without a retry, as it does in ky. The call's own token, when a header cannot carry it (a line
+   * break, a NUL), is refused first, with a {@link RequestValidationError} that does not quote it
+   * (fetch's own error would, and drops a line break at either end without a word); the call's
+   * headers were checked with its options, the client's when it was made.
    */
   build(clientHeaders: Readonly<Record<string, string>>, callHeaders: HeadersInit | undefined): void {
-    if (callHeaders !== undefined) refuseHeaderValues(callHeaders);
     if (!this.authenticate && this.token !== undefined && !isHeaderValue(this.token)) refuse(['accessToken']);
     this.headers = mergeHeaders(clientHeaders, callHeaders);
     if (this.wireMethod !== this.method) this.headers[GET_WITH_BODY] = '1';
@@ -204,14 +203,6 @@ function refuse(path: string[]): never {
   throw new RequestValidationError([
     { code: 'custom', path, message: `Parameter ${HEADER_VALUE_RULE}`, input: undefined },
   ]);
-}
-
-/** Refuses a call whose own headers hold a value a header cannot carry (a `Headers` holds none). */
-function refuseHeaderValues(headers: HeadersInit): void {
-  if (typeof Headers !== 'undefined' && headers instanceof Headers) return;
-  const entries: Iterable<readonly unknown[]> = Array.isArray(headers) ? headers : Object.entries(headers);
-  for (const [name, value] of entries)
-    if (typeof value === 'string' && !isHeaderValue(value)) refuse(['headers', String(name)]);
 }
 
 /** Adds to `into` the texts of `value` that are secret: under a secret name, or inside a value that is. */

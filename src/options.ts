@@ -452,15 +452,34 @@ export function parseOptions(options: PlatformClientOptions): ClientSettings {
   throw new ClientConfigurationError(option, message);
 }
 
-/** Whether `value` makes a `Headers` (no name or value fetch would refuse). */
-function validHeaders(value: object): boolean {
+/** Whether fetch takes `name` as a header's name. */
+function isHeaderName(name: string): boolean {
   try {
-    new Headers(value as HeadersInit);
+    new Headers([[name, '']]);
     return true;
   } catch {
     return false;
   }
 }
+
+/**
+ * A call's own headers: an object, a list of pairs or a `Headers` (which holds only what a header
+ * can carry); each name one fetch takes, each value one a header can carry, a refusal naming the
+ * header (`headers.x-api-key`) and never quoting its value.
+ */
+const CallHeaders = z
+  .custom<HeadersInit>(isObject, { error: 'must be an object of header names and values', abort: true })
+  .check((ctx) => {
+    if (typeof Headers !== 'undefined' && ctx.value instanceof Headers) return;
+    const pairs: Iterable<readonly unknown[]> = Array.isArray(ctx.value) ? ctx.value : Object.entries(ctx.value);
+    for (const pair of pairs) {
+      const [name, value] = Array.isArray(pair) ? pair : [];
+      if (typeof name !== 'string' || !isHeaderName(name))
+        ctx.issues.push({ code: 'custom', path: [], message: 'must hold valid header names', input: ctx.value });
+      else if (typeof value !== 'string' || !isHeaderValue(value))
+        ctx.issues.push({ code: 'custom', path: [name], message: HEADER_VALUE_RULE, input: ctx.value });
+    }
+  });
 
 /**
  * The options of one call (`RequestOptions`), checked by the rules of the client's own options of
@@ -472,12 +491,7 @@ export const CallOptions = z.object(
     timeout: timeoutMs.optional(),
     maxRetries: nonNegativeInteger.optional(),
     retryWrite: trueOrFalse.optional(),
-    headers: z
-      .custom<Record<string, string>>(
-        (value) => isObject(value) && validHeaders(value),
-        'must be an object of valid header names and values',
-      )
-      .optional(),
+    headers: CallHeaders.optional(),
   },
   { error: 'must be an object' },
 );

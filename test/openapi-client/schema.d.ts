@@ -3522,7 +3522,7 @@ export interface operations {
     getMyActiveProducts: {
         parameters: {
             query?: {
-                include_articles?: "false";
+                include_articles?: false | "false";
             };
             header?: never;
             path?: never;
@@ -3590,7 +3590,7 @@ export interface operations {
         parameters: {
             query: {
                 account_id: string;
-                include_articles?: "false";
+                include_articles?: false | "false";
             };
             header?: never;
             path?: never;

@@ -342,8 +342,8 @@ describe("a call's options are checked by the client's rules for them, before an
   test.each<[string, unknown, string]>([
     ['retryWrite "yes"', { retryWrite: 'yes' }, 'retryWrite: must be true or false'],
     ['a signal that is none', { signal: 'x' }, 'signal: must be an AbortSignal'],
-    ['a header name fetch refuses', { headers: { 'x y': '1' } }, 'headers: must be an object of valid header names'],
-    ['a header value fetch refuses', { headers: { x: 'a\nb' } }, 'headers: must be an object of valid header names'],
+    ['a header name fetch refuses', { headers: { 'x y': '1' } }, 'headers: must hold valid header names'],
+    ['a header value fetch refuses', { headers: { x: 'a\nb' } }, 'headers.x: must not contain a line break'],
     ['options that are no object', 'opts', 'options: must be an object'],
   ])('%s: RequestValidationError naming it', async (_, options, message) => {
     const sdk = client();
