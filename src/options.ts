@@ -10,7 +10,7 @@ import { ClientConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
 import { fieldOf } from './schemas/common.js';
 import { MAX_SAFE_TIMEOUT } from './sleep.js';
-import { HEADER_VALUE_RULE, isHeaderValue } from './transport.js';
+import { HEADER_VALUE_RULE, isHeaderValue, isLoopbackHostname } from './transport.js';
 
 function isObject(value: unknown): value is object {
   return value !== null && typeof value === 'object';
@@ -51,6 +51,7 @@ function parsedUrl(value: string): URL | undefined {
 }
 
 const ABSOLUTE_URL = 'must be an absolute http(s) URL, e.g. https://api.example.com';
+const PLAIN_HTTP = 'must use https (http only on a loopback host, or with allowInsecureHttp: true)';
 
 /** A host of the platform: an absolute http(s) URL, without credentials, query or fragment. */
 const hostUrl = z
@@ -271,64 +272,80 @@ function named<T>(schema: z.ZodType<T, T>): z.ZodType<T, T> {
 }
 
 /** The options of a client, in the order they are checked. */
-const ClientOptions = z.strictObject(
-  {
-    /** `stage` or `production`: decides the path of endpoints whose path differs between them. */
-    environment: named<Environment>(z.enum(['stage', 'production'], { error: "must be 'stage' or 'production'" })),
-    /** The hosts of that environment; nothing is hard-coded. */
-    hosts: named<Hosts>(Hosts.strict()),
-    /** How requests are authenticated: a token, a token provider, or client credentials. */
-    auth: Auth,
-    /**
-     * The site's own API client, for the ticket exchange (endpoint 23) and SSO (endpoint 21).
-     * Default: `auth` when it is client credentials.
-     */
-    credentials: named<ClientCredentials>(ClientCredentials).optional(),
-    /** The SSO service's audience and the organisation id, for endpoint 21. */
-    sso: named<SsoOptions>(SsoOptions).optional(),
-    /** Time allowed for each attempt to get an answer, in ms. Default 30 000. */
-    timeout: timeoutMs.default(30_000),
-    /** Retries after the first attempt (reads always; writes with `retryWrite`). Default 2. */
-    maxRetries: nonNegativeInteger.default(2),
-    /**
-     * The longest `Retry-After` honoured, in ms. Default 60 000. When the platform asks for a longer
-     * wait the call fails at once (a `RateLimitError` for 429) instead of hanging.
-     */
-    maxRetryAfter: nonNegative.default(60_000),
-    /** Delays between retries. */
-    retryDelay: RetryDelay.prefault({}),
-    /** Check every answer against the endpoint's schema. Default `true`. */
-    validateResponses: trueOrFalse.default(true),
-    /** Where to log requests, answers and retries (secrets redacted). Default: no logging. */
-    logger: z
-      .custom<Logger>(
-        (value) => isObject(value) && LOGGER_METHODS.every((method) => isFunction(Reflect.get(value, method))),
-        'must have debug, info, warn and error methods (console fits)',
-      )
-      .optional(),
-    /**
-     * The `fetch` to use. Default: the global `fetch`. It is called as `fetch` may be: with a URL and
-     * an init for the first attempt of a call, with a `Request` for its retries.
-     *
-     * Not used by endpoint 6 (`meRetention.eligibleForCampaign`) nor by a `client.request` GET with a
-     * `body`: Fetch cannot send a body on a GET, so in Node those go over node:http(s) with its global
-     * agent (still through this client's timeout, abort, retries, logging and errors). A custom `fetch`
-     * that adds a proxy, a CA or other TLS settings does not apply to them: configure
-     * `https.globalAgent` (or `NODE_EXTRA_CA_CERTS`) for those instead.
-     */
-    fetch: z.custom<typeof fetch>(isFunction, 'must be a fetch function').optional(),
-    /** Headers sent with every request; each value one a header can carry (no line break, no NUL). */
-    headers: z
-      .custom<Record<string, string>>(isObject, { error: 'must be an object of header names and values', abort: true })
-      .check((ctx) => {
-        for (const [name, value] of Object.entries(ctx.value))
-          if (typeof value === 'string' && !isHeaderValue(value))
-            ctx.issues.push({ code: 'custom', path: [name], message: HEADER_VALUE_RULE, input: ctx.value });
-      })
-      .optional(),
-  },
-  { error: 'must be an object' },
-);
+const ClientOptions = z
+  .strictObject(
+    {
+      /** `stage` or `production`: decides the path of endpoints whose path differs between them. */
+      environment: named<Environment>(z.enum(['stage', 'production'], { error: "must be 'stage' or 'production'" })),
+      /** The hosts of that environment; nothing is hard-coded. */
+      hosts: named<Hosts>(Hosts.strict()),
+      /** How requests are authenticated: a token, a token provider, or client credentials. */
+      auth: Auth,
+      /**
+       * The site's own API client, for the ticket exchange (endpoint 23) and SSO (endpoint 21).
+       * Default: `auth` when it is client credentials.
+       */
+      credentials: named<ClientCredentials>(ClientCredentials).optional(),
+      /** The SSO service's audience and the organisation id, for endpoint 21. */
+      sso: named<SsoOptions>(SsoOptions).optional(),
+      /** Time allowed for each attempt to get an answer, in ms. Default 30 000. */
+      timeout: timeoutMs.default(30_000),
+      /** Retries after the first attempt (reads always; writes with `retryWrite`). Default 2. */
+      maxRetries: nonNegativeInteger.default(2),
+      /**
+       * The longest `Retry-After` honoured, in ms. Default 60 000. When the platform asks for a longer
+       * wait the call fails at once (a `RateLimitError` for 429) instead of hanging.
+       */
+      maxRetryAfter: nonNegative.default(60_000),
+      /** Delays between retries. */
+      retryDelay: RetryDelay.prefault({}),
+      /** Check every answer against the endpoint's schema. Default `true`. */
+      validateResponses: trueOrFalse.default(true),
+      /** Plain http to a host beyond this machine (a test network's platform-mock). Default `false`. */
+      allowInsecureHttp: trueOrFalse.default(false),
+      /** Where to log requests, answers and retries (secrets redacted). Default: no logging. */
+      logger: z
+        .custom<Logger>(
+          (value) => isObject(value) && LOGGER_METHODS.every((method) => isFunction(Reflect.get(value, method))),
+          'must have debug, info, warn and error methods (console fits)',
+        )
+        .optional(),
+      /**
+       * The `fetch` to use. Default: the global `fetch`. It is called as `fetch` may be: with a URL and
+       * an init for the first attempt of a call, with a `Request` for its retries.
+       *
+       * Not used by endpoint 6 (`meRetention.eligibleForCampaign`) nor by a `client.request` GET with a
+       * `body`: Fetch cannot send a body on a GET, so in Node those go over node:http(s) with its global
+       * agent (still through this client's timeout, abort, retries, logging and errors). A custom `fetch`
+       * that adds a proxy, a CA or other TLS settings does not apply to them: configure
+       * `https.globalAgent` (or `NODE_EXTRA_CA_CERTS`) for those instead.
+       */
+      fetch: z.custom<typeof fetch>(isFunction, 'must be a fetch function').optional(),
+      /** Headers sent with every request; each value one a header can carry (no line break, no NUL). */
+      headers: z
+        .custom<Record<string, string>>(isObject, {
+          error: 'must be an object of header names and values',
+          abort: true,
+        })
+        .check((ctx) => {
+          for (const [name, value] of Object.entries(ctx.value))
+            if (typeof value === 'string' && !isHeaderValue(value))
+              ctx.issues.push({ code: 'custom', path: [name], message: HEADER_VALUE_RULE, input: ctx.value });
+        })
+        .optional(),
+    },
+    { error: 'must be an object' },
+  )
+  .check((ctx) => {
+    // Spec, Authentication 7: every exchange uses HTTPS. Tokens, tickets and the client secret cross
+    // the network in clear over http, so it takes a word of the caller's beyond this machine.
+    if (ctx.value.allowInsecureHttp) return;
+    for (const [name, url] of Object.entries(ctx.value.hosts)) {
+      const parsed = typeof url === 'string' ? parsedUrl(url) : undefined;
+      if (parsed?.protocol === 'http:' && !isLoopbackHostname(parsed.hostname))
+        ctx.issues.push({ code: 'custom', path: ['hosts', name], message: PLAIN_HTTP, input: url });
+    }
+  });
 
 /**
  * Options of a {@link PlatformClient}. Checked when the client is made: a wrong one, or one it does
@@ -398,6 +415,14 @@ export interface PlatformClientOptions {
    * @defaultValue true
    */
   validateResponses?: boolean;
+  /**
+   * Send to an `http://` host beyond this machine (a platform-mock on a test network, a service of
+   * a compose file). Without it such a host is refused: the spec's exchanges use HTTPS, and tokens,
+   * tickets and the client secret would cross the network in clear. A loopback host (`localhost`,
+   * `127.0.0.1`, `[::1]`) may use http without it.
+   * @defaultValue false
+   */
+  allowInsecureHttp?: boolean;
   /**
    * Where to log requests (`debug`), answers (`debug`, or `warn` outside 2xx), retries (`info`) and
    * failures without an answer (`error`), secrets redacted; `console` fits.

@@ -153,6 +153,16 @@ describe('the constructor checks its options at once, naming the option', () => 
       'hosts.auth',
     ],
     [
+      'a plain-http host beyond this machine (the spec: every exchange uses HTTPS)',
+      { environment: 'stage', hosts: { ...hosts, auth: 'http://auth.example.test' }, auth: token },
+      'hosts.auth',
+    ],
+    [
+      'allowInsecureHttp that is no boolean',
+      { environment: 'stage', hosts, auth: token, allowInsecureHttp: 'yes' },
+      'allowInsecureHttp',
+    ],
+    [
       'an empty clientId',
       { environment: 'stage', hosts, auth: { clientId: '', clientSecret: 's', scopes: [] } },
       'auth.clientId',
@@ -216,6 +226,18 @@ describe('the constructor checks its options at once, naming the option', () => 
     expect(error).toBeInstanceOf(ClientConfigurationError);
     expect(error).toMatchObject({ option });
     expect((error as Error).message.startsWith(`${option}: `)).toBe(true);
+  });
+
+  test('plain http: to a loopback host always, beyond it only with allowInsecureHttp, and the message says how', () => {
+    for (const api of ['http://localhost:4010', 'http://127.0.0.1:4010', 'http://[::1]:4010', 'http://app.localhost'])
+      expect(() => new PlatformClient({ environment: 'stage', hosts: { ...hosts, api }, auth: token })).not.toThrow();
+    const lan = { ...hosts, api: 'http://platform-mock:4010' };
+    expect(() => new PlatformClient({ environment: 'stage', hosts: lan, auth: token })).toThrow(
+      'hosts.api: must use https (http only on a loopback host, or with allowInsecureHttp: true)',
+    );
+    expect(
+      () => new PlatformClient({ environment: 'stage', hosts: lan, auth: token, allowInsecureHttp: true }),
+    ).not.toThrow();
   });
 
   test('an option it does not know is named, and said to be none', () => {
