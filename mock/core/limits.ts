@@ -10,6 +10,13 @@ import { HttpError } from './errors.js';
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /**
+ * The largest `maxBodyBytes` a platform takes: 256 MiB. A body is decoded into one string, and V8
+ * cannot make one over about 512 Mi characters (a 540 MB body ended the process); half of that
+ * leaves room for the journal's and the parser's copies too.
+ */
+export const MAX_BODY_BYTES_LIMIT = 256 * 1024 * 1024;
+
+/**
  * The body limit of endpoint 4 (`PUT .../account_change_log/log_to_accounts`), 8 MiB: the spec
  * allows 1,000 entries of a 1,024-character message, a 100-character category and `requested_by`
  * (1.23 MB in plain ASCII), and 1,001 such entries must reach the count rule (400, not 413), even

@@ -9,7 +9,7 @@ import type { Environment } from '../../src/endpoints.js';
 import { ClockTime, LifetimeSeconds, MAX_LIFETIME_SECONDS } from './clock.js';
 import type { StateDocumentInput } from './document.js';
 import { JOURNAL_TEXT_BUDGET } from './journal.js';
-import { DEFAULT_MAX_BODY_BYTES } from './limits.js';
+import { DEFAULT_MAX_BODY_BYTES, MAX_BODY_BYTES_LIMIT } from './limits.js';
 import type { Platform } from './types.js';
 import { integerIn, validate } from './validate.js';
 
@@ -74,7 +74,6 @@ const ZonedDateTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.
 const nonEmpty = z.string({ error: 'Parameter must be a non-empty string' }).min(1, {
   error: 'Parameter must be a non-empty string',
 });
-const positive = integerIn(1, Number.MAX_SAFE_INTEGER, 'a positive integer');
 
 /** The SSO service's login limits (the `login` option). */
 const loginShape = {
@@ -317,15 +316,20 @@ const platformShape = {
   /**
    * The largest request body accepted, in bytes; a larger one is refused with `413
    * payload_too_large` as soon as it is known to be larger (from `Content-Length`, or while
-   * reading). Default 1 MiB (1048576).
+   * reading). Default 1 MiB (1048576); at most 256 MiB (268435456).
    */
-  maxBodyBytes: flagged(positive.default(DEFAULT_MAX_BODY_BYTES), {
-    flag: '--max-body-bytes',
-    value: '<n>',
-    help: 'largest request body',
-    section: 'security',
-    read: Digits,
-  }),
+  maxBodyBytes: flagged(
+    integerIn(1, MAX_BODY_BYTES_LIMIT, `an integer from 1 to ${MAX_BODY_BYTES_LIMIT} (256 MiB)`).default(
+      DEFAULT_MAX_BODY_BYTES,
+    ),
+    {
+      flag: '--max-body-bytes',
+      value: '<n>',
+      help: 'largest request body, up to 268435456 (256 MiB)',
+      section: 'security',
+      read: Digits,
+    },
+  ),
   /** Serve the `/__admin` test tools. Default true; false answers them `404 not_found`. */
   admin: flagged(z.boolean().default(true), {
     flag: '--no-admin',

@@ -238,13 +238,21 @@ const refusals = new WeakMap<ServerResponse, Refusal>();
 
 /** A body that was not read whole: over the limit. */
 const TOO_LARGE = Symbol('too large');
+/** A body read whole that cannot be decoded as text (longer than a string can be). */
+const UNREADABLE = Symbol('unreadable');
+
+/** The refusal of a body read whole that cannot be decoded: `400 malformed_request`, as the Fetch adapter's of a body it cannot read. */
+function unreadableBody(): HttpError {
+  return new HttpError(400, 'malformed_request', 'The request body could not be read', 'body');
+}
 
 /**
  * The body of a request that has one ({@link hasBody}), read chunk by chunk up to `limit` bytes.
  * A declared length over the limit is refused before reading; a body that goes over while reading
- * stops being kept at once.
+ * stops being kept at once. A body that cannot be decoded is {@link UNREADABLE}: nothing here
+ * throws outside the promise (an exception in a listener would end the process).
  */
-function readBody(req: IncomingMessage, limit: number): Promise<string | typeof TOO_LARGE> {
+function readBody(req: IncomingMessage, limit: number): Promise<string | typeof TOO_LARGE | typeof UNREADABLE> {
   const declared = declaredLength(req.headers['content-length']);
   if (declared !== undefined && declared > limit) return Promise.resolve(TOO_LARGE);
   return new Promise((resolve, reject) => {
@@ -261,7 +269,15 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | typeof 
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    req.on('end', () => {
+      try {
+        resolve(Buffer.concat(chunks, size).toString('utf8'));
+      } catch {
+        resolve(UNREADABLE);
+      } finally {
+        chunks.length = 0;
+      }
+    });
     req.on('error', reject);
     req.on('close', () => {
       if (!req.complete) reject(new Error('the client went away'));
@@ -619,7 +635,8 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     if (read === TOO_LARGE) {
       refusal = bodyTooLarge(limit);
       whole = false;
-    } else body = read;
+    } else if (read === UNREADABLE) refusal = unreadableBody();
+    else body = read;
   }
   const remote = req.socket.remoteAddress;
   const socketIp = remote?.startsWith('::ffff:') ? remote.slice(7) : remote;

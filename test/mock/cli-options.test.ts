@@ -134,6 +134,10 @@ describe('platform-mock flags', () => {
     [['--journal-limit', 'x'], 'invalid --journal-limit: x'],
     [['--journal-limit', '1.5'], 'invalid --journal-limit: 1.5'],
     [['--max-body-bytes', '0'], 'invalid --max-body-bytes: 0'],
+    [
+      ['--max-body-bytes', '700000000'],
+      'invalid --max-body-bytes: 700000000 (must be an integer from 1 to 268435456 (256 MiB))',
+    ],
     [['--request-timeout', '0'], 'invalid --request-timeout: 0'],
     [
       ['--headers-timeout', '40000'],
