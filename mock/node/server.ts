@@ -192,6 +192,7 @@ function hostRefusal(
   ctx: ServeContext,
   header: string | undefined,
   rawHeaders: readonly string[],
+  inTarget = false,
 ): HttpError | undefined {
   if (severalHosts(rawHeaders))
     return new HttpError(400, 'malformed_request', 'The request has more than one Host header: send one', 'host');
@@ -199,8 +200,30 @@ function hostRefusal(
   const message =
     header === undefined || header === ''
       ? 'The request names no host: send a Host header with the host name this server is reached by'
-      : 'The Host header names a host this server does not answer: reach it by a loopback address, or list the host with --allowed-hosts';
+      : `The ${inTarget ? 'request target' : 'Host header'} names a host this server does not answer: reach it by a loopback address, or list the host with --allowed-hosts`;
   return new HttpError(403, 'host_not_allowed', message, 'host');
+}
+
+/** The refusal of a request target that is neither a path nor an absolute http URL (before routing: not journaled). */
+const MALFORMED_TARGET = JSON.stringify({
+  code: 'malformed_request',
+  field: 'url',
+  message:
+    'The request target must be a path (/openapi.json) or an absolute http URL naming a host (http://127.0.0.1:4010/openapi.json): * and authority-form are not served',
+});
+
+/**
+ * An absolute-form request target (RFC 9112, 3.2.2: `http://host[:port]/path?query`, as a client
+ * talking to a proxy sends it), which a server must accept: its authority, which takes the place of
+ * `Host` (and is checked as a `Host` would be), and the rest as a path. Undefined for a target of
+ * any other form, for one with no host, and for one with credentials (`http://user@host/`).
+ */
+function absoluteForm(target: string): { authority: string; path: string } | undefined {
+  const match = /^https?:\/\/([^/?#]+)/i.exec(target);
+  const authority = match?.[1];
+  if (match === null || authority === undefined || authority.includes('@')) return undefined;
+  const rest = target.slice(match[0].length);
+  return { authority, path: rest.startsWith('/') ? rest : `/${rest}` };
 }
 
 /**
@@ -327,10 +350,14 @@ function loggedTarget(target: string, secretPaths: readonly PathTemplate[]): str
  * as the router matches it (`PathTemplate`), in a namespace (`/_ns/{name}/...`) after its two segments.
  */
 function namedTarget(target: string, secretPaths: readonly PathTemplate[]): string {
+  // As the server reads it: a path (`//x` stays a path), or an absolute URL, of which the path is kept.
+  const path = target.startsWith('/') ? target : absoluteForm(target)?.path;
+  // A target the server refuses is shown as sent, but for credentials before a host (`//user:pw@`).
+  if (path === undefined)
+    return redactParams(target.replace(/^([^/]*\/\/)[^/?#]*@/, `$1${REDACTED}@`), REDACTED, 'url');
   let url: URL;
   try {
-    // As the server reads it: a path (`//x` stays a path), or an absolute URL, of which the path is kept.
-    url = new URL(target.startsWith('/') ? `http://platform.invalid${target}` : target);
+    url = new URL(`http://platform.invalid${path}`);
   } catch {
     return redactParams(target, REDACTED, 'url');
   }
@@ -612,17 +639,29 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     const value = req.headers[name];
     if (value !== undefined) setOwn(headers, name, Array.isArray(value) ? value.join(', ') : value);
   }
-  let refusal = hostRefusal(ctx, req.headers.host, req.rawHeaders) ?? expectationRefusal(req.headers.expect);
-  const target = req.url ?? '/';
+  // Origin-form (a path), or absolute-form, whose authority takes the place of `Host`.
+  let target = req.url ?? '/';
+  let host = req.headers.host;
+  const absolute = target.startsWith('/') ? undefined : absoluteForm(target);
+  if (absolute) ({ authority: host, path: target } = absolute);
+  let refusal =
+    hostRefusal(ctx, host, req.rawHeaders, absolute !== undefined) ?? expectationRefusal(req.headers.expect);
   let url: URL;
   try {
-    if (!target.startsWith('/')) throw new TypeError('not origin-form');
+    if (!target.startsWith('/')) throw new TypeError('neither origin-form nor absolute-form');
     const proto = ctx.trustProxy ? firstForwarded(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
     const scheme = proto === 'https' || proto === 'http' ? proto : 'http';
-    url = new URL(`${scheme}://${refusal ? new URL(ctx.origin).host : (req.headers.host ?? '')}${target}`);
+    url = new URL(`${scheme}://${refusal ? new URL(ctx.origin).host : (host ?? '')}${target}`);
   } catch {
-    res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
-    res.end('{"code":"invalid_parameter","field":"url","message":"The request target is not a valid path"}');
+    res.writeHead(400, [
+      'content-type',
+      'application/json',
+      'content-length',
+      String(Buffer.byteLength(MALFORMED_TARGET)),
+      'connection',
+      'close',
+    ]);
+    res.end(MALFORMED_TARGET);
     req.resume();
     return;
   }

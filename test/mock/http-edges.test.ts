@@ -1,12 +1,14 @@
 /**
  * The node:http adapter at the edges of HTTP/1.1: a `CONNECT`, an expectation other than
- * `100-continue`, a request that names no host, and one with two `Host` lines. Each is answered with the platform's JSON
+ * `100-continue`, a request that names no host, one with two `Host` lines, an absolute-form target
+ * (answered) and a target of another form (refused). Each is answered with the platform's JSON
  * error (never a bare status or a silent close), and changes nothing.
  */
 import * as net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type RunningServer, startServer } from '../../mock/node/index.js';
+import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/index.js';
 import { paths } from '../paths.js';
+import { until } from '../until.js';
 
 /** An answer read off a raw socket: status, header lines and the parsed JSON body. */
 interface RawReply {
@@ -41,8 +43,9 @@ function exchange(origin: string, text: string): Promise<RawReply> {
 
 describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
   let server: RunningServer;
+  const lines: RequestLogLine[] = [];
   beforeAll(async () => {
-    server = await startServer({ port: 0, seed: 'demo' });
+    server = await startServer({ port: 0, seed: 'demo', onRequest: (line) => lines.push(line) });
   });
   afterAll(() => server.close());
 
@@ -136,6 +139,102 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
       expect(server.platform.snapshot()).toEqual(before);
     },
   );
+
+  test('an absolute-form target (RFC 9112, 3.2.2) is answered as its path, with its correlation id, and journaled', async () => {
+    const { host } = new URL(server.url);
+    const reply = await exchange(
+      server.url,
+      `GET http://${host}/openapi.json HTTP/1.1\r\nHost: ${host}\r\nconnection: close\r\n\r\n`,
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.head).toMatch(/\r\nx-correlation-id: [\w-]+/i);
+    expect(reply.head).toMatch(/\r\ncontent-length: \d+/i);
+    expect(reply.json).toMatchObject({ openapi: expect.any(String) });
+    const correlationId = /\r\nx-correlation-id: ([\w-]+)/i.exec(reply.head)?.[1];
+    // The request log shows the path, as it shows an origin-form target's.
+    await until(() =>
+      expect(lines).toContainEqual(expect.objectContaining({ path: '/openapi.json', status: 200, correlationId })),
+    );
+    const before = server.platform.snapshot();
+    const refused = await exchange(
+      server.url,
+      `GET http://${host}${paths.getProducts}?limit=1 HTTP/1.1\r\nHost: ${host}\r\nconnection: close\r\n\r\n`,
+    );
+    expect(refused.status).toBe(401);
+    const id = (refused.json as { api_correlation_id: string }).api_correlation_id;
+    expect(server.platform.requests.list().find((e) => e.correlation_id === id)).toMatchObject({
+      path: paths.getProducts,
+      status: 401,
+    });
+    expect(server.platform.snapshot()).toEqual(before);
+  });
+
+  test.each([
+    ['without a path', (host: string) => `http://${host}`, 404],
+    ['with a query and no path', (host: string) => `http://${host}?a=1`, 404],
+    ['with a scheme in capitals', (host: string) => `HTTP://${host}/openapi.json`, 200],
+    [
+      'under localhost, with another Host header (the target names the host)',
+      (host: string) => `http://localhost:${host.split(':')[1]}/openapi.json`,
+      200,
+    ],
+  ])('an absolute-form target %s is read as origin-form', async (_, target, status) => {
+    const reply = await exchange(
+      server.url,
+      `GET ${target(new URL(server.url).host)} HTTP/1.1\r\nHost: evil.example\r\nconnection: close\r\n\r\n`,
+    );
+    expect(reply.status).toBe(status);
+  });
+
+  test('an absolute-form target naming a host it does not serve: 403 host_not_allowed, field host, whatever Host says; nothing changes', async () => {
+    const before = server.platform.snapshot();
+    const reply = await exchange(
+      server.url,
+      `POST http://evil.example/__admin/reset HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\nconnection: close\r\n\r\n`,
+    );
+    expect(reply.status).toBe(403);
+    expect(reply.json).toMatchObject({
+      code: 'host_not_allowed',
+      field: 'host',
+      message:
+        'The request target names a host this server does not answer: reach it by a loopback address, or list the host with --allowed-hosts',
+    });
+    expect(server.platform.snapshot()).toEqual(before);
+  });
+
+  test.each([
+    ['OPTIONS * (asterisk-form)', 'OPTIONS * HTTP/1.1'],
+    ['authority-form outside CONNECT', 'GET localhost:4010 HTTP/1.1'],
+    ['an absolute URL with credentials', 'GET http://user:pw@127.0.0.1/openapi.json HTTP/1.1'],
+    ['an absolute URL naming no host', 'GET http:///openapi.json HTTP/1.1'],
+    ['an absolute URL of another scheme', 'GET ftp://127.0.0.1/openapi.json HTTP/1.1'],
+  ])(
+    'a target that is neither a path nor an absolute http URL, %s: 400 malformed_request as JSON with its length; nothing changes',
+    async (_, line) => {
+      const before = server.platform.snapshot();
+      const journaled = server.platform.requests.list().length;
+      const reply = await exchange(server.url, `${line}\r\nHost: 127.0.0.1\r\n\r\n`);
+      expect(reply.status).toBe(400);
+      expect(reply.head).toMatch(/\r\ncontent-length: \d+/i);
+      expect(reply.head).not.toMatch(/transfer-encoding/i);
+      expect(reply.json).toMatchObject({ code: 'malformed_request', message: expect.any(String) });
+      expect(server.platform.requests.list()).toHaveLength(journaled);
+      expect(server.platform.snapshot()).toEqual(before);
+    },
+  );
+
+  test('the request log shows a refused target as sent, without the credentials before its host', async () => {
+    const reply = await exchange(
+      server.url,
+      'GET http://user:pw@127.0.0.1/x?token=t0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+    );
+    expect(reply.status).toBe(400);
+    await until(() =>
+      expect(lines).toContainEqual(
+        expect.objectContaining({ path: 'http://[redacted]@127.0.0.1/x?token=[redacted]', status: 400 }),
+      ),
+    );
+  });
 
   test('a Host it does not serve is still 403 host_not_allowed', async () => {
     const reply = await exchange(server.url, 'GET /__admin/state HTTP/1.0\r\nHost: evil.example\r\n\r\n');
