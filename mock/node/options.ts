@@ -155,11 +155,15 @@ const serverShape = {
   adminToken: platform.adminToken.unwrap().optional(),
   /** Show a "you are leaving" page for returns to unregistered domains (new platform only). */
   returnInterstitial: platform.returnInterstitial.unwrap().optional(),
-  /** Time to receive a whole request, in ms; a slower client gets 408 and is disconnected. Default 30000. */
+  /**
+   * Time to receive a whole request, in ms; a slower client gets 408 and is disconnected. Also the
+   * time an answer the connection did not take whole at once (a large one, or one to a client that
+   * does not read) has to be read, from when it is written; past it, the connection is closed. Default 30000.
+   */
   requestTimeoutMs: flagged(positive.default(30_000), {
     flag: '--request-timeout',
     value: '<ms>',
-    help: 'time to receive a whole request',
+    help: 'time to receive a whole request, and to read an answer once written',
     section: 'security',
     read: Digits,
   }),

@@ -101,6 +101,8 @@ interface ServeContext extends Target {
   answering: number;
   /** The most requests being answered at once, beyond the first of each namespace and of the root. */
   readonly share: number;
+  /** How long an answer the connection did not take whole at once may wait to be read: the request timeout. */
+  readonly readWithinMs: number;
 }
 
 /**
@@ -415,6 +417,21 @@ function lingerAndClose(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
+/**
+ * After an answer is ended: when its connection did not take it whole at once (a large answer, or
+ * a client that does not read what it is sent, with requests behind it), it must be read within
+ * `ms` (the request timeout), else its connection is closed. An answer not read holds its memory,
+ * and the connection with the requests sent behind it, for as long as the connection is open.
+ * Nothing is done for an answer taken whole: the common case costs no timer.
+ */
+function readWithin(res: ServerResponse, ms: number): void {
+  if (res.writableFinished || res.destroyed) return;
+  const socket = res.req.socket;
+  const timer = setTimeout(() => socket.destroy(), ms);
+  timer.unref();
+  res.once('close', () => clearTimeout(timer));
+}
+
 /** Whether a namespace's state changed since it was made: its document, or a wrong-password count or shop session beside it. */
 function changedSinceMade(namespace: Namespace): boolean {
   const { state } = namespace;
@@ -662,6 +679,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
       'close',
     ]);
     res.end(MALFORMED_TARGET);
+    readWithin(res, ctx.readWithinMs);
     req.resume();
     return;
   }
@@ -713,6 +731,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     answerHeaders.push('content-length', String(Buffer.byteLength(answer.body)));
   res.writeHead(answer.status, answerHeaders);
   res.end(answer.body ?? undefined);
+  readWithin(res, ctx.readWithinMs);
 }
 
 /** Whether listening on `host` reaches beyond this machine. */
@@ -861,6 +880,7 @@ function serveContext(
     inFlight: new Map(),
     answering: 0,
     share: requestShare(settings.maxConnections),
+    readWithinMs: settings.requestTimeoutMs,
   };
 }
 
@@ -921,6 +941,7 @@ function requestListener(ctx: ServeContext, onRequest: ServerSettings['onRequest
       }
       res.writeHead(500, { 'content-type': 'application/json', connection: 'close' });
       res.end('{"code":"internal_server_error","message":"Internal server error"}');
+      readWithin(res, ctx.readWithinMs);
     });
   };
 }
@@ -976,18 +997,41 @@ function answerConnect(_req: IncomingMessage, socket: Duplex): void {
 }
 
 /**
- * The open connections of a server, oldest first, with the answers each owes. At the cap, a new
- * connection takes the place of the oldest one that holds no whole request the platform is still
- * answering (one idle between requests, one that has sent nothing or part of its headers, one
- * still sending its body, one whose answer is only waiting to be read), so sockets that say
- * nothing cannot keep a client out; only when every connection holds a request being answered is
- * the new one closed.
+ * How many requests a connection may have read and waiting behind the one being answered
+ * (pipelined); one more closes it. A client that sends many requests without reading its answers
+ * holds at most this many, never an answer each.
+ */
+export const MAX_PIPELINED = 32;
+
+/** A connection's requests: the answer being served, and the requests read behind it (pipelined), in order. */
+interface Lane {
+  /** The answer the platform is making or that is being sent; the next waits until it has finished. */
+  current: ServerResponse | undefined;
+  /** The answers of the requests read behind it, first to serve first; none until a request is. */
+  waiting: ServerResponse[] | undefined;
+  /** Serves the next waiting request once `current` has finished (made on the first request that waits). */
+  next: (() => void) | undefined;
+}
+
+/**
+ * The open connections of a server, oldest first, with the request each is being answered. Each
+ * connection's requests are answered one at a time, in order: the next starts once the answer
+ * before it has finished (its last byte taken by the connection), so a client that sends requests
+ * and never reads the answers has one answer made at a time, not one per request it sent; beyond
+ * {@link MAX_PIPELINED} requests waiting, its connection is closed. At the cap, a new connection
+ * takes the place of the oldest one that holds no whole request the platform is still answering
+ * (one idle between requests, one that has sent nothing or part of its headers, one still sending
+ * its body, one whose answer is only waiting to be read), so sockets that say nothing cannot keep a
+ * client out; only when every connection holds a request being answered is the new one closed.
  */
 class Connections {
-  /** Each connection and the answers it is owed (pipelined requests queue), oldest connection first. */
-  readonly #open = new Map<Socket, Set<ServerResponse>>();
+  /** Each connection and its requests, oldest connection first. */
+  readonly #open = new Map<Socket, Lane>();
 
-  constructor(readonly cap: number) {}
+  constructor(
+    readonly cap: number,
+    readonly serve: (req: IncomingMessage, res: ServerResponse) => void,
+  ) {}
 
   /** A new connection: admitted, in the place of the oldest waiting one when at the cap, or closed. */
   admit(socket: Socket): void {
@@ -1000,24 +1044,61 @@ class Connections {
       this.#open.delete(waiting);
       waiting.destroy();
     }
-    this.#open.set(socket, new Set());
+    this.#open.set(socket, { current: undefined, waiting: undefined, next: undefined });
     socket.once('close', () => this.#open.delete(socket));
   }
 
-  /** A request read on a connection: it holds its connection until its answer is ended. */
-  started(req: IncomingMessage, res: ServerResponse): void {
-    const owed = this.#open.get(req.socket);
-    if (owed === undefined) return;
-    owed.add(res);
-    res.once('close', () => owed.delete(res));
+  /**
+   * A request read on a connection: served at once when the answer before it has finished (or it
+   * is the first), else queued behind it. Nothing is allocated or listened to for a request that
+   * is not pipelined: `writableFinished` tells that the answer before it is all sent.
+   */
+  received(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket as Socket;
+    const lane = this.#open.get(socket);
+    if (lane === undefined) {
+      // Its connection is gone, or closed as one pipelining too much: the rest of what it sent is not served.
+      if (!socket.destroyed) this.serve(req, res);
+      return;
+    }
+    const { current } = lane;
+    if (lane.waiting === undefined || lane.waiting.length === 0) {
+      if (current === undefined || current.writableFinished) {
+        lane.current = res;
+        this.serve(req, res);
+        return;
+      }
+      lane.waiting ??= [];
+      lane.next ??= () => this.#next(socket, lane);
+      current.once('finish', lane.next);
+    } else if (lane.waiting.length >= MAX_PIPELINED) {
+      this.#open.delete(socket);
+      socket.destroy();
+      return;
+    }
+    lane.waiting.push(res);
+  }
+
+  /** The answer before has finished: the next request waiting is served, unless the connection is closing. */
+  #next(socket: Socket, lane: Lane): void {
+    const waiting = lane.waiting;
+    const res = waiting?.shift();
+    if (waiting === undefined || res === undefined) return;
+    // An answer that closes its connection (`Connection: close`) is its last: what was sent behind it is not served.
+    if (socket.destroyed || !socket.writable) {
+      waiting.length = 0;
+      return;
+    }
+    lane.current = res;
+    this.serve(res.req, res);
+    // Not finished yet (that takes a turn of the event loop at least): the next waits for it.
+    if (waiting.length > 0 && lane.next) res.once('finish', lane.next);
   }
 
   #oldestWaiting(): Socket | undefined {
-    for (const [socket, owed] of this.#open) {
-      let busy = false;
+    for (const [socket, { current }] of this.#open) {
       // Busy: a request received whole, whose answer the platform has not ended yet.
-      for (const res of owed) if (res.req.complete && !res.writableEnded) busy = true;
-      if (!busy) return socket;
+      if (current === undefined || !current.req.complete || current.writableEnded) return socket;
     }
     return undefined;
   }
@@ -1027,11 +1108,8 @@ class Connections {
 function httpServer(ctx: ServeContext, settings: ServerSettings, listener: ReturnType<typeof requestListener>) {
   const { requestTimeoutMs } = settings;
   const headersTimeout = settings.headersTimeoutMs ?? Math.min(DEFAULT_HEADERS_TIMEOUT_MS, requestTimeoutMs);
-  const connections = new Connections(settings.maxConnections);
-  const served = (req: IncomingMessage, res: ServerResponse): void => {
-    connections.started(req, res);
-    listener(req, res);
-  };
+  const connections = new Connections(settings.maxConnections, listener);
+  const served = (req: IncomingMessage, res: ServerResponse): void => connections.received(req, res);
   const server = createServer(
     {
       requestTimeout: requestTimeoutMs,
