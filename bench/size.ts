@@ -18,9 +18,11 @@ import type { Result } from './harness.js';
  * run (Node only, about 90 KB of code per format) took it to 2.59, 2.75 until the compiled checks of
  * the hot answers (62 KB of code per format, and its source map) took it to 2.89, and 2.95 until the
  * shared server's namespace rules, the journal's scans of multipart and JSON-like bodies and the
- * CLI's watch of npm (44 KB in all, the platform's only) took it to 2.954.
+ * CLI's watch of npm (44 KB in all, the platform's only) took it to 2.954, and 3 until the refusals
+ * of bad input and of quoted secrets in the SDK, the server's pipelining lanes and absolute-form
+ * targets, and the JSON fault finder for seed and state files took it to 3.03.
  */
-export const PACKAGE_BUDGET_MB = 3;
+export const PACKAGE_BUDGET_MB = 3.1;
 
 const ENTRY = new URL('../src/index.ts', import.meta.url).pathname;
 const SIGN_ON = new URL('../src/sign-on/index.ts', import.meta.url).pathname;
@@ -88,7 +90,7 @@ export async function measureSizes(): Promise<Result[]> {
   const mb = (bytes: number) => bytes / 1e6;
   return [
     row('/sign-on helpers (marketplaceUrl, ReplayGuard, MemoryTicketStore), min+gz, vs 3 KB', signOn.entry, 3),
-    row('the whole SDK entry, every endpoint, min+gz, vs 52 KB', whole.entry, 52),
+    row('the whole SDK entry, every endpoint, min+gz, vs 53 KB', whole.entry, 53),
     row(
       "  loaded on first use (ky for a retry, jose for SSO, the hot answers' checks), min+gz, vs 16 KB",
       whole.lazy,
