@@ -85,6 +85,7 @@ export type {
   SignedInUser,
   SsoErrorCode,
   SsoServiceErrorCode,
+  SsoServiceSessionClaims,
   SsoSessionClaims,
   SsoSessionStatus,
 } from './schemas/sign-on.js';

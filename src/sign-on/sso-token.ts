@@ -8,7 +8,7 @@
  */
 import type { errors as JoseErrors } from 'jose';
 import type * as z from 'zod';
-import { type SsoErrorCode, SsoRequestClaims, SsoSessionClaims } from '../schemas/sign-on.js';
+import { type SsoErrorCode, SsoRequestClaims, SsoServiceSessionClaims, SsoSessionClaims } from '../schemas/sign-on.js';
 import { SignOnConfigurationError, SsoTokenError } from './errors.js';
 import { hs256Key, requireOption } from './internal.js';
 import { parseOrThrow } from './parse.js';
@@ -28,8 +28,20 @@ export const SSO_TOKEN_LIFETIME_SECONDS = 10;
  */
 export const SSO_IDENTIFY_LIFETIME_SECONDS = 60;
 
-/** Claims a session token must carry before its content is even looked at. */
+/** Claims a session token of endpoint 21 must carry before its content is even looked at. */
 const REQUIRED_SESSION_CLAIMS = ['sts', 'sid', 'aid', 'at', 'err', 'exp', 'iat', 'iss', 'aud'];
+
+/** Claims a session token of the service's other operations must carry ({@link SsoServiceSessionClaims}). */
+const REQUIRED_SERVICE_CLAIMS = ['sts', 'sid', 'exp', 'iat', 'iss', 'aud'];
+
+/** How a session token's claims are read: endpoint 21's, every claim required; or the other operations'. */
+interface ClaimRules {
+  readonly required: readonly string[];
+  readonly schema: z.ZodType<SsoSessionClaims, unknown>;
+}
+
+const ENDPOINT_21: ClaimRules = { required: REQUIRED_SESSION_CLAIMS, schema: SsoSessionClaims };
+const SERVICE: ClaimRules = { required: REQUIRED_SERVICE_CLAIMS, schema: SsoServiceSessionClaims };
 
 /** Input of {@link createSsoRequestToken}. */
 export interface SsoRequestTokenInput {
@@ -93,9 +105,23 @@ export interface VerifySsoSessionTokenOptions {
  * @throws {@link SsoTokenError} for every verification failure, with a {@link SsoTokenErrorReason}
  * @throws {@link SignOnConfigurationError} when the secret is shorter than 32 bytes or an option is empty
  */
-export async function verifySsoSessionToken(
+export function verifySsoSessionToken(token: string, options: VerifySsoSessionTokenOptions): Promise<SsoSessionClaims> {
+  return verifySessionToken(token, options, ENDPOINT_21);
+}
+
+/**
+ * Verifies a session token of the SSO service's other operations as {@link verifySsoSessionToken}
+ * does, its claims read by {@link SsoServiceSessionClaims}: those the public documentation does not
+ * name in their answers may be absent.
+ */
+export function verifySsoServiceToken(token: string, options: VerifySsoSessionTokenOptions): Promise<SsoSessionClaims> {
+  return verifySessionToken(token, options, SERVICE);
+}
+
+async function verifySessionToken(
   token: string,
   options: VerifySsoSessionTokenOptions,
+  rules: ClaimRules,
 ): Promise<SsoSessionClaims> {
   const key = hs256Key(options.clientSecret);
   const clientId = requireOption('clientId', options.clientId);
@@ -117,13 +143,13 @@ export async function verifySsoSessionToken(
       clockTolerance,
       // jose adds the tolerance to this itself: a token is accepted up to 10 s + tolerance after `iat`.
       maxTokenAge: SSO_TOKEN_LIFETIME_SECONDS,
-      requiredClaims: REQUIRED_SESSION_CLAIMS,
+      requiredClaims: [...rules.required],
       currentDate: options.now ?? new Date(),
     }));
   } catch (error) {
     throw toSsoTokenError(error, jose.errors);
   }
-  const parsed = SsoSessionClaims.safeParse(payload);
+  const parsed = rules.schema.safeParse(payload);
   if (!parsed.success) {
     const claim = parsed.error.issues[0]?.path.map(String).join('.') || undefined;
     throw new SsoTokenError('claims', `The SSO session token has an invalid claim${claim ? ` "${claim}"` : ''}`, claim);

@@ -154,6 +154,47 @@ describe('createSession, authenticate, sessionStatus, logout', () => {
     });
   });
 
+  test("the other operations' answers may carry only the claims their documentation names (sid, sts, at; raa or frf with their errors); endpoint 21's must carry all", async () => {
+    const bare = (claims: Record<string, unknown>) => {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuedAt(now)
+        .setNotBefore(now)
+        .setExpirationTime(now + 10)
+        .setIssuer(demoSite.ssoAudience)
+        .setAudience(demoSite.clientId)
+        .sign(new TextEncoder().encode(demoSite.clientSecret));
+    };
+    const answer = (operation: string, t: string) =>
+      server.use(http.post(`${defaultHosts.sso}/${operation}`, () => HttpResponse.json({ t })));
+    answer('sessionstatus', await bare({ sid: 'abc', sts: 'loggedin', aid: anna.id, at: 'a-ticket' }));
+    expect(await siteClient().sso.sessionStatus({ sessionId: 'abc', lastKnownStatus: 'anon', ...VISITOR })).toEqual({
+      status: 'loggedin',
+      sessionId: 'abc',
+      accountId: anna.id,
+      ticket: 'a-ticket',
+    });
+    answer('authenticate', await bare({ sid: 'abc', sts: 'anon', err: 'invalid_credentials', raa: 3 }));
+    expect(
+      await siteClient().sso.authenticate({ sessionId: 'abc', email: anna.email, password: 'wrong', ...VISITOR }),
+    ).toEqual({ status: 'error', error: 'invalid_credentials', remainingAttempts: 3, message: '', sessionId: 'abc' });
+    answer('logout', await bare({ sid: 'abc', sts: 'terminated' }));
+    expect(await siteClient().sso.logout({ sessionId: 'abc', ...VISITOR })).toEqual({
+      status: 'terminated',
+      sessionId: 'abc',
+    });
+    // A logged-in answer that names no account is still refused: the result promises one.
+    answer('sessionstatus', await bare({ sid: 'abc', sts: 'loggedin', at: 'a-ticket' }));
+    await expect(
+      siteClient().sso.sessionStatus({ sessionId: 'abc', lastKnownStatus: 'anon', ...VISITOR }),
+    ).rejects.toMatchObject({ constructor: SsoTokenError, claim: 'aid' });
+    answer('authenticatewithticket', await bare({ sid: 'abc', sts: 'loggedin', aid: anna.id, at: 'x', err: null }));
+    await expect(
+      siteClient().sso.authenticateWithTicket({ sessionId: 'abc', ticket: 'a-ticket', ...VISITOR }),
+    ).rejects.toBeInstanceOf(SsoTokenError);
+  });
+
   test('an err code this SDK does not know: error unrecognised_error, the code as sent in code', async () => {
     const t = await sessionToken({ sid: 'abc', err: 'brand_new_code', ems: 'Something new' });
     server.use(http.post(`${defaultHosts.sso}/sessionstatus`, () => HttpResponse.json({ t })));
