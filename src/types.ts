@@ -85,7 +85,6 @@ export type {
   SignedInUser,
   SsoErrorCode,
   SsoServiceErrorCode,
-  SsoServiceSessionClaims,
   SsoSessionClaims,
   SsoSessionStatus,
 } from './schemas/sign-on.js';

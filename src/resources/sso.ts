@@ -351,7 +351,7 @@ export class Sso extends APIResource {
   /**
    * The claims of a session token of the SSO service, verified (for `sessionId` when given) before
    * they are read: endpoint 21's with every claim of the spec, the other operations' with those
-   * their documentation names (`SsoServiceSessionClaims`).
+   * their documentation names, the rest read as "not said".
    */
   async #verify(method: string, token: string, sessionId: string | undefined): Promise<SsoSessionClaims> {
     const { credentials, sso } = this.#settings(method);

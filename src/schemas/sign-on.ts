@@ -132,28 +132,6 @@ export const SsoSessionClaims = z.object({
 /** Claims of the SSO session token. */
 export type SsoSessionClaims = z.infer<typeof SsoSessionClaims>;
 
-/**
- * The session-token claims of the SSO service's other operations (createsession, sessionstatus,
- * authenticate, logout, identify's landing), as the SDK reads them. The platform's public
- * documentation names only `sid`, `sts` and `at` in their answers (and `raa`, `frf` with the errors
- * that carry them), so the rest of endpoint 21's claims may be absent: `at`, `ems` and `otp` then
- * read as '', `err` and `ses` as null, `frf`, `raa` and `slm` as -1 ("not said"). `aid` too reads as '', and
- * a logged-in session that names no account is still refused when its result is made.
- */
-export const SsoServiceSessionClaims = SsoSessionClaims.extend({
-  aid: z.string().default(''),
-  at: z.string().default(''),
-  err: z.string().nullable().default(null),
-  ems: z.string().default(''),
-  frf: z.number().int().default(-1),
-  raa: z.number().int().default(-1),
-  slm: z.number().int().default(-1),
-  otp: z.string().default(''),
-  ses: z.unknown().default(null),
-});
-/** Claims of a session token of the SSO service's other operations, as the SDK reads them: those of endpoint 21, each there. */
-export type SsoServiceSessionClaims = z.infer<typeof SsoServiceSessionClaims>;
-
 // ---------------------------------------------------------------- 25. the shop
 
 /**

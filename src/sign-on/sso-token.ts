@@ -8,7 +8,7 @@
  */
 import type { errors as JoseErrors } from 'jose';
 import type * as z from 'zod';
-import { type SsoErrorCode, SsoRequestClaims, SsoServiceSessionClaims, SsoSessionClaims } from '../schemas/sign-on.js';
+import { type SsoErrorCode, SsoRequestClaims, SsoSessionClaims } from '../schemas/sign-on.js';
 import { SignOnConfigurationError, SsoTokenError } from './errors.js';
 import { hs256Key, requireOption } from './internal.js';
 import { parseOrThrow } from './parse.js';
@@ -31,17 +31,26 @@ export const SSO_IDENTIFY_LIFETIME_SECONDS = 60;
 /** Claims a session token of endpoint 21 must carry before its content is even looked at. */
 const REQUIRED_SESSION_CLAIMS = ['sts', 'sid', 'aid', 'at', 'err', 'exp', 'iat', 'iss', 'aud'];
 
-/** Claims a session token of the service's other operations must carry ({@link SsoServiceSessionClaims}). */
+/** Claims a session token of the service's other operations must carry ({@link SERVICE_DEFAULTS}). */
 const REQUIRED_SERVICE_CLAIMS = ['sts', 'sid', 'exp', 'iat', 'iss', 'aud'];
+
+/**
+ * The session-token claims of the SSO service's other operations (createsession, sessionstatus,
+ * authenticate, logout, identify's landing) that may be absent, and what each then reads as. The
+ * platform's public documentation names only `sid`, `sts` and `at` in their answers (and `raa`,
+ * `frf` with the errors that carry them); the rest of endpoint 21's claims read as "not said". A
+ * logged-in session that names no account (`aid`) is still refused when its result is made.
+ */
+const SERVICE_DEFAULTS = { aid: '', at: '', err: null, ems: '', frf: -1, raa: -1, slm: -1, otp: '', ses: null };
 
 /** How a session token's claims are read: endpoint 21's, every claim required; or the other operations'. */
 interface ClaimRules {
   readonly required: readonly string[];
-  readonly schema: z.ZodType<SsoSessionClaims, unknown>;
+  readonly defaults?: Readonly<Record<string, unknown>>;
 }
 
-const ENDPOINT_21: ClaimRules = { required: REQUIRED_SESSION_CLAIMS, schema: SsoSessionClaims };
-const SERVICE: ClaimRules = { required: REQUIRED_SERVICE_CLAIMS, schema: SsoServiceSessionClaims };
+const ENDPOINT_21: ClaimRules = { required: REQUIRED_SESSION_CLAIMS };
+const SERVICE: ClaimRules = { required: REQUIRED_SERVICE_CLAIMS, defaults: SERVICE_DEFAULTS };
 
 /** Input of {@link createSsoRequestToken}. */
 export interface SsoRequestTokenInput {
@@ -111,8 +120,7 @@ export function verifySsoSessionToken(token: string, options: VerifySsoSessionTo
 
 /**
  * Verifies a session token of the SSO service's other operations as {@link verifySsoSessionToken}
- * does, its claims read by {@link SsoServiceSessionClaims}: those the public documentation does not
- * name in their answers may be absent.
+ * does, but the claims their documentation does not name may be absent ({@link SERVICE_DEFAULTS}).
  */
 export function verifySsoServiceToken(token: string, options: VerifySsoSessionTokenOptions): Promise<SsoSessionClaims> {
   return verifySessionToken(token, options, SERVICE);
@@ -149,7 +157,7 @@ async function verifySessionToken(
   } catch (error) {
     throw toSsoTokenError(error, jose.errors);
   }
-  const parsed = rules.schema.safeParse(payload);
+  const parsed = SsoSessionClaims.safeParse(rules.defaults ? { ...rules.defaults, ...(payload as object) } : payload);
   if (!parsed.success) {
     const claim = parsed.error.issues[0]?.path.map(String).join('.') || undefined;
     throw new SsoTokenError('claims', `The SSO session token has an invalid claim${claim ? ` "${claim}"` : ''}`, claim);
