@@ -425,6 +425,13 @@ describe('record once, check in CI without the stage', () => {
     expect(found(edited)).toEqual([
       { scenario: 'products', step: 'get products by an id that names no product', kind: 'code', at: '/code' },
     ]);
+
+    // A file broken by hand is named, with where and why, and nothing of what it holds.
+    writeFileSync(file, '{"steps": {"x": hunter2-broken}}');
+    await expect(runParity({ snapshots: dir })).rejects.toThrow(
+      `${file} is not JSON: line 1, column 17: a value was expected here`,
+    );
+    await expect(runParity({ snapshots: dir })).rejects.not.toThrow(/hunter2/);
   });
 });
 

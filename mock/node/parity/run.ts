@@ -15,6 +15,7 @@ import type { Platform } from '../../core/types.js';
 import { createPlatform } from '../../platform.js';
 import { ALL_SCOPES } from '../../seeds/demo.js';
 import { captureCatalogue } from '../capture.js';
+import { jsonSyntaxError } from '../json-syntax.js';
 import { writeAtomically } from '../state-file.js';
 import { type Answer, compareAnswers, type Difference, type Extra, meaningOf, type Values } from './compare.js';
 import { Normaliser } from './normalise.js';
@@ -836,7 +837,13 @@ function snapshotFile(dir: string, scenario: string): string {
 }
 
 async function readJson<T>(path: string): Promise<T> {
-  return JSON.parse(await readFile(path, 'utf8')) as T;
+  const text = await readFile(path, 'utf8');
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    // Not JSON.parse's message: it quotes the text around the fault.
+    throw new Error(`${path} is not JSON: ${jsonSyntaxError(text)}`);
+  }
 }
 
 /**
