@@ -161,8 +161,9 @@ export function createReturnHandler(options: ReturnHandlerOptions): ReturnHandle
       return { status: 'signed_in', ...result, cleanUrl: withoutParam(url, 'ticket') };
     },
 
-    async handleSeparateTicketAuth(request, { allowedOrigins }) {
-      const origins = normaliseOrigins(allowedOrigins);
+    async handleSeparateTicketAuth(request, options) {
+      // Without options, the same refusal as with none allowed (not a TypeError of destructuring).
+      const origins = normaliseOrigins((options as SeparateTicketAuthOptions | undefined)?.allowedOrigins ?? []);
       const url = requestUrl(request);
       const returnUrls = url.searchParams.getAll('returnUrl');
       // Two return URLs are ambiguous (which one would a proxy or the browser follow?): refused.

@@ -264,6 +264,15 @@ describe('return flow, integration mode SeparateTicketAuth (handleSeparateTicket
     ).rejects.toBeInstanceOf(SignOnConfigurationError);
     expect(exchanger.exchangeTicket).not.toHaveBeenCalled();
   });
+
+  it('refuses no options at all as configuration, naming allowedOrigins (not a TypeError)', async () => {
+    const exchanger = fakeExchanger();
+    const handler = createReturnHandler({ exchanger });
+    await expect(
+      (handler.handleSeparateTicketAuth as (request: string) => Promise<unknown>)(authUrl(`${SITE}/`)),
+    ).rejects.toMatchObject({ constructor: SignOnConfigurationError, option: 'allowedOrigins' });
+    expect(exchanger.exchangeTicket).not.toHaveBeenCalled();
+  });
 });
 
 describe('allowedReturnUrl', () => {
