@@ -34,8 +34,9 @@ export interface DispatchParts {
 function unrouted(router: Router, request: CoreRequest, correlationId: string): CoreResponse {
   const { method, headers } = request;
   const path = request.url.pathname;
-  const allowed = router.allowed(path);
-  if (!allowed) throw new HttpError(404, 'not_found', `No route for ${method} ${path}`);
+  const served = router.allowed(path);
+  if (!served) throw new HttpError(404, 'not_found', `No route for ${method} ${path}`);
+  const allowed = headable(router.find('GET', path)) ? [...served, 'HEAD'] : served;
   if (method === 'OPTIONS') {
     return respond(204, undefined, correlationId, {
       'access-control-allow-methods': allowed.join(', '),
@@ -105,12 +106,23 @@ function withPathParams(input: unknown, params: Readonly<Record<string, string>>
 /** No path parameters. */
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
+/**
+ * Whether a GET route also answers HEAD (RFC 9110, 9.3.2): an API read, answered as its GET is,
+ * without the body. Not a page, an SSO redirect or an admin tool: some of those change state (the
+ * shop's log-in by ticket, identify's new session), which a HEAD must not.
+ */
+function headable(match: ReturnType<Router['find']>): boolean {
+  return match?.route?.kind === 'api';
+}
+
 /** The dispatch of one platform. */
 export function createDispatch({ router, state, clock, settings, platform }: DispatchParts): Dispatch {
   const { environment } = settings;
   return (request, correlationId) => {
     const { method, url, headers } = request;
-    const match = router.find(method, url.pathname);
+    const head = method === 'HEAD';
+    const found = router.find(head ? 'GET' : method, url.pathname);
+    const match = head && !headable(found) ? undefined : found;
     if (!match) return unrouted(router, request, correlationId);
     // A platform made with fewer routes than the table (its own tests) tells "not built" from a refusal.
     if (match.unserved) throw new HttpError(501, 'not_implemented', `${nameOf(match.unserved)} is not implemented yet`);

@@ -81,6 +81,13 @@ function underBase(request: CoreRequest, basePath: string): CoreRequest {
   return { ...request, refusal: new HttpError(404, 'not_found', `No route for ${request.method} ${path}`) };
 }
 
+/** An answer to HEAD: the GET's, its body's length in `content-length`, without the body. */
+function withoutBody(response: CoreResponse): CoreResponse {
+  if (response.body === null) return response;
+  const length = String(new TextEncoder().encode(response.body).length);
+  return { ...response, headers: { ...response.headers, 'content-length': length }, body: null };
+}
+
 /** The core of one platform: never rejects. */
 export function createRequestHandler({ settings, clock, journal, faults, dispatch }: HandlerParts): RequestHandler {
   const { basePath } = settings;
@@ -106,7 +113,7 @@ export function createRequestHandler({ settings, clock, journal, faults, dispatc
         if (faulted) {
           if (!faulted.drop) entry.status = faulted.status;
           entry.refusal = faulted.refusal ?? null;
-          return faulted;
+          return method === 'HEAD' ? withoutBody(faulted) : faulted;
         }
       }
       if (refusal) throw refusal;
@@ -119,6 +126,7 @@ export function createRequestHandler({ settings, clock, journal, faults, dispatc
       entry.status = response.status;
       entry.refusal = response.refusal ?? null;
     }
+    if (method === 'HEAD') response = withoutBody(response);
     return admin ? withoutCors(response) : response;
   };
 }

@@ -101,13 +101,30 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
   });
 
   test.each([
-    ['POST', paths.getProducts, 'GET'],
+    ['POST', paths.getProducts, 'GET, HEAD'],
     ['GET', paths.updatePrices, 'POST'],
     ['DELETE', paths.accessToken, 'POST'],
   ])('%s on %s: 405 method_not_allowed with Allow: %s', async (method, path, allow) => {
     const answer = await h.call(path, { method, token: h.token() });
     expectError(answer, 405, 'method_not_allowed');
     expect(answer.headers.get('allow')).toBe(allow);
+  });
+
+  test("HEAD on an API read is its GET without the body (RFC 9110): the status, the headers, the body's content-length; journaled as HEAD; a refusal too; not on an admin tool", async () => {
+    const token = h.token([READ]);
+    const get = await h.call(paths.getProducts, { token });
+    const head = await h.call(paths.getProducts, { method: 'HEAD', token });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('content-type')).toBe('application/json');
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(get.text)));
+    expect(h.platform.requests.list().at(-1)).toMatchObject({ method: 'HEAD', status: 200 });
+    const refused = await h.call(paths.getProducts, { method: 'HEAD' });
+    expect(refused.status).toBe(401);
+    expect(refused.text).toBe('');
+    const admin = await h.call('/__admin/state', { method: 'HEAD' });
+    expect(admin.status).toBe(405);
+    expect(admin.headers.get('allow')).not.toContain('HEAD');
   });
 
   test('a trailing slash finds the same route', async () => {

@@ -269,7 +269,7 @@ describe('return flow, integration mode SeparateTicketAuth (handleSeparateTicket
     const exchanger = fakeExchanger();
     const handler = createReturnHandler({ exchanger });
     await expect(
-      (handler.handleSeparateTicketAuth as (request: string) => Promise<unknown>)(authUrl(`${SITE}/`)),
+      (handler.handleSeparateTicketAuth as (request: URL | string) => Promise<unknown>)(authUrl(`${SITE}/`)),
     ).rejects.toMatchObject({ constructor: SignOnConfigurationError, option: 'allowedOrigins' });
     expect(exchanger.exchangeTicket).not.toHaveBeenCalled();
   });
