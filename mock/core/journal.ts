@@ -14,7 +14,7 @@ import {
   redactText,
   startsLikeJson,
 } from '../../src/secrets.js';
-import { redactJsonLikeKeys, redactMultipart } from './loose-redaction.js';
+import { redactJsonLikeKeys, redactMultipart, redactPathUserinfo } from './loose-redaction.js';
 import { setOwn } from './messages.js';
 import type { Refusal } from './refusal.js';
 
@@ -195,8 +195,8 @@ function redactedEntry(slot: Slot): JournalEntry {
     setOwn(headers, k, value);
   }
   // A `name=value` in the path (`/nope/client_secret=...`) goes as in the query, by the request log's rule.
-  const path = redactShapes(redactParams(slot.path, REDACTED, 'url'), REDACTED);
-  const pathname = redactParams(url.pathname, REDACTED, 'url');
+  const path = redactShapes(redactParams(redactPathUserinfo(slot.path, REDACTED), REDACTED, 'url'), REDACTED);
+  const pathname = redactParams(redactPathUserinfo(url.pathname, REDACTED), REDACTED, 'url');
   // The fragment (a raw `#` in the request target) loses its secret parameters as the query does.
   const fragment = url.hash.length > 1 ? url.hash.slice(1) : '';
   const shownFragment = fragment && redactParams(fragment, REDACTED, 'url');

@@ -274,3 +274,16 @@ export function redactMultipart(text: string, marker: string): string {
   }
   return last === 0 ? text : out + text.slice(last);
 }
+
+/**
+ * A path that starts `//` and names credentials before its first segment's `@`
+ * (`//user:password@host/x`, as a client may send a target it meant as a URL): that part redacted,
+ * since a path keeps it as text and no name says it is secret.
+ */
+export function redactPathUserinfo(path: string, marker: string): string {
+  if (!path.startsWith('//')) return path;
+  const end = path.slice(2).search(/[/?#]/);
+  const head = end < 0 ? path.slice(2) : path.slice(2, end + 2);
+  const at = head.lastIndexOf('@');
+  return at < 0 ? path : `//${marker}${path.slice(2 + at)}`;
+}

@@ -100,6 +100,8 @@ function clientFor(options: CaptureOptions, scope: string, run: CaptureRun): Pla
     environment: 'stage',
     hosts: { api: options.api, auth: options.auth },
     auth: { clientId: options.clientId, clientSecret: options.clientSecret, scopes: [scope] },
+    // The caller named these hosts on the command line: plain http (a platform-mock on a test network) is their call.
+    allowInsecureHttp: true,
     ...(run.fetch ? { fetch: run.fetch } : {}),
   });
 }

@@ -47,8 +47,9 @@ function fail(message: string): never {
  * request stays one line and cannot rewrite the screen.
  */
 function printable(text: string): string {
+  // And the characters that break a line or turn text around without being controls (U+2028, bidi).
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '?');
 }
 
 /** A failure that is not about the command line: one line, exit code 1. */

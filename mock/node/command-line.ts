@@ -183,10 +183,12 @@ function given(
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const out = new Map<DeclaredFlag, string | true>();
+  // Help and the version are printed whatever the environment says.
+  const informational = values.help === true || values.version === true;
   for (const f of flags) {
     const fromEnv = f.env === undefined ? undefined : env[f.env];
     // Set but empty is a mistake (`VAR="$UNSET"`), not a choice: it would leave, say, /__admin open.
-    if (fromEnv === '' && values[f.flag.slice(2)] === undefined)
+    if (fromEnv === '' && values[f.flag.slice(2)] === undefined && !informational)
       throw new UsageError(`${f.env} is set but empty: give it a value, or unset it`);
     const value = values[f.flag.slice(2)] ?? fromEnv;
     if (typeof value === 'string') out.set(f, value);

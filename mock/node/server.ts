@@ -9,6 +9,7 @@ import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHo
 import { internalsOf, type PlatformInternals } from '../core/internals.js';
 import { REDACTED, type Refusal } from '../core/journal.js';
 import { bodyLimitFor, bodyTooLarge, DEFAULT_MAX_BODY_BYTES, declaredLength } from '../core/limits.js';
+import { redactPathUserinfo } from '../core/loose-redaction.js';
 import { type CoreRequest, type CoreResponse, type RequestHandler, setOwn } from '../core/messages.js';
 import type { Route } from '../core/route.js';
 import { PathTemplate } from '../core/router.js';
@@ -353,7 +354,9 @@ function loggedTarget(target: string, secretPaths: readonly PathTemplate[]): str
  */
 function namedTarget(target: string, secretPaths: readonly PathTemplate[]): string {
   // As the server reads it: a path (`//x` stays a path), or an absolute URL, of which the path is kept.
-  const path = target.startsWith('/') ? target : absoluteForm(target)?.path;
+  const given = target.startsWith('/') ? target : absoluteForm(target)?.path;
+  // `//user:pw@host/x` is a path here, its credentials text: redacted as before a host.
+  const path = given === undefined ? undefined : redactPathUserinfo(given, REDACTED);
   // A target the server refuses is shown as sent, but for credentials before a host (`//user:pw@`).
   if (path === undefined)
     return redactParams(target.replace(/^([^/]*\/\/)[^/?#]*@/, `$1${REDACTED}@`), REDACTED, 'url');
@@ -417,6 +420,9 @@ function lingerAndClose(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
+/** The longest a timer holds, in ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * After an answer is ended: when its connection did not take it whole at once (a large answer, or
  * a client that does not read what it is sent, with requests behind it), it must be read within
@@ -427,7 +433,8 @@ function lingerAndClose(req: IncomingMessage, res: ServerResponse): void {
 function readWithin(res: ServerResponse, ms: number): void {
   if (res.writableFinished || res.destroyed) return;
   const socket = res.req.socket;
-  const timer = setTimeout(() => socket.destroy(), ms);
+  // A timer holds at most 2^31 - 1 ms (Node takes more as 1 ms): a longer request timeout is none here.
+  const timer = setTimeout(() => socket.destroy(), Math.min(ms, MAX_TIMER_MS));
   timer.unref();
   res.once('close', () => clearTimeout(timer));
 }
@@ -1059,6 +1066,13 @@ class Connections {
     if (lane === undefined) {
       // Its connection is gone, or closed as one pipelining too much: the rest of what it sent is not served.
       if (!socket.destroyed) this.serve(req, res);
+      return;
+    }
+    // A request with a body is served as it comes, as before this queue: a body not read while it
+    // waits stops the connection's parser, and the server's request timeout would then close the
+    // connection, the answer before it included. Its answer is sent in its turn all the same.
+    if (hasBody(req)) {
+      this.serve(req, res);
       return;
     }
     const { current } = lane;

@@ -114,6 +114,9 @@ describe('platform-mock flags', () => {
     expect(parseCommandLine(['--admin-token', 'flag'], { PLATFORM_MOCK_ADMIN_TOKEN: '' })).toMatchObject({
       platform: { adminToken: 'flag' },
     });
+    // Help and the version are printed all the same.
+    expect(parseCommandLine(['--help'], { PLATFORM_MOCK_ADMIN_TOKEN: '' })).toEqual({ action: 'help' });
+    expect(parseCommandLine(['--version'], { PLATFORM_MOCK_ADMIN_TOKEN: '' })).toEqual({ action: 'version' });
   });
 
   test.each([

@@ -158,7 +158,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       child.stdout?.on('data', (c: Buffer) => {
         out += c.toString();
       });
-      const key = 'x\nGET /forged/line 200 0.1ms\u001b[31mRED\u001b[0m\u009b2J\u0007';
+      const key = 'x\nGET /forged/line 200 0.1ms\u001b[31mRED\u001b[0m\u009b2J\u0007\u2028\u202e';
       const answer = await fetch(`${url}${paths.accessToken}`, {
         method: 'POST',
         headers: JSON_TYPE,
@@ -177,12 +177,12 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       expect(lines).toEqual([
         expect.stringMatching(
           new RegExp(
-            `^POST ${paths.accessToken} 400 \\d+\\.\\dms ${id} refused: unknown_parameter: x\\?GET /forged/line 200 0\\.1ms\\?\\[31mRED\\?\\[0m\\?2J\\?: `,
+            `^POST ${paths.accessToken} 400 \\d+\\.\\dms ${id} refused: unknown_parameter: x\\?GET /forged/line 200 0\\.1ms\\?\\[31mRED\\?\\[0m\\?2J\\?\\?\\?: `,
           ),
         ),
       ]);
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
-      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u202e]/);
       expect(out).not.toMatch(/^GET \/forged/m);
       expect(out).not.toContain(demoCredentials.clientSecret);
     });

@@ -178,6 +178,15 @@ describe.each(ADAPTERS)('the request journal through %s', (kind) => {
     },
   );
 
+  test('credentials at the start of a path that opens with // (a URL sent as a path): redacted in the URL and the path', async () => {
+    const answer = await h.call('//user:hunter2pw@elsewhere.test/x');
+    expect(answer.status).toBe(404);
+    const entry = entryOf(h.platform, answer);
+    expect(entry.path).toBe('//[redacted]@elsewhere.test/x');
+    expect(entry.url).toBe(`${h.origin()}//[redacted]@elsewhere.test/x`);
+    expect(journal()).not.toContain('hunter2pw');
+  });
+
   test('a secret name=value in the path: redacted in the URL and the path, as in the refusal; the query and an ordinary path kept', async () => {
     const answer = await h.call('/nope/client_secret=MK08/more', { query: '?page=2' });
     expectError(answer, 404, 'not_found');

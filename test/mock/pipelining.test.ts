@@ -1,6 +1,7 @@
 /**
- * Pipelined requests on the node:http adapter: a connection's requests are answered one at a time,
- * in order (the next once the answer before it has been taken by the connection); a client that
+ * Pipelined requests on the node:http adapter: a connection's requests without a body are answered
+ * one at a time, in order (the next once the answer before it has been taken by the connection), a
+ * request with a body as it comes, its answer in its turn; a client that
  * sends many without reading its answers has its connection closed past `MAX_PIPELINED` waiting,
  * and an answer that is not read gets the request timeout, then its connection is closed. Real
  * sockets on loopback; asserted by behaviour (who is answered, what closes), never by timings.
@@ -97,12 +98,7 @@ describe('pipelined requests are answered one at a time, in order', () => {
     server = running;
     const socket = await openSocket(running.url);
     const paths = ['/slow', ...Array.from({ length: 8 }, (_, i) => `/nope-${i}`)];
-    const body = '{"a":1}';
-    socket.write(
-      paths.map((p) => get(p)).join('') +
-        `POST /nope-post HTTP/1.1\r\nHost: 127.0.0.1\r\nx-client: pipelining\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}` +
-        get('/nope-last', true),
-    );
+    socket.write(paths.map((p) => get(p)).join('') + get('/nope-last', true));
     // The first is held: nothing sent behind it reaches the platform meanwhile.
     await until(() => expect(observed.seen.handed).toBe(1));
     expect((await rawRequest(running.url, '/nope-other')).status).toBe(404);
@@ -111,11 +107,39 @@ describe('pipelined requests are answered one at a time, in order', () => {
     const text = await closedByServer(socket);
     expect(answersIn(text)).toEqual([
       ...paths.map((p) => `404 No route for GET ${p}`),
-      '404 No route for POST /nope-post',
       '404 No route for GET /nope-last',
     ]);
     // The connection's requests never overlapped.
     expect(observed.seen.most).toBe(1);
+  });
+
+  test('a request with a body is served as it comes, behind a held answer (its body must be read for the connection to go on), and answered in its turn; the request timeout closes nothing', async () => {
+    const observed = observedPlatform();
+    const running = await startServer({
+      platform: observed.platform,
+      port: 0,
+      ...NEVER,
+      requestTimeoutMs: 1_000,
+      headersTimeoutMs: 1_000,
+    });
+    server = running;
+    const socket = await openSocket(running.url);
+    // Far over a stream's buffer: unread while it waited, it would stop the connection's parser.
+    const body = JSON.stringify({ pad: 'x'.repeat(512 * 1024) });
+    socket.write(
+      get('/slow') +
+        `POST /nope-post HTTP/1.1\r\nHost: 127.0.0.1\r\nx-client: pipelining\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}` +
+        get('/nope-last', true),
+    );
+    // Handed while /slow is held: the body was read, so the request timeout has nothing to time.
+    await until(() => expect(observed.seen.handed).toBe(2));
+    observed.release();
+    const text = await closedByServer(socket);
+    expect(answersIn(text)).toEqual([
+      '404 No route for GET /slow',
+      '404 No route for POST /nope-post',
+      '404 No route for GET /nope-last',
+    ]);
   });
 
   test('on the real platform, behind a latency fault, pipelined requests are answered in order and the server goes on', async () => {
@@ -207,9 +231,13 @@ describe('a client that pipelines without reading holds one answer at a time, an
     expect((await rawRequest(running.url, '/nope')).status).toBe(404);
   });
 
-  test('a client that reads a large answer gets it whole', async () => {
+  test.each([
+    ['timeouts no run reaches', {}],
+    // A timer takes no more than 2^31 - 1 ms: Node makes a longer one 1 ms, which closed every large answer.
+    ['a request timeout longer than a timer holds', { requestTimeoutMs: 2 ** 31 + 5 }],
+  ])('a client that reads a large answer gets it whole, with %s', async (_, timeouts) => {
     const observed = observedPlatform();
-    const running = await startServer({ platform: observed.platform, port: 0, ...NEVER });
+    const running = await startServer({ platform: observed.platform, port: 0, ...NEVER, ...timeouts });
     server = running;
     const answer = await rawRequest(running.url, '/big');
     expect(answer.status).toBe(200);
