@@ -168,13 +168,19 @@ function asInPath(text: string): string {
   return out;
 }
 
+/** A text as an HTML page writes it: `&`, `<`, `>`, `"` and `'` as character references. */
+function asInHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`);
+}
+
 /**
  * The spellings a text may quote a secret in: as it is; escaped in a JSON string, also with `/` as
- * `\/` (as PHP writes it); encoded in a URL's query or a form; and as a URL's path writes it.
+ * `\/` (as PHP writes it); as an HTML page writes it; encoded in a URL's query or a form; and as a
+ * URL's path writes it.
  */
 function spellingsOf(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
-  const spellings = [secret, json, json.split('/').join('\\/')];
+  const spellings = [secret, json, json.split('/').join('\\/'), asInHtml(secret)];
   try {
     spellings.push(encodeURIComponent(secret), new URLSearchParams([['', secret]]).toString().slice(1));
     spellings.push(asInPath(secret));
@@ -459,7 +465,9 @@ function cleanCause(error: unknown, clean: (text: string) => string, depth = 0):
   const cause = depth < MAX_CAUSES ? cleanCause(error.cause, clean, depth + 1) : undefined;
   const message = clean(error.message);
   if (message === error.message && cause === error.cause) return error;
-  const copy = Object.create(Object.getPrototypeOf(error) as object | null) as Error;
+  // A DOMException's fields are read through its own slots, which a stand-in lacks: it stands in as an Error.
+  const domException = typeof DOMException !== 'undefined' && error instanceof DOMException;
+  const copy = Object.create(domException ? Error.prototype : (Object.getPrototypeOf(error) as object | null)) as Error;
   for (const [key, field] of Object.entries(Object.getOwnPropertyDescriptors(error))) {
     const value: unknown = field.value;
     if (!('value' in field) || ['name', 'message', 'stack', 'cause'].includes(key)) continue;

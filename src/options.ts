@@ -190,7 +190,8 @@ const Auth: z.ZodType<AuthOptions, AuthOptions> = formBy(
  * The site's own API client: its id and secret, sent in the body of the ticket and refresh-token
  * grants (endpoint 23) and used as the HS256 key of SSO request tokens (endpoint 21).
  */
-const ClientCredentials = z.strictObject(
+// Not strict: the client-credentials `auth` object (with its `scopes`) may be given as it is.
+const ClientCredentials = z.object(
   {
     /** The API client id (`client_id`, the SSO `cid`). */
     clientId: nonEmpty,
@@ -477,6 +478,15 @@ export function parseOptions(options: PlatformClientOptions): ClientSettings {
   throw new ClientConfigurationError(option, message);
 }
 
+/** Whether `value` is an abort signal: `aborted` and `addEventListener`, as fetch reads one. */
+function isSignal(value: unknown): boolean {
+  return (
+    isObject(value) &&
+    typeof Reflect.get(value, 'aborted') === 'boolean' &&
+    isFunction(Reflect.get(value, 'addEventListener'))
+  );
+}
+
 /** Whether fetch takes `name` as a header's name. */
 function isHeaderName(name: string): boolean {
   try {
@@ -496,12 +506,18 @@ const CallHeaders = z
   .custom<HeadersInit>(isObject, { error: 'must be an object of header names and values', abort: true })
   .check((ctx) => {
     if (typeof Headers !== 'undefined' && ctx.value instanceof Headers) return;
-    const pairs: Iterable<readonly unknown[]> = Array.isArray(ctx.value) ? ctx.value : Object.entries(ctx.value);
+    // A list of pairs, a Map or any iterable of pairs (as fetch takes them), else an object's own members.
+    const pairs: Iterable<unknown> =
+      Symbol.iterator in ctx.value ? (ctx.value as Iterable<unknown>) : Object.entries(ctx.value);
     for (const pair of pairs) {
-      const [name, value] = Array.isArray(pair) ? pair : [];
+      const [name, value]: unknown[] = Array.isArray(pair) ? pair : [];
       if (typeof name !== 'string' || !isHeaderName(name))
         ctx.issues.push({ code: 'custom', path: [], message: 'must hold valid header names', input: ctx.value });
-      else if (typeof value !== 'string' || !isHeaderValue(value))
+      // `undefined` takes the header out (as in ky): nothing is sent.
+      else if (value === undefined) continue;
+      else if (typeof value !== 'string')
+        ctx.issues.push({ code: 'custom', path: [name], message: 'must be a string', input: ctx.value });
+      else if (!isHeaderValue(value))
         ctx.issues.push({ code: 'custom', path: [name], message: HEADER_VALUE_RULE, input: ctx.value });
     }
   });
@@ -512,7 +528,8 @@ const CallHeaders = z
  */
 export const CallOptions = z.object(
   {
-    signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, 'must be an AbortSignal').optional(),
+    // Told by its shape, not its class: a polyfill's signal, or one of another realm, is a signal too.
+    signal: z.custom<AbortSignal>(isSignal, 'must be an AbortSignal').nullish(),
     timeout: timeoutMs.optional(),
     maxRetries: nonNegativeInteger.optional(),
     retryWrite: trueOrFalse.optional(),

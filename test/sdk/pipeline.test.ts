@@ -201,11 +201,6 @@ describe('the constructor checks its options at once, naming the option', () => 
       'auth.clientSecret',
     ],
     [
-      'credentials with scopes',
-      { environment: 'stage', hosts, auth: token, credentials: { clientId: 'c', clientSecret: 's', scopes: [] } },
-      'credentials.scopes',
-    ],
-    [
       'a retry delay it does not know',
       { environment: 'stage', hosts, auth: token, retryDelay: { min: 1 } },
       'retryDelay.min',
@@ -229,8 +224,12 @@ describe('the constructor checks its options at once, naming the option', () => 
   });
 
   test('plain http: to a loopback host always, beyond it only with allowInsecureHttp, and the message says how', () => {
-    for (const api of ['http://localhost:4010', 'http://127.0.0.1:4010', 'http://[::1]:4010', 'http://app.localhost'])
+    for (const api of ['http://localhost:4010', 'http://127.0.0.1:4010', 'http://[::1]:4010', 'http://LOCALHOST'])
       expect(() => new PlatformClient({ environment: 'stage', hosts: { ...hosts, api }, auth: token })).not.toThrow();
+    // A subdomain of localhost is for the system's resolver to place: not this machine for sure.
+    expect(
+      () => new PlatformClient({ environment: 'stage', hosts: { ...hosts, api: 'http://app.localhost' }, auth: token }),
+    ).toThrow('hosts.api: must use https');
     const lan = { ...hosts, api: 'http://platform-mock:4010' };
     expect(() => new PlatformClient({ environment: 'stage', hosts: lan, auth: token })).toThrow(
       'hosts.api: must use https (http only on a loopback host, or with allowInsecureHttp: true)',
@@ -238,6 +237,11 @@ describe('the constructor checks its options at once, naming the option', () => 
     expect(
       () => new PlatformClient({ environment: 'stage', hosts: lan, auth: token, allowInsecureHttp: true }),
     ).not.toThrow();
+  });
+
+  test('credentials may be the client-credentials auth object as it is, scopes and all', () => {
+    const site = { clientId: 'demo-site', clientSecret: 'x'.repeat(32), scopes: ['/external/product/r'] };
+    expect(() => new PlatformClient({ environment: 'stage', hosts, auth: site, credentials: site })).not.toThrow();
   });
 
   test('an option it does not know is named, and said to be none', () => {
@@ -323,6 +327,20 @@ describe("a failure's own words: the call's secrets and what the logger redacts 
     for (const text of shown) for (const secret of [apiKey, ssn]) expect(text).not.toContain(secret);
   });
 
+  test('a DOMException cause that quotes a secret stands in as an Error of its name, whose fields can be read', async () => {
+    const apiKey = 'api-key-0123-secret';
+    const quoting: typeof fetch = async () => {
+      throw new DOMException(`refused with x-api-key ${apiKey}`, 'NetworkError');
+    };
+    const error = await client({ fetch: quoting, maxRetries: 0, headers: { 'x-api-key': apiKey } })
+      .products.list()
+      .catch((e: unknown) => e);
+    const cause = (error as Error).cause as Error & { code?: unknown };
+    expect(cause).toMatchObject({ name: 'NetworkError', message: 'refused with x-api-key [REDACTED]' });
+    expect(() => cause.code).not.toThrow();
+    expect(inspect(error, { depth: 10 })).not.toContain(apiKey);
+  });
+
   test('a cause that quotes nothing is kept as it is', async () => {
     const failure = new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') });
     const error = await client({ fetch: () => Promise.reject(failure), maxRetries: 0 })
@@ -366,6 +384,12 @@ describe("a call's options are checked by the client's rules for them, before an
     ['a signal that is none', { signal: 'x' }, 'signal: must be an AbortSignal'],
     ['a header name fetch refuses', { headers: { 'x y': '1' } }, 'headers: must hold valid header names'],
     ['a header value fetch refuses', { headers: { x: 'a\nb' } }, 'headers.x: must not contain a line break'],
+    ['a header value that is no text', { headers: { 'x-n': 5 } }, 'headers.x-n: must be a string'],
+    [
+      'a header value with a line break, in a Map',
+      { headers: new Map([['x-api-key', 'sekret-value\r\nX-Evil: 1']]) },
+      'headers.x-api-key: must not contain a line break',
+    ],
     ['options that are no object', 'opts', 'options: must be an object'],
   ])('%s: RequestValidationError naming it', async (_, options, message) => {
     const sdk = client();
@@ -381,6 +405,15 @@ describe("a call's options are checked by the client's rules for them, before an
     const { signal } = new AbortController();
     const options = { timeout: 5_000, maxRetries: 0, retryWrite: false, signal, headers: { 'x-trace': '1' } };
     await expect(client().products.list({}, options)).resolves.toBeDefined();
+    // A header taken out with undefined (as in ky), a Map of headers, no signal (null), a signal by its shape.
+    const shaped = { aborted: false, addEventListener: () => undefined, removeEventListener: () => undefined };
+    for (const more of [
+      { headers: { 'x-trace': undefined } },
+      { headers: new Map([['x-trace', '1']]) },
+      { signal: null },
+      { signal: shaped },
+    ])
+      await expect(client().products.list({}, more as never)).resolves.toBeDefined();
   });
 });
 

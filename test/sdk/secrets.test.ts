@@ -258,6 +258,28 @@ describe("an error answer that quotes the request back: the APIError quotes none
     },
   );
 
+  test('the token grant answered 400 with an HTML page quoting the client secret as HTML writes it (&amp;, &lt;, &gt;): left out', async () => {
+    const html = escaped.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+    server.use(
+      http.post(
+        `${defaultHosts.auth}${paths.accessToken}`,
+        () =>
+          new HttpResponse(`<p>unknown client_secret ${html}</p>`, {
+            status: 400,
+            headers: { 'content-type': 'text/html' },
+          }),
+      ),
+    );
+    const sdk = client({ auth: { clientId: 'a-client', clientSecret: escaped, scopes: ['/external/product/r'] } });
+    const error = await sdk.products.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIError);
+    for (const text of [String(error), JSON.stringify(error), inspect(error, { depth: 10 })]) {
+      expect(text, 'a secret in the error').not.toContain(html);
+      expect(text).not.toContain(escaped);
+    }
+    expect((error as APIError).body).toBe('<p>unknown client_secret [REDACTED]</p>');
+  });
+
   test('a ticket exchange and a refresh: the ticket, the refresh token and the credentials are left out', async () => {
     server.use(
       http.post(`${defaultHosts.auth}${paths.accessToken}`, async ({ request }) =>
