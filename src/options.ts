@@ -478,15 +478,6 @@ export function parseOptions(options: PlatformClientOptions): ClientSettings {
   throw new ClientConfigurationError(option, message);
 }
 
-/** Whether `value` is an abort signal: `aborted` and `addEventListener`, as fetch reads one. */
-function isSignal(value: unknown): boolean {
-  return (
-    isObject(value) &&
-    typeof Reflect.get(value, 'aborted') === 'boolean' &&
-    isFunction(Reflect.get(value, 'addEventListener'))
-  );
-}
-
 /** Whether fetch takes `name` as a header's name. */
 function isHeaderName(name: string): boolean {
   try {
@@ -528,8 +519,8 @@ const CallHeaders = z
  */
 export const CallOptions = z.object(
   {
-    // Told by its shape, not its class: a polyfill's signal, or one of another realm, is a signal too.
-    signal: z.custom<AbortSignal>(isSignal, 'must be an AbortSignal').nullish(),
+    // An AbortSignal of this realm: fetch and AbortSignal.any take no other. Null is none, as in a RequestInit.
+    signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, 'must be an AbortSignal').nullish(),
     timeout: timeoutMs.optional(),
     maxRetries: nonNegativeInteger.optional(),
     retryWrite: trueOrFalse.optional(),
