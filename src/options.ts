@@ -8,9 +8,10 @@ import * as z from 'zod';
 import type { Environment } from './endpoints.js';
 import { ClientConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
+import { isLoopbackHostname } from './loopback.js';
 import { fieldOf } from './schemas/common.js';
 import { MAX_SAFE_TIMEOUT } from './sleep.js';
-import { HEADER_VALUE_RULE, isHeaderValue, isLoopbackHostname } from './transport.js';
+import { HEADER_VALUE_RULE, isHeaderValue } from './transport.js';
 
 function isObject(value: unknown): value is object {
   return value !== null && typeof value === 'object';

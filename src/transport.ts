@@ -29,16 +29,6 @@ export function isHeaderValue(value: string): boolean {
 /** Why a value is refused by {@link isHeaderValue}, as a message may say it without quoting it. */
 export const HEADER_VALUE_RULE = 'must not contain a line break, NUL or another character a header cannot carry';
 
-/**
- * Whether a URL's host name (`URL.hostname`) is this machine's own: `localhost`, 127.0.0.0/8,
- * `[::1]`. Plain http stays on the machine there: nothing on the network sees a secret. Not the
- * subdomains of `localhost`, which the system's resolver may send anywhere.
- */
-export function isLoopbackHostname(hostname: string): boolean {
-  const name = hostname.toLowerCase();
-  return name === 'localhost' || name === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
-}
-
 /** The part of node:http(s) the transport uses. */
 interface NodeHttp {
   request(

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse, S
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { isSecretName, redactParams, redactShapes, redactText } from '../../src/secrets.js';
+import { MAX_SAFE_TIMEOUT } from '../../src/sleep.js';
 import { refusalResponse, respond, withoutCors } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
 import { type AllowedHosts, hostnameOf, isAllowedHost, isIpLiteral, isLoopbackHost } from '../core/hosts.js';
@@ -420,9 +421,6 @@ function lingerAndClose(req: IncomingMessage, res: ServerResponse): void {
   });
 }
 
-/** The longest a timer holds, in ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /**
  * After an answer is ended: when its connection did not take it whole at once (a large answer, or
  * a client that does not read what it is sent, with requests behind it), it must be read within
@@ -434,7 +432,7 @@ function readWithin(res: ServerResponse, ms: number): void {
   if (res.writableFinished || res.destroyed) return;
   const socket = res.req.socket;
   // A timer holds at most 2^31 - 1 ms (Node takes more as 1 ms): a longer request timeout is none here.
-  const timer = setTimeout(() => socket.destroy(), Math.min(ms, MAX_TIMER_MS));
+  const timer = setTimeout(() => socket.destroy(), Math.min(ms, MAX_SAFE_TIMEOUT));
   timer.unref();
   res.once('close', () => clearTimeout(timer));
 }

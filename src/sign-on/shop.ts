@@ -4,6 +4,7 @@
  * module generated from them: this module loads no zod, for sites that only send users to the shop.
  */
 
+import { isLoopbackHostname } from '../loopback.js';
 import { withoutTrailingSlashes } from '../url.js';
 import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
 import { MARKETPLACE_PATH, MARKETPLACE_QUERY } from './marketplace-rules.js';
@@ -111,9 +112,6 @@ function checked(params: MarketplaceUrlParams): ReadonlyMap<string, string> {
   return values;
 }
 
-/** Hosts where a plain-http shop URL is accepted: a local mock, never a real shop. */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
 /**
  * Builds `{shop_url}/marketplace/{groupId}/{marketplaceId}?at=<ticket>&returnUrl=...&campaign=...&period=...`
  * (endpoint 25). Path segments are percent-encoded one by one, so a `/`, `?`, `#` or space in an id
@@ -151,7 +149,7 @@ function parseShopUrl(shopUrl: string | URL): URL {
   } catch {
     throw new SignOnConfigurationError('shopUrl', 'shopUrl must be an absolute URL');
   }
-  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHostname(url.hostname));
   if (!secure) {
     // Spec, Authentication point 7: ticket exchanges use HTTPS; a ticket in a plain-http URL leaks.
     throw new SignOnConfigurationError('shopUrl', 'shopUrl must use https (http only on a loopback host)');

@@ -98,6 +98,24 @@ describe.each([
   });
 });
 
+test('a plain-http host on another machine, as given on the command line, is read (the SDK would refuse it without allowInsecureHttp)', async () => {
+  const { clientId, clientSecret } = demoIds.clients.demo;
+  const lan = 'http://platform-mock.lan.test:4010';
+  const hosts: string[] = [];
+  const toReal: typeof fetch = (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    hosts.push(url.origin);
+    const there = `${real.url}${url.pathname}${url.search}`;
+    return input instanceof Request ? fetch(new Request(there, input), init) : fetch(there, init);
+  };
+  const captured = await capture(
+    { api: lan, auth: lan, clientId, clientSecret, organisation: demoIds.organisations.demo, out: freshFile() },
+    { fetch: toReal },
+  );
+  expect(captured.document.products?.length).toBeGreaterThan(0);
+  expect(new Set(hosts)).toEqual(new Set(['http://platform-mock.lan.test:4010']));
+});
+
 test('the demo clients and users run at once: fresh secrets, a user logs in to the shop of the active packages', async () => {
   const { clientId, clientSecret } = demoIds.clients.demo;
   const out = freshFile();

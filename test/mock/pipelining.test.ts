@@ -113,15 +113,9 @@ describe('pipelined requests are answered one at a time, in order', () => {
     expect(observed.seen.most).toBe(1);
   });
 
-  test('a request with a body is served as it comes, behind a held answer (its body must be read for the connection to go on), and answered in its turn; the request timeout closes nothing', async () => {
+  test('a request with a body is served as it comes, behind a held answer (its body must be read for the connection to go on), and answered in its turn', async () => {
     const observed = observedPlatform();
-    const running = await startServer({
-      platform: observed.platform,
-      port: 0,
-      ...NEVER,
-      requestTimeoutMs: 1_000,
-      headersTimeoutMs: 1_000,
-    });
+    const running = await startServer({ platform: observed.platform, port: 0, ...NEVER });
     server = running;
     const socket = await openSocket(running.url);
     // Far over a stream's buffer: unread while it waited, it would stop the connection's parser.
@@ -131,7 +125,7 @@ describe('pipelined requests are answered one at a time, in order', () => {
         `POST /nope-post HTTP/1.1\r\nHost: 127.0.0.1\r\nx-client: pipelining\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}` +
         get('/nope-last', true),
     );
-    // Handed while /slow is held: the body was read, so the request timeout has nothing to time.
+    // Handed while /slow is held: its body was read, so a request timeout would have nothing to time.
     await until(() => expect(observed.seen.handed).toBe(2));
     observed.release();
     const text = await closedByServer(socket);
@@ -165,6 +159,20 @@ describe('a client that pipelines without reading holds one answer at a time, an
     server = undefined;
   });
 
+  /** The observed platform on a server whose request timeout (500 ms) a test waits out, and a client that reads nothing. */
+  async function unreadOnShortTimeout() {
+    const observed = observedPlatform();
+    const running = await startServer({
+      platform: observed.platform,
+      port: 0,
+      requestTimeoutMs: 500,
+      keepAliveTimeoutMs: 600_000,
+    });
+    server = running;
+    const socket = await openSocket(running.url);
+    return { observed, running, socket, client: unread(socket) };
+  }
+
   test(`more than ${MAX_PIPELINED} requests waiting behind an answer: the connection is closed, none of them served; others are answered`, async () => {
     const observed = observedPlatform();
     const running = await startServer({ platform: observed.platform, port: 0, ...NEVER });
@@ -196,16 +204,7 @@ describe('a client that pipelines without reading holds one answer at a time, an
   });
 
   test('an answer the client does not read (16 MiB, more than the connection takes at once): its connection is closed after the request timeout', async () => {
-    const observed = observedPlatform();
-    const running = await startServer({
-      platform: observed.platform,
-      port: 0,
-      requestTimeoutMs: 500,
-      keepAliveTimeoutMs: 600_000,
-    });
-    server = running;
-    const socket = await openSocket(running.url);
-    const client = unread(socket);
+    const { observed, running, socket, client } = await unreadOnShortTimeout();
     socket.write(get('/big'));
     await until(() => expect(observed.seen.handed).toBe(1));
     // Another client is answered while the answer waits to be read.
@@ -214,16 +213,7 @@ describe('a client that pipelines without reading holds one answer at a time, an
   });
 
   test(`${MAX_PIPELINED} requests of 1 MiB answers, never read: the answer the connection cannot take waits the request timeout, then the connection is closed`, async () => {
-    const observed = observedPlatform();
-    const running = await startServer({
-      platform: observed.platform,
-      port: 0,
-      requestTimeoutMs: 500,
-      keepAliveTimeoutMs: 600_000,
-    });
-    server = running;
-    const socket = await openSocket(running.url);
-    const client = unread(socket);
+    const { observed, running, socket, client } = await unreadOnShortTimeout();
     socket.write(get('/mib').repeat(MAX_PIPELINED));
     await client.closed();
     // Made one at a time: never more than one of them at once.

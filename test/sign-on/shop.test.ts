@@ -120,15 +120,19 @@ describe('endpoint 25 marketplace URL', () => {
     'shop.example',
     '/marketplace',
     'https://user:pw@shop.example',
+    'http://shop.localhost',
   ])('refuses the shop URL %j (tickets travel over https only)', (shop) => {
     expect(() => marketplaceUrl(shop, { groupId: 'g', marketplaceId: 'm', ticket: TICKET })).toThrow(
       SignOnConfigurationError,
     );
   });
 
-  it('allows plain http on a loopback host (a local mock)', () => {
-    expect(marketplaceUrl('http://localhost:8080', { groupId: 'g', marketplaceId: 'm', ticket: 't' })).toBe(
-      'http://localhost:8080/marketplace/g/m?at=t',
-    );
-  });
+  it.each(['http://localhost:8080', 'http://127.0.0.2:8080', 'http://[::1]:8080'])(
+    'allows plain http on a loopback host (a local mock), as the client does: %s',
+    (shop) => {
+      expect(marketplaceUrl(shop, { groupId: 'g', marketplaceId: 'm', ticket: 't' })).toBe(
+        `${shop}/marketplace/g/m?at=t`,
+      );
+    },
+  );
 });

@@ -1,0 +1,14 @@
+/**
+ * Where plain http may carry the SDK's secrets (a client's hosts, a shop URL with a ticket): this
+ * machine alone. One rule for the client and the sign-on helpers.
+ */
+
+/**
+ * Whether a URL's host name (`URL.hostname`) is this machine's own: `localhost`, 127.0.0.0/8,
+ * `[::1]`. Plain http stays on the machine there: nothing on the network sees a secret. Not the
+ * subdomains of `localhost`, which the system's resolver may send anywhere.
+ */
+export function isLoopbackHostname(hostname: string): boolean {
+  const name = hostname.toLowerCase();
+  return name === 'localhost' || name === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
