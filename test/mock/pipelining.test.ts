@@ -9,8 +9,8 @@
 import type * as net from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createPlatform, type Platform } from '../../mock/index.js';
+import { MAX_PIPELINED } from '../../mock/node/connections.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
-import { MAX_PIPELINED } from '../../mock/node/server.js';
 import { until } from '../until.js';
 import { closedByServer, openSocket, rawRequest } from './raw-http.js';
 
