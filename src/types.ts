@@ -82,6 +82,7 @@ export type * from './schemas/me-retention.js';
 export type * from './schemas/orders.js';
 export type * from './schemas/products.js';
 export type {
+  KnownSsoSessionErrorCode,
   SignedInUser,
   SsoErrorCode,
   SsoServiceErrorCode,

@@ -5,7 +5,11 @@
  */
 import * as z from 'zod';
 import { dateTime, id } from '../../src/schemas/common.js';
+import { HelpdeskMessageState, HelpdeskMessageType } from '../../src/schemas/helpdesk.js';
 import { PeriodType, PriceDetailInput, SubscriptionType } from '../../src/schemas/products.js';
+import { SsoSessionStatus } from '../../src/schemas/sign-on.js';
+import { decimalPrice } from '../../src/schemas/subscription-system.js';
+import { UserProductState } from '../../src/schemas/user-products.js';
 import { checkCollections, collection, lower } from './collection.js';
 import { hashPassword, PASSWORD_HASH, passwordHashProblem } from './passwords.js';
 
@@ -225,7 +229,7 @@ const SsoTimelineEntry = z.strictObject({
 const SsoSession = z
   .strictObject({
     sid: nonEmpty,
-    state: z.enum(['anon', 'loggedin', 'terminated']),
+    state: SsoSessionStatus,
     account_id: id.nullable(),
     /** The client the session was created for; its organisation's clients may use it. */
     client_id: nonEmpty.nullable(),
@@ -308,7 +312,7 @@ const UserProduct = z
     provision_service: z.string().nullable().meta({ description: 'null: controlled by the platform' }),
     subscription_type: SubscriptionType,
     /** `cancelled`: cancelled by the customer, running until `valid_to`. */
-    state: z.enum(['activated', 'deactivated', 'cancelled']),
+    state: UserProductState,
     has_pending_change_request: z.boolean(),
     external_start_date: dateTime.nullable(),
     payment_option: z.string().nullable(),
@@ -424,11 +428,6 @@ const AccountChangeLog = z
     description: 'What endpoint 4 logged.',
   });
 
-/** The states of a helpdesk message this platform supports; endpoint 8 lists `pending` ones. */
-export const HELPDESK_STATES = ['pending', 'in_progress', 'resolved'] as const;
-/** The types of a helpdesk message this platform supports (the platform's documentation shows `request`). */
-export const HELPDESK_TYPES = ['request', 'question', 'complaint', 'feedback'] as const;
-
 /** A comment on a helpdesk message: by the customer or an agent, in the order written. */
 const HelpdeskComment = z.strictObject({ id, author_id: id, message: text, created_at: dateTime });
 
@@ -447,9 +446,10 @@ const HelpdeskMessage = z
     resolved_at: dateTime.nullable(),
     heading: text,
     message: text,
-    type: z.enum(HELPDESK_TYPES),
+    type: HelpdeskMessageType,
     identifier: text,
-    state: z.enum(HELPDESK_STATES),
+    /** Endpoint 8 lists the `pending` ones. */
+    state: HelpdeskMessageState,
     /** How many times the same message was received (single reads show it). */
     occurrences: z.number().int().nonnegative(),
     comments: z.array(HelpdeskComment),
@@ -536,14 +536,8 @@ const DistributionZone = z.strictObject({
 const DistributionPrice = z.strictObject({
   product_code: nonEmpty,
   period_id: id,
-  distribution_price: z
-    .string()
-    .regex(/^\d+\.\d{2}$/)
-    .meta({ description: 'a decimal string' }),
-  distribution_price_with_tax: z
-    .string()
-    .regex(/^\d+\.\d{2}$/)
-    .meta({ description: 'a decimal string' }),
+  distribution_price: decimalPrice.meta({ description: 'a decimal string' }),
+  distribution_price_with_tax: decimalPrice.meta({ description: 'a decimal string' }),
 });
 
 /**

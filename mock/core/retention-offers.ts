@@ -4,6 +4,7 @@
  * each with the short reason code a refusal answers (docs/assumptions.md).
  */
 
+import type { NotEligibleCode } from '../../src/schemas/me-retention.js';
 import type { AccountRecord, ProductRecord, RetentionOfferRecord, UserProductRecord } from './document.js';
 import { notFound } from './errors.js';
 import { sameId } from './ids.js';
@@ -13,7 +14,7 @@ import { isLive } from './user-products.js';
 
 /** Why a subscription may not be offered a campaign: the code, and a readable message. */
 export interface NotEligible {
-  readonly code: 'not_recurring' | 'not_platform_provisioned' | 'not_active' | 'already_on_campaign' | 'not_eligible';
+  readonly code: NotEligibleCode;
   readonly message: string;
 }
 

@@ -21,6 +21,7 @@ import {
   ssoSessionStatus,
 } from '../../src/endpoints.js';
 import { fieldOf, primaryIssue } from '../../src/schemas/common.js';
+import type { KnownSsoSessionErrorCode, SsoSessionClaims } from '../../src/schemas/sign-on.js';
 import { SSO_IDENTIFY_LIFETIME_SECONDS, SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
 import { cookieOf } from '../core/cookies.js';
 import type { ClientRecord, SsoSessionRecord } from '../core/document.js';
@@ -55,7 +56,7 @@ interface Outcome {
   sid: string;
   aid?: string;
   at?: string;
-  err?: string | null;
+  err?: KnownSsoSessionErrorCode | null;
   ems?: string;
   /** Seconds until a frozen account thaws; -1 when not frozen. */
   frf?: number;
@@ -105,7 +106,7 @@ async function sessionToken(ctx: RouteContext, client: ClientRecord, o: Outcome)
     slm: sessionLimit(ctx.settings.login, ctx.state.organisation(client.organisation_id)),
     otp: '',
     ses: null,
-  };
+  } satisfies Omit<SsoSessionClaims, 'nbf' | 'iat' | 'exp' | 'iss' | 'aud'>;
   return new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt(nowSeconds)
@@ -323,7 +324,7 @@ function ticketFor(ctx: RouteContext, accountId: string, client: ClientRecord): 
 const authenticateWithTicketRoute = apiRoute(authenticateWithTicket, (ctx) =>
   sessionOperation(ctx, ssoRequestClaims['/authenticatewithticket'], ({ client, claims, session, reply }) => {
     const { state, clock } = ctx;
-    const refuse = (err: string, ems: string, refusal?: Refusal) => {
+    const refuse = (err: KnownSsoSessionErrorCode, ems: string, refusal?: Refusal) => {
       recordSsoEvent(session, clock, 'authenticatewithticket', err, claims);
       return reply({ sts: session.state, sid: session.sid, err, ems, ...(refusal ? { refusal } : {}) });
     };
@@ -452,7 +453,7 @@ const sessionStatus = apiRoute(ssoSessionStatus, (ctx) =>
 const authenticate = apiRoute(ssoAuthenticate, (ctx) =>
   sessionOperation(ctx, ssoRequestClaims['/authenticate'], async ({ client, claims, session, reply }) => {
     const { state, clock, settings } = ctx;
-    const refuse = (err: string, ems: string, extra: Partial<Outcome> = {}) => {
+    const refuse = (err: KnownSsoSessionErrorCode, ems: string, extra: Partial<Outcome> = {}) => {
       recordSsoEvent(session, clock, 'authenticate', err, claims);
       return reply({ sts: session.state, sid: session.sid, err, ems, ...extra });
     };

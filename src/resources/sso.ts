@@ -412,8 +412,9 @@ function toSessionState(claims: SsoSessionClaims): SsoResult {
         ...(claims.at === '' ? {} : { ticket: claims.at }),
       };
     case 'anon':
+      return { status: 'anon', sessionId: claims.sid };
     case 'terminated':
-      return { status: claims.sts, sessionId: claims.sid };
+      return { status: 'terminated', sessionId: claims.sid };
     default:
       throw new SsoTokenError('claims', `Unknown session status "${claims.sts}"`, 'sts');
   }

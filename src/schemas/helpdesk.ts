@@ -1,6 +1,24 @@
 import * as z from 'zod';
 import { dateTime, id } from './common.js';
 
+/**
+ * The states of a helpdesk message this platform answers: the spec shows `pending` (endpoint 8 lists
+ * those) and leaves the rest open, so answers read the state as any text, typed
+ * {@link HelpdeskMessageState} or one this version does not know.
+ */
+export const HelpdeskMessageState = z.enum(['pending', 'in_progress', 'resolved']);
+/** A state of a helpdesk message. */
+export type HelpdeskMessageState = z.infer<typeof HelpdeskMessageState>;
+
+/**
+ * The types of a helpdesk message this platform answers: the platform's documentation shows
+ * `request` and leaves the rest open, so answers read the type as any text, typed
+ * {@link HelpdeskMessageType} or one this version does not know.
+ */
+export const HelpdeskMessageType = z.enum(['request', 'question', 'complaint', 'feedback']);
+/** A type of a helpdesk message. */
+export type HelpdeskMessageType = z.infer<typeof HelpdeskMessageType>;
+
 /** The account embedded in a helpdesk message as its `assignee` (spec: "Helpdesk message"). */
 export const HelpdeskAssignee = z.object({
   id: z.string(),
@@ -46,11 +64,11 @@ export const HelpdeskMessage = z.object({
   resolved_at: dateTime.nullable(),
   heading: z.string(),
   message: z.string(),
-  /** e.g. `request`. */
-  type: z.string(),
+  /** e.g. `request`: a {@link HelpdeskMessageType}, or one this version does not know. */
+  type: z.string() as z.ZodType<HelpdeskMessageType | (string & {})>,
   identifier: z.string(),
-  /** e.g. `pending`. */
-  state: z.string(),
+  /** e.g. `pending`: a {@link HelpdeskMessageState}, or one this version does not know. */
+  state: z.string() as z.ZodType<HelpdeskMessageState | (string & {})>,
   comments: z.array(HelpdeskComment),
 });
 /** A helpdesk message as a list reads it. */

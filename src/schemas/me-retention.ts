@@ -1,6 +1,22 @@
 import * as z from 'zod';
 import { exactlyOne } from './common.js';
 
+/**
+ * Why a user may not be offered a campaign (endpoints 6 and 7): the reason codes this platform
+ * answers (docs/assumptions.md). The spec gives `not_eligible` as an example and leaves the rest
+ * open, so endpoint 6's answer reads the code as any text, typed {@link NotEligibleCode} or one this
+ * version does not know.
+ */
+export const NotEligibleCode = z.enum([
+  'not_recurring',
+  'not_platform_provisioned',
+  'not_active',
+  'already_on_campaign',
+  'not_eligible',
+]);
+/** A reason code of a user who may not be offered a campaign. */
+export type NotEligibleCode = z.infer<typeof NotEligibleCode>;
+
 /** A retention campaign offered to a user (spec: "Retention campaign item"). */
 export const RetentionCampaignItem = z.object({
   id: z.string(),
@@ -35,7 +51,10 @@ export const EligibleAnswer = z.object({ item: RetentionCampaignItem });
 /** Endpoint 6 when the user may be offered the campaign. */
 export type EligibleAnswer = z.infer<typeof EligibleAnswer>;
 /** Endpoint 6 when the user is not eligible: a short reason `code` (e.g. `not_eligible`) and a readable `message`. */
-export const NotEligibleAnswer = z.object({ code: z.string(), message: z.string() });
+export const NotEligibleAnswer = z.object({
+  code: z.string() as z.ZodType<NotEligibleCode | (string & {})>,
+  message: z.string(),
+});
 /** Endpoint 6 when the user may not: the reason code and message. */
 export type NotEligibleAnswer = z.infer<typeof NotEligibleAnswer>;
 

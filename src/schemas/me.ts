@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { id } from './common.js';
+import type { UserProductState } from './user-products.js';
 
 // ---------------------------------------------------------------- cancel product (beyond the spec)
 
@@ -35,7 +36,8 @@ export type DocumentedUserProduct = z.infer<typeof DocumentedUserProduct>;
 
 /** A user-product as v3 of the me API lists it: v1's fields and its state and end dates. */
 export const DocumentedUserProductV3 = DocumentedUserProduct.extend({
-  state: z.string(),
+  /** A {@link UserProductState}, or a state this version does not know. */
+  state: z.string() as z.ZodType<UserProductState | (string & {})>,
   subscription_number: z.string().nullable(),
   has_pending_change_request: z.boolean(),
   campaign_end_date: z.string().nullable(),

@@ -110,13 +110,22 @@ export type SsoServiceErrorCode = z.infer<typeof SsoServiceErrorCode>;
 /** The query of identify: the identify token and the return URL, passed through to the landing page. */
 export const SsoIdentifyQuery = z.strictObject({ t: z.string().min(1).max(8192), r: z.string().min(1).max(2048) });
 
-/** Claims of the session token the SSO service answers with (endpoint 21). */
+/** Every `err` code this version knows: endpoint 21's ({@link SsoErrorCode}) and the other operations' ({@link SsoServiceErrorCode}). */
+export type KnownSsoSessionErrorCode = SsoErrorCode | SsoServiceErrorCode;
+
+/**
+ * Claims of the session token the SSO service answers with (endpoint 21). `sts` and `err` are read as
+ * any text (the spec leaves the SSO service's other codes open, and a newer service may add some);
+ * their types name the known values, so a `switch` autocompletes them.
+ */
 export const SsoSessionClaims = z.object({
-  sts: z.string(),
+  /** The session state: an {@link SsoSessionStatus}, or one this version does not know. */
+  sts: z.string() as z.ZodType<SsoSessionStatus | (string & {})>,
   sid: z.string(),
   aid: z.string(),
   at: z.string(),
-  err: z.string().nullable(),
+  /** The error code, null on success: a {@link KnownSsoSessionErrorCode}, or one this version does not know. */
+  err: (z.string() as z.ZodType<KnownSsoSessionErrorCode | (string & {})>).nullable(),
   ems: z.string(),
   frf: z.number().int(),
   raa: z.number().int(),

@@ -30,16 +30,16 @@ export const DistributionInformationQuery = z.strictObject({
 export type DistributionInformationQuery = z.input<typeof DistributionInformationQuery>;
 
 /** A price as the platform writes it here: a decimal string with two decimals, e.g. `"12.50"`. */
-const decimal = z.string().regex(/^\d+\.\d{2}$/);
+export const decimalPrice = z.string().regex(/^\d+\.\d{2}$/);
 
 /** Distribution information (spec: "Distribution information"). */
 export const DistributionInformation = z.object({
   /** Delivery days, 1 = Monday .. 7 = Sunday. */
   distribution_days: z.array(z.number().int().min(1).max(7)),
   /** Excluding VAT. */
-  distribution_price: decimal,
+  distribution_price: decimalPrice,
   /** Including VAT. */
-  distribution_price_with_tax: decimal,
+  distribution_price_with_tax: decimalPrice,
 });
 /** Distribution information. */
 export type DistributionInformation = z.infer<typeof DistributionInformation>;

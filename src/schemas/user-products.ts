@@ -2,8 +2,18 @@ import * as z from 'zod';
 import { atLeastOne, dateTime, id, productCode } from './common.js';
 import { SubscriptionType } from './products.js';
 
+/**
+ * The states of a user-product (spec: States and transitions, User-product): `activated`,
+ * `deactivated`, and `cancelled` (cancelled by the customer, running until `valid_to`). The spec
+ * names the cancelled condition but not its value, nor every state: answers read the state as any
+ * text, typed {@link UserProductState} or one this version does not know.
+ */
+export const UserProductState = z.enum(['activated', 'deactivated', 'cancelled']);
+/** A state of a user-product. */
+export type UserProductState = z.infer<typeof UserProductState>;
+
 /** The states a user-product may be set to (endpoint 12); `cancelled` is not settable. */
-export const SettableUserProductState = z.enum(['activated', 'deactivated']);
+export const SettableUserProductState = UserProductState.exclude(['cancelled']);
 /** The states endpoint 12 may set: `activated` or `deactivated`. */
 export type SettableUserProductState = z.infer<typeof SettableUserProductState>;
 

@@ -190,7 +190,7 @@ export type AuthenticateWithTicketResult =
       /** The `ems` message; may be empty. */
       message: string;
       /** The session state after the attempt (`sts`), e.g. `anon` or `terminated`. */
-      sessionState: string;
+      sessionState: SsoSessionClaims['sts'];
       /** The SSO session id (`sid`). */
       sessionId: string;
       /** All verified claims (`frf`, `raa`, ... for the codes that use them). */

@@ -3,12 +3,16 @@
  * adapters with plain fetch.
  */
 import { beforeEach, describe, expect, test } from 'vitest';
-import { HELPDESK_STATES, HELPDESK_TYPES } from '../../mock/core/document.js';
 import { createPlatform, type StateDocument } from '../../mock/index.js';
 import * as e from '../../src/endpoints.js';
 import { pathOf } from '../../src/endpoints.js';
 import { CancellationReasonResponse, CancellationReasonsResponse } from '../../src/schemas/cancellation-reasons.js';
-import { GetHelpdeskRecordResponse, GetPendingMessagesResponse } from '../../src/schemas/helpdesk.js';
+import {
+  GetHelpdeskRecordResponse,
+  GetPendingMessagesResponse,
+  HelpdeskMessageState,
+  HelpdeskMessageType,
+} from '../../src/schemas/helpdesk.js';
 import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, useAdapter } from './harness.js';
 
 const { anna, bo, dora, ines } = demoIds.accounts;
@@ -281,8 +285,8 @@ describe('the state document: helpdesk types and states outside the documented s
 
   test('every documented type and state is accepted', () => {
     const doc = platform.snapshot();
-    for (const type of HELPDESK_TYPES)
-      for (const state of HELPDESK_STATES) {
+    for (const type of HelpdeskMessageType.options)
+      for (const state of HelpdeskMessageState.options) {
         Object.assign(doc.helpdesk_messages[0]!, { type, state });
         expect(() => platform.restore(doc)).not.toThrow();
       }
