@@ -10,6 +10,7 @@ import { HttpError } from './errors.js';
 import type { Faults } from './faults.js';
 import type { Journal } from './journal.js';
 import type { Settings } from './route.js';
+import { ssoAudienceOf } from './sso.js';
 import type { State } from './state.js';
 import { issueTicket } from './tickets.js';
 import { issueToken } from './tokens.js';
@@ -42,8 +43,8 @@ export function createAdminTools({ state, clock, settings, journal, faults, seed
 
     snapshot(): StateDocument {
       const copy = structuredClone(state.document);
-      // The audience in force: the option overrides the document's (`--sso-audience`).
-      if (settings.ssoAudience !== undefined) copy.sso_audience = settings.ssoAudience;
+      // The audience in force (`--sso-audience`).
+      copy.sso_audience = ssoAudienceOf(settings, copy);
       return copy;
     },
 

@@ -35,6 +35,7 @@ import {
   ssoSessionOver,
 } from './eviction.js';
 import { idKey, newSecret, sameId } from './ids.js';
+import type { PlatformSettings } from './options.js';
 import { NO_PASSWORD, verifyPassword } from './passwords.js';
 import type { State } from './state.js';
 import { isActiveAccount } from './tickets.js';
@@ -55,6 +56,18 @@ export const ssoRequestClaims = {
 
 /** Clock skew allowed on a request token's `exp`, `nbf` and `iat`, in seconds. */
 export const SSO_CLOCK_TOLERANCE_SECONDS = 5;
+
+/**
+ * The SSO audience constant in force: the platform's `ssoAudience` option (`--sso-audience`), when
+ * it was given one, overrides the document's `sso_audience` (the state document's, or the demo
+ * guide's). The SSO service checks and signs with it, and the admin API and state file report it.
+ */
+export function ssoAudienceOf(
+  settings: Pick<PlatformSettings, 'ssoAudience'>,
+  document: { readonly sso_audience: string },
+): string {
+  return settings.ssoAudience ?? document.sso_audience;
+}
 
 /**
  * Creates an `anon` session for `clientId` (or for no client: the admin tools' sessions); a few

@@ -14,6 +14,7 @@ import { setImmediate } from 'node:timers';
 import type { StateDocumentInput } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
 import { internalsOf } from '../core/internals.js';
+import { ssoAudienceOf } from '../core/sso.js';
 import type { Platform } from '../core/types.js';
 import { jsonSyntaxError } from './json-syntax.js';
 import { type StateRenderer, stateRenderer } from './state-worker.js';
@@ -196,9 +197,8 @@ function stateJson(platform: Platform): string {
   const internals = internalsOf(platform);
   if (!internals) return JSON.stringify(platform.snapshot());
   const { document } = internals.state;
-  // The audience in force, as `snapshot()` says it: the option overrides the document's (`--sso-audience`).
-  const audience = internals.settings.ssoAudience;
-  return JSON.stringify(audience === undefined ? document : { ...document, sso_audience: audience });
+  // The audience in force, as `snapshot()` says it.
+  return JSON.stringify({ ...document, sso_audience: ssoAudienceOf(internals.settings, document) });
 }
 
 /** The text of the bytes the worker rendered, for file operations other than node:fs's (a test's). */

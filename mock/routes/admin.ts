@@ -10,7 +10,7 @@ import { ExternalCustomer, StateDocumentSchema } from '../core/document.js';
 import { notFound } from '../core/errors.js';
 import type { Fault } from '../core/faults.js';
 import { type Route, route } from '../core/route.js';
-import { ssoSessionOrThrow } from '../core/sso.js';
+import { ssoAudienceOf, ssoSessionOrThrow } from '../core/sso.js';
 import { DistributionSettings } from '../core/subscription-system.js';
 import { demoGuide } from '../seeds/demo-guide.js';
 
@@ -78,7 +78,7 @@ export const adminRoutes: readonly Route[] = [
   // The document's text straight from the live state: no deep copy of it on the way (a copy
   // doubled what a large state holds in memory); the audience in force, as snapshot() gives it.
   route(admin('GET', 'state'), ({ state, settings }) => ({
-    text: JSON.stringify({ ...state.document, sso_audience: settings.ssoAudience ?? state.document.sso_audience }),
+    text: JSON.stringify({ ...state.document, sso_audience: ssoAudienceOf(settings, state.document) }),
     headers: { 'content-type': 'application/json' },
   })),
   route({ ...admin('PUT', 'state'), body: StateDocumentSchema }, ({ platform, input }) => {
@@ -98,9 +98,7 @@ export const adminRoutes: readonly Route[] = [
   route(admin('GET', 'demo'), ({ settings }) => {
     if (settings.seed !== 'demo')
       throw notFound(undefined, 'This platform was not started with the demo seed: GET /__admin/state shows its data');
-    return {
-      body: settings.ssoAudience === undefined ? demoGuide : { ...demoGuide, sso_audience: settings.ssoAudience },
-    };
+    return { body: { ...demoGuide, sso_audience: ssoAudienceOf(settings, demoGuide) } };
   }),
   route(admin('GET', 'clock'), ({ clock }) => ({ body: clockJson(clock) })),
   route({ ...admin('POST', 'clock'), body: ClockRequest }, ({ clock, input }) => {

@@ -40,6 +40,7 @@ import {
   recordSsoEvent,
   SSO_CLOCK_TOLERANCE_SECONDS,
   sessionLimit,
+  ssoAudienceOf,
   ssoRequestClaims,
 } from '../core/sso.js';
 import type { State } from '../core/state.js';
@@ -87,7 +88,7 @@ function instant(value: unknown): string {
 
 /** The SSO audience constant in force. */
 function audienceOf(ctx: RouteContext): string {
-  return ctx.settings.ssoAudience ?? ctx.state.document.sso_audience;
+  return ssoAudienceOf(ctx.settings, ctx.state.document);
 }
 
 /** Signs a session token for `client` (HS256, its secret): `iss` = the audience constant, `aud` = the client. */
