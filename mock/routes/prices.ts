@@ -3,6 +3,7 @@ import { updatePrices } from '../../src/endpoints.js';
 import type { PricePeriodRecord } from '../core/document.js';
 import { invalidParameter, notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { priceModelOf } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
 
 const update = apiRoute(updatePrices, ({ input, state, auth, clock }) => {
@@ -10,7 +11,7 @@ const update = apiRoute(updatePrices, ({ input, state, auth, clock }) => {
   const product = state.productByIntegrationCode(org, input.package_integration_code);
   if (!product || !(product.is_package || product.is_campaign))
     throw notFound('package_integration_code', 'Package not found');
-  const model = state.organisation(org)?.price_model ?? 'simple';
+  const model = priceModelOf(state, org);
 
   // Every check before the first change: a refused request changes nothing.
   input.price_periods.forEach((p, i) => {

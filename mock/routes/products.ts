@@ -7,17 +7,11 @@ import {
   type ProductSharingOption,
   sumOfDetails,
 } from '../../src/schemas/products.js';
-import type { OrganisationRecord, PricePeriodRecord, ProductRecord } from '../core/document.js';
+import type { PricePeriodRecord, ProductRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
-import { isActive } from '../core/products.js';
+import { isActive, type PriceModel, priceModelOf } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
 import type { State } from '../core/state.js';
-
-type PriceModel = OrganisationRecord['price_model'];
-
-function priceModelOf(state: State, organisationId: string): PriceModel {
-  return state.organisation(organisationId)?.price_model ?? 'simple';
-}
 
 function pricePeriodView(pp: PricePeriodRecord, model: PriceModel): PricePeriod {
   const view: PricePeriod = {

@@ -33,13 +33,13 @@ import { makeRoomForShopSession, shopSessionOver } from '../core/eviction.js';
 import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
 import { newSecret, sameId, sameSecret } from '../core/ids.js';
+import { judgeOrder, packageForSale } from '../core/orders.js';
 import { apiRoute, type ContextOf, type RouteContext, type RouteResult, route } from '../core/route.js';
 import { checkCredentials } from '../core/sso.js';
 import type { ShopSession, State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
 import type { Platform } from '../core/types.js';
 import { purchase as buy, priceOf } from '../core/user-products.js';
-import { judgeOrder, packageForSale } from './orders.js';
 
 /** The shop's session cookie. */
 export const SHOP_SESSION_COOKIE = 'shop_session';
