@@ -8,7 +8,7 @@
 import type * as Msw from 'msw';
 
 /** What a missing `msw` is told: how to install it, and the entry point that needs none. */
-export const MSW_MISSING =
+const MSW_MISSING =
   'subscription-platform-sdk/mock needs msw, an optional peer dependency that is not installed: ' +
   'npm i -D msw. Without msw, subscription-platform-sdk/mock/node serves the same platform over HTTP ' +
   '(startServer, for scripts and for test suites in other languages).';

@@ -488,7 +488,7 @@ function cleanCause(error: unknown, clean: (text: string) => string, depth = 0):
  * in a `fetch` of the caller's): the call's secrets are taken out of them, and what the logger
  * redacts (as in the URL), in the message and in the `cause` it keeps.
  */
-export function connectionError(call: Call, error: unknown): APIConnectionError {
+function connectionError(call: Call, error: unknown): APIConnectionError {
   const attempts = Math.max(call.attempts, 1);
   const causeCode = causeCodeOf(error);
   const unquote = call.unquoter();

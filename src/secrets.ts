@@ -56,7 +56,7 @@ export const SECRET_NAMES: readonly string[] = [
  * Words that make any name holding them secret, wherever they stand in it: `x-client-secret`,
  * `new_password`, `x-api-key`, `private_key_pem`, `credentials`.
  */
-export const SECRET_WORDS: readonly string[] = [
+const SECRET_WORDS: readonly string[] = [
   'secret',
   'password',
   'passwd',
@@ -70,7 +70,7 @@ export const SECRET_WORDS: readonly string[] = [
  * Endings that make a name secret: `x-auth-token`, `session_tokens`, `x-authorization`,
  * `sso_ticket`. Only at the end: `token_type` and `ticket_configuration` are not secrets.
  */
-export const SECRET_ENDINGS: readonly string[] = ['token', 'tokens', 'authorization', 'cookie', 'ticket', 'tickets'];
+const SECRET_ENDINGS: readonly string[] = ['token', 'tokens', 'authorization', 'cookie', 'ticket', 'tickets'];
 
 /** One character beyond ASCII that a name keeps: a letter or a digit of any script. */
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
@@ -161,7 +161,7 @@ export function isSecretName(name: string): boolean {
 }
 
 /** The fewest characters of a random base64url credential that {@link redactShapes} redacts under any name. */
-export const SHORTEST_CREDENTIAL = 32;
+const SHORTEST_CREDENTIAL = 32;
 
 /** A character of base64url text, or the `.` between a JWT's parts. */
 function isTokenChar(c: number): boolean {
@@ -271,7 +271,7 @@ function isStart(c: number, kind: ParamText): boolean {
  * at this depth is redacted whole, so nothing is missed at any depth, and each level costs one
  * scan of a shorter text.
  */
-export const MAX_NESTING = 8;
+const MAX_NESTING = 8;
 
 /**
  * A decoded value that is not secret by its name, with what it carries redacted: the secret
@@ -461,7 +461,7 @@ export function redactJsonText(text: string, marker: string, depth = 0): string 
  * xyz` is redacted): a list of what is prose, not of what is secret, so a word it lacks is
  * redacted.
  */
-export const BEARER_PROSE_WORDS: readonly string[] =
+const BEARER_PROSE_WORDS: readonly string[] =
   // What a bearer is; the parameters of a Bearer challenge (RFC 6750, 3); the small words of a sentence.
   (
     'token tokens access auth authentication authorization scheme schemes header headers credential ' +
@@ -531,7 +531,7 @@ function isBearerProse(text: string, start: number, end: number): boolean {
  * token: send Authorization: Bearer <token>` stays as it is while `Bearer xyz` and `Bearer
  * abc.def.ghi` are redacted.
  */
-export function redactBearer(text: string, marker: string): string {
+function redactBearer(text: string, marker: string): string {
   const lower = text.toLowerCase();
   let i = lower.indexOf('bearer');
   if (i < 0) return text;

@@ -34,12 +34,12 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** The earliest time the clock may show: dates are written with four-digit years. */
-export const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
+const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
 /**
  * The latest time the clock may show, and the latest date the platform writes: a clock that flows
  * past it stands still there, and an expiry or a period's end beyond it is written as it.
  */
-export const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
+const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
 /**
  * The latest time the clock may be set or advanced to: the last year is left for what is added to
  * the clock (lifetimes, periods) and for the time that flows on, so that a token issued at any

@@ -9,8 +9,6 @@ import type * as z from 'zod';
 
 /** How a key part is compared: ids and e-mail addresses ignore case, codes do not. */
 export type Normalize = (value: string) => string;
-/** Compared as written. */
-export const exact: Normalize = (value) => value;
 /** Compared in lower case (the spec's id pattern ignores case). */
 export const lower: Normalize = (value) => value.toLowerCase();
 
@@ -85,7 +83,7 @@ function partOf<T>(part: KeyPart<T>, record: T): string | undefined {
 }
 
 /** The key of `record` in an index; undefined when a part is absent (the record is then not in that index). */
-export function keyOf<T>(index: IndexSpec<T>, record: T): string | undefined {
+function keyOf<T>(index: IndexSpec<T>, record: T): string | undefined {
   const parts = index.parts;
   if (parts.length === 1) return partOf(parts[0]!, record);
   let key = '';
@@ -113,7 +111,7 @@ function normalizedPart<T>(part: KeyPart<T>, value: string): string {
 }
 
 /** The field named last in an index (where the document reports a duplicate key). */
-export function lastField<T>(index: IndexSpec<T>): string | undefined {
+function lastField<T>(index: IndexSpec<T>): string | undefined {
   for (let i = index.parts.length - 1; i >= 0; i--) {
     const part = index.parts[i]!;
     if (typeof part === 'string') return part;

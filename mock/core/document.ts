@@ -567,7 +567,7 @@ const SubscriptionSystem = z
   });
 
 /** The SSO audience constant of a state document that names none. */
-export const DEFAULT_SSO_AUDIENCE = 'sso.platform.test';
+const DEFAULT_SSO_AUDIENCE = 'sso.platform.test';
 
 /**
  * Every collection of the state document, declared once: its record schema, its indexes (the first

@@ -29,7 +29,7 @@ export function tokenDone(t: AccessTokenRecord, nowMs: number): boolean {
 }
 
 /** Whether a ticket is of no more use at `nowMs`: it has expired, used or not. */
-export function ticketDone(t: TicketRecord, nowMs: number): boolean {
+function ticketDone(t: TicketRecord, nowMs: number): boolean {
   return Date.parse(t.expires_at) <= nowMs;
 }
 

@@ -34,7 +34,7 @@ export interface FaultList {
 }
 
 /** The longest latency a fault may add, in ms: the longest wait a timer takes (2^31 - 1 ms, about 24.8 days). */
-export const MAX_LATENCY_MS = 2 ** 31 - 1;
+const MAX_LATENCY_MS = 2 ** 31 - 1;
 
 /** Checks a fault the way the admin API does; `field` names use the admin API's spelling. */
 function check(f: Fault): void {

@@ -39,7 +39,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** An IP address the server listens on that means "every interface". */
-export function isUnspecifiedAddress(address: string): boolean {
+function isUnspecifiedAddress(address: string): boolean {
   return address === '0.0.0.0' || address === '::' || address === '[::]' || address === '';
 }
 

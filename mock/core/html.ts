@@ -29,7 +29,7 @@ const ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /** Escapes text for an HTML element's content or a double-quoted attribute value. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"'`]/g, (c) => ESCAPES[c] ?? c);
 }
 

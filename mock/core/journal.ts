@@ -87,7 +87,7 @@ export function truncationMarker(kept: number, length: number): string {
  * never leaves part of a secret in a form the redaction would not have recognised; never within a
  * surrogate pair. The kept text is copied, so the whole body is not kept alive behind it.
  */
-export function truncateBody(redacted: string): string {
+function truncateBody(redacted: string): string {
   if (redacted.length <= JOURNAL_BODY_LIMIT) return redacted;
   let end = JOURNAL_BODY_LIMIT;
   const last = redacted.charCodeAt(end - 1);
@@ -105,7 +105,7 @@ export function truncateBody(redacted: string): string {
  * whatever is shaped like a credential goes, under any name. Linear scans: a deeply nested body
  * costs no more than a flat one of the same size.
  */
-export function redactBody(text: string): string {
+function redactBody(text: string): string {
   let named: string;
   if (startsLikeJson(text)) named = redactJsonLikeKeys(redactJsonText(text, REDACTED), REDACTED);
   else {

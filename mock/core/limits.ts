@@ -22,7 +22,7 @@ export const MAX_BODY_BYTES_LIMIT = 256 * 1024 * 1024;
  * (1.23 MB in plain ASCII), and 1,001 such entries must reach the count rule (400, not 413), even
  * with every character of those fields written as a six-byte JSON escape (7.5 MB).
  */
-export const CHANGE_LOG_BODY_BYTES = 8 * 1024 * 1024;
+const CHANGE_LOG_BODY_BYTES = 8 * 1024 * 1024;
 
 /** Routes whose largest valid request is over the default limit: method, path and their own minimum. */
 const LARGER_BODIES: readonly { method: string; path: string; bytes: number }[] = [

@@ -48,7 +48,7 @@ const nodeCrypto = (
  * 55 ms of CPU time on Node 20; twice that work took 65 to 300 ms), so that no stored hash can make
  * a login a way to tie up the platform. Costlier hashes are refused when the state is loaded.
  */
-export const SCRYPT_LIMITS = {
+const SCRYPT_LIMITS = {
   /** N, the CPU/memory cost: a power of two from 2^4 to 2^16 (and below 2^(16·r), as RFC 7914 requires). */
   minLog2N: 4,
   maxLog2N: 16,

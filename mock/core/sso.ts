@@ -159,7 +159,7 @@ export function recordSsoEvent(
 }
 
 /** The logged-in sessions of an account, across its organisation's clients (ended ones aside). */
-export function loggedInSessions(state: State, clock: OffsetClock, accountId: string): SsoSessionRecord[] {
+function loggedInSessions(state: State, clock: OffsetClock, accountId: string): SsoSessionRecord[] {
   const now = clock.nowMs();
   return state.ssoSessions.rows.filter(
     (s) =>
@@ -259,7 +259,7 @@ export function logInSsoSession(
  * `anon` or `loggedin` --> `terminated` for this one session (the account, if any, is kept for the
  * record). Answers whether it changed: a terminated session stays as it is.
  */
-export function terminateSsoSession(session: SsoSessionRecord): boolean {
+function terminateSsoSession(session: SsoSessionRecord): boolean {
   if (session.state === 'terminated') return false;
   session.state = 'terminated';
   return true;

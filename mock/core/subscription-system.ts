@@ -28,10 +28,7 @@ export function systemOf(state: State, organisationId: string): SubscriptionSyst
 }
 
 /** The external system's customer with this number, or undefined. */
-export function customerOf(
-  system: SubscriptionSystemRecord,
-  customerNumber: string,
-): ExternalCustomerRecord | undefined {
+function customerOf(system: SubscriptionSystemRecord, customerNumber: string): ExternalCustomerRecord | undefined {
   return system.customers.find((c) => c.customer_number === customerNumber);
 }
 

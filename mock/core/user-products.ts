@@ -41,7 +41,7 @@ export function priceOf(period: PricePeriodRecord): number {
 }
 
 /** The end of one period after `fromMs`: `length` days, weeks, months or years (NaN past any date). */
-export function periodEnd(fromMs: number, type: PricePeriodRecord['type'], length: number): number {
+function periodEnd(fromMs: number, type: PricePeriodRecord['type'], length: number): number {
   const d = new Date(fromMs);
   if (type === 'day') d.setUTCDate(d.getUTCDate() + length);
   else if (type === 'week') d.setUTCDate(d.getUTCDate() + 7 * length);

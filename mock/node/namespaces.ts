@@ -13,7 +13,7 @@ import { HttpError } from '../core/errors.js';
 export const NAMESPACE_PREFIX = '/_ns/';
 
 /** The most characters of a namespace's name. */
-export const NAMESPACE_NAME_MAX = 32;
+const NAMESPACE_NAME_MAX = 32;
 
 /**
  * A namespace's name, but for its length: lower-case letters, digits and hyphens, a letter or digit

@@ -282,7 +282,7 @@ function beyondLoopback(host: string): boolean {
  * The warning for a server listening beyond loopback with its admin API open to anyone who can
  * reach the port; undefined when there is nothing to warn about.
  */
-export function exposureWarning(host: string, platform: Platform): string | undefined {
+function exposureWarning(host: string, platform: Platform): string | undefined {
   // A platform not made by `createPlatform` is taken to have the defaults: the admin API open.
   const settings = internalsOf(platform)?.settings;
   if (!beyondLoopback(host) || settings?.admin === false || settings?.adminToken !== undefined) return undefined;
@@ -362,7 +362,7 @@ function makeNamespace(
  * memory of a flood of large requests to many namespaces grows with: 100 namespaces of 16 Mi each
  * ended in an out-of-memory crash.
  */
-export const NAMESPACES_JOURNAL_TEXT = 128 * 1024 * 1024;
+const NAMESPACES_JOURNAL_TEXT = 128 * 1024 * 1024;
 
 /** A namespace's journal text limit: its share of {@link NAMESPACES_JOURNAL_TEXT}, and never more than the root's. */
 function namespaceJournalText(maxNamespaces: number, rootLimit: number): number {

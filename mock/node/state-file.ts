@@ -122,7 +122,7 @@ function stateFileText(path: string): string | undefined {
 }
 
 /** The state document in the file at `path`; undefined when there is no such file. Throws a {@link StateFileError}. */
-export function readStateFile(path: string): StateDocumentInput | undefined {
+function readStateFile(path: string): StateDocumentInput | undefined {
   const text = stateFileText(path);
   if (text === undefined) return undefined;
   try {
@@ -165,7 +165,7 @@ function running(pid: number): boolean {
  * Removes the temporary files a writer of the state file at `path` left when its process was killed
  * mid-write (theirs is no longer running); answers how many. A file that cannot be removed is left.
  */
-export function removeLeftovers(path: string): number {
+function removeLeftovers(path: string): number {
   const name = basename(path);
   let removed = 0;
   let entries: string[];

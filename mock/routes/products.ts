@@ -27,7 +27,7 @@ function pricePeriodView(pp: PricePeriodRecord, model: PriceModel): PricePeriod 
 }
 
 /** A product as endpoint 2 shows it: the spec's fields only, `vat_code` in the simple model only. */
-export function productView(p: ProductRecord, model: PriceModel): Product {
+function productView(p: ProductRecord, model: PriceModel): Product {
   const view: Product = {
     id: p.id,
     created: p.created,

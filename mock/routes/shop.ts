@@ -42,10 +42,10 @@ import type { Platform } from '../core/types.js';
 import { purchase as buy, priceOf } from '../core/user-products.js';
 
 /** The shop's session cookie. */
-export const SHOP_SESSION_COOKIE = 'shop_session';
+const SHOP_SESSION_COOKIE = 'shop_session';
 
 /** The login form's pre-session CSRF cookie (signed double submit: the form carries its HMAC). */
-export const SHOP_CSRF_COOKIE = 'shop_csrf';
+const SHOP_CSRF_COOKIE = 'shop_csrf';
 
 /** The hidden field of every form that carries its CSRF token. */
 const CSRF_FIELD = 'csrf_token';

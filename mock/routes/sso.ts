@@ -47,7 +47,7 @@ import type { State } from '../core/state.js';
 import { issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
 
 /** The browser's SSO session cookie, on the SSO host. */
-export const SSO_SESSION_COOKIE = 'sso_session';
+const SSO_SESSION_COOKIE = 'sso_session';
 
 const encoder = new TextEncoder();
 

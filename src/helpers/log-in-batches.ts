@@ -75,7 +75,7 @@ export interface ChangeLogWriter {
 }
 
 /** The default of {@link LogInBatchesOptions.maxBatchBytes}: 1 MiB. */
-export const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BATCH_BYTES = 1024 * 1024;
 /** The least {@link LogInBatchesOptions.maxBatchBytes}: above the largest valid entry (7.4 KB, every character escaped). */
 const MIN_BATCH_BYTES = 8192;
 /** The body of a request with no entries: `{"change_logs":[]}`. */

@@ -5,7 +5,7 @@ import { SignOnConfigurationError } from './errors.js';
 const encoder = new TextEncoder();
 
 /** RFC 7518 section 3.2: an HS256 key must be at least 256 bits. */
-export const MIN_HS256_SECRET_BYTES = 32;
+const MIN_HS256_SECRET_BYTES = 32;
 
 /** The client secret as key bytes, refused when shorter than 32 bytes. The message never names the secret. */
 export function hs256Key(secret: string | Uint8Array): Uint8Array {

@@ -18,7 +18,7 @@ export interface ParityConsole {
 }
 
 /** The run's options from the command line's. */
-export function parityOptionsOf(options: ParityCommandOptions): ParityOptions {
+function parityOptionsOf(options: ParityCommandOptions): ParityOptions {
   const { api, auth, sso, shop, clientId, clientSecret, organisation } = options;
   const target =
     options.snapshots === undefined && api && auth && clientId && clientSecret && organisation

@@ -71,7 +71,7 @@ export function typeOf(value: unknown): string {
 }
 
 /** A value as the report shows it: JSON, cut to 80 characters. */
-export function shown(value: unknown): string {
+function shown(value: unknown): string {
   const text = value === undefined ? '(absent)' : JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

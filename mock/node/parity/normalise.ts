@@ -11,7 +11,7 @@ const HEX_ID = /^[a-f\d]{24}$/i;
 const HEX_IDS = /\b[a-f\d]{24}\b/gi;
 
 /** Where a time was. */
-export const TIME_PLACEHOLDER = '2000-01-01T00:00:00.000Z';
+const TIME_PLACEHOLDER = '2000-01-01T00:00:00.000Z';
 
 /** Replaces ids, e-mail addresses and opaque text by placeholders, the same value always by the same one. */
 export class Normaliser {

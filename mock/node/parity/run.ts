@@ -295,7 +295,7 @@ function fillJson(value: unknown, vars: ReadonlyMap<string, Bound>): unknown {
 }
 
 /** The request as a scenario writes it, for reports and the dry run: `GET /path?name={value}`, then its body. */
-export function describeRequest(request: StepRequest): string {
+function describeRequest(request: StepRequest): string {
   const query = request.query?.length ? `?${request.query.map(([k, v]) => `${k}=${v}`).join('&')}` : '';
   const body =
     request.json !== undefined
@@ -819,7 +819,7 @@ export class UnknownScenarioError extends Error {
 }
 
 /** The scenarios a run takes: all, or those `only` names (an unknown name is an {@link UnknownScenarioError}). */
-export function scenariosOf(only: readonly string[] | undefined): readonly Scenario[] {
+function scenariosOf(only: readonly string[] | undefined): readonly Scenario[] {
   if (!only) return SCENARIOS;
   if (only.length === 0)
     throw new UnknownScenarioError('--only names no scenario (a run of none would compare nothing)');

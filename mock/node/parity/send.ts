@@ -18,7 +18,7 @@ export class Connections {
 }
 
 /** The largest answer read: a catalogue page of a large organisation fits many times over. */
-export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
 /** What came back: the status, a header reader, the body's text. */
 export interface Received {
