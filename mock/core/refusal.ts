@@ -1,8 +1,8 @@
-/** Why the platform refused a request: kept with the journal's entry, the error and the answer. */
 /**
- * Why the platform refused a request, for the journal and the request log only: the wire answer
- * stays the platform's. Never a secret (no token, secret, password or ticket), only names and
- * values a caller may see: `{ check: 'aud', detail: 'aud is "x", expected "sso.platform.test"' }`.
+ * Why the platform refused a request, kept with the journal's entry, the error and the answer; for
+ * the journal and the request log only: the wire answer stays the platform's. Never a secret (no
+ * token, secret, password or ticket), only names and values a caller may see:
+ * `{ check: 'aud', detail: 'aud is "x", expected "sso.platform.test"' }`.
  */
 export interface Refusal {
   /**

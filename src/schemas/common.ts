@@ -2,7 +2,10 @@ import * as z from 'zod';
 
 /** Record identifiers: 24 hexadecimal characters (spec: "Resources and their fields"). */
 export const ID_PATTERN = /^[a-f\d]{24}$/i;
-/** Product, package, campaign and title codes (endpoints 2, 13, 17, 18, 20). */
+/**
+ * The spec's pattern of codes: product and title codes (endpoint 2), package codes (13), product codes
+ * (20) and the external system's customer numbers (18, 19).
+ */
 export const CODE_PATTERN = /^[a-zA-Z-_0-9]+$/;
 
 /**
@@ -11,10 +14,16 @@ export const CODE_PATTERN = /^[a-zA-Z-_0-9]+$/;
  */
 export const ID_RULE = `Parameter must match format (${ID_PATTERN}): 24 hexadecimal characters`;
 
-/** A record id as the spec writes it: up to 24 characters, `/^[a-f\d]{24}$/i`. */
+/**
+ * A record id as the spec writes it: exactly 24 hexadecimal characters, `/^[a-f\d]{24}$/i` (where the
+ * spec also says "up to 24", the pattern allows no other length).
+ */
 export const id = z.string().max(24, ID_RULE).regex(ID_PATTERN);
 
-/** A product, package or campaign code: 1..50 characters, `/^[a-zA-Z-_0-9]+$/` (endpoints 2, 9, 13, 17, 20). */
+/**
+ * A product, package or campaign code: 1..50 characters, `/^[a-zA-Z-_0-9]+$/` (the spec's rule in
+ * endpoints 2, 13 and 20; a code sent to 3, 9, 15 and 17 is held to it too).
+ */
 export const productCode = z.string().min(1).max(50).regex(CODE_PATTERN);
 
 /** An ISO 8601 date-time with offset. */
