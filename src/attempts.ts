@@ -18,6 +18,7 @@ import {
   ResponseTooLargeError,
 } from './errors.js';
 import { type CallLog, type LoggedCall, REDACTED, redact } from './logger.js';
+import type { RequestHeaders } from './request.js';
 import { type RetryDelays, retryWait } from './retry.js';
 import { isSecretName } from './secrets.js';
 import { MAX_SAFE_TIMEOUT, sleep } from './sleep.js';
@@ -118,7 +119,7 @@ export class Call implements LoggedCall {
    * (fetch's own error would, and drops a line break at either end without a word); the call's
    * headers were checked with its options, the client's when it was made.
    */
-  build(clientHeaders: Readonly<Record<string, string>>, callHeaders: HeadersInit | undefined): void {
+  build(clientHeaders: Readonly<Record<string, string>>, callHeaders: RequestHeaders | undefined): void {
     if (!this.authenticate && this.token !== undefined && !isHeaderValue(this.token)) refuse(['accessToken']);
     this.headers = mergeHeaders(clientHeaders, callHeaders);
     if (this.wireMethod !== this.method) this.headers[GET_WITH_BODY] = '1';
@@ -226,10 +227,14 @@ function secretsIn(value: unknown, secret: boolean, into: string[]): void {
  * The headers of a call: the client's (merged once, names in lower case) with the call's over
  * them, as ky merges them (a value `'undefined'` removes the header).
  */
-function mergeHeaders(base: Readonly<Record<string, string>>, over: HeadersInit | undefined): Record<string, string> {
+function mergeHeaders(
+  base: Readonly<Record<string, string>>,
+  over: RequestHeaders | undefined,
+): Record<string, string> {
   const out: Record<string, string> = { ...base };
   if (over === undefined) return out;
-  new Headers(over).forEach((value, name) => {
+  // Headers takes a value `undefined` as the text "undefined": the header taken out below.
+  new Headers(over as HeadersInit).forEach((value, name) => {
     if (value === 'undefined') delete out[name];
     else out[name] = value;
   });
@@ -562,7 +567,7 @@ export class Attempts {
    * when the retries ran out). A call that got no answer rejects with what failed; {@link
    * Attempts.failure} says what the caller is told.
    */
-  async send(call: Call, callHeaders: HeadersInit | undefined): Promise<Response> {
+  async send(call: Call, callHeaders: RequestHeaders | undefined): Promise<Response> {
     call.build(this.#headers, callHeaders);
     // A timeout no timer can hold is refused, as ky refuses it, before anything is sent.
     if (!(call.timeout <= MAX_SAFE_TIMEOUT))

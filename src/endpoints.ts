@@ -81,7 +81,11 @@ export interface ResponseByKey<
   readonly absent: A;
 }
 
-/** Which of the spec's four hosts an endpoint lives on. */
+/**
+ * Which of the spec's four hosts an endpoint lives on, named as the client's `hosts` option names
+ * them: `api` (`{base_url}`), `auth` (`{auth_api_url}`), `sso` (`{sso_url}`), `shop` (`{shop_url}`).
+ * `PlatformClient.request` takes one as `host`.
+ */
 export type Host = 'api' | 'auth' | 'sso' | 'shop';
 /** The environments of the spec: stage and production. */
 export type Environment = 'stage' | 'production';

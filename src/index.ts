@@ -12,7 +12,7 @@
 
 export { APIPromise, type APIResponse } from './api-promise.js';
 export { PlatformClient } from './client.js';
-export type { Environment } from './endpoints.js';
+export type { Environment, Host } from './endpoints.js';
 export {
   APIConnectionError,
   APIError,
@@ -45,7 +45,7 @@ export type {
   RetryDelay,
   SsoOptions,
 } from './options.js';
-export type { RawRequestParams, RequestOptions } from './request.js';
+export type { RawRequestParams, RequestHeaders, RequestOptions } from './request.js';
 export type { ErrorCode, KnownErrorCode } from './schemas/common.js';
 export {
   MemoryTicketStore,

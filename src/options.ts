@@ -9,6 +9,7 @@ import type { Environment } from './endpoints.js';
 import { ClientConfigurationError } from './errors.js';
 import type { Logger } from './logger.js';
 import { isLoopbackHostname } from './loopback.js';
+import type { RequestHeaders, RequestOptions } from './request.js';
 import { fieldOf } from './schemas/common.js';
 import { MAX_SAFE_TIMEOUT } from './sleep.js';
 import { HEADER_VALUE_RULE, isHeaderValue } from './transport.js';
@@ -452,8 +453,10 @@ export interface PlatformClientOptions {
 
 /** Compiles only while `A` and `B` are the same type, down to their optional keys. */
 type Same<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, keyof A] ? true : never) : never;
-// The documented interfaces and the schemas that check them cannot part ways.
+// The documented interfaces and the schemas that check them cannot part ways (a call's `accessToken`
+// is the pipeline's to check).
 const _documentedAsChecked: Same<PlatformClientOptions, z.input<typeof ClientOptions>> &
+  Same<Omit<RequestOptions, 'accessToken'>, z.input<typeof CallOptions>> &
   Same<RetryDelay, z.input<typeof RetryDelay>> &
   Same<SsoOptions, z.input<typeof SsoOptions>> &
   Same<Hosts, z.input<typeof Hosts>> &
@@ -495,7 +498,7 @@ function isHeaderName(name: string): boolean {
  * header (`headers.x-api-key`) and never quoting its value.
  */
 const CallHeaders = z
-  .custom<HeadersInit>(isObject, { error: 'must be an object of header names and values', abort: true })
+  .custom<RequestHeaders>(isObject, { error: 'must be an object of header names and values', abort: true })
   .check((ctx) => {
     if (typeof Headers !== 'undefined' && ctx.value instanceof Headers) return;
     // A list of pairs, a Map or any iterable of pairs (as fetch takes them), else an object's own members.

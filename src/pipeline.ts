@@ -320,7 +320,7 @@ export class Pipeline implements Requester {
       timeout: options.timeout ?? this.#timeout,
       maxRetries: options.maxRetries ?? this.#maxRetries,
       retriable: prepared.method === 'GET' || options.retryWrite === true,
-      signal: options.signal,
+      signal: options.signal ?? undefined,
       authenticate: prepared.bearer && token === undefined,
       token,
     };

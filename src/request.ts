@@ -30,12 +30,25 @@ export interface RawRequestParams<S extends z.ZodType = z.ZodType<unknown>> {
 }
 
 /**
+ * A call's headers, as fetch takes them: an object, a list of pairs, a `Map` or a `Headers`. Each
+ * wins over the client's header of the same name; a value `undefined` takes the header out (the
+ * client's own included), as in ky.
+ */
+export type RequestHeaders =
+  | Readonly<Record<string, string | undefined>>
+  | Iterable<readonly [string, string | undefined]>
+  | Headers;
+
+/**
  * Options of one call; each overrides the client's option of the same name, and is checked by its
  * rules before anything is sent (a `RequestValidationError` naming it).
  */
 export interface RequestOptions {
-  /** Aborts the call; it then rejects with the signal's reason (an `AbortError` by default). */
-  signal?: AbortSignal;
+  /**
+   * Aborts the call; it then rejects with the signal's reason (an `AbortError` by default). An
+   * `AbortSignal` of this realm (fetch takes no other); `null` is none, as in a `RequestInit`.
+   */
+  signal?: AbortSignal | null;
   /** Time allowed for each attempt, in ms. */
   timeout?: number;
   /** Retries after the first attempt. */
@@ -45,8 +58,8 @@ export interface RequestOptions {
    * idempotency key, so a write whose answer was lost may be applied twice.
    */
   retryWrite?: boolean;
-  /** Headers for this call. */
-  headers?: Record<string, string>;
+  /** Headers for this call: see {@link RequestHeaders}. */
+  headers?: RequestHeaders;
   /**
    * A user's access token for this call (e.g. ticket generation for the user, endpoint 22 form b):
    * sent instead of the client's `auth`, and never refreshed, so a 401 is final. When the key is

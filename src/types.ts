@@ -11,6 +11,7 @@
  * @module subscription-platform-sdk/types
  */
 
+export type { Environment, Host } from './endpoints.js';
 export type {
   APIConnectionErrorOptions,
   APIErrorInit,

@@ -29,6 +29,7 @@ import {
   NotFoundError,
   PlatformClient,
   type PlatformClientOptions,
+  type RequestOptions,
   RequestValidationError,
 } from '../../src/index.js';
 import { READ, scopesOf } from '../fixtures.js';
@@ -405,13 +406,13 @@ describe("a call's options are checked by the client's rules for them, before an
     const { signal } = new AbortController();
     const options = { timeout: 5_000, maxRetries: 0, retryWrite: false, signal, headers: { 'x-trace': '1' } };
     await expect(client().products.list({}, options)).resolves.toBeDefined();
-    // A header taken out with undefined (as in ky), a Map of headers, no signal (null).
-    for (const more of [
+    // A header taken out with undefined (as in ky), a Map of headers, no signal (null): as typed.
+    const more: RequestOptions[] = [
       { headers: { 'x-trace': undefined } },
       { headers: new Map([['x-trace', '1']]) },
       { signal: null },
-    ])
-      await expect(client().products.list({}, more as never)).resolves.toBeDefined();
+    ];
+    for (const options of more) await expect(client().products.list({}, options)).resolves.toBeDefined();
   });
 });
 
