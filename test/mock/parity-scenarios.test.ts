@@ -7,10 +7,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { PathTemplate } from '../../mock/core/router.js';
 import { ROWS } from '../../mock/node/parity/rows.js';
-import { call, type Step } from '../../mock/node/parity/scenario.js';
+import { call, type Step, type StepRequest } from '../../mock/node/parity/scenario.js';
 import { SCENARIOS } from '../../mock/node/parity/scenarios/index.js';
 import * as table from '../../src/endpoints.js';
-import { endpoints, nameOf, pathOf } from '../../src/endpoints.js';
+import { type Endpoint, endpoints, nameOf, pathOf } from '../../src/endpoints.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -33,6 +33,40 @@ const steps: [string, Step][] = SCENARIOS.flatMap((s) =>
     ...(step.undo ? [[s.name, step.undo] as [string, Step]] : []),
   ]),
 );
+
+/** The reads of the endpoint table (a page, the shop's, is no read of the API). */
+const reads = endpoints.filter((e) => e.method === 'GET' && !e.page).map((e) => [nameOf(e), e] as const);
+
+/** The requests of the steps that send `e`: a GET of its path, as written (`{account_id}`, filled by the run) or filled already (`call(entry, { path })`). */
+function requestsOf(e: Endpoint): StepRequest[] {
+  const template = new PathTemplate(pathOf(e, 'stage'));
+  return steps
+    .map(([, step]) => step.request)
+    .filter(
+      (request) =>
+        request.method === 'GET' &&
+        (request.path === template.path || template.match(request.path.split('?')[0] ?? '') !== undefined),
+    );
+}
+
+/** The refusal of a token without the read's scope: met only by a read that needs a scope (24 needs none). */
+const SCOPE_REFUSAL = 'with a token without its scope';
+
+/** The refusals every read meets (`readRefusals`), each told by its request. */
+const READ_REFUSALS: readonly (readonly [string, (request: StepRequest) => boolean])[] = [
+  ['without a token', (r) => r.auth === 'none'],
+  ['with a token that is not a bearer token', (r) => r.auth === 'malformed'],
+  ['with a token the platform never issued', (r) => r.auth === 'unknown'],
+  [SCOPE_REFUSAL, (r) => typeof r.auth === 'object'],
+  ['with an unknown parameter', (r) => r.query?.some(([name]) => name === 'parity_unknown') === true],
+  ['with a content type that is not JSON', (r) => r.headers?.['content-type'] === 'text/plain'],
+];
+
+/** Whether a request names a parameter twice. */
+function repeatsParameter(request: StepRequest): boolean {
+  const names = (request.query ?? []).map(([name]) => name);
+  return new Set(names).size < names.length;
+}
 
 describe('parity scenarios', () => {
   test('every row they name is a row of docs/assumptions.md, and every step names one of them', () => {
@@ -95,19 +129,21 @@ describe('parity scenarios', () => {
     expect(call(entry, { path: { account_id: 'a/b' } }).path).toBe('/test/accounts/a%2Fb/notes');
   });
 
-  test.each(endpoints.filter((e) => e.method === 'GET' && !e.page).map((e) => [nameOf(e), e] as const))(
-    '%s: a read of the table, sent by a scenario (docs/parity.md says every read is)',
-    (_, e) => {
-      // A step names the path as written (`{account_id}`, filled by the run) or filled already (`call(entry, { path })`).
-      const template = new PathTemplate(pathOf(e, 'stage'));
-      const path = template.path;
-      expect(
-        steps.some(
-          ([, step]) =>
-            step.request.method === 'GET' &&
-            (step.request.path === path || template.match(step.request.path.split('?')[0] ?? '') !== undefined),
-        ),
-      ).toBe(true);
+  test.each(reads)('%s: a read of the table, sent by a scenario (docs/parity.md says every read is)', (_, e) => {
+    expect(requestsOf(e).length).toBeGreaterThan(0);
+  });
+
+  test.each(reads)(
+    '%s: sent with each refusal every read meets (docs/parity.md says every read is; readRefusals sends them)',
+    (name, e) => {
+      const requests = requestsOf(e);
+      const missing = READ_REFUSALS.filter(
+        ([refusal, is]) => !requests.some(is) && (refusal !== SCOPE_REFUSAL || e.scopes.length > 0),
+      ).map(([refusal]) => refusal);
+      // A parameter given twice, when its refusals send the read with one (its refusal without a token, as every other).
+      const withParameter = requests.some((r) => r.auth === 'none' && (r.query ?? []).length > 0);
+      if (withParameter && !requests.some(repeatsParameter)) missing.push('with a parameter given twice');
+      expect(missing, `${name} lacks these refusals in its parity scenario`).toEqual([]);
     },
   );
 

@@ -236,5 +236,24 @@ export const tickets: Scenario = {
       effect: 'read',
       request: call(getSignedInUser, { auth: 'unknown' }),
     },
+    // The rest of the refusals every read meets (it needs no scope: a server token is refused for its identity, above).
+    {
+      name: 'the signed-in user with a token that is not a bearer token',
+      row: ROWS.badToken,
+      effect: 'read',
+      request: call(getSignedInUser, { auth: 'malformed' }),
+    },
+    {
+      name: 'the signed-in user with an unknown parameter',
+      row: ROWS.field,
+      effect: 'read',
+      request: call(getSignedInUser, { query: [['parity_unknown', '1']], auth: 'user' }),
+    },
+    {
+      name: 'the signed-in user with a content type that is not JSON',
+      row: ROWS.contentType,
+      effect: 'read',
+      request: call(getSignedInUser, { headers: { 'content-type': 'text/plain' }, auth: 'user' }),
+    },
   ],
 };

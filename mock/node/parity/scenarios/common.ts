@@ -14,6 +14,8 @@ type Pairs = readonly (readonly [string, string])[];
 export interface ReadRefusals {
   /** A query the endpoint takes (placeholders allowed). */
   readonly valid: Pairs;
+  /** A JSON body the endpoint takes, sent with every refusal (endpoint 6, a `GET` with a body). */
+  readonly json?: unknown;
   /** A parameter of `valid` to send twice; none when the endpoint takes no parameter. */
   readonly repeat?: string;
   /** A scope the endpoint does not need (its token is refused for want of the endpoint's). */
@@ -26,39 +28,40 @@ export interface ReadRefusals {
 
 /** The seven refusals of a read, named after the endpoint. */
 export function readRefusals(entry: Endpoint, refusals: ReadRefusals): Step[] {
-  const { valid, repeat, otherScope, auth = 'server', needs } = refusals;
+  const { valid, json, repeat, otherScope, auth = 'server', needs } = refusals;
   const what = `${entry.title.toLowerCase()}`;
   const repeated = repeat === undefined ? undefined : valid.find(([name]) => name === repeat);
+  const body = json === undefined ? {} : { json };
   const steps: Step[] = [
     {
       name: `${what} without a token`,
       row: ROWS.badToken,
       effect: 'read',
-      request: call(entry, { query: valid, auth: 'none' }),
+      request: call(entry, { ...body, query: valid, auth: 'none' }),
     },
     {
       name: `${what} with a token that is not a bearer token`,
       row: ROWS.badToken,
       effect: 'read',
-      request: call(entry, { query: valid, auth: 'malformed' }),
+      request: call(entry, { ...body, query: valid, auth: 'malformed' }),
     },
     {
       name: `${what} with a token the platform never issued`,
       row: ROWS.badToken,
       effect: 'read',
-      request: call(entry, { query: valid, auth: 'unknown' }),
+      request: call(entry, { ...body, query: valid, auth: 'unknown' }),
     },
     {
       name: `${what} with a token without its scope`,
       row: ROWS.scope,
       effect: 'read',
-      request: call(entry, { query: valid, auth: { scopes: [otherScope] } }),
+      request: call(entry, { ...body, query: valid, auth: { scopes: [otherScope] } }),
     },
     {
       name: `${what} with an unknown parameter`,
       row: ROWS.field,
       effect: 'read',
-      request: call(entry, { query: [...valid, ['parity_unknown', '1']], auth }),
+      request: call(entry, { ...body, query: [...valid, ['parity_unknown', '1']], auth }),
     },
     ...(repeated
       ? [
@@ -66,7 +69,7 @@ export function readRefusals(entry: Endpoint, refusals: ReadRefusals): Step[] {
             name: `${what} with ${repeat} given twice`,
             row: ROWS.query,
             effect: 'read' as const,
-            request: call(entry, { query: [...valid, repeated], auth }),
+            request: call(entry, { ...body, query: [...valid, repeated], auth }),
           },
         ]
       : []),
@@ -74,7 +77,7 @@ export function readRefusals(entry: Endpoint, refusals: ReadRefusals): Step[] {
       name: `${what} with a content type that is not JSON`,
       row: ROWS.contentType,
       effect: 'read',
-      request: call(entry, { query: valid, headers: { 'content-type': 'text/plain' }, auth }),
+      request: call(entry, { ...body, query: valid, headers: { 'content-type': 'text/plain' }, auth }),
     },
   ];
   return needs ? steps.map((step) => ({ ...step, needs })) : steps;

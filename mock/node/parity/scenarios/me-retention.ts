@@ -5,7 +5,7 @@
 import { eligibleForCampaign, subscribeToCampaign } from '../../../../src/endpoints.js';
 import { ROWS } from '../rows.js';
 import { ABSENT_ID, call, type Scenario } from '../scenario.js';
-import { writeRefusals } from './common.js';
+import { readRefusals, writeRefusals } from './common.js';
 
 const CHECK = "List the test account's user-products on the stage: one may have moved to a campaign.";
 
@@ -53,12 +53,12 @@ export const meRetention: Scenario = {
       effect: 'read',
       request: call(eligibleForCampaign, { json: { user_product_id: ABSENT_ID } }),
     },
-    {
-      name: 'eligible for campaign without a token',
-      row: ROWS.badToken,
-      effect: 'read',
-      request: call(eligibleForCampaign, { json: { user_product_id: ABSENT_ID }, auth: 'none' }),
-    },
+    ...readRefusals(eligibleForCampaign, {
+      valid: [],
+      json: { user_product_id: ABSENT_ID },
+      otherScope: '/external/product/r',
+      auth: 'user',
+    }),
     ...writeRefusals(subscribeToCampaign, {
       malformed: { user_product_id: 'x'.repeat(1025) },
       otherScope: '/external/product/r',

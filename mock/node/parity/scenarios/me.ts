@@ -50,6 +50,12 @@ export const me: Scenario = {
       effect: 'read',
       request: call(getMyActiveProducts),
     },
+    ...readRefusals(getMyActiveProducts, {
+      valid: query({ include_articles: 'false' }),
+      repeat: 'include_articles',
+      otherScope: '/external/product/r',
+      auth: 'user',
+    }),
     ...writeRefusals(cancelProduct, {
       malformed: { id: 'not-an-id' },
       otherScope: '/external/product/r',
