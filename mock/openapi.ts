@@ -173,13 +173,37 @@ function caseInsensitiveChecks(schema: z.core.$ZodType): RegExp[] {
 }
 
 /**
- * What the document says of a schema beyond what zod writes: a case-insensitive pattern in both
- * cases; a date-time by its `format` alone (zod's long `pattern` besides it breaks generators that
- * map the format to a date type; the SDK's check stays zod's); an answer open to fields the
- * platform adds later (the SDK drops them, it never fails on them), a request closed.
+ * A date-time as the platform reads it (`dateTime`, zod's `z.iso.datetime({ offset: true })`): an
+ * upper-case `T` and `Z`, seconds up to 59. `format: date-time` (RFC 3339) also takes a lower-case
+ * `t` or `z`, a space for the `T` and a leap second (`:60`), which the platform refuses. Written
+ * beside the format, short, with plain groups alone, for any generator's validator to run; the days
+ * of each month are the format's to check.
+ */
+export const DATE_TIME_PATTERN =
+  /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+
+/**
+ * What the document says of a schema beyond what zod writes with the document's registry (which
+ * holds the names alone): the schema's own metadata (`.meta()`: a rule's sentence and keywords,
+ * `withRule` of `src/schemas/common.ts`); a case-insensitive pattern in both cases; a date-time by
+ * its `format` and {@link DATE_TIME_PATTERN} (zod's long `pattern` broke generators that map the
+ * format to a date type; the SDK's check stays zod's); an answer open to fields the platform adds
+ * later (the SDK drops them, it never fails on them), a request closed.
  */
 function adjust(io: 'input' | 'output') {
   return ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: z.core.JSONSchema.BaseSchema }) => {
+    const { id: _, ...meta } = z.globalRegistry.get(zodSchema) ?? {};
+    Object.assign(jsonSchema, meta);
+    // An anyOf of `required` lists beside an object's properties, as an allOf's member: the same
+    // rule, which openapi-typescript reads as a union with the object (`{ ... } | unknown`, any
+    // value at all) and an allOf's member as an intersection (the object's type kept). Once: a
+    // schema made from another (`.check()`) has its metadata, and zod writes the other's JSON first.
+    if (jsonSchema.properties && jsonSchema.anyOf) {
+      const rule = { anyOf: jsonSchema.anyOf };
+      const allOf = jsonSchema.allOf ?? [];
+      if (!allOf.some((member) => JSON.stringify(member) === JSON.stringify(rule))) jsonSchema.allOf = [...allOf, rule];
+      delete jsonSchema.anyOf;
+    }
     for (const regex of caseInsensitiveChecks(zodSchema)) {
       const rewrite = (j: z.core.JSONSchema.BaseSchema) => {
         if (j.pattern === regex.source) j.pattern = caseInsensitivePattern(regex.source);
@@ -187,7 +211,7 @@ function adjust(io: 'input' | 'output') {
       rewrite(jsonSchema);
       for (const part of jsonSchema.allOf ?? []) if (typeof part === 'object') rewrite(part);
     }
-    if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+    if (jsonSchema.format === 'date-time') jsonSchema.pattern = DATE_TIME_PATTERN.source;
     if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
   };
 }
@@ -302,6 +326,11 @@ function parameters(e: Endpoint, path: string, components: Components): Json[] {
     properties?: Record<string, Json>;
     required?: string[];
   };
+  // A page reads its query as `pageQuery` says (25: the shop's own redirect drops the ticket), so
+  // that says which parameters it needs; their rules are the query's.
+  const required = e.pageQuery
+    ? ((z.toJSONSchema(e.pageQuery, { io: 'input', unrepresentable: 'any' }).required as string[] | undefined) ?? [])
+    : (schema.required ?? []);
   const inPath = pathNames(path);
   const out: Json[] = inPath.map((name) => ({
     name,
@@ -310,9 +339,15 @@ function parameters(e: Endpoint, path: string, components: Components): Json[] {
     schema: schema.properties?.[name] ?? { type: 'string', minLength: 1 },
   }));
   if (!e.query) return out;
-  for (const [name, property] of Object.entries(schema.properties ?? {}))
+  for (const [name, { description, ...property }] of Object.entries(schema.properties ?? {}))
     if (!inPath.includes(name))
-      out.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
+      out.push({
+        name,
+        in: 'query',
+        required: required.includes(name),
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: property,
+      });
   return out;
 }
 

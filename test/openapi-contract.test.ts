@@ -9,11 +9,18 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
-import { caseInsensitivePattern, openApiDocument, RESOURCE_DESCRIPTIONS, tagOf } from '../mock/openapi.js';
+import {
+  caseInsensitivePattern,
+  DATE_TIME_PATTERN,
+  openApiDocument,
+  RESOURCE_DESCRIPTIONS,
+  tagOf,
+} from '../mock/openapi.js';
 import * as table from '../src/endpoints.js';
-import { type Endpoint, endpoints } from '../src/endpoints.js';
+import { type Endpoint, endpoints, pathOf } from '../src/endpoints.js';
 import { PlatformClient } from '../src/index.js';
-import { ID_PATTERN } from '../src/schemas/common.js';
+import { dateTime, ID_PATTERN } from '../src/schemas/common.js';
+import { demoShop, demoUsers, USER_SCOPES, useAdapter } from './mock/harness.js';
 
 type Json = Record<string, unknown>;
 interface Operation extends Json {
@@ -92,10 +99,36 @@ describe('ids', () => {
   });
 });
 
-test('a date-time carries its format alone, not zod\u2019s long pattern besides it', () => {
-  const dateTimes = [...schemaObjects(doc)].filter((s) => s.format === 'date-time');
-  expect(dateTimes.length).toBeGreaterThan(10);
-  expect(dateTimes.filter((s) => 'pattern' in s)).toEqual([]);
+describe('date-times', () => {
+  test('a date-time carries its format and the short pattern beside it, not zod\u2019s long one', () => {
+    const dateTimes = [...schemaObjects(doc)].filter((s) => s.format === 'date-time');
+    expect(dateTimes.length).toBeGreaterThan(10);
+    expect(dateTimes.filter((s) => s.pattern !== DATE_TIME_PATTERN.source)).toEqual([]);
+    // Plain groups alone: no lookaround, no named or non-capturing group, for any validator to run.
+    expect(DATE_TIME_PATTERN.source).not.toMatch(/\(\?/);
+  });
+
+  test.each([
+    '2025-01-01T00:00:00Z',
+    '2025-01-01T23:59:59.123456Z',
+    '2025-01-01T00:00:00+01:00',
+    '2025-01-01T00:00:00-23:59',
+    '2024-02-29T00:00:00Z',
+    // What format: date-time (RFC 3339) takes and the platform refuses.
+    '2025-01-01t00:00:00z',
+    '2025-01-01T00:00:00z',
+    '2016-12-31T23:59:60Z',
+    '2025-01-01 00:00:00Z',
+    // What both refuse.
+    '2025-02-29T00:00:00Z',
+    '2025-01-01T24:00:00Z',
+    '2025-01-01T00:00Z',
+    '2025-01-01T00:00:00',
+    '2025-01-01T00:00:00+0100',
+  ])('%s: the document takes it exactly when the platform does', (value) => {
+    const schema = { type: 'string', format: 'date-time', pattern: DATE_TIME_PATTERN.source };
+    expect(validator(schema)(value)).toBe(dateTime.safeParse(value).success);
+  });
 });
 
 describe('answers open, requests closed', () => {
@@ -293,5 +326,163 @@ test("each SSO operation names its request token's claims and the answer's, from
   }
   expect(doc.paths['/logout']!.post!['x-sso-claims']).toMatchObject({
     answer: { $ref: '#/components/schemas/SsoSessionClaims' },
+  });
+});
+
+describe('the document refuses each body the platform refuses by its schema, and says the rules it cannot hold', () => {
+  const h = useAdapter('http');
+  const period = { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1, price: 9 };
+  const prices = (periods: object[], code = 'PREMIUM-DIGITAL') => ({
+    package_integration_code: code,
+    price_periods: periods,
+  });
+  const psp = { type: 'card', name: 'Visa' };
+  const entry = { account_id: demoUsers.anna.id, message: 'm', requested_by: 'r' };
+  const account = { account_id: demoUsers.anna.id, product_id: 'd00000000000000000000005' };
+  /** The body the operation of `e` takes, as the document has it. */
+  const bodyOf = (e: Endpoint) =>
+    doc.paths[pathOf(e, 'stage')]![e.method.toLowerCase()]!.requestBody!.content['application/json']!.schema;
+  /** What the document says of `e`'s body in words: the operation's description and its named schemas'. */
+  const wordsOf = (e: Endpoint) =>
+    [
+      doc.paths[pathOf(e, 'stage')]![e.method.toLowerCase()]!.description,
+      ...Object.values(doc.components.schemas).map((schema) => String(schema.description ?? '')),
+    ].join(' ');
+
+  type Case = [string, Endpoint, unknown, { field: string; rule: 'schema' | RegExp }];
+  const cases: Case[] = [
+    [
+      'psp without payment_option_details',
+      table.updatePrices,
+      prices([{ ...period, payment_option: 'psp' }]),
+      { field: 'price_periods[0].payment_option_details', rule: 'schema' },
+    ],
+    [
+      'creditcard with payment_option_details',
+      table.updatePrices,
+      prices([{ ...period, payment_option_details: psp }]),
+      { field: 'price_periods[0].payment_option_details', rule: 'schema' },
+    ],
+    [
+      'neither price nor details',
+      table.updatePrices,
+      prices([{ ...period, price: undefined }]),
+      { field: 'price_periods[0].price', rule: 'schema' },
+    ],
+    [
+      'a campaign without monthly_payments',
+      table.updatePrices,
+      prices([period], 'PREMIUM-SUMMER'),
+      { field: 'price_periods[0].monthly_payments', rule: /campaign without monthly_payments/ },
+    ],
+    [
+      'details in the simple price model',
+      table.updatePrices,
+      prices([{ ...period, details: [{ name: 'a', price: 1, vat_code: 6 }] }]),
+      { field: 'price_periods[0].details', rule: /simple price model, a period with details/ },
+    ],
+    [
+      'two periods with one payment option',
+      table.updatePrices,
+      prices([period, { ...period, type: 'year' }]),
+      { field: 'price_periods[1].payment_option', rule: /At most one period per payment_option/ },
+    ],
+    [
+      'a category that is not available',
+      table.logToAccounts,
+      { change_logs: [{ ...entry, category_type: 'no_such_category' }] },
+      { field: 'change_logs[0].category_type', rule: /one of the organisation's available categories/ },
+    ],
+    ['neither retention id', table.subscribeToCampaign, {}, { field: 'user_product_id', rule: 'schema' }],
+    [
+      'both retention ids',
+      table.subscribeToCampaign,
+      { user_product_id: 'd00000000000000000000008', order_id: 'order-0008' },
+      { field: 'order_id', rule: 'schema' },
+    ],
+    [
+      'a user-product update without a change',
+      table.updateUserProduct,
+      account,
+      { field: 'subscription_type', rule: 'schema' },
+    ],
+    ...['2025-01-01t00:00:00z', '2016-12-31T23:59:60Z', '2025-01-01 00:00:00Z'].map(
+      (at): Case => [
+        `valid_from ${at}`,
+        table.updateUserProduct,
+        { ...account, valid_from: at },
+        { field: 'valid_from', rule: 'schema' },
+      ],
+    ),
+  ];
+
+  test.each(cases)(
+    '%s: 400 invalid_parameter, refused by the document or said in its words',
+    async (_, e, body, expected) => {
+      const token = h.platform.mintToken({
+        scopes: [...e.scopes, ...USER_SCOPES],
+        ...(e.identity ? { accountId: demoUsers.anna.id } : {}),
+      }).access_token;
+      const answer = await h.call(pathOf(e, 'stage'), { method: e.method, json: body, token });
+      expect({ status: answer.status, body: answer.body }).toMatchObject({
+        status: 400,
+        body: { code: 'invalid_parameter', field: expected.field },
+      });
+      const schema = bodyOf(e);
+      if (expected.rule === 'schema') expect(validator(schema)(body)).toBe(false);
+      else {
+        // A rule of the state (the package, the organisation): no schema holds it, the words do.
+        expect(validator(schema)(body)).toBe(true);
+        expect(wordsOf(e)).toMatch(expected.rule);
+      }
+    },
+  );
+
+  test('what the platform takes, the document takes: a psp period with its details, a price, and each form of 7 and 12', () => {
+    const body = prices([period, { ...period, payment_option: 'psp', payment_option_details: psp }]);
+    expect(validator(bodyOf(table.updatePrices))(body)).toBe(true);
+    expect(validator(bodyOf(table.subscribeToCampaign))({ order_id: 'order-0008' })).toBe(true);
+    expect(validator(bodyOf(table.updateUserProduct))({ ...account, state: 'activated' })).toBe(true);
+    expect(validator(bodyOf(table.updateUserProduct))({ ...account, valid_to: '2030-01-01T00:00:00+01:00' })).toBe(
+      true,
+    );
+  });
+
+  test('each schema built with exactlyOne, atMostOne or atLeastOne says its rule in JSON Schema too', () => {
+    expect(doc.components.schemas.RetentionRequest).toMatchObject({
+      oneOf: [{ required: ['user_product_id'] }, { required: ['order_id'] }],
+    });
+    // An anyOf as an allOf's member, so that a generator keeps the object's type (openapi-typescript
+    // reads an anyOf beside the properties as `{ ... } | unknown`).
+    expect(doc.components.schemas.UpdateUserProductRequest).toMatchObject({
+      allOf: [{ anyOf: ['subscription_type', 'state', 'valid_from', 'valid_to'].map((k) => ({ required: [k] })) }],
+    });
+    const beside = Object.entries(doc.components.schemas).filter(([, schema]) => schema.properties && schema.anyOf);
+    expect(beside.map(([name]) => name)).toEqual([]);
+    // A query's parameters are listed one by one: its rule is in the operation's words.
+    const products = doc.paths[pathOf(table.getProducts, 'stage')]!.get!;
+    expect(products.description).toContain('At most one of id or product_code.');
+  });
+});
+
+describe('the shop (endpoint 25)', () => {
+  const h = useAdapter('http');
+  const op = doc.paths[pathOf(table.marketplace, 'stage')]!.get!;
+  const at = (op.parameters as { name: string; required: boolean; description?: string }[]).find(
+    (p) => p.name === 'at',
+  )!;
+
+  test('the ticket `at` is optional, and its description says what the page does without it and with it', async () => {
+    expect(at.required).toBe(false);
+    expect(at.description).toMatch(/without it/);
+    expect(at.description).toMatch(/303/);
+    const path = pathOf(table.marketplace, 'stage')
+      .replace('{groupId}', demoShop.groupId)
+      .replace('{marketplaceId}', demoShop.marketplaceId);
+    const page = await h.call(path, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(Object.keys(op.responses['200']!.content!)).toEqual(['text/html']);
+    const ticketed = await h.call(path, { query: { at: 'not-a-ticket' }, headers: { accept: 'text/html' } });
+    expect(ticketed.status).toBe(303);
   });
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ID_PATTERN } from './common.js';
+import { ID_PATTERN, withRule } from './common.js';
 
 // ---------------------------------------------------------------- 4. log to accounts
 
@@ -18,10 +18,19 @@ export type ChangeLogEntry = z.input<typeof ChangeLogEntry>;
 /** The most entries one request of endpoint 4 may carry. */
 export const MAX_CHANGE_LOGS_PER_REQUEST = 1000;
 
-/** Request body of endpoint 4, `PUT /external/api/v1/account_change_log/log_to_accounts`: 1..1000 entries. */
-export const LogToAccountsRequest = z.strictObject({
-  change_logs: z.array(ChangeLogEntry).min(1).max(MAX_CHANGE_LOGS_PER_REQUEST),
-});
+/**
+ * Request body of endpoint 4, `PUT /external/api/v1/account_change_log/log_to_accounts`: 1..1000
+ * entries, each of an available category (the platform's rule, said in its description).
+ */
+export const LogToAccountsRequest = withRule(
+  z.strictObject({
+    change_logs: z.array(ChangeLogEntry).min(1).max(MAX_CHANGE_LOGS_PER_REQUEST),
+  }),
+  {
+    description:
+      "Each category_type must be one of the organisation's available categories (GET /external/api/v1/account_change_log/available_categories): one that is not refuses the whole request (400 invalid_parameter, change_logs[i].category_type), and nothing is logged",
+  },
+);
 /** Request body of endpoint 4. */
 export type LogToAccountsRequest = z.input<typeof LogToAccountsRequest>;
 

@@ -136,10 +136,35 @@ export interface OneOfOptions {
   label?: string;
 }
 
+/**
+ * A rule of a schema as its JSON Schema says it: the sentence that says it (`description`), and the
+ * keywords that hold it where JSON Schema can (`oneOf` of `required` lists, `if`/`then`/`else`).
+ * `z.toJSONSchema` writes a schema's metadata (`.meta()`) and drops its `.check()`s, so a rule
+ * checked in code is written beside its check too, and the OpenAPI document (`mock/openapi.ts`) says it.
+ */
+export type JsonSchemaRule = Readonly<Record<string, unknown>> & { readonly description: string };
+
+/** `required: [key]` for each key: the members of a `oneOf` or `anyOf` over which keys are given. */
+function requiredEach(keys: readonly string[]): { required: string[] }[] {
+  return keys.map((k) => ({ required: [k] }));
+}
+
+/** `schema` with `rule` in its metadata: its sentence, and the JSON Schema keywords that hold it. */
+export function withRule<S extends z.ZodType>(schema: S, rule: JsonSchemaRule): S {
+  return schema.meta(rule);
+}
+
+/** The JSON Schema of "at most one of `keys`": no two of them together. */
+function notTwoOf(keys: readonly string[]): Record<string, unknown> {
+  const pairs = keys.flatMap((a, i) => keys.slice(i + 1).map((b) => ({ required: [a, b] })));
+  return pairs.length === 1 ? pairs[0]! : { anyOf: pairs };
+}
+
 function oneOfCheck<S extends z.ZodObject>(schema: S, keys: readonly string[], required: boolean, label?: string): S {
   const names = label ?? listOf(keys);
-  const rule = `${required ? 'Exactly' : 'At most'} one of ${names}`;
-  return schema.describe(rule).check((ctx) => {
+  const description = `${required ? 'Exactly' : 'At most'} one of ${names}`;
+  const rule = required ? { description, oneOf: requiredEach(keys) } : { description, not: notTwoOf(keys) };
+  const checked = schema.check((ctx) => {
     const value = ctx.value as Record<string, unknown>;
     const given = keys.filter((k) => value[k] !== undefined);
     if (given.length === 0 && required) {
@@ -153,6 +178,7 @@ function oneOfCheck<S extends z.ZodObject>(schema: S, keys: readonly string[], r
       });
     }
   });
+  return withRule(checked, rule);
 }
 
 /**
@@ -189,11 +215,12 @@ export function atMostOne<S extends z.ZodObject, const K extends readonly (keyof
  */
 export function atLeastOne<S extends z.ZodObject>(schema: S, keys: readonly (keyof S['shape'] & string)[]): S {
   const names = listOf(keys);
-  return schema.describe(`At least one of ${names}`).check((ctx) => {
+  const checked = schema.check((ctx) => {
     const value = ctx.value as Record<string, unknown>;
     if (!keys.some((k) => value[k] !== undefined))
       ctx.issues.push({ code: 'custom', input: value, path: [keys[0]!], message: `One of ${names} is required` });
   });
+  return withRule(checked, { description: `At least one of ${names}`, anyOf: requiredEach(keys) });
 }
 
 /**

@@ -150,7 +150,10 @@ export type SsoSessionClaims = z.infer<typeof SsoSessionClaims>;
  * reads it as the entry's `pageQuery` says.
  */
 export const MarketplaceQuery = z.object({
-  at: z.string().min(1),
+  at: z.string().min(1).meta({
+    description:
+      "The ticket (POST /api/authorization/ticket) a site sends its user with; the shop also serves the page without it. Any at is answered with a 303 to the same page without it, a valid one (bound to the marketplace's client) signing the user into the shop first. Without at (as after that redirect), the page is what the browser's shop session shows: the shop to a user signed in, else its login form",
+  }),
   returnUrl: z.string().min(1).optional(),
   campaign: z.string().min(1).optional(),
   period: z.string().min(1).optional(),

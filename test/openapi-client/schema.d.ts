@@ -10,7 +10,7 @@ export interface paths {
         put?: never;
         /**
          * 1. Update prices
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/price/w`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/price/w`. At most one period per payment_option. By the package and the organisation, the platform also refuses (400 invalid_parameter): a period of a campaign without monthly_payments; in an organisation with the simple price model, a period with details or without price; in one with the complex model, a period without details.
          */
         post: operations["updatePrices"];
         delete?: never;
@@ -69,7 +69,7 @@ export interface paths {
         get?: never;
         /**
          * 4. Log to accounts
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/account_change_log/w`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/account_change_log/w`. Each category_type must be one of the organisation's available categories (GET /external/api/v1/account_change_log/available_categories): one that is not refuses the whole request (400 invalid_parameter, change_logs[i].category_type), and nothing is logged.
          */
         put: operations["logToAccounts"];
         post?: never;
@@ -990,6 +990,7 @@ export interface components {
         ListTitlesResponse: {
             items: components["schemas"]["Title"][];
         };
+        /** @description Each category_type must be one of the organisation's available categories (GET /external/api/v1/account_change_log/available_categories): one that is not refuses the whole request (400 invalid_parameter, change_logs[i].category_type), and nothing is logged */
         LogToAccountsRequest: {
             change_logs: components["schemas"]["ChangeLogEntry"][];
         };
@@ -1056,6 +1057,7 @@ export interface components {
             price?: number;
             details?: components["schemas"]["PriceDetail"][];
         };
+        /** @description payment_option_details is required when payment_option is psp, and refused with any other payment option. price is required unless details are given */
         PricePeriodInput: {
             subscription_type: components["schemas"]["SubscriptionType"];
             payment_option: components["schemas"]["PaymentOption"];
@@ -1065,7 +1067,7 @@ export interface components {
             monthly_payments?: boolean;
             price?: number;
             details?: components["schemas"]["PriceDetailInput"][];
-        };
+        } & (unknown | unknown);
         Product: {
             id: string;
             /** Format: date-time */
@@ -1129,10 +1131,11 @@ export interface components {
             description: string;
             products: string[];
         };
+        /** @description Exactly one of user_product_id or order_id */
         RetentionRequest: {
             user_product_id?: string;
             order_id?: string;
-        };
+        } & (unknown | unknown);
         /** @enum {string} */
         SettableUserProductState: "activated" | "deactivated";
         SignedInUser: {
@@ -1275,10 +1278,12 @@ export interface components {
             /** Format: email */
             target_account_email: string;
         };
+        /** @description At most one period per payment_option. By the package and the organisation, the platform also refuses (400 invalid_parameter): a period of a campaign without monthly_payments; in an organisation with the simple price model, a period with details or without price; in one with the complex model, a period without details */
         UpdatePricesRequest: {
             package_integration_code: string;
             price_periods: components["schemas"]["PricePeriodInput"][];
         };
+        /** @description At least one of subscription_type, state, valid_from or valid_to */
         UpdateUserProductRequest: {
             account_id: string;
             product_id: string;
@@ -1288,7 +1293,7 @@ export interface components {
             valid_from?: string;
             /** Format: date-time */
             valid_to?: string;
-        };
+        } & (unknown | unknown | unknown | unknown);
         ValidateGiftReceiverRequest: {
             giver_account_id: string;
             campaign_code: string;
@@ -3296,8 +3301,9 @@ export interface operations {
     };
     sendAUserToTheShop: {
         parameters: {
-            query: {
-                at: string;
+            query?: {
+                /** @description The ticket (POST /api/authorization/ticket) a site sends its user with; the shop also serves the page without it. Any at is answered with a 303 to the same page without it, a valid one (bound to the marketplace's client) signing the user into the shop first. Without at (as after that redirect), the page is what the browser's shop session shows: the shop to a user signed in, else its login form */
+                at?: string;
                 returnUrl?: string;
                 campaign?: string;
                 period?: string;

@@ -31,17 +31,20 @@ function queryRules(): QueryRule[] {
     properties?: Record<string, Record<string, unknown>>;
     required?: string[];
   };
-  return Object.entries(schema.properties ?? {}).map(([name, { type, minLength, maxLength, ...other }]) => {
-    const bounds = [minLength, maxLength].every((n) => n === undefined || typeof n === 'number');
-    if (type !== 'string' || !bounds || Object.keys(other).length > 0)
-      throw new Error(`MarketplaceQuery.${name}: the shop URL helper checks texts and their lengths only`);
-    return {
-      name,
-      required: schema.required?.includes(name) ?? false,
-      ...(minLength === undefined ? {} : { minLength: minLength as number }),
-      ...(maxLength === undefined ? {} : { maxLength: maxLength as number }),
-    };
-  });
+  // A `description` says what a parameter is for (the OpenAPI document's words): no rule to check.
+  return Object.entries(schema.properties ?? {}).map(
+    ([name, { type, minLength, maxLength, description: _, ...other }]) => {
+      const bounds = [minLength, maxLength].every((n) => n === undefined || typeof n === 'number');
+      if (type !== 'string' || !bounds || Object.keys(other).length > 0)
+        throw new Error(`MarketplaceQuery.${name}: the shop URL helper checks texts and their lengths only`);
+      return {
+        name,
+        required: schema.required?.includes(name) ?? false,
+        ...(minLength === undefined ? {} : { minLength: minLength as number }),
+        ...(maxLength === undefined ? {} : { maxLength: maxLength as number }),
+      };
+    },
+  );
 }
 
 /** The module's text, formatted as the code base formats it. */
