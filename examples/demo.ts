@@ -22,7 +22,14 @@ server.listen({ onUnhandledRequest: 'error' });
 
 // `DEMO_RECORD=<file>`: every answer of the platform is written there as JSON when the demo ends
 // (the OpenAPI test checks each against the document). The file holds the demo's tokens.
-const recorded: { method: string; url: string; status: number; contentType: string; body: string }[] = [];
+const recorded: {
+  method: string;
+  url: string;
+  status: number;
+  contentType: string;
+  headers: Record<string, string>;
+  body: string;
+}[] = [];
 if (process.env.DEMO_RECORD)
   server.events.on('response:mocked', async ({ request, response }) => {
     recorded.push({
@@ -30,6 +37,7 @@ if (process.env.DEMO_RECORD)
       url: request.url,
       status: response.status,
       contentType: response.headers.get('content-type') ?? '',
+      headers: Object.fromEntries(response.headers),
       body: await response.clone().text(),
     });
   });

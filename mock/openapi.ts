@@ -85,13 +85,14 @@ export function tagOf(e: Endpoint): string {
 }
 
 /**
- * The error statuses any request to an endpoint may get from the platform's core, whatever its own
+ * The error statuses any request to an endpoint may get from the platform, whatever its own
  * rules: a refused parameter, content type or JSON (400), a body over the size limit (413), an
- * unexpected failure (500), and with a bearer token a refused token (401) or a missing scope or
- * user (403). Always answered with the common error body, also for a page.
+ * unexpected failure (500), a server answering as many requests as it takes at once (503, with
+ * `Retry-After`), and with a bearer token a refused token (401) or a missing scope or user (403).
+ * Always answered with the common error body, also for a page.
  */
 export function commonErrorStatuses(e: Endpoint): number[] {
-  const statuses = [400, 413, 500];
+  const statuses = [400, 413, 500, 503];
   if (e.bearer) statuses.push(401);
   if (e.bearer && (e.scopes.length > 0 || e.identity)) statuses.push(403);
   return statuses.sort((a, b) => a - b);
@@ -105,7 +106,46 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   409: 'The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...)',
   413: 'The request body is over the platform\u2019s size limit (payload_too_large)',
   500: 'An unexpected failure (internal_server_error)',
+  503: 'The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds',
 };
+
+/**
+ * The response headers the document describes, each where the platform sends it: the correlation
+ * id on every answer, the bearer challenge on 401 and 403, the wait on 503. `Allow` comes with a
+ * 405, which no operation answers (the document lists every method served): `info.description`
+ * names it. Written into each answer rather than as `$ref`s to `components/headers`: Perl's
+ * JSON::Validator (5.14, under OpenAPI::Client) checks a header's value against the reference
+ * object itself, and dies.
+ */
+export const RESPONSE_HEADERS: Readonly<Record<'X-Correlation-Id' | 'WWW-Authenticate' | 'Retry-After', Json>> = {
+  'X-Correlation-Id': {
+    description:
+      'The id of this request at the platform, also the error body\u2019s api_correlation_id: quote it in a support request',
+    schema: { type: 'string' },
+  },
+  'WWW-Authenticate': {
+    description:
+      'The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope)',
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description: 'How many seconds to wait before trying again',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
+/** A header of {@link RESPONSE_HEADERS}, a copy of its own in each answer. */
+function header(name: keyof typeof RESPONSE_HEADERS): Json {
+  return structuredClone(RESPONSE_HEADERS[name]);
+}
+
+/** The headers of an answer with `status`, beside the correlation id every answer carries. */
+function headersOf(status: number, bearer: boolean): Json {
+  const headers: Json = { 'X-Correlation-Id': header('X-Correlation-Id') };
+  if (bearer && (status === 401 || status === 403)) headers['WWW-Authenticate'] = header('WWW-Authenticate');
+  if (status === 503) headers['Retry-After'] = header('Retry-After');
+  return headers;
+}
 
 // ------------------------------------------------------------------ schemas
 
@@ -478,15 +518,25 @@ function operationNotes(
 
 /** An operation's answers: its success (JSON, a page or a redirect), and every error status it can meet. */
 function responsesOf(e: Endpoint, components: Components, claims: Json | undefined, documentedMe: boolean): Json {
-  const location = { location: { description: 'Where the browser goes', schema: { type: 'string' } } };
+  const location = {
+    location: { description: 'Where the browser goes', schema: { type: 'string' } },
+    ...headersOf(303, false),
+  };
   const answer = documentedMe ? schemas.DocumentedMeResponse : e.response;
   const success =
     e.page && e.status >= 300
       ? { description: 'A redirect', headers: location }
       : e.page
-        ? { description: 'An HTML page', content: { 'text/html': { schema: { type: 'string' } } } }
+        ? {
+            description: e.pageQuery
+              ? 'The page: without the ticket (`at`), what the browser\u2019s session shows'
+              : 'An HTML page',
+            headers: headersOf(e.status, false),
+            content: { 'text/html': { schema: { type: 'string' } } },
+          }
         : {
             description: 'Success',
+            headers: headersOf(e.status, false),
             content: {
               'application/json': { schema: claims ? ssoBody(claims, 'answer') : components.schema(answer, 'output') },
             },
@@ -494,7 +544,8 @@ function responsesOf(e: Endpoint, components: Components, claims: Json | undefin
   const responses: Json = { [String(e.status)]: success };
   if (e.page && e.status === 200)
     responses['303'] = {
-      description: 'A redirect to the same page without the ticket (`at`), so it leaves the address bar',
+      description:
+        'A redirect to the same page without the ticket (`at`), so it leaves the address bar: the answer to any `at`, a valid one signing the user into the shop first',
       headers: location,
     };
   const common = commonErrorStatuses(e);
@@ -505,7 +556,11 @@ function responsesOf(e: Endpoint, components: Components, claims: Json | undefin
     if (common.includes(status) || !e.page) content['application/json'] = { schema: error };
     // A page's own refusals are pages that say why.
     if (e.page && own.includes(status)) content['text/html'] = { schema: { type: 'string' } };
-    responses[String(status)] = { description: ERROR_TEXT[status] ?? 'An error', content };
+    responses[String(status)] = {
+      description: ERROR_TEXT[status] ?? 'An error',
+      headers: headersOf(status, e.bearer && common.includes(status)),
+      content,
+    };
   }
   return responses;
 }
@@ -608,7 +663,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     info: {
       title: 'Subscription platform: external API, authorization API, SSO and shop',
       version: options.version ?? pkg.version,
-      description: `${description} A server may also refuse any request before it reaches an operation: 403 host_not_allowed (a Host it does not answer), 408, 417 expectation_failed (an Expect other than 100-continue), 431 and 400 malformed_request (at the HTTP level); a shared server's namespace (/_ns/{name}/...) 400 invalid_parameter naming namespace, 403 namespace_not_open (a new namespace on a server with an admin token, without the token) and 503 namespace_limit_reached. Answers may carry fields this document does not list: read them leniently.`,
+      description: `${description} A server may also refuse any request before it reaches an operation: 403 host_not_allowed (a Host it does not answer), 405 method_not_allowed (a method the path does not serve; its Allow header lists those it does, HEAD with each GET), 408, 417 expectation_failed (an Expect other than 100-continue), 431 and 400 malformed_request (at the HTTP level), and 503 busy (as many requests being answered as it takes at once; Retry-After says when to try again, as on every operation's 503); a shared server's namespace (/_ns/{name}/...) 400 invalid_parameter naming namespace, 403 namespace_not_open (a new namespace on a server with an admin token, without the token) and 503 namespace_limit_reached. Every answer carries X-Correlation-Id. Answers may carry fields this document does not list: read them leniently.`,
       license: { name: 'MIT', identifier: 'MIT' },
       contact: {
         name: 'subscription-platform-sdk',

@@ -14,6 +14,7 @@ import {
   DATE_TIME_PATTERN,
   openApiDocument,
   RESOURCE_DESCRIPTIONS,
+  RESPONSE_HEADERS,
   tagOf,
 } from '../mock/openapi.js';
 import * as table from '../src/endpoints.js';
@@ -462,6 +463,62 @@ describe('the document refuses each body the platform refuses by its schema, and
     // A query's parameters are listed one by one: its rule is in the operation's words.
     const products = doc.paths[pathOf(table.getProducts, 'stage')]!.get!;
     expect(products.description).toContain('At most one of id or product_code.');
+  });
+});
+
+describe('headers and statuses', () => {
+  const h = useAdapter('http');
+  const headersOf = (response: { headers?: Json }) =>
+    Object.fromEntries(
+      Object.entries(response.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value as Json]),
+    );
+
+  test('every answer describes X-Correlation-Id; 401 and 403 of a bearer operation WWW-Authenticate; 503 Retry-After', () => {
+    for (const e of endpoints) {
+      const op = doc.paths[pathOf(e, 'stage')]![e.method.toLowerCase()]!;
+      for (const [status, response] of Object.entries(op.responses)) {
+        const named = headersOf(response as { headers?: Json });
+        expect(named['x-correlation-id'], `${e.title} ${status}`).toEqual(RESPONSE_HEADERS['X-Correlation-Id']);
+        if (e.bearer && (status === '401' || status === '403'))
+          expect(named['www-authenticate'], `${e.title} ${status}`).toEqual(RESPONSE_HEADERS['WWW-Authenticate']);
+      }
+      expect(headersOf(op.responses['503'] as { headers?: Json })['retry-after'], e.title).toEqual(
+        RESPONSE_HEADERS['Retry-After'],
+      );
+    }
+    // Each answer's own copy, no $ref: JSON::Validator (Perl) cannot check a header through one.
+    expect([...schemaObjects(doc.paths)].filter((s) => String(s.$ref ?? '').includes('/headers/'))).toEqual([]);
+  });
+
+  test('a 401, a 403 insufficient_scope and a 405 carry what the document says they carry', async () => {
+    const op = doc.paths[pathOf(table.getProducts, 'stage')]!.get!;
+    const path = pathOf(table.getProducts, 'stage');
+    const refused = await h.call(path, { token: 'no-such-token' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer realm="platform", error="invalid_token"/);
+    const narrow = await h.call(path, { token: h.platform.mintToken({ scopes: ['/external/title/r'] }).access_token });
+    expect(narrow.status).toBe(403);
+    expect(narrow.headers.get('www-authenticate')).toContain('scope="/external/product/r"');
+    for (const answer of [refused, narrow]) {
+      const documented = headersOf(op.responses[String(answer.status)] as { headers?: Json });
+      for (const name of ['www-authenticate', 'x-correlation-id']) {
+        expect(answer.headers.get(name), name).not.toBeNull();
+        expect(documented[name], `${answer.status} ${name}`).toBeDefined();
+      }
+    }
+    const words = RESPONSE_HEADERS['WWW-Authenticate'];
+    expect(words.description).toContain('insufficient_scope');
+    expect(words.description).toContain('scope="');
+    // Another method on a served path: 405 with Allow, which info.description names.
+    const other = await h.call(path, { method: 'DELETE', token: h.token() });
+    expect(other.status).toBe(405);
+    expect(other.headers.get('allow')).toBe('GET, HEAD');
+    expect(doc.info.description).toMatch(/405 method_not_allowed \(.*Allow header/);
+    expect(doc.info.description).toMatch(/503 busy \(.*Retry-After/);
+  });
+
+  test('503 (busy, with Retry-After) is a status of every operation', () => {
+    for (const op of operations) expect(Object.keys(op.responses)).toContain('503');
   });
 });
 

@@ -22,7 +22,7 @@ import { ADAPTERS, demoUsers, useAdapter } from './mock/harness.js';
 import { type RouteStatuses, routeStatuses } from './route-statuses.js';
 
 interface Operation {
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
 }
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
 
@@ -202,7 +202,14 @@ describe.each(ADAPTERS)('GET /openapi.json of a production platform with the doc
 });
 
 describe('every answer of npm run demo matches the document', () => {
-  let answers: { method: string; url: string; status: number; contentType: string; body: string }[] = [];
+  let answers: {
+    method: string;
+    url: string;
+    status: number;
+    contentType: string;
+    headers: Record<string, string>;
+    body: string;
+  }[] = [];
 
   beforeAll(async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'demo-answers-')), 'answers.json');
@@ -215,7 +222,7 @@ describe('every answer of npm run demo matches the document', () => {
     answers = JSON.parse(readFileSync(file, 'utf8'));
   }, 60_000);
 
-  test("each answer: its status is in the document, and its JSON body matches that status's schema", () => {
+  test("each answer: its status is in the document, its headers that a client acts on are its response's, and its JSON body matches that status's schema", () => {
     const ajv = compiler();
     /** The operation of a request: the exact path, else a pattern path of the same method. */
     const operationOf = (method: string, pathname: string): Operation | undefined => {
@@ -246,6 +253,10 @@ describe('every answer of npm run demo matches the document', () => {
         problems.push(`${where}: status not in the document`);
         continue;
       }
+      const documentedHeaders = new Set(Object.keys(response.headers ?? {}).map((name) => name.toLowerCase()));
+      for (const name of ['x-correlation-id', 'www-authenticate', 'retry-after', 'allow', 'location'])
+        if (a.headers[name] !== undefined && !documentedHeaders.has(name))
+          problems.push(`${where}: its header ${name} is not documented`);
       // An answer without a body (a redirect) needs no content; any other, its media type documented.
       if (a.body === '' && !response.content) continue;
       const media = a.contentType.split(';')[0]!.trim().toLowerCase();

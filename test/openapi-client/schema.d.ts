@@ -1329,6 +1329,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1338,6 +1340,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1347,6 +1351,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1356,6 +1364,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1365,6 +1377,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1374,6 +1388,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1383,6 +1399,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1410,6 +1441,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1419,6 +1452,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1428,6 +1463,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1437,6 +1476,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1446,6 +1489,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1455,6 +1500,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1464,6 +1511,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1488,6 +1550,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1497,6 +1561,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1506,6 +1572,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1515,6 +1585,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1524,6 +1598,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1533,6 +1609,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1542,6 +1620,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1566,6 +1659,8 @@ export interface operations {
             /** @description Success */
             207: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1575,6 +1670,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1584,6 +1681,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1593,6 +1694,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1602,6 +1707,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1611,6 +1718,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1631,6 +1753,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1640,6 +1764,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1649,6 +1775,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1658,6 +1788,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1667,6 +1801,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1676,6 +1812,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1700,6 +1851,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1709,6 +1862,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1718,6 +1873,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1727,6 +1886,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1736,6 +1899,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1745,6 +1910,8 @@ export interface operations {
             /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
             409: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1754,6 +1921,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1763,6 +1932,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1787,6 +1971,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1796,6 +1982,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1805,6 +1993,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1814,6 +2006,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1823,6 +2019,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1832,6 +2030,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1841,6 +2041,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1865,6 +2080,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1874,6 +2091,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1883,6 +2102,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1892,6 +2115,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1901,6 +2128,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1910,6 +2139,8 @@ export interface operations {
             /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
             409: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1919,6 +2150,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1928,6 +2161,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1950,6 +2198,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1959,6 +2209,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1968,6 +2220,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1977,6 +2233,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1986,6 +2246,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1995,6 +2257,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2004,6 +2268,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2029,6 +2308,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2038,6 +2319,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2047,6 +2330,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2056,6 +2343,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2065,6 +2356,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2074,6 +2367,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2083,6 +2378,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2105,6 +2415,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2114,6 +2426,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2123,6 +2437,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2132,6 +2450,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2141,6 +2463,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2150,6 +2474,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2159,6 +2485,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2181,6 +2522,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2190,6 +2533,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2199,6 +2544,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2208,6 +2557,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2217,6 +2570,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2226,6 +2581,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2235,6 +2592,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2257,6 +2629,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2266,6 +2640,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2275,6 +2651,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2284,6 +2664,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2293,6 +2677,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2302,6 +2688,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2311,6 +2699,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,6 +2738,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2344,6 +2749,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2353,6 +2760,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2362,6 +2773,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2371,6 +2786,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2380,6 +2797,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2389,6 +2808,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2413,6 +2847,8 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2422,6 +2858,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2431,6 +2869,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2440,6 +2882,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2449,6 +2895,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2458,6 +2906,8 @@ export interface operations {
             /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
             409: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2467,6 +2917,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2476,6 +2928,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2500,6 +2967,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2509,6 +2978,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2518,6 +2989,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2527,6 +3002,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2536,6 +3015,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2545,6 +3026,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2554,6 +3037,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2577,6 +3075,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2586,6 +3086,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2595,6 +3097,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2604,6 +3110,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2613,6 +3123,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2622,6 +3134,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2631,6 +3145,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2655,6 +3184,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2664,6 +3195,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2673,6 +3206,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2682,6 +3219,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2691,6 +3232,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2700,6 +3243,8 @@ export interface operations {
             /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
             409: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2709,6 +3254,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2718,6 +3265,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2742,6 +3304,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2751,6 +3315,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2760,6 +3326,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2769,6 +3339,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2778,6 +3352,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2787,6 +3363,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2796,6 +3374,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2820,6 +3413,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2829,6 +3424,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2838,6 +3435,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2847,6 +3448,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2856,6 +3461,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2865,6 +3472,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2874,6 +3483,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2898,6 +3522,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2907,6 +3533,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2916,6 +3544,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2925,6 +3557,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2934,6 +3570,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2943,6 +3581,8 @@ export interface operations {
             /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
             409: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2952,6 +3592,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2961,6 +3603,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2985,6 +3642,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2994,6 +3653,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3003,6 +3664,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3012,6 +3677,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3021,6 +3690,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3030,6 +3701,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3039,6 +3712,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3066,6 +3754,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3078,6 +3768,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3087,6 +3779,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3096,6 +3790,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3120,6 +3829,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3129,6 +3840,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3138,6 +3851,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3147,6 +3864,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3156,6 +3877,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3165,6 +3888,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3190,6 +3928,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3199,6 +3939,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3208,6 +3950,8 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3217,6 +3961,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3226,6 +3972,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3246,6 +4007,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3255,6 +4018,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3264,6 +4029,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3273,6 +4042,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3282,6 +4055,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3291,6 +4066,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3317,20 +4107,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An HTML page */
+            /** @description The page: without the ticket (`at`), what the browser’s session shows */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
-            /** @description A redirect to the same page without the ticket (`at`), so it leaves the address bar */
+            /** @description A redirect to the same page without the ticket (`at`), so it leaves the address bar: the answer to any `at`, a valid one signing the user into the shop first */
             303: {
                 headers: {
                     /** @description Where the browser goes */
                     location?: string;
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3338,6 +4132,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3347,6 +4143,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3356,6 +4154,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3365,6 +4165,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3389,6 +4204,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3398,6 +4215,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3407,6 +4226,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3416,6 +4239,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3425,6 +4252,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3434,6 +4263,8 @@ export interface operations {
             /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
             409: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3443,6 +4274,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3452,6 +4285,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3472,6 +4320,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3481,6 +4331,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,6 +4342,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3499,6 +4355,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3508,6 +4368,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3517,6 +4379,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3539,6 +4416,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3548,6 +4427,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3557,6 +4438,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3566,6 +4451,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3575,6 +4464,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3584,6 +4475,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3607,6 +4513,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3616,6 +4524,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3625,6 +4535,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3634,6 +4548,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3643,6 +4561,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3652,6 +4572,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3661,6 +4583,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3681,6 +4618,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3690,6 +4629,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3699,6 +4640,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3708,6 +4653,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3717,6 +4666,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3726,6 +4677,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3748,6 +4714,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3757,6 +4725,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3766,6 +4736,10 @@ export interface operations {
             /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
             401: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3775,6 +4749,10 @@ export interface operations {
             /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
             403: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3784,6 +4762,8 @@ export interface operations {
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3793,6 +4773,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3802,6 +4784,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,6 +4824,8 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes */
                     location?: string;
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3834,6 +4833,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3844,6 +4845,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3853,6 +4856,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3880,6 +4898,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3892,6 +4912,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3901,6 +4923,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3910,6 +4934,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3937,6 +4976,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3949,6 +4990,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3958,6 +5001,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3967,6 +5012,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3994,6 +5054,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4006,6 +5068,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4015,6 +5079,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4024,6 +5090,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4051,6 +5132,8 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,6 +5146,8 @@ export interface operations {
             /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
             400: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4072,6 +5157,8 @@ export interface operations {
             /** @description The request body is over the platform’s size limit (payload_too_large) */
             413: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4081,6 +5168,21 @@ export interface operations {
             /** @description An unexpected failure (internal_server_error) */
             500: {
                 headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+            503: {
+                headers: {
+                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                    "X-Correlation-Id"?: string;
+                    /** @description How many seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
