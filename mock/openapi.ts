@@ -575,8 +575,8 @@ function describeOperation(e: Endpoint, path: string, ctx: Context, environment?
     summary: e.number === undefined ? `${e.title} (beyond the spec)` : `${e.number}. ${e.title}`,
     description: operationNotes(e, ctx, environment, claims, documentedMe),
     tags: [ctx.tag ?? tagOf(e)],
-    // The scopes as an extension: linters and generators read a bearer scheme's requirement as empty.
-    security: e.bearer ? [{ platformToken: [] }] : [],
+    // The scopes in the requirement (OpenAPI 3.1 allows them for any scheme), and in x-scopes as before.
+    security: e.bearer ? [{ platformToken: [...e.scopes] }] : [],
     ...(e.bearer ? { 'x-scopes': [...e.scopes] } : {}),
     ...(e.bearer ? { 'x-user-token': e.identity } : {}),
     ...(e.number === undefined ? { 'x-documented': e.documented } : { 'x-endpoint-number': e.number }),
@@ -624,7 +624,7 @@ function spellings(e: Endpoint, server: DescribedServer | undefined): [string, E
 }
 
 const TOKEN_TEXT =
-  'A bearer access token from the authorization API. Server to server: POST {auth_api_url}/api/authorization/access_token with grant_type=none, client_id, client_secret and a space-separated scope (JSON or form-urlencoded), answered with access_token, expires_in and the scopes granted. For a user (operations marked x-user-token): the ticket grant, grant_type=ticket. Each operation lists the scopes its token must carry in x-scopes and in its description.';
+  'A bearer access token from the authorization API. Server to server: POST {auth_api_url}/api/authorization/access_token with grant_type=none, client_id, client_secret and a space-separated scope (JSON or form-urlencoded), answered with access_token, expires_in and the scopes granted. For a user (operations marked x-user-token): the ticket grant, grant_type=ticket. Each operation lists the scopes its token must carry in its security requirement, in x-scopes and in its description.';
 
 /**
  * One entry's operation at `path`, tagged `tag`, as the real platform's document describes it, and

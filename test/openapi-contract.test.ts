@@ -176,7 +176,7 @@ describe('authentication', () => {
     '%s: its security, scopes and user-token mark as the table says',
     (_, e: Endpoint) => {
       const op = doc.paths[typeof e.path === 'string' ? e.path : e.path.stage]![e.method.toLowerCase()]!;
-      expect(op.security).toEqual(e.bearer ? [{ platformToken: [] }] : []);
+      expect(op.security).toEqual(e.bearer ? [{ platformToken: [...e.scopes] }] : []);
       expect(op['x-scopes']).toEqual(e.bearer ? e.scopes : undefined);
       expect(op['x-user-token']).toBe(e.bearer ? e.identity : undefined);
       if (e.identity) expect(op.description).toMatch(/user token/);
