@@ -26,6 +26,7 @@ import {
   endpoints,
   getSignedInUser,
   type Host,
+  marketplace,
   pathOf,
 } from '../src/endpoints.js';
 import * as schemas from '../src/schemas/index.js';
@@ -335,23 +336,37 @@ function addDiscriminator(schema: Json, all: Record<string, Json>): void {
 // ------------------------------------------------------------------ operations
 
 /**
- * Operation ids that the spec's title would make misleading: endpoint 23 grants every kind of
- * token (client credentials, a ticket, a refresh token), not only the ticket exchange of its title,
- * and a generated client names its function after the id.
+ * Operation ids that the spec's title would make misleading, as a generated client names its
+ * function after the id: endpoint 23 grants every kind of token (client credentials, a ticket, a
+ * refresh token), not only the ticket exchange of its title; endpoint 25 is a page a browser
+ * opens, which sends no one anywhere by itself.
  */
-const OPERATION_IDS: ReadonlyMap<Endpoint, string> = new Map([[accessToken, 'requestAccessToken']]);
+const OPERATION_IDS: ReadonlyMap<Endpoint, string> = new Map<Endpoint, string>([
+  [accessToken, 'requestAccessToken'],
+  [marketplace, 'openShop'],
+]);
 
 function operationId(e: Endpoint, environment?: Environment): string {
-  const id = OPERATION_IDS.get(e) ?? camelCase(e.title);
+  const id = OPERATION_IDS.get(e) ?? operationIdOf(e.title);
   return environment === 'production' ? `${id}Production` : id;
 }
 
-/** `Get signed-in user` as `getSignedInUser`. */
-function camelCase(title: string): string {
+/** The words a title's operation id leaves out: the articles. */
+const ARTICLES = new Set(['a', 'an', 'the']);
+
+/**
+ * A title's operation id, in camel case: `Get signed-in user` is `getSignedInUser`. A possessive
+ * `'s` and the articles are left out, so that `Get an account's active products` is
+ * `getAccountActiveProducts`, not `getAnAccountSActiveProducts`.
+ * @internal
+ */
+export function operationIdOf(title: string): string {
   const words = title
+    .replace(/['\u2019]s\b/gi, '')
     .replace(/[^A-Za-z0-9]+/g, ' ')
     .trim()
-    .split(' ');
+    .split(' ')
+    .filter((w) => !ARTICLES.has(w.toLowerCase()));
   return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1).toLowerCase())).join('');
 }
 

@@ -1,9 +1,12 @@
 /**
  * The OpenAPI document tells the truth to a client in any language (issue: the contract for any
- * language): ids as case-insensitive as the platform reads them, date-times by their format alone,
- * answers open to new fields and requests closed, a bearer scheme with the token endpoint named,
- * user-token operations marked, each operation tagged with the SDK resource that calls it, the
- * resources as named schemas, and no server variable its URL does not use.
+ * language): ids as case-insensitive as the platform reads them, date-times by their format and a
+ * short pattern, answers open to new fields and requests closed, each body the platform refuses by
+ * its schema refused by the document too (its other rules said in words), every header and status
+ * the platform answers described, a bearer scheme with the token endpoint named and each
+ * operation's scopes in its requirement, user-token operations marked, each operation tagged with
+ * the SDK resource that calls it, readable operation ids, the resources as named schemas, and no
+ * server variable its URL does not use.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -13,6 +16,7 @@ import {
   caseInsensitivePattern,
   DATE_TIME_PATTERN,
   openApiDocument,
+  operationIdOf,
   RESOURCE_DESCRIPTIONS,
   RESPONSE_HEADERS,
   tagOf,
@@ -541,5 +545,25 @@ describe('the shop (endpoint 25)', () => {
     expect(Object.keys(op.responses['200']!.content!)).toEqual(['text/html']);
     const ticketed = await h.call(path, { query: { at: 'not-a-ticket' }, headers: { accept: 'text/html' } });
     expect(ticketed.status).toBe(303);
+  });
+});
+
+describe('operation ids', () => {
+  test.each([
+    ['Get signed-in user', 'getSignedInUser'],
+    ["Get an account's active products", 'getAccountActiveProducts'],
+    ['Get an account\u2019s active products', 'getAccountActiveProducts'],
+    ['Send a user to the shop', 'sendUserToShop'],
+    ['The title of a product', 'titleOfProduct'],
+    ['Get me (v3)', 'getMeV3'],
+  ])('%s is %s', (title, id) => {
+    expect(operationIdOf(title)).toBe(id);
+  });
+
+  test('every id reads as words: no one-letter word (`getAnAccountSActiveProducts`), the shop opened', () => {
+    const ids = operations.map((op) => op.operationId as string);
+    expect(ids.filter((id) => !/^[a-z]+(?:[A-Z0-9][a-z0-9]*)*$/.test(id) || /[A-Z](?![a-z0-9])/.test(id))).toEqual([]);
+    expect(ids).toContain('getAccountActiveProducts');
+    expect(ids).toContain('openShop');
   });
 });

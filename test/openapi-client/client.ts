@@ -351,7 +351,7 @@ export async function callEveryOperation(origins: Origins): Promise<Called[]> {
     ).response,
   );
   record(
-    'getAnAccountSActiveProducts',
+    'getAccountActiveProducts',
     (
       await api.GET('/external/api/v1/accounts/active_products', {
         ...bearer,
@@ -372,7 +372,7 @@ export async function callEveryOperation(origins: Origins): Promise<Called[]> {
     body: { accountId: accounts.anna, clientId: demoShop.clientId },
   });
   record(
-    'sendAUserToTheShop',
+    'openShop',
     (
       await api.GET('/marketplace/{groupId}/{marketplaceId}', {
         params: {

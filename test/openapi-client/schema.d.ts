@@ -514,7 +514,7 @@ export interface paths {
          * 25. Send a user to the shop
          * @description No token: a browser is sent here.
          */
-        get: operations["sendAUserToTheShop"];
+        get: operations["openShop"];
         put?: never;
         post?: never;
         delete?: never;
@@ -594,7 +594,7 @@ export interface paths {
          * Get an account's active products (beyond the spec)
          * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/account/r`.
          */
-        get: operations["getAnAccountSActiveProducts"];
+        get: operations["getAccountActiveProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4089,7 +4089,7 @@ export interface operations {
             };
         };
     };
-    sendAUserToTheShop: {
+    openShop: {
         parameters: {
             query?: {
                 /** @description The ticket (POST /api/authorization/ticket) a site sends its user with; the shop also serves the page without it. Any at is answered with a 303 to the same page without it, a valid one (bound to the marketplace's client) signing the user into the shop first. Without at (as after that redirect), the page is what the browser's shop session shows: the shop to a user signed in, else its login form */
@@ -4498,7 +4498,7 @@ export interface operations {
             };
         };
     };
-    getAnAccountSActiveProducts: {
+    getAccountActiveProducts: {
         parameters: {
             query: {
                 account_id: string;
