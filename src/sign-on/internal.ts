@@ -7,16 +7,21 @@ const encoder = new TextEncoder();
 /** RFC 7518 section 3.2: an HS256 key must be at least 256 bits. */
 const MIN_HS256_SECRET_BYTES = 32;
 
-/** The client secret as key bytes, refused when shorter than 32 bytes. The message never names the secret. */
+/**
+ * The client secret as key bytes, refused when shorter than 32 bytes. The message never names the
+ * secret. Bytes are told by `ArrayBuffer.isView`, not `instanceof Uint8Array`: a test environment
+ * such as jsdom gives the page's `TextEncoder`, whose arrays are another realm's `Uint8Array`. jose
+ * takes only this realm's, so such bytes are copied into one.
+ */
 export function hs256Key(secret: string | Uint8Array): Uint8Array {
-  const key = typeof secret === 'string' ? encoder.encode(secret) : secret;
-  if (!(key instanceof Uint8Array) || key.byteLength < MIN_HS256_SECRET_BYTES) {
+  const key: unknown = typeof secret === 'string' ? encoder.encode(secret) : secret;
+  if (!ArrayBuffer.isView(key) || key.byteLength < MIN_HS256_SECRET_BYTES) {
     throw new SignOnConfigurationError(
       'clientSecret',
       `clientSecret must be at least ${MIN_HS256_SECRET_BYTES} bytes: RFC 7518 section 3.2 requires HS256 keys of at least 256 bits`,
     );
   }
-  return key;
+  return key instanceof Uint8Array ? key : new Uint8Array(key.buffer, key.byteOffset, key.byteLength).slice();
 }
 
 /** A required non-empty string option, or a configuration error naming the option. */

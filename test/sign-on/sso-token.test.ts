@@ -1,5 +1,6 @@
 import { base64url, decodeJwt, decodeProtectedHeader, type JWTPayload, jwtVerify, SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createSsoRequestToken,
   SignOnConfigurationError,
@@ -144,6 +145,36 @@ describe('endpoint 21 request token (createSsoRequestToken)', () => {
     await expect(createSsoRequestToken({ ...requestInput, clientSecret: new Uint8Array(32) })).resolves.toBeTypeOf(
       'string',
     );
+  });
+
+  it("takes bytes of another realm (jsdom's TextEncoder), and signs with them as with this realm's", async () => {
+    const foreign = runInNewContext('new Uint8Array(key)', { key: KEY }) as Uint8Array;
+    expect(foreign).not.toBeInstanceOf(Uint8Array);
+    const token = await createSsoRequestToken({ ...requestInput, clientSecret: foreign });
+    await expect(jwtVerify(token, KEY, { currentDate: NOW })).resolves.toBeDefined();
+    const short = runInNewContext('new Uint8Array(31)') as Uint8Array;
+    await expect(createSsoRequestToken({ ...requestInput, clientSecret: short })).rejects.toBeInstanceOf(
+      SignOnConfigurationError,
+    );
+  });
+
+  it("signs with a string secret when the global TextEncoder is another realm's (a jsdom environment)", async () => {
+    // A TextEncoder whose arrays are another realm's Uint8Array, as jsdom's window gives.
+    const native = new TextEncoder();
+    const encode = (text: string) => native.encode(text);
+    vi.stubGlobal(
+      'TextEncoder',
+      runInNewContext('(class { encode(text) { return new Uint8Array(encode(text)); } })', { encode }),
+    );
+    vi.resetModules();
+    try {
+      const fresh = await import('../../src/sign-on/index.js');
+      const token = await fresh.createSsoRequestToken({ ...requestInput, clientSecret: SECRET });
+      await expect(jwtVerify(token, KEY, { currentDate: NOW })).resolves.toBeDefined();
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 
   it.each([
