@@ -56,25 +56,47 @@ interface BodyStream {
   destroy(): void;
 }
 
+/** The lowest msw whose `@mswjs/interceptors` (0.38.5) keeps the raw body of a node:http request. */
+export const MSW_BODY_MINIMUM = '2.8.5';
+
+/** What an msw too old to keep a GET's body is told. */
+export const MSW_TOO_OLD =
+  'subscription-platform-sdk/mock cannot read the body of this GET (endpoint 6 sends its parameters in one): ' +
+  `the installed msw is older than ${MSW_BODY_MINIMUM}, whose @mswjs/interceptors keeps the body of a request ` +
+  `made with node:http. Upgrade msw: npm i -D msw@^${MSW_BODY_MINIMUM}`;
+
+/**
+ * The raw body @mswjs/interceptors keeps on a request made with node:http(s), under the key that
+ * its `getClientRequestBodyStream` (`@mswjs/interceptors/utils/node`) reads. The key is found by
+ * its description, not through that module: a CommonJS suite on Node 20.19 or later gets msw's ES
+ * module (its `module-sync` condition) and would `require` the module's CommonJS copy, whose key
+ * is another symbol; and jest's CommonJS runtime refuses the `import()` that would load the ES one.
+ */
+function rawBodyOf(request: Request): BodyStream | undefined {
+  for (const key of Object.getOwnPropertySymbols(request)) {
+    if (key.description !== 'kRawRequestBodyStream') continue;
+    const stream: unknown = Reflect.get(request, key);
+    if (typeof (stream as Partial<BodyStream> | undefined)?.on === 'function') return stream as BodyStream;
+  }
+  return undefined;
+}
+
 /**
  * A GET that carries a body (endpoint 6 sends its parameters so): Fetch's `Request` cannot hold
  * it, so MSW hands the handler an empty one. When the request was made with node:http(s), the raw
- * body is still reachable (`getClientRequestBodyStream`, Node only, loaded only then), and read no
- * further than the platform's body limit. Nothing changes for any other request, nor in a browser,
- * where no GET can carry a body.
+ * body is still reachable ({@link rawBodyOf}), and read no further than the platform's body limit,
+ * whatever the request's headers say: a test environment's `Request` (happy-dom's, jsdom's) drops
+ * `Content-Length`, a header a page may not set. A GET whose headers announce a body that cannot
+ * be reached is an error that says to upgrade msw, rather than a body read as empty. Nothing
+ * changes for any other request, nor in a browser, where no GET can carry a body.
  */
 async function getBodyOf(request: Request, limit: number): Promise<HandleInfo> {
   if (request.method !== 'GET') return {};
-  const declared = request.headers.get('content-length');
-  if ((declared === null || declared === '0') && !request.headers.has('transfer-encoding')) return {};
-  const specifier = '@mswjs/interceptors/utils/node';
-  let stream: BodyStream;
-  try {
-    const { getClientRequestBodyStream } = (await import(/* @vite-ignore */ specifier)) as {
-      getClientRequestBodyStream(request: Request): BodyStream;
-    };
-    stream = getClientRequestBodyStream(request);
-  } catch {
+  const stream = rawBodyOf(request);
+  if (!stream) {
+    const declared = request.headers.get('content-length');
+    const announced = (declared !== null && declared !== '0') || request.headers.has('transfer-encoding');
+    if (announced) throw new Error(MSW_TOO_OLD);
     return {};
   }
   return new Promise<HandleInfo>((resolve) => {
