@@ -51,6 +51,15 @@ const SSO_SESSION_COOKIE = 'sso_session';
 
 const encoder = new TextEncoder();
 
+/**
+ * A client secret as HS256 key bytes, in this realm's `Uint8Array`: jose takes no other, and a test
+ * environment's `TextEncoder` (jest's jsdom, whose globals are another realm's) gives another's.
+ */
+function secretKey(secret: string): Uint8Array {
+  const bytes = encoder.encode(secret);
+  return bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+}
+
 /** What a session token reports. */
 interface Outcome {
   sts: SsoSessionRecord['state'];
@@ -115,7 +124,7 @@ async function sessionToken(ctx: RouteContext, client: ClientRecord, o: Outcome)
     .setExpirationTime(nowSeconds + SSO_TOKEN_LIFETIME_SECONDS)
     .setIssuer(audience)
     .setAudience(client.client_id)
-    .sign(encoder.encode(client.client_secret));
+    .sign(secretKey(client.client_secret));
 }
 
 /** The client a request token names (read unverified, only to find whose secret verifies it). */
@@ -209,7 +218,7 @@ async function verifyRequest<S extends z.ZodType<RequestClaims>>(
 ): Promise<Verified<z.output<S>>> {
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, encoder.encode(x.client.client_secret), {
+    ({ payload } = await jwtVerify(token, secretKey(x.client.client_secret), {
       algorithms: ['HS256'],
       typ: 'JWT',
       audience: x.audience,
