@@ -76,6 +76,25 @@ const mswImport: EsbuildPlugin = {
 };
 
 /**
+ * The dependencies published as ES modules only (jose 6, ky): the CommonJS build bundles them, so
+ * that `require` never reaches one. Node before 20.19 cannot `require` an ES module, and neither can
+ * jest's CommonJS runtime (its default, with ts-jest or babel-jest), whatever the Node. `noExternal`
+ * (below) bundles them in both builds; this keeps them external in the ES module build, where the
+ * user's own copy is shared and a bundler loads them on first use (see `options.supported` below).
+ */
+const ESM_ONLY_DEPENDENCIES = ['jose', 'ky'];
+
+const esmOnlyDependencies: EsbuildPlugin = {
+  name: 'esm-only-dependencies-bundled-in-cjs',
+  setup(build) {
+    const { define } = build.initialOptions;
+    if (define?.[FORMAT] === JSON.stringify('cjs')) return;
+    const names = ESM_ONLY_DEPENDENCIES.join('|');
+    build.onResolve({ filter: new RegExp(`^(${names})(/|$)`) }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/**
  * The browser flavour of `/mock`: `mock/index.ts` and the MSW adapter loaded again in a namespace of
  * their own, where `msw-import` is a plain `import`. Everything else they import resolves as usual,
  * to the same modules (and so the same chunks) as the Node entries.
@@ -159,6 +178,29 @@ const mappingsOnly: TsupPlugin = {
   },
 };
 
+/**
+ * The CommonJS build's `import()`s become esbuild's `__toESM(__require(...), 1)` (`options.supported`
+ * below). For a chunk of the build that is wrong twice: `__toESM` in Node's mode makes the chunk's
+ * whole `exports` the `default` (ky's `default` would not be ky), and `__require`, defined in a chunk
+ * at the root of `dist/`, resolves a path from there (wrong from `dist/mock/`). A chunk's `exports`
+ * already has the shape of its namespace (rollup wrote it, `default` included): each such load
+ * becomes the module's own `require`. The build fails on one left in another form.
+ */
+const cjsChunkRequires: TsupPlugin = {
+  name: 'cjs-chunks-required-as-they-are',
+  buildEnd({ writtenFiles }) {
+    const wrapped = /(?:\b\w+\.)?__toESM\((?:\b\w+\.)?__require\(("\.\.?\/[^"]+\.cjs")\), 1\)/g;
+    for (const { name } of writtenFiles) {
+      if (!name.endsWith('.cjs')) continue;
+      const text = readFileSync(name, 'utf8');
+      const plain = text.replace(wrapped, 'require($1)');
+      const left = /\b__require\(\s*["'`]\.\.?\//.exec(plain);
+      if (left) throw new Error(`${name} loads a chunk in a form tsup.config.ts does not rewrite: ${left[0]}`);
+      if (plain !== text) writeFileSync(name, plain);
+    }
+  },
+};
+
 // One build per format, each with every entry, so the entries share chunks: the platform is in the
 // package once per format. `msw` stays external: it is an optional peer the user's test suite owns.
 export default defineConfig({
@@ -170,10 +212,15 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   treeshake: true,
-  esbuildPlugins: [versionOnly, mswImport, browserEntry, binEntry],
-  plugins: [mappingsOnly],
+  noExternal: ESM_ONLY_DEPENDENCIES,
+  esbuildPlugins: [versionOnly, esmOnlyDependencies, mswImport, browserEntry, binEntry],
+  plugins: [mappingsOnly, cjsChunkRequires],
   esbuildOptions(options, { format }) {
     options.define = { ...options.define, [FORMAT]: JSON.stringify(format) };
+    // The ES module build loads ky, jose, the compiled answer checks and a few Node modules on first
+    // use, with `import()`. CommonJS gets `require` in their place: jest's CommonJS runtime refuses
+    // every `import()` (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG), and the modules are on disk.
+    if (format === 'cjs') options.supported = { ...options.supported, 'dynamic-import': false };
     // CommonJS gets the entries `require` reaches; the browser entry and the CLI are ES modules.
     options.entryPoints = format === 'cjs' ? PUBLIC_ENTRIES : { ...PUBLIC_ENTRIES, ...ESM_ONLY_ENTRY_POINTS };
   },

@@ -20,9 +20,11 @@ import type { Result } from './harness.js';
  * shared server's namespace rules, the journal's scans of multipart and JSON-like bodies and the
  * CLI's watch of npm (44 KB in all, the platform's only) took it to 2.954, and 3 until the refusals
  * of bad input and of quoted secrets in the SDK, the server's pipelining lanes and absolute-form
- * targets, and the JSON fault finder for seed and state files took it to 3.03.
+ * targets, and the JSON fault finder for seed and state files took it to 3.03, and 3.1 until the
+ * CommonJS build bundled ky and jose, which publish ES modules only (jest's CommonJS runtime and
+ * Node before 20.19 cannot require them; 66 KB, in that build only), and took it to 3.11.
  */
-export const PACKAGE_BUDGET_MB = 3.1;
+export const PACKAGE_BUDGET_MB = 3.2;
 
 const ENTRY = new URL('../src/index.ts', import.meta.url).pathname;
 const SIGN_ON = new URL('../src/sign-on/index.ts', import.meta.url).pathname;
