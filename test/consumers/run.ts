@@ -8,12 +8,14 @@
  *      node16, nodenext and bundler; with the DOM's types and without; `strict`, `skipLibCheck:
  *      false`) on the oldest TypeScript the package supports and the newest;
  *   2. compiles them and runs them: each entry point imported and called, in both formats, with
- *      msw and without it (a resolve hook hides it);
+ *      msw and without it (a resolve hook hides it); the CommonJS ones again as jest's CommonJS
+ *      runtime runs them (no `import()`, no `require` of an ES module: `commonjs-runtime.ts`), with
+ *      what the SDK loads on first use (a retry, SSO, endpoint 6, `startServer`);
  *   3. bundles the browser fixture for a browser (the `browser` condition, no top-level await);
  *   4. runs the `platform-mock` bin.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { PACKAGE_BUDGET_MB } from '../../bench/size.js';
 import { HIDE_MSW_CJS, HIDE_MSW_ESM_URL } from '../hide-msw.js';
+import { COMMONJS_RUNTIME_CJS } from './commonjs-runtime.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('fixtures/', import.meta.url));
@@ -202,10 +205,27 @@ try {
   await step('node esm/out/without-msw.js (msw hidden)', () =>
     node(['--import', HIDE_MSW_ESM_URL, 'esm/out/without-msw.js']),
   );
-  for (const file of ['index.js', 'subpaths.js', 'msw.js']) {
+  for (const file of ['index.js', 'subpaths.js', 'msw.js', 'lazy-loads.js']) {
     await step(`node cjs/out/${file}`, () => node([`cjs/out/${file}`]));
   }
   await step('node cjs/out/without-msw.js (msw hidden)', () => node(['--require', hideCjs, 'cjs/out/without-msw.js']));
+  await step('the CommonJS build has no import() (jest refuses it)', async () => {
+    const dist = join(consumer, 'node_modules', pkg.name, 'dist');
+    const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.cjs'));
+    const found = files.filter((f) => /\bimport\(/.test(readFileSync(join(dist, f), 'utf8')));
+    if (found.length > 0) throw new Error(`import() in ${found.join(', ')}`);
+    return `${files.length} files`;
+  });
+  const runtime = join(work, 'commonjs-runtime.cjs');
+  writeFileSync(runtime, COMMONJS_RUNTIME_CJS);
+  for (const file of ['index.js', 'subpaths.js', 'msw.js', 'lazy-loads.js']) {
+    await step(`node cjs/out/${file} as jest's CommonJS runtime runs it`, () =>
+      node(['--require', runtime, `cjs/out/${file}`]),
+    );
+  }
+  await step("node cjs/out/without-msw.js as jest's CommonJS runtime runs it (msw hidden)", () =>
+    node(['--require', runtime, '--require', hideCjs, 'cjs/out/without-msw.js']),
+  );
 
   // 5. A browser bundle: the `browser` condition's build, with no Node module and no top-level await.
   await step('bundle esm/browser.ts for a browser (esbuild, es2020)', async () => {
