@@ -39,13 +39,19 @@ export function createHandlers(platform: Platform, origins: Origins = defaultHos
   // A RegExp without groups, not `${origin}/*`: MSW decodes a path pattern's parameters, and a path
   // that is not valid percent-encoding (`/%ED%A0%80`) would throw there, before the platform answers.
   return [...distinct].map((origin) =>
-    http.all(new RegExp(`^${escapeRegExp(origin)}/`), async ({ request }) =>
-      platform.handle(
-        request,
-        await getBodyOf(request, bodyLimitFor(maxBodyBytes, request.method, new URL(request.url).pathname)),
-      ),
-    ),
+    http.all(new RegExp(`^${escapeRegExp(origin)}/`), async ({ request }) => {
+      const info = await getBodyOf(request, bodyLimitFor(maxBodyBytes, request.method, new URL(request.url).pathname));
+      return info ? platform.handle(request, info) : mswTooOld();
+    }),
   );
+}
+
+/**
+ * The answer to a GET whose body cannot be read: a 500 in the API's error shape, so that the SDK's
+ * error (and a test's failure) says why. A handler's exception would be msw's bare 500.
+ */
+function mswTooOld(): Response {
+  return Response.json({ code: 'internal_server_error', message: MSW_TOO_OLD }, { status: 500 });
 }
 
 /** The part of a node `Readable` read here. */
@@ -86,18 +92,17 @@ function rawBodyOf(request: Request): BodyStream | undefined {
  * it, so MSW hands the handler an empty one. When the request was made with node:http(s), the raw
  * body is still reachable ({@link rawBodyOf}), and read no further than the platform's body limit,
  * whatever the request's headers say: a test environment's `Request` (happy-dom's, jsdom's) drops
- * `Content-Length`, a header a page may not set. A GET whose headers announce a body that cannot
- * be reached is an error that says to upgrade msw, rather than a body read as empty. Nothing
- * changes for any other request, nor in a browser, where no GET can carry a body.
+ * `Content-Length`, a header a page may not set. For a GET whose headers announce a body that
+ * cannot be reached, `undefined` (the handler's 500 says to upgrade msw), not a body read as empty.
+ * Nothing changes for any other request, nor in a browser, where no GET can carry a body.
  */
-async function getBodyOf(request: Request, limit: number): Promise<HandleInfo> {
+async function getBodyOf(request: Request, limit: number): Promise<HandleInfo | undefined> {
   if (request.method !== 'GET') return {};
   const stream = rawBodyOf(request);
   if (!stream) {
     const declared = request.headers.get('content-length');
     const announced = (declared !== null && declared !== '0') || request.headers.has('transfer-encoding');
-    if (announced) throw new Error(MSW_TOO_OLD);
-    return {};
+    return announced ? undefined : {};
   }
   return new Promise<HandleInfo>((resolve) => {
     const chunks: Uint8Array[] = [];

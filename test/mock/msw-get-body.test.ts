@@ -87,6 +87,8 @@ test('endpoint 6 under an msw that keeps no raw body (older than 2.8.5): an erro
   );
   const answer = await eligible(JSON.stringify({ user_product_id: demoIds.userProducts.gusPsp }));
   expect(answer.status).toBe(500);
+  // In the API's error shape: the SDK's error says it.
+  expect(JSON.parse(answer.text)).toMatchObject({ code: 'internal_server_error' });
   expect(answer.text).toContain(`older than ${MSW_BODY_MINIMUM}`);
   expect(answer.text).toContain(`npm i -D msw@^${MSW_BODY_MINIMUM}`);
   expect(answer.text).not.toContain('JSON body, not in the query');
