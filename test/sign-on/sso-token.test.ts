@@ -1,5 +1,5 @@
-import { base64url, decodeJwt, decodeProtectedHeader, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { runInNewContext } from 'node:vm';
+import { base64url, decodeJwt, decodeProtectedHeader, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
 import {
   createSsoRequestToken,
