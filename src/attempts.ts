@@ -636,9 +636,10 @@ export class Attempts {
         delay: () => call.wait,
       },
       // Each attempt is timed and read as the first one was, following no redirect; ky's own timeout is off.
+      // The transport makes ky's Request and this init one (a GET with a body keeps the signal itself).
       fetch: (input, init) =>
         timed(call, this.#log, ABORTABLE, (signal) =>
-          this.#fetch(new Request(input, { ...init, signal: signal ?? null, redirect: 'manual' })),
+          this.#fetch(input, { ...init, signal: signal ?? null, redirect: 'manual' }),
         ),
     };
     if (call.body !== undefined) options.body = call.body;

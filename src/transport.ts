@@ -83,7 +83,7 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
  * while the reader is behind), ended with the answer, failed with it (a reset, an abort), and
  * the answer destroyed when the reader cancels (a timeout, a body over the limit).
  */
-function bodyStream(res: NodeIncoming, signal: AbortSignal): ReadableStream<Uint8Array> {
+function bodyStream(res: NodeIncoming, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
   let open = true;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -104,8 +104,8 @@ function bodyStream(res: NodeIncoming, signal: AbortSignal): ReadableStream<Uint
       });
       res.on('error', fail);
       // Closed before its end without an error (the socket destroyed): the body is cut short.
-      res.on('close', () => fail(signal.aborted ? signal.reason : new Error('the answer was cut short')));
-      signal.addEventListener('abort', () => fail(signal.reason), { once: true });
+      res.on('close', () => fail(signal?.aborted ? signal.reason : new Error('the answer was cut short')));
+      signal?.addEventListener('abort', () => fail(signal.reason), { once: true });
     },
     pull() {
       res.resume();
@@ -129,9 +129,12 @@ function headersOf(res: NodeIncoming): Headers {
 
 /**
  * Sends a marked request as a GET with its body over node:http(s), and answers a Fetch `Response`
- * once its headers come, its body streamed ({@link bodyStream}).
+ * once its headers come, its body streamed ({@link bodyStream}). `signal` is the attempt's own, as
+ * the caller gave it, never `request.signal`: a `Request`'s signal follows the one it was made with
+ * only while the `Request` lives, and once its body is read nothing holds it, so after a garbage
+ * collection a timeout or an abort would no longer reach node:http and the socket would stay open.
  */
-async function sendGetWithBody(request: Request): Promise<Response> {
+async function sendGetWithBody(request: Request, signal: AbortSignal | undefined): Promise<Response> {
   const url = new URL(request.url);
   const body = new Uint8Array(await request.arrayBuffer());
   const headers: Record<string, string> = {};
@@ -140,9 +143,8 @@ async function sendGetWithBody(request: Request): Promise<Response> {
   });
   headers['content-length'] = String(body.byteLength);
   const http = await nodeModule(url.protocol === 'https:' ? 'node:https' : 'node:http');
-  const { signal } = request;
   return new Promise<Response>((resolve, reject) => {
-    const req = http.request(url, { method: 'GET', headers, signal }, (res) => {
+    const req = http.request(url, { method: 'GET', headers, ...(signal ? { signal } : {}) }, (res) => {
       const status = res.statusCode ?? 0;
       try {
         const nullBody = NULL_BODY.has(status);
@@ -161,7 +163,7 @@ async function sendGetWithBody(request: Request): Promise<Response> {
       }
     });
     // A failure before the answer (refused, reset, aborted) rejects like fetch's TypeError would.
-    req.on('error', (error) => reject(signal.aborted ? signal.reason : error));
+    req.on('error', (error) => reject(signal?.aborted ? signal.reason : error));
     req.end(body);
   });
 }
@@ -176,15 +178,21 @@ function marked(headers: HeadersInit | undefined): boolean {
 
 /**
  * The `fetch` the pipeline sends with (itself for a first attempt, through ky for retries):
- * `fetchImpl`, and node:http(s) for a marked GET with a body, given as a `Request` (ky) or as a URL
- * and its init (the pipeline's first attempt). `fetchImpl` never sees a GET with a body (it could
- * not send one): such a request goes over node:http(s)'s global agent, whatever `fetchImpl` would
- * have done about proxies or TLS.
+ * `fetchImpl`, and node:http(s) for a marked GET with a body, given as a `Request` (ky's) and the
+ * attempt's init (its signal, `redirect`), or as a URL and its init (the pipeline's first attempt).
+ * `fetchImpl` is given a retry as one `Request`, made from both. It never sees a GET with a body (it
+ * could not send one): such a request goes over node:http(s)'s global agent, whatever `fetchImpl`
+ * would have done about proxies or TLS, with the init's signal itself ({@link sendGetWithBody}).
  */
 export function transport(fetchImpl: typeof fetch | undefined): typeof fetch {
   const plain = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   return (input, init) => {
-    if (input instanceof Request) return input.headers.has(GET_WITH_BODY) ? sendGetWithBody(input) : plain(input, init);
-    return marked(init?.headers) ? sendGetWithBody(new Request(input, init)) : plain(input, init);
+    if (input instanceof Request) {
+      if (input.headers.has(GET_WITH_BODY)) return sendGetWithBody(input, init?.signal ?? input.signal);
+      return plain(init ? new Request(input, init) : input);
+    }
+    if (!marked(init?.headers)) return plain(input, init);
+    // The signal stays out of the Request, which is only read (its URL, headers and body).
+    return sendGetWithBody(new Request(input, { ...init, signal: null }), init?.signal ?? undefined);
   };
 }

@@ -6,6 +6,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/attempts.js';
 import {
@@ -32,8 +34,12 @@ interface Sent {
   closed: boolean;
 }
 
-/** How the server answers: a trickle of bytes, a flood, or a body of exactly `bytes`. */
-type Behaviour = { kind: 'trickle' } | { kind: 'flood'; status: number } | { kind: 'exactly'; bytes: number };
+/** How the server answers: a trickle of bytes, a flood, a body of exactly `bytes`, or never. */
+type Behaviour =
+  | { kind: 'trickle' }
+  | { kind: 'flood'; status: number }
+  | { kind: 'exactly'; bytes: number }
+  | { kind: 'silent' };
 
 let server: Server;
 let origin = '';
@@ -91,6 +97,7 @@ beforeAll(async () => {
       });
       if (behaviour.kind === 'trickle') trickle(res, answer);
       else if (behaviour.kind === 'flood') flood(res, answer, behaviour.status);
+      else if (behaviour.kind === 'silent') return;
       else {
         // A products answer padded to exactly `bytes`.
         const head = '{"items":[],"pad":"';
@@ -199,6 +206,52 @@ describe('timeout covers each attempt whole, the body read included', () => {
       { path: paths.getProducts, finished: false },
       { path: paths.getProducts, finished: false },
     ]);
+  });
+});
+
+/**
+ * A full garbage collection, now: `gc` as `node --expose-gc` gives it, else the same function
+ * exposed at run time (V8 gives it to the contexts made after the flag is set), so that the test
+ * runs in every run of the suite, not only in one started with the flag.
+ */
+function collectGarbage(): void {
+  let gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
+}
+
+describe('a GET with a body (over node:http) is stopped on the wire after a garbage collection', () => {
+  // Its Request is read and dropped before node:http sends it: what stops it must not live in it.
+  const getWithBody = (sdk: PlatformClient, signal?: AbortSignal) =>
+    sdk.request(
+      { method: 'GET', path: '/external/test/get-with-body', body: { order_id: 'o-1' } },
+      signal ? { signal } : {},
+    );
+
+  test('by its timeout, on its first attempt and on its retry (through ky)', async () => {
+    behaviour = { kind: 'silent' };
+    const answer = getWithBody(client({ timeout: 400, maxRetries: 1 })).catch((e: unknown) => e);
+    await until(() => expect(sent).toHaveLength(1));
+    collectGarbage();
+    await until(() => expect(sent).toHaveLength(2));
+    collectGarbage();
+    expect(await answer).toMatchObject({ name: 'APITimeoutError', attempts: 2 });
+    // Both connections were closed by the client: the server never answered.
+    expect(await cut(2)).toMatchObject([{ finished: false }, { finished: false }]);
+  });
+
+  test("by the caller's abort", async () => {
+    behaviour = { kind: 'silent' };
+    const controller = new AbortController();
+    const answer = getWithBody(client({ timeout: 30_000 }), controller.signal).catch((e: unknown) => e);
+    await until(() => expect(sent).toHaveLength(1));
+    collectGarbage();
+    controller.abort(new Error('stopped by the caller'));
+    expect(await answer).toMatchObject({ message: 'stopped by the caller' });
+    expect(await cut(1)).toMatchObject([{ finished: false }]);
   });
 });
 
