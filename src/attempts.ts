@@ -21,7 +21,7 @@ import { type CallLog, type LoggedCall, REDACTED, redact } from './logger.js';
 import type { RequestHeaders } from './request.js';
 import { type RetryDelays, retryWait } from './retry.js';
 import { isSecretName } from './secrets.js';
-import { MAX_SAFE_TIMEOUT, sleep } from './sleep.js';
+import { MAX_SAFE_TIMEOUT, sleep, whenAborted } from './sleep.js';
 import { GET_WITH_BODY, HEADER_VALUE_RULE, isHeaderValue } from './transport.js';
 
 /** What a call sends, as the pipeline prepared it from an entry of the table or a raw request. */
@@ -643,13 +643,24 @@ export class Attempts {
         ),
     };
     if (call.body !== undefined) options.body = call.body;
-    if (call.signal) options.signal = call.signal;
+    // ky waits between retries with a listener on the signal it is given: it is given the call's
+    // own, which follows the caller's through the one listener the SDK keeps on it (see whenAborted).
+    let unfollow: (() => void) | undefined;
+    const { signal } = call;
+    if (signal) {
+      const own = new AbortController();
+      if (signal.aborted) own.abort(signal.reason);
+      else unfollow = whenAborted(signal, () => own.abort(signal.reason));
+      options.signal = own.signal;
+    }
     try {
       return await retries(call.url, options);
     } catch (error) {
       const answer = httpErrorResponse(error);
       if (answer) return answer;
       throw error;
+    } finally {
+      unfollow?.();
     }
   }
 

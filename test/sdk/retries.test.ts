@@ -4,6 +4,7 @@
  * journal's arrival times are fake too): time moves only when the test moves it, once the call is
  * waiting; elsewhere retries wait a few real milliseconds.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { refreshMargin } from '../../src/auth.js';
 import {
@@ -332,6 +333,47 @@ describe('AbortSignal', () => {
     expect(vi.getTimerCount()).toBe(0);
     expect(((await outcome).error as Error).message).toBe('stop');
     expect(received()).toHaveLength(1);
+  });
+
+  test('calls sharing one signal wait on it through one listener: no MaxListenersExceededWarning, none left after', async () => {
+    // Twelve reads under one long-lived signal (a server's shutdown) meet an outage, and back off together.
+    platform.faults.add({ path: paths.getProducts, status: 503, times: 36 });
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const shutdown = new AbortController();
+    let most = 0;
+    const probe = setInterval(() => {
+      most = Math.max(most, getEventListeners(shutdown.signal, 'abort').length);
+    }, 2);
+    try {
+      const sdk = client({ retryDelay: { initial: 40, max: 40 }, maxRetries: 2 });
+      const calls = Array.from({ length: 12 }, () =>
+        sdk.products.list({}, { signal: shutdown.signal }).catch((e: unknown) => e),
+      );
+      const errors = await Promise.all(calls);
+      expect(errors.every((error) => error instanceof InternalServerError)).toBe(true);
+      expect(received()).toHaveLength(36);
+      // A warning is emitted on the next tick.
+      await turn();
+      expect(warnings).toEqual([]);
+      expect(most).toBe(1);
+      expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+      // Aborted while they wait, all of them stop, and the listener goes with them.
+      platform.faults.add({ path: paths.getProducts, status: 503, headers: { 'retry-after': '30' }, times: 12 });
+      const stopped = Array.from({ length: 12 }, () =>
+        sdk.products.list({}, { signal: shutdown.signal }).catch((e: unknown) => e),
+      );
+      await until(() => received().length === 48, 'twelve answers 503');
+      shutdown.abort(new Error('shutting down'));
+      expect((await Promise.all(stopped)).map((e) => (e as Error).message)).toEqual(Array(12).fill('shutting down'));
+      expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+      await turn();
+      expect(warnings).toEqual([]);
+    } finally {
+      clearInterval(probe);
+      process.off('warning', onWarning);
+    }
   });
 
   test('an invalid request is refused before the signal matters', async () => {
