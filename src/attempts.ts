@@ -21,7 +21,7 @@ import { type CallLog, type LoggedCall, REDACTED, redact } from './logger.js';
 import type { RequestHeaders } from './request.js';
 import { type RetryDelays, retryWait } from './retry.js';
 import { isSecretName } from './secrets.js';
-import { MAX_SAFE_TIMEOUT, sleep, whenAborted } from './sleep.js';
+import { MAX_SAFE_TIMEOUT, sleep, unlessAborted, whenAborted } from './sleep.js';
 import { GET_WITH_BODY, HEADER_VALUE_RULE, isHeaderValue } from './transport.js';
 
 /** What a call sends, as the pipeline prepared it from an entry of the table or a raw request. */
@@ -716,13 +716,20 @@ export class Attempts {
     return undefined;
   }
 
-  /** An attempt begins once the client's token source has answered. */
+  /**
+   * An attempt begins once the client's token source has answered. The call's signal stops the wait
+   * at once (the call rejects with its reason), not the token request, which other calls may share:
+   * it has its own timeout and retries, the client's, and the call's own `timeout` starts with the
+   * attempt, once the token is in.
+   */
   async #beginAsking(call: Call, headers: Record<string, string> | Headers): Promise<void> {
+    const asking = this.#auth.token();
     try {
-      call.token = await this.#auth.token();
+      call.token = await (call.signal ? unlessAborted(asking, call.signal) : asking);
     } catch (error) {
       // What the caller's provider throws is its own error: never retried, passed on as it is.
-      if (!(error instanceof PlatformError) && typeof error === 'object' && error) this.#callerErrors.add(error);
+      const callers = !(error instanceof PlatformError) && !call.signal?.aborted;
+      if (callers && typeof error === 'object' && error) this.#callerErrors.add(error);
       throw error;
     }
     this.#started(call, headers);

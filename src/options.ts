@@ -391,7 +391,10 @@ export interface PlatformClientOptions {
    * of a call): one abandoned before its answer's headers came stays with `fetch` until they come
    * (Node gives up after 300 s). From that first timeout on, for every retry, in a browser and with a
    * `fetch` of yours (whose pool may hold few connections), each attempt is aborted when its time
-   * runs out. At most 2147483647 (about 24.8 days), the longest a timer holds.
+   * runs out. At most 2147483647 (about 24.8 days), the longest a timer holds. A call's wait for
+   * the client's own token (client credentials, or a provider) is not part of its attempts: the
+   * token request is a call of its own, with this `timeout` and these retries whatever the call's
+   * are, shared by the calls that wait for it; a call's `signal` stops that call's wait at once.
    * @defaultValue 30000
    */
   timeout?: number;

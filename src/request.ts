@@ -45,11 +45,16 @@ export type RequestHeaders =
  */
 export interface RequestOptions {
   /**
-   * Aborts the call; it then rejects with the signal's reason (an `AbortError` by default). An
-   * `AbortSignal` of this realm (fetch takes no other); `null` is none, as in a `RequestInit`.
+   * Aborts the call at any point: while it waits for the client's token (the token request goes on
+   * for the other calls), during an attempt, or in the wait before a retry. The call then rejects at
+   * once with the signal's reason (an `AbortError` by default). An `AbortSignal` of this realm (fetch
+   * takes no other); `null` is none, as in a `RequestInit`.
    */
   signal?: AbortSignal | null;
-  /** Time allowed for each attempt, in ms. */
+  /**
+   * Time allowed for each attempt, in ms. The wait for the client's token is not counted: the token
+   * request has the client's own `timeout` and retries (see `PlatformClientOptions.timeout`).
+   */
   timeout?: number;
   /** Retries after the first attempt. */
   maxRetries?: number;

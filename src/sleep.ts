@@ -67,3 +67,25 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
       });
   });
 }
+
+/**
+ * `promise`, or a rejection with the signal's reason as soon as `signal` aborts: what `promise`
+ * stands for goes on (a token request other calls share), its outcome then no one's (and never an
+ * unhandled rejection).
+ */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    const stop = signal.aborted ? undefined : whenAborted(signal, () => reject(signal.reason));
+    promise.then(
+      (value) => {
+        stop?.();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop?.();
+        reject(error);
+      },
+    );
+  });
+}

@@ -34,6 +34,11 @@ function recordingFetch(): { fetch: typeof fetch; authorization: (string | null)
   };
 }
 
+/** What `promise` settles with, or `'still waiting'` when it has not within a second (it should at once). */
+function beforeLong(promise: Promise<unknown>): Promise<unknown> {
+  return Promise.race([promise, new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_000))]);
+}
+
 function credentialsClient(options: { fetch?: typeof fetch; maxRetries?: number } = {}) {
   return new PlatformClient({
     environment: 'stage',
@@ -272,6 +277,50 @@ describe('client credentials (the server-to-server grant)', () => {
     // The next call still has the token: an aborted call's answer is not read, so nothing is forgotten.
     await sdk.products.list();
     expect(received()).toEqual([`GET ${paths.getProducts} 401`, `GET ${paths.getProducts} 200`]);
+  });
+
+  test("a call's signal stops its wait for the token at once; the token request goes on for the other calls", async () => {
+    // The token request waits until the test lets it through.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holdingFetch: typeof fetch = async (input, init) => {
+      if (new Request(input, init).url.endsWith(paths.accessToken)) await held;
+      return fetch(input, init);
+    };
+    const sdk = credentialsClient({ fetch: holdingFetch });
+    const controller = new AbortController();
+    const aborted = sdk.products.list({}, { signal: controller.signal }).catch((e: unknown) => e);
+    const other = sdk.products.list();
+    controller.abort(new Error('stopped by the caller'));
+    expect(await beforeLong(aborted)).toMatchObject({ message: 'stopped by the caller' });
+    expect(received()).toEqual([]);
+    release();
+    await expect(other).resolves.toMatchObject({ items: expect.any(Array) });
+    expect(received()).toEqual([`POST ${paths.accessToken} 200`, `GET ${paths.getProducts} 200`]);
+  });
+
+  test("a call's signal stops its wait for a provider's token; the provider's later failure is no one's", async () => {
+    let fail: (error: Error) => void = () => {};
+    const sdk = new PlatformClient({
+      environment: 'stage',
+      hosts: defaultHosts,
+      auth: {
+        accessToken: () =>
+          new Promise<string>((_, reject) => {
+            fail = reject;
+          }),
+      },
+    });
+    const controller = new AbortController();
+    const call = sdk.products.list({}, { signal: controller.signal }).catch((e: unknown) => e);
+    controller.abort(new Error('stopped by the caller'));
+    expect(await beforeLong(call)).toMatchObject({ message: 'stopped by the caller' });
+    // Rejected after the call is over: not an unhandled rejection (which would fail the run).
+    fail(new Error('the provider failed late'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(received()).toEqual([]);
   });
 
   test('refreshable auth keeps the retry limit: maxRetries retries of a 503, and no more', async () => {
