@@ -359,7 +359,8 @@ const ClientOptions = z
  * or its `timeout`) or a 408, 429, 500, 502, 503 or 504, if it is a read (every GET), the
  * client-credentials grant, or a write called with `retryWrite: true`. Other writes, the ticket
  * exchange and the refresh grant are sent once. The wait: a 429's or 503's `Retry-After` (seconds or
- * a date) when it is at most `maxRetryAfter` (longer: the call fails at once), else `retryDelay`.
+ * an HTTP-date) when it is at most `maxRetryAfter` (longer: the call fails at once), else (none, or
+ * one it cannot read) `retryDelay`.
  * Separately, a 401 is retried once, at once and for writes too, with a fresh token when `auth` can
  * give one (client credentials or a provider). Each call's {@link RequestOptions} can override
  * `timeout`, `maxRetries` and `retryWrite`.
@@ -407,6 +408,11 @@ export interface PlatformClientOptions {
   /**
    * The longest `Retry-After` (of a 429 or 503) the client waits, in milliseconds. When the platform
    * asks for longer the call fails at once (a `RateLimitError` for 429) instead of hanging.
+   * `Retry-After` is read in RFC 9110's forms only: a number of seconds (digits alone) or an
+   * HTTP-date (a date already past: no wait); digits from 1704067200 (2024-01-01) on are read as an
+   * epoch time, as ky reads them. Without one, the rate-limit headers (`RateLimit-Reset`,
+   * `X-RateLimit-Reset`...) are read as seconds, or an epoch time. A value in no such form
+   * (`1, 2`, `-5`, `soon`) asks for nothing: the retry waits `retryDelay`'s backoff.
    * @defaultValue 60000
    */
   maxRetryAfter?: number;

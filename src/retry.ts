@@ -19,45 +19,114 @@ export interface RetryDelays {
   readonly maxRetryAfter: number;
 }
 
+/** The headers a wait is read from, in order: RFC 9110's, then the rate-limit ones servers use. */
+const RETRY_AFTER_HEADERS = [
+  'retry-after',
+  'ratelimit-reset',
+  'x-ratelimit-retry-after',
+  'x-ratelimit-reset',
+  'x-rate-limit-reset',
+] as const;
+
 /** The header a throttled answer names its wait in, looked for as ky looks (`Retry-After` first). */
-function retryAfterHeader(headers: Headers): string | null {
-  return (
-    headers.get('retry-after') ??
-    headers.get('ratelimit-reset') ??
-    headers.get('x-ratelimit-retry-after') ??
-    headers.get('x-ratelimit-reset') ??
-    headers.get('x-rate-limit-reset')
-  );
+function retryAfterHeader(headers: Headers): { name: string; value: string } | undefined {
+  for (const name of RETRY_AFTER_HEADERS) {
+    const value = headers.get(name);
+    if (value !== null) return { name, value };
+  }
+  return undefined;
+}
+
+/** An integer of seconds from this one on is an epoch time (2024-01-01), as ky and some servers use it. */
+const EPOCH_FROM_SECONDS = Date.parse('2024-01-01') / 1000;
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** RFC 9110's IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`. */
+const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) ([A-Z][a-z][a-z]) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/;
+/** Its obsolete RFC 850 form: `Sunday, 06-Nov-94 08:49:37 GMT`. */
+const RFC850_DATE =
+  /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\d\d)-([A-Z][a-z][a-z])-(\d\d) (\d\d):(\d\d):(\d\d) GMT$/;
+/** Its obsolete asctime form, in UTC: `Sun Nov  6 08:49:37 1994`. */
+const ASCTIME_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z][a-z]) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4})$/;
+
+/** The instant of a date's fields (UTC), or `undefined` when they name none (`31 Feb`, `25:00:00`). */
+function utc(
+  year: number,
+  month: string,
+  day: string,
+  hour: string,
+  minute: string,
+  second: string,
+): number | undefined {
+  const m = MONTHS.indexOf(month);
+  const [d, h, min, sec] = [Number(day), Number(hour), Number(minute), Number(second)];
+  if (m < 0 || h > 23 || min > 59 || sec > 60) return undefined;
+  const at = Date.UTC(year, m, d, h, min, sec);
+  return new Date(at).getUTCDate() === d ? at : undefined;
 }
 
 /**
- * The wait a throttled answer asks for, in ms, read as ky reads it (`Retry-After` in seconds or
- * as a date, or a rate-limit reset header); `undefined` when none.
+ * An HTTP-date (RFC 9110, section 5.6.7) in any of its three forms, as an epoch time in ms; else
+ * `undefined`. An RFC 850 date's two-digit year is the one of that century, or of the one before
+ * when that would be more than 50 years ahead, as the RFC says.
+ */
+function httpDate(value: string, now = Date.now()): number | undefined {
+  let match = IMF_FIXDATE.exec(value);
+  if (match) {
+    const [, day = '', month = '', year = '', hour = '', minute = '', second = ''] = match;
+    return utc(Number(year), month, day, hour, minute, second);
+  }
+  match = RFC850_DATE.exec(value);
+  if (match) {
+    const [, day = '', month = '', yy = '', hour = '', minute = '', second = ''] = match;
+    const thisYear = new Date(now).getUTCFullYear();
+    let year = thisYear - (thisYear % 100) + Number(yy);
+    if (year > thisYear + 50) year -= 100;
+    return utc(year, month, day, hour, minute, second);
+  }
+  match = ASCTIME_DATE.exec(value);
+  if (match) {
+    const [, month = '', day = '', hour = '', minute = '', second = '', year = ''] = match;
+    return utc(Number(year), month, day.trim(), hour, minute, second);
+  }
+  return undefined;
+}
+
+/**
+ * The wait a throttled answer asks for, in ms (0 for a time already past); `undefined` when it
+ * names none, or none this reads. `Retry-After` in RFC 9110's forms only: a number of seconds (digits
+ * alone: not `-5`, `1.5` or `1e3`) or an HTTP-date (not `1, 2`, which `Date.parse` would take for a
+ * day of 2001); a number of seconds from 2024-01-01 on (1704067200) is read as that epoch time, as
+ * ky reads it (as a wait it would be 54 years). The rate-limit headers (`RateLimit-Reset`,
+ * `X-RateLimit-Reset`...) the same way, as a number of seconds (or an epoch time), a fraction allowed.
  */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const value = retryAfterHeader(headers);
-  if (!value) return undefined;
-  let after = Number(value) * 1000;
-  if (Number.isNaN(after)) after = Date.parse(value) - now;
-  else if (after >= Date.parse('2024-01-01')) after -= now; // a timestamp, as ky takes it
-  return Number.isNaN(after) ? undefined : after;
+  const header = retryAfterHeader(headers);
+  if (!header) return undefined;
+  const { name, value } = header;
+  let at: number | undefined;
+  if (name === 'retry-after' ? /^\d+$/.test(value) : /^\d+(?:\.\d+)?$/.test(value)) {
+    const seconds = Number(value);
+    if (seconds < EPOCH_FROM_SECONDS) return seconds * 1000;
+    at = seconds * 1000;
+  } else if (name === 'retry-after') at = httpDate(value, now);
+  return at === undefined ? undefined : Math.max(0, at - now);
 }
 
 /**
  * The wait before retry number `retryCount` (1 for the first), in ms, after an attempt answered
  * `answer` (or none, for a failure before an answer); `false` when that answer is not retried. A
- * 408, 429 or 5xx is retried (a 429 or 503 after its `Retry-After`, failing at once when that is
- * over `maxRetryAfter`); else an exponential backoff with jitter (0-25% less), capped by `max`.
+ * 408, 429 or 5xx is retried (a 429 or 503 after the wait it asks for, {@link retryAfterMs},
+ * failing at once when that is over `maxRetryAfter`); else, and when that wait cannot be read, an
+ * exponential backoff with jitter (0-25% less), capped by `max`.
  */
 export function retryWait(delays: RetryDelays, answer: Response | undefined, retryCount: number): number | false {
   if (answer) {
     if (!RETRY_STATUSES.includes(answer.status)) return false;
-    if (RETRY_AFTER_STATUSES.includes(answer.status) && retryAfterHeader(answer.headers)) {
-      const after = retryAfterMs(answer.headers);
-      // A wait it cannot read is maxRetryAfter (ky's reading); a longer wait than allowed fails now.
-      if (after === undefined) return delays.maxRetryAfter;
-      return after > delays.maxRetryAfter ? false : after;
-    }
+    const after = RETRY_AFTER_STATUSES.includes(answer.status) ? retryAfterMs(answer.headers) : undefined;
+    // A longer wait than allowed fails now; one it cannot read is the backoff's.
+    if (after !== undefined) return after > delays.maxRetryAfter ? false : after;
   }
   const backoff = delays.initial * 2 ** (retryCount - 1);
   const jittered = backoff * (1 - Math.random() * 0.25);

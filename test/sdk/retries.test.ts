@@ -205,6 +205,18 @@ describe('Retry-After', () => {
     },
   );
 
+  test('a Retry-After it cannot read ("1, 2") backs off as usual, not waiting maxRetryAfter', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    platform.faults.add({ path: paths.getProducts, status: 429, headers: { 'retry-after': '1, 2' } });
+    const { outcome } = await afterFirstAnswer({ retryDelay: { initial: 100, max: 100 }, maxRetryAfter: 60_000 });
+    await vi.advanceTimersToNextTimerAsync();
+    expect(await outcome).toHaveProperty('value');
+    expect(productRequests()).toEqual([
+      { status: 429, at: 0 },
+      { status: 200, at: 100 },
+    ]);
+  });
+
   test('a Retry-After beyond maxRetryAfter fails at once with RateLimitError instead of waiting', async () => {
     platform.faults.add({ path: paths.getProducts, status: 429, headers: { 'retry-after': '3600' } });
     const { outcome, settled } = await afterFirstAnswer({ maxRetryAfter: 2_000 });
@@ -399,7 +411,10 @@ describe('how long a retry waits, rule by rule', () => {
 
   test('a number of seconds from 2024-01-01 on is an epoch time, that instant included', () => {
     const from2024 = Date.parse('2024-01-01') / 1000;
-    expect(retryAfterMs(new Headers({ 'retry-after': String(from2024) }), T0)).toBe(from2024 * 1000 - T0);
+    const before = Date.parse('2023-12-31T23:59:00Z'); // a minute before
+    expect(retryAfterMs(new Headers({ 'retry-after': String(from2024) }), before)).toBe(60_000);
+    // An epoch time already past asks for no wait.
+    expect(retryAfterMs(new Headers({ 'retry-after': String(from2024) }), T0)).toBe(0);
     expect(retryAfterMs(new Headers({ 'retry-after': String(from2024 - 1) }), T0)).toBe((from2024 - 1) * 1000);
   });
 
@@ -407,11 +422,58 @@ describe('how long a retry waits, rule by rule', () => {
     expect(retryAfterMs(new Headers({ 'retry-after': '2', 'ratelimit-reset': '9' }), T0)).toBe(2_000);
   });
 
-  test('a wait it cannot read is maxRetryAfter; a wait of exactly maxRetryAfter is still waited', () => {
+  test('a wait it cannot read is the backoff, not maxRetryAfter; a wait of exactly maxRetryAfter is still waited', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
     expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }), T0)).toBeUndefined();
-    expect(retryWait(delays, answer(503, { 'retry-after': 'soon' }), 1)).toBe(60_000);
+    expect(retryWait(delays, answer(503, { 'retry-after': 'soon' }), 1)).toBe(1_000);
+    expect(retryWait(delays, answer(503, { 'retry-after': 'soon' }), 2)).toBe(2_000);
     expect(retryWait(delays, answer(503, { 'retry-after': '60' }), 1)).toBe(60_000);
     expect(retryWait(delays, answer(503, { 'retry-after': '61' }), 1)).toBe(false);
+  });
+
+  test.each([
+    ['1, 2', 'two values (Date.parse takes it for a day of 2001)'],
+    ['-5', 'a negative number'],
+    ['1.5', 'a fraction'],
+    ['1e3', 'an exponent'],
+    ['1e400', 'a number beyond a double'],
+    [' ', 'white space'],
+    ['2030-01-01T00:00:30Z', 'an ISO date'],
+    ['Tue, 01 Jan 2030 00:00:30 CET', 'a date not in GMT'],
+    ['Tue, 31 Feb 2030 00:00:30 GMT', 'a day that does not exist'],
+    ['Tue, 01 Jan 2030 24:00:30 GMT', 'an hour that does not exist'],
+  ])('Retry-After %j (%s) is not RFC 9110: the backoff', (value) => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    expect(retryAfterMs(new Headers({ 'retry-after': value }), T0)).toBeUndefined();
+    expect(retryWait(delays, answer(429, { 'retry-after': value }), 1)).toBe(1_000);
+  });
+
+  test.each([
+    ['0', 0],
+    ['7', 7_000],
+    ['Tue, 01 Jan 2030 00:00:30 GMT', 30_000],
+    ['Tuesday, 01-Jan-30 00:00:30 GMT', 30_000],
+    ['Tue Jan  1 00:00:30 2030', 30_000],
+    ['Mon, 31 Dec 2029 23:59:00 GMT', 0],
+  ])('Retry-After %j, one of RFC 9110 forms, asks for %i ms (a past date: none)', (value, ms) => {
+    fakeTime();
+    expect(retryAfterMs(new Headers({ 'retry-after': value }), T0)).toBe(ms);
+    expect(retryWait(delays, answer(503, { 'retry-after': value }), 1)).toBe(ms);
+  });
+
+  test("an RFC 850 date's two-digit year is this century's, or the last one's when over 50 years ahead", () => {
+    // 2030 now: '80' is 2080 (50 years ahead) and '81' 1981.
+    expect(retryAfterMs(new Headers({ 'retry-after': 'Monday, 01-Jan-80 00:00:00 GMT' }), T0)).toBe(
+      Date.parse('2080-01-01T00:00:00Z') - T0,
+    );
+    expect(retryAfterMs(new Headers({ 'retry-after': 'Thursday, 01-Jan-81 00:00:00 GMT' }), T0)).toBe(0);
+  });
+
+  test('the rate-limit headers: seconds, a fraction allowed; anything else is the backoff', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    expect(retryAfterMs(new Headers({ 'ratelimit-reset': '1.5' }), T0)).toBe(1_500);
+    expect(retryAfterMs(new Headers({ 'x-ratelimit-reset': '-5' }), T0)).toBeUndefined();
+    expect(retryWait(delays, answer(429, { 'x-ratelimit-reset': 'Tue, 01 Jan 2030 00:00:30 GMT' }), 1)).toBe(1_000);
   });
 
   test('only 429 and 503 are held to their Retry-After; a 500 that sends one backs off as usual', () => {
