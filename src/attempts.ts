@@ -318,7 +318,7 @@ function timed(
         refuseRedirect(call, response, log);
         answer = response;
         reader = response.body?.getReader();
-        const text = reader ? await readAnswer(call, response.status, reader, log) : '';
+        const text = reader ? await readAnswer(call, response, reader, log) : '';
         // An attempt that is over (timed out, aborted) has already failed: its late body is no one's.
         if (signal?.aborted) throw signal.reason;
         if (over) throw over;
@@ -341,7 +341,7 @@ function timed(
 /** The body of an answer as text (UTF-8), read to its end or to {@link MAX_ANSWER_BYTES}. */
 async function readAnswer(
   call: Call,
-  status: number,
+  response: Response,
   reader: ReadableStreamDefaultReader<Uint8Array>,
   log: CallLog | undefined,
 ): Promise<string> {
@@ -354,9 +354,10 @@ async function readAnswer(
     if (size > MAX_ANSWER_BYTES) {
       reader.cancel().catch(ignore);
       const attempts = Math.max(call.attempts, 1);
+      const { status } = response;
       const error = new ResponseTooLargeError(
         `${call.method} ${redact(call.url)} answered ${status} with a body over 16 MiB, the most the SDK reads`,
-        { status, limit: MAX_ANSWER_BYTES, attempts },
+        { status, limit: MAX_ANSWER_BYTES, attempts, correlationId: correlationIdOf(response) },
       );
       log?.failure(call, error, attempts);
       throw error;
@@ -372,6 +373,11 @@ async function readAnswer(
     at += chunk.byteLength;
   }
   return UTF8.decode(whole);
+}
+
+/** An answer's correlation id: its `x-correlation-id` header. */
+function correlationIdOf(response: Response): string | undefined {
+  return response.headers.get('x-correlation-id') ?? undefined;
 }
 
 /** Whether fetch would follow an answer of this status (the Fetch standard's redirect statuses). */
@@ -398,7 +404,7 @@ function refuseRedirect(call: Call, response: Response, log: CallLog | undefined
   const attempts = Math.max(call.attempts, 1);
   const error = new RedirectNotFollowedError(
     `${call.method} ${redact(call.url)} was redirected${redirect ? ` (${status})` : ''} to ${where}: the SDK follows no redirect`,
-    { status: redirect ? status : 0, location, attempts },
+    { status: redirect ? status : 0, location, attempts, correlationId: correlationIdOf(response) },
   );
   log?.failure(call, error, attempts);
   throw error;

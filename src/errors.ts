@@ -158,6 +158,8 @@ export interface RedirectNotFollowedErrorOptions {
   location: string | undefined;
   /** How many attempts were made. Default 1. */
   attempts?: number;
+  /** The answer's correlation id (its `x-correlation-id` header), if it has one. */
+  correlationId?: string | undefined;
 }
 
 /**
@@ -191,12 +193,18 @@ export class RedirectNotFollowedError extends PlatformError {
   readonly location: string | undefined;
   /** How many attempts were made, this one included: a redirect is never retried. */
   readonly attempts: number;
+  /**
+   * The redirect's correlation id (its `x-correlation-id` header), for support requests;
+   * `undefined` when it has none, or the runtime hides its headers (an opaque redirect).
+   */
+  readonly correlationId: string | undefined;
   /** Builds the error. */
   constructor(message: string, options: RedirectNotFollowedErrorOptions) {
     super(message);
     this.status = options.status;
     this.location = options.location;
     this.attempts = options.attempts ?? 1;
+    this.correlationId = options.correlationId;
   }
 }
 
@@ -208,6 +216,8 @@ export interface ResponseTooLargeErrorOptions {
   limit: number;
   /** How many attempts were made. Default 1. */
   attempts?: number;
+  /** The answer's correlation id (its `x-correlation-id` header), if it has one. */
+  correlationId?: string | undefined;
 }
 
 /**
@@ -223,12 +233,15 @@ export class ResponseTooLargeError extends PlatformError {
   readonly limit: number;
   /** How many attempts were made, this one included. */
   readonly attempts: number;
+  /** The answer's correlation id (its `x-correlation-id` header), for support requests; `undefined` if it has none. */
+  readonly correlationId: string | undefined;
   /** Builds the error. */
   constructor(message: string, options: ResponseTooLargeErrorOptions) {
     super(message);
     this.status = options.status;
     this.limit = options.limit;
     this.attempts = options.attempts ?? 1;
+    this.correlationId = options.correlationId;
   }
 }
 
@@ -292,6 +305,9 @@ export class RequestValidationError extends PlatformError {
   }
 }
 
+/** How the platform's wording of a rule begins (`Parameter must be of type array`). */
+const PARAMETER = 'Parameter ';
+
 /** What a {@link ResponseValidationError} is made of. */
 export interface ResponseValidationErrorInit {
   /** The endpoint's name in the spec, e.g. `Get products`. */
@@ -302,11 +318,15 @@ export interface ResponseValidationErrorInit {
   correlationId: string | undefined;
   /** Every issue found. */
   issues: readonly ValidationIssue[];
+  /** How many attempts were made, the answer's included. Default 1. */
+  attempts?: number;
 }
 
 /**
  * The platform's answer is outside the schema of the endpoint (a required field missing, a wrong
- * type, or a body that is not JSON). Turn it off with `validateResponses: false`.
+ * type, or a body that is not JSON). Turn it off with `validateResponses: false`. The message
+ * names the field of the answer and the rule it breaks: `The answer of "Get products" does not
+ * match its schema at items: Field must be of type array`.
  */
 export class ResponseValidationError extends PlatformError {
   override name = 'ResponseValidationError';
@@ -316,17 +336,21 @@ export class ResponseValidationError extends PlatformError {
   readonly correlationId: string | undefined;
   /** Every issue found. */
   readonly issues: readonly ValidationIssue[];
+  /** How many attempts were made, the answer's included (1 when the call was not retried). */
+  readonly attempts: number;
 
   /** Builds the error. */
   constructor(init: ResponseValidationErrorInit) {
     const first = primaryIssue(init.issues);
     const where = first ? fieldOfIssue(first) : '';
-    super(
-      `The answer of "${init.endpoint}" does not match its schema${where ? ` at ${where}` : ''}: ${first?.message ?? 'invalid'}`,
-    );
+    // The rules are worded for a request's parameters: in an answer, the same rule is a field's.
+    const rule = first?.message ?? 'invalid';
+    const asField = rule.startsWith(PARAMETER) ? `Field ${rule.slice(PARAMETER.length)}` : rule;
+    super(`The answer of "${init.endpoint}" does not match its schema${where ? ` at ${where}` : ''}: ${asField}`);
     this.status = init.status;
     this.correlationId = init.correlationId;
     this.issues = init.issues;
+    this.attempts = init.attempts ?? 1;
   }
 }
 

@@ -365,7 +365,13 @@ export class Pipeline implements Requester {
     this.#log?.answer(call, response);
     const correlationId = response.headers.get('x-correlation-id') ?? undefined;
     const invalid = (issues: readonly ValidationIssue[]) =>
-      new ResponseValidationError({ endpoint: call.title, status: response.status, correlationId, issues });
+      new ResponseValidationError({
+        endpoint: call.title,
+        status: response.status,
+        correlationId,
+        issues,
+        attempts: Math.max(call.attempts, 1),
+      });
     const text = call.answerText;
     let body: unknown;
     try {

@@ -48,7 +48,8 @@ async function startHost(): Promise<Host> {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       host.received.push(`${req.method} ${path} ${body}`.trim());
       const answer = host.answers[path] ?? { status: 404, json: { code: 'not_found', message: 'Not found' } };
-      if ('location' in answer) res.writeHead(answer.status, { location: answer.location }).end();
+      if ('location' in answer)
+        res.writeHead(answer.status, { location: answer.location, 'x-correlation-id': 'corr-redirect' }).end();
       else res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
     });
   });
@@ -185,7 +186,7 @@ describe('a redirect is not followed: RedirectNotFollowedError naming where it w
 
     expect(error).toBeInstanceOf(RedirectNotFollowedError);
     expect(error).toBeInstanceOf(PlatformError);
-    expect(error).toMatchObject({ status, location: `${target}/collect`, attempts: 1 });
+    expect(error).toMatchObject({ status, location: `${target}/collect`, attempts: 1, correlationId: 'corr-redirect' });
     expect((error as Error).message).toBe(
       `${method} ${platform.origin}${path} was redirected (${status}) to ${target}/collect: the SDK follows no redirect`,
     );

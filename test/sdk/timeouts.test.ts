@@ -63,7 +63,7 @@ function trickle(res: ServerResponse, answer: Sent): void {
 
 /** 300 MiB of spaces, a MiB at a time, each written once the client has taken the one before. */
 function flood(res: ServerResponse, answer: Sent, status: number): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, { 'content-type': 'application/json', 'x-correlation-id': 'corr-flood' });
   const chunk = Buffer.alloc(MiB, 0x20);
   const pump = (): void => {
     while (!res.destroyed && answer.bytes < 300 * MiB) {
@@ -263,7 +263,7 @@ describe('the SDK reads at most 16 MiB of an answer', () => {
       const error = await call(client({ timeout: 60_000 })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
       expect(error).toBeInstanceOf(PlatformError);
-      expect(error).toMatchObject({ status: 200, limit: MAX_ANSWER_BYTES, attempts: 1 });
+      expect(error).toMatchObject({ status: 200, limit: MAX_ANSWER_BYTES, attempts: 1, correlationId: 'corr-flood' });
       expect((error as Error).message).toContain('answered 200 with a body over 16 MiB, the most the SDK reads');
       const [answer, ...more] = await cut();
       expect(more).toEqual([]);
@@ -279,7 +279,7 @@ describe('the SDK reads at most 16 MiB of an answer', () => {
       .products.list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error).toMatchObject({ status: 500, attempts: 1 });
+    expect(error).toMatchObject({ status: 500, attempts: 1, correlationId: 'corr-flood' });
     expect(await cut()).toMatchObject([{ finished: false }]);
   });
 

@@ -120,9 +120,24 @@ describe("an answer outside the endpoint's schema", () => {
       .products.list()
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
-    expect(error).toMatchObject({ status: 200, correlationId: 'corr-bad' });
+    expect(error).toMatchObject({ status: 200, correlationId: 'corr-bad', attempts: 1 });
     expect((error as ResponseValidationError).issues.map((i) => i.path.join('.'))).toContain('items.0.id');
-    expect((error as Error).message).toMatch(/Get products.*items\[0\]\.id/);
+    // A field of the answer, not a parameter of the request.
+    expect((error as Error).message).toBe(
+      'The answer of "Get products" does not match its schema at items[0].id: Field must be of type string',
+    );
+  });
+
+  test('counts the attempts, the answer after a retry included', async () => {
+    let answered = 0;
+    server.use(
+      http.get(`${defaultHosts.api}${paths.getProducts}`, () =>
+        answered++ === 0
+          ? HttpResponse.json({ code: 'busy', message: 'Busy' }, { status: 503 })
+          : HttpResponse.json({ items: [{ id: 42 }] }),
+      ),
+    );
+    await expect(client().products.list()).rejects.toMatchObject({ name: 'ResponseValidationError', attempts: 2 });
   });
 
   test('a body that is not JSON is a ResponseValidationError', async () => {
