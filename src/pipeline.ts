@@ -13,7 +13,9 @@ import { Attempts, Call, type CallRules, type Outgoing } from './attempts.js';
 import { type TokenSource, tokenSource } from './auth.js';
 import { accessToken, type Endpoint, type Environment, pathOf, responseSchemaOf } from './endpoints.js';
 import {
+  APIError,
   makeAPIError,
+  PlatformError,
   RequestValidationError,
   ResponseValidationError,
   UnsupportedRequestError,
@@ -234,7 +236,12 @@ export class Pipeline implements Requester {
     this.#log = settings.logger ? new CallLog(settings.logger) : undefined;
     this.auth = tokenSource(settings.auth, (body) =>
       // Asking for a token again is harmless: the grant is retried like a read.
-      this.#send(accessToken, body, { retryWrite: true }).then((r) => r.data),
+      this.#send(accessToken, body, { retryWrite: true }).then(
+        (r) => r.data,
+        (error: unknown) => {
+          throw this.#tokenRequestFailed(error);
+        },
+      ),
     );
     this.#attempts = new Attempts({
       fetch: transport(settings.fetch),
@@ -245,6 +252,28 @@ export class Pipeline implements Requester {
       delays: { ...settings.retryDelay, maxRetryAfter: settings.maxRetryAfter },
       log: this.#log,
     });
+  }
+
+  /**
+   * A failure of the client's token request, as the calls waiting for the token reject with it: of
+   * its own class with its own fields (a refused grant is the auth host's `APIError`, `switch`ed on
+   * like any other), its message saying that it is the token request that failed and that the call
+   * was not sent, with the request's method and URL when the failure does not name them (a refusal).
+   */
+  #tokenRequestFailed(error: unknown): unknown {
+    if (!(error instanceof PlatformError)) return error;
+    let what = "The client's token request";
+    if (error instanceof APIError) {
+      const url = hostUrl(this.#hosts, accessToken.host) + pathOf(accessToken, this.#environment);
+      what += ` (POST ${redact(url)}) was answered ${error.status}`;
+    } else what += ' failed';
+    const message = `${what}, so the call was not sent: ${error.message}`;
+    // The stack's first line repeats the message, when it has been made already.
+    const head = `${error.name}: ${error.message}`;
+    if (typeof error.stack === 'string' && error.stack.startsWith(head))
+      error.stack = `${error.name}: ${message}${error.stack.slice(head.length)}`;
+    error.message = message;
+    return error;
   }
 
   /** Checks `params` against the entry, sends the call and reads its answer (see {@link Requester.request}). */

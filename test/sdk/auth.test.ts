@@ -1,7 +1,7 @@
 /** Authentication: a fixed token, a token provider, and the server-to-server grant with its cache. */
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { AuthenticationError, BadRequestError, PlatformClient } from '../../src/index.js';
+import { APIConnectionError, AuthenticationError, BadRequestError, PlatformClient } from '../../src/index.js';
 import {
   client,
   creditcardPrice,
@@ -161,12 +161,30 @@ describe('client credentials (the server-to-server grant)', () => {
 
   test('a token request that keeps failing fails the call without retrying the call itself', async () => {
     platform.faults.add({ path: paths.accessToken, status: 500, times: 10 });
-    await expect(credentialsClient().products.list()).rejects.toMatchObject({ status: 500 });
+    const error = await credentialsClient()
+      .products.list()
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 500, attempts: 3 });
+    expect((error as Error).message).toMatch(
+      `The client's token request (POST ${defaultHosts.auth}${paths.accessToken}) was answered 500, so the call was not sent: `,
+    );
     expect(received()).toEqual([
       `POST ${paths.accessToken} 500`,
       `POST ${paths.accessToken} 500`,
       `POST ${paths.accessToken} 500`,
     ]);
+  });
+
+  test('a token request that gets no answer: APIConnectionError, its message saying so', async () => {
+    platform.faults.add({ path: paths.accessToken, drop: true, times: 10 });
+    const error = await credentialsClient({ maxRetries: 0 })
+      .products.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toMatch(
+      `The client's token request failed, so the call was not sent: POST ${defaultHosts.auth}${paths.accessToken} failed after 1 attempt: `,
+    );
+    expect(received(paths.getProducts)).toEqual([]);
   });
 
   test('concurrent calls share one token request', async () => {
@@ -374,6 +392,11 @@ describe('client credentials (the server-to-server grant)', () => {
     const error = (await sdk.products.list().catch((e: unknown) => e)) as AuthenticationError;
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401, code: 'invalid_client' });
+    // Its message says that the client's token request failed, not the call, which was not sent.
+    const { message: hostSaid } = error.body as { message: string };
+    const said = `The client's token request (POST ${defaultHosts.auth}${paths.accessToken}) was answered 401, so the call was not sent: ${hostSaid}`;
+    expect(error.message).toBe(said);
+    expect(String(error.stack).split('\n')[0]).toBe(`AuthenticationError: ${said}`);
     expect(error.message).not.toContain(secret);
     expect(String(error.stack)).not.toContain(secret);
     expect(JSON.stringify({ ...error, body: error.body })).not.toContain(secret);

@@ -246,7 +246,10 @@ describe("an error answer that quotes the request back: the APIError quotes none
       const sdk = client({ auth: { clientId: 'a-client', clientSecret: escaped, scopes: ['/external/product/r'] } });
       const error = await sdk.products.list().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AuthenticationError);
-      expect(error).toMatchObject({ code: 'invalid_client', message: 'unknown client_secret [REDACTED]' });
+      expect(error).toMatchObject({
+        code: 'invalid_client',
+        message: `The client's token request (POST ${defaultHosts.auth}${paths.accessToken}) was answered 401, so the call was not sent: unknown client_secret [REDACTED]`,
+      });
       const views = [
         String(error),
         JSON.stringify(error),
