@@ -32,7 +32,7 @@ export class APIPromise<T> extends Promise<T> {
     return Promise;
   }
 
-  /** The data together with the raw `Response` and the correlation id. */
+  /** The data together with the raw `Response` (its body already read: `data` is it, parsed) and the correlation id. */
   withResponse(): Promise<APIResponse<T>> {
     return this.#result;
   }
