@@ -9,7 +9,7 @@
  * not even one an answer quotes back (the pipeline redacts it before `makeAPIError`).
  */
 import type * as z from 'zod';
-import { PlatformError } from './platform-error.js';
+import { nameErrorClass, PlatformError } from './platform-error.js';
 import { ErrorBody, type ErrorCode, fieldOf, primaryIssue } from './schemas/common.js';
 
 export { PlatformError };
@@ -40,6 +40,11 @@ export interface APIErrorInit<S extends number = number> {
  * its literal: `NotFoundError`'s `status` is `404`.
  */
 export class APIError<S extends number = number> extends PlatformError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'APIError');
+  }
+
   override name = 'APIError';
   /** HTTP status of the answer. */
   readonly status: S;
@@ -78,34 +83,74 @@ export class APIError<S extends number = number> extends PlatformError {
 
 /** 400: a parameter was refused (`invalid_parameter`, `unknown_parameter`, `json_parser_error`, ...). */
 export class BadRequestError extends APIError<400> {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'BadRequestError');
+  }
+
   override name = 'BadRequestError';
 }
 /** 401: the access token (or, on the token endpoint, the client credentials or ticket) was refused. */
 export class AuthenticationError extends APIError<401> {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'AuthenticationError');
+  }
+
   override name = 'AuthenticationError';
 }
 /** 403: the token lacks a scope or identity, or the record is not the caller's (`not_product_owner`). */
 export class PermissionDeniedError extends APIError<403> {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'PermissionDeniedError');
+  }
+
   override name = 'PermissionDeniedError';
 }
 /** 404: the record is absent (`not_found`, `does_not_exist`, `account_not_found`). */
 export class NotFoundError extends APIError<404> {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'NotFoundError');
+  }
+
   override name = 'NotFoundError';
 }
 /** 409: the record is not in a state that allows the operation (e.g. `invalid_state`). */
 export class ConflictError extends APIError<409> {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'ConflictError');
+  }
+
   override name = 'ConflictError';
 }
 /** 422: the request was understood but cannot be processed. */
 export class UnprocessableEntityError extends APIError<422> {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'UnprocessableEntityError');
+  }
+
   override name = 'UnprocessableEntityError';
 }
 /** 429: too many requests; see the `retry-after` header in {@link APIError.headers}. */
 export class RateLimitError extends APIError<429> {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'RateLimitError');
+  }
+
   override name = 'RateLimitError';
 }
 /** 500 and above: the platform failed (`internal_server_error`). */
 export class InternalServerError extends APIError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'InternalServerError');
+  }
+
   override name = 'InternalServerError';
 }
 
@@ -124,6 +169,11 @@ export interface APIConnectionErrorOptions {
  * names the method, the URL (secrets redacted), the cause and the number of attempts.
  */
 export class APIConnectionError extends PlatformError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'APIConnectionError');
+  }
+
   override name = 'APIConnectionError';
   /** How many attempts were made, every one without an answer. */
   readonly attempts: number;
@@ -143,6 +193,11 @@ export class APIConnectionError extends PlatformError {
  * timeout covers each attempt whole, the body read included.
  */
 export class APITimeoutError extends APIConnectionError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'APITimeoutError');
+  }
+
   override name = 'APITimeoutError';
   /** Builds the error; `cause` is the underlying timeout. */
   constructor(message = 'Request timed out.', options: APIConnectionErrorOptions = {}) {
@@ -179,6 +234,11 @@ export interface RedirectNotFollowedErrorOptions {
  * ticket in `/used/<ticket>`).
  */
 export class RedirectNotFollowedError extends PlatformError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'RedirectNotFollowedError');
+  }
+
   override name = 'RedirectNotFollowedError';
   /**
    * The redirect's status: 301, 302, 303, 307 or 308; 0 when the runtime hides it (a browser's
@@ -226,6 +286,11 @@ export interface ResponseTooLargeErrorOptions {
  * of the platform comes near (a large organisation's catalogue fits many times over). Never retried.
  */
 export class ResponseTooLargeError extends PlatformError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'ResponseTooLargeError');
+  }
+
   override name = 'ResponseTooLargeError';
   /** HTTP status of the answer. */
   readonly status: number;
@@ -250,6 +315,11 @@ export class ResponseTooLargeError extends PlatformError {
  * URL, an unknown environment): thrown by the constructor at once, naming the option.
  */
 export class ClientConfigurationError extends PlatformError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'ClientConfigurationError');
+  }
+
   override name = 'ClientConfigurationError';
   /** The option, as the constructor's options spell it: `hosts.api`, `auth.clientId`. */
   readonly option: string;
@@ -269,6 +339,11 @@ export class ClientConfigurationError extends PlatformError {
  * which a browser's `fetch` cannot send. Thrown before anything is sent.
  */
 export class UnsupportedRequestError extends PlatformError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'UnsupportedRequestError');
+  }
+
   override name = 'UnsupportedRequestError';
 }
 
@@ -281,6 +356,11 @@ export type ValidationIssue = z.core.$ZodIssue;
  * spec does not know, `invalid_parameter` otherwise.
  */
 export class RequestValidationError extends PlatformError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'RequestValidationError');
+  }
+
   override name = 'RequestValidationError';
   /** What the platform would answer: `invalid_parameter` or `unknown_parameter`. */
   readonly code: 'invalid_parameter' | 'unknown_parameter';
@@ -329,6 +409,11 @@ export interface ResponseValidationErrorInit {
  * match its schema at items: Field must be of type array`.
  */
 export class ResponseValidationError extends PlatformError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'ResponseValidationError');
+  }
+
   override name = 'ResponseValidationError';
   /** HTTP status of the answer. */
   readonly status: number;

@@ -4,13 +4,18 @@
  * set, and a session token's `at` claim is a fresh ticket).
  */
 
-import { PlatformError } from '../platform-error.js';
+import { nameErrorClass, PlatformError } from '../platform-error.js';
 
 /**
  * Base class of every error thrown by the sign-on helpers, so a caller can catch them all at once.
  * A {@link PlatformError} like every other error of the SDK.
  */
 export class SignOnError extends PlatformError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'SignOnError');
+  }
+
   /** The error's class name, kept explicit so minified builds still report it. */
   override readonly name: string = 'SignOnError';
 }
@@ -22,6 +27,11 @@ export class SignOnError extends PlatformError {
  * user's.
  */
 export class SignOnConfigurationError extends SignOnError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'SignOnConfigurationError');
+  }
+
   /** The error's class name. */
   override readonly name: string = 'SignOnConfigurationError';
   /** The option that is wrong, e.g. `clientSecret` or `allowedOrigins`. */
@@ -40,6 +50,11 @@ export class SignOnConfigurationError extends SignOnError {
 
 /** An argument of a sign-on helper breaks the spec's rules (e.g. an empty `groupId` of endpoint 25). */
 export class SignOnValidationError extends SignOnError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'SignOnValidationError');
+  }
+
   /** The error's class name. */
   override readonly name: string = 'SignOnValidationError';
   /** The offending field as the spec names it, e.g. `returnUrl` or `at`. */
@@ -82,6 +97,11 @@ export type SsoTokenErrorReason =
  * {@link SsoTokenError.reason}. The token is never part of the error.
  */
 export class SsoTokenError extends SignOnError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'SsoTokenError');
+  }
+
   /** The error's class name. */
   override readonly name: string = 'SsoTokenError';
   /** Why the token was refused. */
@@ -111,6 +131,11 @@ export class SsoTokenError extends SignOnError {
  * site that recorded it with the session it opened can find and end that session.
  */
 export class TicketReplayError extends SignOnError {
+  static {
+    // biome-ignore lint/complexity/noThisInStatic: the class itself, its name left as it is in a bundle
+    nameErrorClass(this, 'TicketReplayError');
+  }
+
   /** The error's class name. */
   override readonly name: string = 'TicketReplayError';
   /** SHA-256 of the ticket, lowercase hex. Not the ticket, and not reversible to it. */
