@@ -187,8 +187,11 @@ describe('a redirect is not followed: RedirectNotFollowedError naming where it w
     expect(error).toBeInstanceOf(RedirectNotFollowedError);
     expect(error).toBeInstanceOf(PlatformError);
     expect(error).toMatchObject({ status, location: `${target}/collect`, attempts: 1, correlationId: 'corr-redirect' });
+    // The client's token request, refused so, says it is that request (and that the call was not sent).
+    const tokenRequest =
+      path === paths.accessToken ? "The client's token request failed, so the call was not sent: " : '';
     expect((error as Error).message).toBe(
-      `${method} ${platform.origin}${path} was redirected (${status}) to ${target}/collect: the SDK follows no redirect`,
+      `${tokenRequest}${method} ${platform.origin}${path} was redirected (${status}) to ${target}/collect: the SDK follows no redirect`,
     );
     for (const text of [(error as Error).message, String(error), JSON.stringify(error)]) {
       expect(text).not.toContain('from-the-location');
