@@ -116,7 +116,9 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
  * 405, which no operation answers (the document lists every method served): `info.description`
  * names it. Written into each answer rather than as `$ref`s to `components/headers`: Perl's
  * JSON::Validator (5.14, under OpenAPI::Client) checks a header's value against the reference
- * object itself, and dies.
+ * object itself, and dies. An error answered in the common body is itself written once, in
+ * `components/responses` (a `$ref`, which JSON::Validator follows), so each header is written once
+ * per shared answer rather than once per operation.
  */
 export const RESPONSE_HEADERS: Readonly<Record<'X-Correlation-Id' | 'WWW-Authenticate' | 'Retry-After', Json>> = {
   'X-Correlation-Id': {
@@ -270,6 +272,7 @@ function toComponents(value: unknown): unknown {
 /** The named schemas one document uses, as it finds them. */
 class Components {
   readonly #schemas = new Map<string, { json: Json; text: string }>();
+  readonly #responses = new Map<string, Json>();
 
   /**
    * A zod schema in the document: a `$ref` when it is named, its JSON Schema otherwise; the named
@@ -296,6 +299,20 @@ class Components {
       this.#schemas.set(name, { json, text });
     }
     return toComponents(rest) as Json;
+  }
+
+  /**
+   * An answer shared by many operations (an error in the common body, with its headers), kept once
+   * in `components/responses` under `name`: a `$ref` to it.
+   */
+  response(name: string, json: Json): Json {
+    this.#responses.set(name, json);
+    return { $ref: `#/components/responses/${name}` };
+  }
+
+  /** The shared answers, by name. */
+  responses(): Record<string, Json> {
+    return Object.fromEntries([...this.#responses].sort(([a], [b]) => a.localeCompare(b)));
   }
 
   /** The components, by name. */
@@ -531,6 +548,24 @@ function operationNotes(
   return notes.join(' ');
 }
 
+/** The reason phrase of each error status (RFC 9110) in one word, for the shared answers' names. */
+const ERROR_NAMES: Readonly<Record<number, string>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'ContentTooLarge',
+  500: 'InternalServerError',
+  503: 'ServiceUnavailable',
+};
+
+/** The name of the shared error answer with `status` (in `components/responses`), with or without the bearer challenge. */
+function errorResponseName(status: number, challenge: boolean): string {
+  const reason = ERROR_NAMES[status] ?? `Error${status}`;
+  return (status === 401 || status === 403) && !challenge ? `${reason}WithoutChallenge` : reason;
+}
+
 /** An operation's answers: its success (JSON, a page or a redirect), and every error status it can meet. */
 function responsesOf(e: Endpoint, components: Components, claims: Json | undefined, documentedMe: boolean): Json {
   const location = {
@@ -571,11 +606,11 @@ function responsesOf(e: Endpoint, components: Components, claims: Json | undefin
     if (common.includes(status) || !e.page) content['application/json'] = { schema: error };
     // A page's own refusals are pages that say why.
     if (e.page && own.includes(status)) content['text/html'] = { schema: { type: 'string' } };
-    responses[String(status)] = {
-      description: ERROR_TEXT[status] ?? 'An error',
-      headers: headersOf(status, e.bearer && common.includes(status)),
-      content,
-    };
+    const challenge = e.bearer && common.includes(status);
+    const answer = { description: ERROR_TEXT[status] ?? 'An error', headers: headersOf(status, challenge), content };
+    // An error in the common body alone is the same answer on every operation: written once.
+    const shared = Object.keys(content).length === 1 && content['application/json'] !== undefined;
+    responses[String(status)] = shared ? components.response(errorResponseName(status, challenge), answer) : answer;
   }
   return responses;
 }
@@ -698,6 +733,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     paths,
     components: {
       schemas: components.all(),
+      responses: components.responses(),
       securitySchemes: {
         platformToken: { type: 'http', scheme: 'bearer', description: TOKEN_TEXT },
       },

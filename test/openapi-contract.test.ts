@@ -26,6 +26,7 @@ import { type Endpoint, endpoints, pathOf } from '../src/endpoints.js';
 import { PlatformClient } from '../src/index.js';
 import { dateTime, ID_PATTERN } from '../src/schemas/common.js';
 import { demoShop, demoUsers, USER_SCOPES, useAdapter } from './mock/harness.js';
+import { withAnswersInline } from './openapi-answers.js';
 
 type Json = Record<string, unknown>;
 interface Operation extends Json {
@@ -46,10 +47,10 @@ interface Doc {
   info: { description: string };
 }
 
-const doc = openApiDocument() as unknown as Doc;
-const served = openApiDocument({
-  server: { url: 'http://127.0.0.1:4010', environment: 'stage', meShape: 'spec' },
-}) as unknown as Doc;
+const doc = withAnswersInline(openApiDocument()) as unknown as Doc;
+const served = withAnswersInline(
+  openApiDocument({ server: { url: 'http://127.0.0.1:4010', environment: 'stage', meShape: 'spec' } }),
+) as unknown as Doc;
 const operations = Object.values(doc.paths).flatMap((ops) => Object.values(ops));
 
 /** Every schema object in a value, however deep (JSON Schema's keywords included). */
@@ -492,6 +493,28 @@ describe('headers and statuses', () => {
     }
     // Each answer's own copy, no $ref: JSON::Validator (Perl) cannot check a header through one.
     expect([...schemaObjects(doc.paths)].filter((s) => String(s.$ref ?? '').includes('/headers/'))).toEqual([]);
+  });
+
+  test('an error answered in the common body alone is written once, in components.responses, each operation referring to it', () => {
+    const raw = openApiDocument() as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, Json> }>>;
+      components: { responses: Record<string, Json> };
+    };
+    const refs = new Set<string>();
+    for (const ops of Object.values(raw.paths))
+      for (const op of Object.values(ops))
+        for (const [status, answer] of Object.entries(op.responses)) {
+          if (Number(status) < 400) continue;
+          const content = Object.keys((answer.content as Json | undefined) ?? {});
+          // A page's own refusals are pages (text/html): those stay with their operation.
+          if (answer.$ref === undefined) expect(content, status).toContain('text/html');
+          else refs.add(String(answer.$ref));
+        }
+    expect([...refs].sort()).toEqual(
+      Object.keys(raw.components.responses).map((name) => `#/components/responses/${name}`),
+    );
+    expect(raw.components.responses.Unauthorized?.headers).toHaveProperty('WWW-Authenticate');
+    expect(raw.components.responses.UnauthorizedWithoutChallenge?.headers).not.toHaveProperty('WWW-Authenticate');
   });
 
   test('a 401, a 403 insufficient_scope and a 405 carry what the document says they carry', async () => {

@@ -19,6 +19,7 @@ import * as table from '../src/endpoints.js';
 import { type Endpoint, endpoints, pathOf } from '../src/endpoints.js';
 import { bundled } from './bundle.js';
 import { ADAPTERS, demoUsers, useAdapter } from './mock/harness.js';
+import { withAnswersInline } from './openapi-answers.js';
 import { type RouteStatuses, routeStatuses } from './route-statuses.js';
 
 interface Operation {
@@ -26,7 +27,7 @@ interface Operation {
 }
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
 
-const doc = openApiDocument() as Doc;
+const doc = withAnswersInline(openApiDocument()) as Doc;
 
 /** A JSON Schema validator of the document's schemas: a schema compiled with the document's `components` beside it. */
 function compiler(): Ajv2020 {

@@ -1305,7 +1305,113 @@ export interface components {
             };
         };
     };
-    responses: never;
+    responses: {
+        /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
+        BadRequest: {
+            headers: {
+                /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                "X-Correlation-Id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
+        Conflict: {
+            headers: {
+                /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                "X-Correlation-Id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The request body is over the platform’s size limit (payload_too_large) */
+        ContentTooLarge: {
+            headers: {
+                /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                "X-Correlation-Id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
+        Forbidden: {
+            headers: {
+                /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                "X-Correlation-Id"?: string;
+                /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description An unexpected failure (internal_server_error) */
+        InternalServerError: {
+            headers: {
+                /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                "X-Correlation-Id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
+        NotFound: {
+            headers: {
+                /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                "X-Correlation-Id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+        ServiceUnavailable: {
+            headers: {
+                /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                "X-Correlation-Id"?: string;
+                /** @description How many seconds to wait before trying again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
+        Unauthorized: {
+            headers: {
+                /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                "X-Correlation-Id"?: string;
+                /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
+        UnauthorizedWithoutChallenge: {
+            headers: {
+                /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
+                "X-Correlation-Id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1337,89 +1443,13 @@ export interface operations {
                     "application/json": components["schemas"]["IdResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProducts: {
@@ -1449,89 +1479,13 @@ export interface operations {
                     "application/json": components["schemas"]["GetProductsResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPaymentPeriods: {
@@ -1558,89 +1512,13 @@ export interface operations {
                     "application/json": components["schemas"]["GetPaymentPeriodsResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     logToAccounts: {
@@ -1667,78 +1545,12 @@ export interface operations {
                     "application/json": components["schemas"]["LogToAccountsResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     availableChangeLogCategories: {
@@ -1761,78 +1573,12 @@ export interface operations {
                     "application/json": components["schemas"]["AvailableCategoriesResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     transferSubscription: {
@@ -1859,100 +1605,14 @@ export interface operations {
                     "application/json": components["schemas"]["IdResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
-            409: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     eligibleForCampaign: {
@@ -1979,89 +1639,13 @@ export interface operations {
                     "application/json": components["schemas"]["EligibleForCampaignResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     subscribeToCampaign: {
@@ -2088,100 +1672,14 @@ export interface operations {
                     "application/json": components["schemas"]["SubscribeToCampaignResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
-            409: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPendingHelpdeskMessages: {
@@ -2206,89 +1704,13 @@ export interface operations {
                     "application/json": components["schemas"]["GetPendingMessagesResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     orderValidation: {
@@ -2316,89 +1738,13 @@ export interface operations {
                     "application/json": components["schemas"]["OrderValidationResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHelpdeskMessageTemplate: {
@@ -2423,89 +1769,13 @@ export interface operations {
                     "application/json": components["schemas"]["GetHelpdeskRecordResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHelpdeskMessageTemplateProduction: {
@@ -2530,89 +1800,13 @@ export interface operations {
                     "application/json": components["schemas"]["GetHelpdeskRecordResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getHelpdeskMessage: {
@@ -2637,89 +1831,13 @@ export interface operations {
                     "application/json": components["schemas"]["GetHelpdeskRecordResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateUserProduct: {
@@ -2746,89 +1864,13 @@ export interface operations {
                     "application/json": components["schemas"]["IdResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     provisionUserProduct: {
@@ -2855,100 +1897,14 @@ export interface operations {
                     "application/json": components["schemas"]["IdResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
-            409: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getCancellationReason: {
@@ -2975,89 +1931,13 @@ export interface operations {
                     "application/json": components["schemas"]["GetCancellationReasonResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getProductSharing: {
@@ -3083,89 +1963,13 @@ export interface operations {
                     "application/json": components["schemas"]["GetProductSharingResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     reactivatePlatformProvisionedSubscription: {
@@ -3192,100 +1996,14 @@ export interface operations {
                     "application/json": components["schemas"]["IdResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
-            409: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     validateGiftReceiver: {
@@ -3312,89 +2030,13 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateGiftReceiverResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     syncAddressFromExternalSubscriptionSystem: {
@@ -3421,89 +2063,13 @@ export interface operations {
                     "application/json": components["schemas"]["IdResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     syncCustomerSubscriptions: {
@@ -3530,100 +2096,14 @@ export interface operations {
                     "application/json": components["schemas"]["IdResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
-            409: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     distributionInformation: {
@@ -3650,89 +2130,13 @@ export interface operations {
                     "application/json": components["schemas"]["DistributionInformationResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     ssoAuthenticatewithticket: {
@@ -3765,52 +2169,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     generateTicket: {
@@ -3837,78 +2199,12 @@ export interface operations {
                     "application/json": components["schemas"]["GenerateTicketResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     requestAccessToken: {
@@ -3936,63 +2232,11 @@ export interface operations {
                     "application/json": components["schemas"]["AccessTokenResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthorizedWithoutChallenge"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getSignedInUser: {
@@ -4015,78 +2259,12 @@ export interface operations {
                     "application/json": components["schemas"]["SignedInUser"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     openShop: {
@@ -4129,17 +2307,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
             404: {
                 headers: {
@@ -4151,41 +2319,9 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelProduct: {
@@ -4212,100 +2348,14 @@ export interface operations {
                     "application/json": components["schemas"]["IdResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...) */
-            409: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMeV3: {
@@ -4328,78 +2378,12 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentedMeV3Response"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getMyActiveProducts: {
@@ -4424,78 +2408,12 @@ export interface operations {
                     "application/json": components["schemas"]["ActiveProductsResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAccountActiveProducts: {
@@ -4521,89 +2439,13 @@ export interface operations {
                     "application/json": components["schemas"]["ActiveProductsResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listTitles: {
@@ -4626,78 +2468,12 @@ export interface operations {
                     "application/json": components["schemas"]["ListTitlesResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     findOneTitle: {
@@ -4722,89 +2498,13 @@ export interface operations {
                     "application/json": components["schemas"]["FindTitleResponse"];
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The access token was refused (invalid_token), or the client credentials or the ticket (invalid_client, invalid_grant) */
-            401: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The token lacks a scope or a user (insufficient_scope, identity_required), or the record is not the caller’s */
-            403: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description The bearer challenge (RFC 6750): `Bearer realm="platform"`, with `error="invalid_token"` and an `error_description` for a token refused (401; without them when no token was sent), or `error="insufficient_scope"` and `scope="<the scopes the operation needs, space-separated>"` for a token without them (403 insufficient_scope) */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A record the request names is absent (not_found, does_not_exist, account_not_found) */
-            404: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     ssoIdentify: {
@@ -4842,41 +2542,9 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     ssoCreatesession: {
@@ -4909,52 +2577,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     ssoSessionstatus: {
@@ -4987,52 +2613,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     ssoAuthenticate: {
@@ -5065,52 +2649,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     ssoLogout: {
@@ -5143,52 +2685,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description A parameter was refused: invalid_parameter, unknown_parameter, json_parser_error, invalid_content_type_error, ... */
-            400: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request body is over the platform’s size limit (payload_too_large) */
-            413: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description An unexpected failure (internal_server_error) */
-            500: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
-            503: {
-                headers: {
-                    /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
-                    "X-Correlation-Id"?: string;
-                    /** @description How many seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }
