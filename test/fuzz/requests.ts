@@ -359,6 +359,9 @@ function schemaOf(zod: z.ZodType): Schema {
 function accepted(s: Schema, depth = 0): fc.Arbitrary<unknown> {
   if (s.const !== undefined) return fc.constant(s.const);
   if (s.enum) return fc.constantFrom(...s.enum);
+  // An object's members are followed, not its rules across them (`anyOf`/`oneOf`/`allOf` of
+  // `required` lists, `if`/`then`): those alternatives carry no members of their own.
+  if (s.properties) return objectOf(s, depth);
   const alternatives = s.anyOf ?? s.oneOf;
   if (alternatives?.length) return fc.oneof(...alternatives.map((a) => accepted(a, depth)));
   if (s.allOf?.length) return accepted(s.allOf[0]!, depth);
@@ -378,17 +381,21 @@ function accepted(s: Schema, depth = 0): fc.Arbitrary<unknown> {
       return fc.constant(null);
     case 'array':
       return depth > 3 ? fc.constant([]) : fc.array(accepted(s.items ?? {}, depth + 1), { maxLength: 3 });
-    case 'object': {
-      if (depth > 3 || !s.properties) return fc.constant({});
-      const required = new Set(s.required ?? []);
-      const entries = Object.entries(s.properties);
-      return fc.record(Object.fromEntries(entries.map(([k, v]) => [k, accepted(v, depth + 1)])), {
-        requiredKeys: entries.map(([k]) => k).filter((k) => required.has(k)),
-      });
-    }
+    case 'object':
+      return objectOf(s, depth);
     default:
       return fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null));
   }
+}
+
+/** Objects a schema of an object accepts: its required members, and some of the others. */
+function objectOf(s: Schema, depth: number): fc.Arbitrary<Record<string, unknown>> {
+  if (depth > 3 || !s.properties) return fc.constant({});
+  const required = new Set(s.required ?? []);
+  const entries = Object.entries(s.properties);
+  return fc.record(Object.fromEntries(entries.map(([k, v]) => [k, accepted(v, depth + 1)])), {
+    requiredKeys: entries.map(([k]) => k).filter((k) => required.has(k)),
+  });
 }
 
 /** A deeply nested array: `levels` deep. */
