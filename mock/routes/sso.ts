@@ -7,10 +7,9 @@
  * `aud` = the SSO audience constant, `iss` = the client's organisation, `cid` a client of it, every
  * claim present, a lifetime of at most 10 s (identify: 60 s), nothing dated in the future, all on
  * the platform clock. Once the client is known, every answer is a signed session token `{ t }`,
- * errors included (public clients decode every answer as one). Sessions move only through
- * `mock/core/sso.ts`.
+ * errors included (public clients decode every answer as one). The tokens are signed and verified
+ * in `mock/core/sso-tokens.ts`; sessions move only through `mock/core/sso.ts`.
  */
-import { decodeJwt, decodeProtectedHeader, errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type * as z from 'zod';
 import {
   authenticateWithTicket,
@@ -20,12 +19,11 @@ import {
   ssoLogout,
   ssoSessionStatus,
 } from '../../src/endpoints.js';
-import { fieldOf, primaryIssue } from '../../src/schemas/common.js';
-import type { KnownSsoSessionErrorCode, SsoSessionClaims } from '../../src/schemas/sign-on.js';
+import type { KnownSsoSessionErrorCode } from '../../src/schemas/sign-on.js';
 import { SSO_IDENTIFY_LIFETIME_SECONDS, SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
 import { cookieOf } from '../core/cookies.js';
 import type { ClientRecord, SsoSessionRecord } from '../core/document.js';
-import { HttpError, refusedBecause } from '../core/errors.js';
+import { HttpError } from '../core/errors.js';
 import { html } from '../core/html.js';
 import type { Refusal } from '../core/refusal.js';
 import { apiRoute, type Route, type RouteContext, type RouteResult } from '../core/route.js';
@@ -38,234 +36,32 @@ import {
   logOutSsoSession,
   missingSsoSession,
   recordSsoEvent,
-  SSO_CLOCK_TOLERANCE_SECONDS,
-  sessionLimit,
-  ssoAudienceOf,
   ssoRequestClaims,
 } from '../core/sso.js';
-import type { State } from '../core/state.js';
+import {
+  type RequestClaims,
+  requestTokenClient,
+  requestTokenExpectations,
+  type SessionTokenReport,
+  sessionToken,
+  shown,
+  verifyRequest,
+} from '../core/sso-tokens.js';
 import { issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
 
 /** The browser's SSO session cookie, on the SSO host. */
 const SSO_SESSION_COOKIE = 'sso_session';
 
-const encoder = new TextEncoder();
-
-/**
- * A client secret as HS256 key bytes, in this realm's `Uint8Array`: jose takes no other, and a test
- * environment's `TextEncoder` (jest's jsdom, whose globals are another realm's) gives another's.
- */
-function secretKey(secret: string): Uint8Array {
-  const bytes = encoder.encode(secret);
-  return bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-}
-
-/** What a session token reports. */
-interface Outcome {
-  sts: SsoSessionRecord['state'];
-  sid: string;
-  aid?: string;
-  at?: string;
-  err?: KnownSsoSessionErrorCode | null;
-  ems?: string;
-  /** Seconds until a frozen account thaws; -1 when not frozen. */
-  frf?: number;
-  /** Password attempts remaining before the account freezes; -1 when not counted. */
-  raa?: number;
+/** What a session token reports, and why when `err` is set. */
+interface Outcome extends SessionTokenReport {
   /** Why, when `err` is set, for the journal (by default: `err` and `ems`). */
   refusal?: Refusal;
 }
 
-/** 400 with the common error body: no session token can be signed without a known client. */
-function invalidRequestToken(message: string, check: string, detail: string): HttpError {
-  return refusedBecause(new HttpError(400, 'invalid_request_token', message, 't'), check, detail);
-}
-
-/** A claim's value as the journal shows it: JSON, cut short (never a secret: only `alg`, `typ`, `aud`, `iss`, `cid`). */
-function shown(value: unknown): string {
-  if (value === undefined) return 'missing';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
-}
-
-/** An epoch claim as the journal shows it: the number and its date. */
-function instant(value: unknown): string {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return shown(value);
-  const ms = value * 1000;
-  return Math.abs(ms) <= 8.64e15 ? `${value} (${new Date(ms).toISOString()})` : String(value);
-}
-
-/** The SSO audience constant in force. */
-function audienceOf(ctx: RouteContext): string {
-  return ssoAudienceOf(ctx.settings, ctx.state.document);
-}
-
-/** Signs a session token for `client` (HS256, its secret): `iss` = the audience constant, `aud` = the client. */
-async function sessionToken(ctx: RouteContext, client: ClientRecord, o: Outcome) {
-  const audience = audienceOf(ctx);
-  const nowSeconds = Math.floor(ctx.clock.nowMs() / 1000);
-  const claims = {
-    sts: o.sts,
-    sid: o.sid,
-    aid: o.aid ?? '',
-    at: o.at ?? '',
-    err: o.err ?? null,
-    ems: o.ems ?? '',
-    frf: o.frf ?? -1,
-    raa: o.raa ?? -1,
-    slm: sessionLimit(ctx.settings.login, ctx.state.organisation(client.organisation_id)),
-    otp: '',
-    ses: null,
-  } satisfies Omit<SsoSessionClaims, 'nbf' | 'iat' | 'exp' | 'iss' | 'aud'>;
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setIssuedAt(nowSeconds)
-    .setNotBefore(nowSeconds)
-    .setExpirationTime(nowSeconds + SSO_TOKEN_LIFETIME_SECONDS)
-    .setIssuer(audience)
-    .setAudience(client.client_id)
-    .sign(secretKey(client.client_secret));
-}
-
-/** The client a request token names (read unverified, only to find whose secret verifies it). */
-function clientOf(state: State, token: string): { client: ClientRecord; unverified: JWTPayload } {
-  let unverified: JWTPayload;
-  try {
-    unverified = decodeJwt(token);
-  } catch {
-    throw invalidRequestToken('The request token is not a JWT', 'token', 'the request token is not a JWT');
-  }
-  const { cid } = unverified;
-  const client = typeof cid === 'string' ? state.clients.get(cid) : undefined;
-  if (!client)
-    throw invalidRequestToken(
-      'The request token names no known client (cid)',
-      cid === undefined ? 'claim' : 'client',
-      cid === undefined ? 'claim cid is missing' : `cid ${shown(cid)} is no client of the platform`,
-    );
-  return { client, unverified };
-}
-
-/** What every request token carries: the client and its lifetime. */
-type RequestClaims = { cid: string; iat: number; nbf: number; exp: number };
-
-/** A request token verified: its claims, or which check failed. */
-type Verified<C> = { readonly ok: true; readonly claims: C } | { readonly ok: false; readonly refusal: Refusal };
-
-/** What a request token is held to. */
-interface Expected {
-  readonly client: ClientRecord;
-  readonly audience: string;
-  readonly now: Date;
-  readonly maxAgeSeconds: number;
-}
-
-/** Which check a jose verification failure is, in the journal's words, with the values it saw. */
-function joseRefusal(error: unknown, token: string, x: Expected): Refusal {
-  let header: Record<string, unknown> = {};
-  let payload: JWTPayload = {};
-  try {
-    header = decodeProtectedHeader(token);
-    payload = decodeJwt(token);
-  } catch {
-    // Whatever decodes is shown; the check is told by the error.
-  }
-  const clock = `the platform clock ${x.now.toISOString()} (leeway ${SSO_CLOCK_TOLERANCE_SECONDS} s)`;
-  if (error instanceof errors.JOSEAlgNotAllowed)
-    return { check: 'alg', detail: `alg is ${shown(header.alg)}, expected "HS256"` };
-  if (error instanceof errors.JWSSignatureVerificationFailed)
-    return {
-      check: 'signature',
-      detail: `the signature does not verify with the secret of client ${shown(x.client.client_id)}`,
-    };
-  if (error instanceof errors.JWTExpired)
-    return { check: 'exp', detail: `exp ${instant(payload.exp)} is not after ${clock}` };
-  if (error instanceof errors.JWTClaimValidationFailed) {
-    const { claim, reason } = error;
-    if (reason === 'missing') return { check: 'claim', detail: `claim ${claim} is missing` };
-    if (claim === 'typ') return { check: 'typ', detail: `typ is ${shown(header.typ)}, expected "JWT"` };
-    if (reason === 'invalid')
-      return { check: 'claim', detail: `claim ${claim} is malformed: ${shown(payload[claim])}` };
-    switch (claim) {
-      case 'aud':
-        return { check: 'aud', detail: `aud is ${shown(payload.aud)}, expected ${shown(x.audience)}` };
-      case 'iss':
-        return {
-          check: 'iss',
-          detail: `iss is ${shown(payload.iss)}, expected the organisation of client ${shown(x.client.client_id)}, ${shown(x.client.organisation_id)}`,
-        };
-      case 'nbf':
-        return { check: 'nbf', detail: `nbf ${instant(payload.nbf)} is after ${clock}` };
-      case 'iat':
-        return {
-          check: 'iat',
-          detail:
-            typeof payload.iat === 'number' && payload.iat * 1000 > x.now.getTime()
-              ? `iat ${instant(payload.iat)} is in the future of ${clock}`
-              : `iat ${instant(payload.iat)} is more than ${x.maxAgeSeconds} s before ${clock}`,
-        };
-    }
-    return { check: claim, detail: error.message };
-  }
-  return { check: 'token', detail: 'the request token is not a valid JWS' };
-}
-
-/** Verifies a request token against `schema`: its claims, or which check failed. */
-async function verifyRequest<S extends z.ZodType<RequestClaims>>(
-  token: string,
-  x: Expected,
-  schema: S,
-): Promise<Verified<z.output<S>>> {
-  let payload: JWTPayload;
-  try {
-    ({ payload } = await jwtVerify(token, secretKey(x.client.client_secret), {
-      algorithms: ['HS256'],
-      typ: 'JWT',
-      audience: x.audience,
-      issuer: x.client.organisation_id,
-      requiredClaims: ['cid', 'nbf', 'exp', 'iat', 'iss', 'aud'],
-      maxTokenAge: x.maxAgeSeconds,
-      clockTolerance: SSO_CLOCK_TOLERANCE_SECONDS,
-      currentDate: x.now,
-    }));
-  } catch (error) {
-    return { ok: false, refusal: joseRefusal(error, token, x) };
-  }
-  const parsed = schema.safeParse(payload);
-  if (!parsed.success) {
-    const issue = primaryIssue(parsed.error.issues);
-    const claim = issue ? fieldOf(issue.path) : '';
-    const missing = issue !== undefined && payload[String(issue.path[0])] === undefined;
-    return {
-      ok: false,
-      refusal: {
-        check: 'claim',
-        detail: missing ? `claim ${claim} is missing` : `claim ${claim} is malformed: ${issue?.message}`,
-      },
-    };
-  }
-  const c = parsed.data;
-  const nowSeconds = Math.floor(x.now.getTime() / 1000);
-  const refuse = (check: string, detail: string): Verified<z.output<S>> => ({ ok: false, refusal: { check, detail } });
-  if (c.cid !== x.client.client_id) return refuse('cid', `cid ${shown(c.cid)} is not the client that signed`);
-  if (c.exp <= c.iat) return refuse('exp', `exp ${instant(c.exp)} is not after iat ${instant(c.iat)}`);
-  if (c.exp - c.iat > x.maxAgeSeconds)
-    return refuse('exp', `exp is ${c.exp - c.iat} s after iat: a request token lives at most ${x.maxAgeSeconds} s`);
-  const future = `in the future of the platform clock ${x.now.toISOString()} (leeway ${SSO_CLOCK_TOLERANCE_SECONDS} s)`;
-  if (c.iat > nowSeconds + SSO_CLOCK_TOLERANCE_SECONDS) return refuse('iat', `iat ${instant(c.iat)} is ${future}`);
-  if (c.nbf > nowSeconds + SSO_CLOCK_TOLERANCE_SECONDS) return refuse('nbf', `nbf ${instant(c.nbf)} is ${future}`);
-  return { ok: true, claims: c };
-}
-
 /** The pieces every `{ t }` operation shares: the client, its verified claims (or why not), and the answer. */
 async function operation<S extends z.ZodType<RequestClaims>>(ctx: RouteContext<{ t: string }>, schema: S) {
-  const { client, unverified } = clientOf(ctx.state, ctx.input.t);
-  const expected = {
-    client,
-    audience: audienceOf(ctx),
-    now: ctx.clock.now(),
-    maxAgeSeconds: SSO_TOKEN_LIFETIME_SECONDS,
-  };
+  const { client, unverified } = requestTokenClient(ctx.state, ctx.input.t);
+  const expected = requestTokenExpectations(ctx, client, SSO_TOKEN_LIFETIME_SECONDS);
   const verified = await verifyRequest(ctx.input.t, expected, schema);
   const reply = async (o: Outcome): Promise<RouteResult<{ t: string }>> => {
     const body = { t: await sessionToken(ctx, client, o) };
@@ -379,19 +175,14 @@ function identifyRefused(message: string, refusal: Refusal | undefined): RouteRe
 
 const identify = apiRoute(ssoIdentify, async (ctx) => {
   const { state, clock, input } = ctx;
-  let found: ReturnType<typeof clientOf>;
+  let found: ReturnType<typeof requestTokenClient>;
   try {
-    found = clientOf(state, input.t);
+    found = requestTokenClient(state, input.t);
   } catch (error) {
     return identifyRefused('This sign-in link is not valid.', error instanceof HttpError ? error.refusal : undefined);
   }
   const { client } = found;
-  const expected = {
-    client,
-    audience: audienceOf(ctx),
-    now: clock.now(),
-    maxAgeSeconds: SSO_IDENTIFY_LIFETIME_SECONDS,
-  };
+  const expected = requestTokenExpectations(ctx, client, SSO_IDENTIFY_LIFETIME_SECONDS);
   const verified = await verifyRequest(input.t, expected, ssoRequestClaims['/identify']);
   if (!verified.ok) return identifyRefused('This sign-in link is not valid, or it has expired.', verified.refusal);
   if (client.landing_url === undefined)
