@@ -9,9 +9,9 @@ import {
 } from '../../src/schemas/products.js';
 import type { PricePeriodRecord, ProductRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
+import { keptJsonIn, productJsonOf } from '../core/kept-json.js';
 import { isActive, type PriceModel, priceModelOf } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
-import type { State } from '../core/state.js';
 
 function pricePeriodView(pp: PricePeriodRecord, model: PriceModel): PricePeriod {
   const view: PricePeriod = {
@@ -67,66 +67,8 @@ function paymentPeriodView(pp: PricePeriodRecord, model: PriceModel): PaymentPer
   return view;
 }
 
-/**
- * Each product's view as JSON, kept by its record: product records are immutable (a write
- * replaces the record, `state.products.replace`), so a product is serialized once, not on every read
- * of the catalogue, and a record written since is a record not seen yet. Each platform keeps its
- * own, dropped whole when its state is loaded again (reset, restore), and at most
- * {@link KEPT_JSON_UNITS} UTF-16 units of it, the oldest dropped first: a catalogue over the bound
- * is, in part, serialized on each read.
- */
-interface KeptJson {
-  /** The state's load it was kept in (`state.generation`). */
-  readonly generation: number;
-  readonly byRecord: Map<ProductRecord, { readonly model: PriceModel; readonly json: string }>;
-  units: number;
-}
-const keptJsonOf = new WeakMap<State, KeptJson>();
-/** 4 Mi units of text: a catalogue of a few thousand products (the demo's is 6 KB). */
-const KEPT_JSON_UNITS = 4 * 1024 * 1024;
-
 /** The answer's header for a body serialized here. */
 const JSON_TEXT = { 'content-type': 'application/json' } as const;
-
-/** What `state` keeps, none of it from before its last load. */
-function keptJsonIn(state: State): KeptJson {
-  let kept = keptJsonOf.get(state);
-  if (kept === undefined || kept.generation !== state.generation) {
-    kept = { generation: state.generation, byRecord: new Map(), units: 0 };
-    keptJsonOf.set(state, kept);
-  }
-  return kept;
-}
-
-/**
- * How much product JSON `state` keeps now, for the platform's own tests: none from before its last
- * load, never more than {@link KEPT_JSON_UNITS} units.
- */
-export function keptProductJson(state: State): { readonly products: number; readonly units: number } {
-  const kept = keptJsonOf.get(state);
-  if (kept === undefined || kept.generation !== state.generation) return { products: 0, units: 0 };
-  return { products: kept.byRecord.size, units: kept.units };
-}
-
-/** `productView(p, model)` as JSON: made the first time it is asked for, then kept by the record. */
-function productJsonOf(kept: KeptJson, p: ProductRecord, model: PriceModel): string {
-  const known = kept.byRecord.get(p);
-  if (known !== undefined && known.model === model) return known.json;
-  const json = JSON.stringify(productView(p, model));
-  if (known !== undefined) {
-    kept.byRecord.delete(p);
-    kept.units -= known.json.length;
-  }
-  kept.byRecord.set(p, { model, json });
-  kept.units += json.length;
-  // A Map iterates in insertion order: the oldest first.
-  for (const [record, old] of kept.byRecord) {
-    if (kept.units <= KEPT_JSON_UNITS) break;
-    kept.byRecord.delete(record);
-    kept.units -= old.json.length;
-  }
-  return json;
-}
 
 const TYPE_FILTERS = {
   packages: (p: ProductRecord) => p.is_package,
@@ -168,7 +110,10 @@ const listProducts = apiRoute(getProducts, ({ input: q, state, auth, clock }) =>
     if (byType && !byType(p)) continue;
     if (q.title_code !== undefined && p.title_code !== q.title_code) continue;
     if (tags.length > 0 && !tags.every((t) => p.tags.some((tag) => tag.name === t))) continue;
-    items = items === '' ? productJsonOf(kept, p, model) : `${items},${productJsonOf(kept, p, model)}`;
+    items =
+      items === ''
+        ? productJsonOf(kept, p, model, productView)
+        : `${items},${productJsonOf(kept, p, model, productView)}`;
   }
   return { text: `{"items":[${items}]}`, headers: JSON_TEXT };
 });

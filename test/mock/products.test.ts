@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { documentWith } from '../../bench/documents.js';
 import { internalsOf } from '../../mock/core/internals.js';
+import { keptProductJson } from '../../mock/core/kept-json.js';
 import { createPlatform, defaultHosts } from '../../mock/index.js';
-import { keptProductJson } from '../../mock/routes/products.js';
 import {
   GetPaymentPeriodsResponse,
   GetProductSharingResponse,
