@@ -1,8 +1,9 @@
 /** Endpoint 1: update prices of a package or campaign, found by its integration code. */
 import { updatePrices } from '../../src/endpoints.js';
 import type { PricePeriodRecord } from '../core/document.js';
-import { invalidParameter, notFound } from '../core/errors.js';
+import { notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { pricePeriodRefusal } from '../core/prices.js';
 import { priceModelOf } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
 
@@ -14,17 +15,8 @@ const update = apiRoute(updatePrices, ({ input, state, auth, clock }) => {
   const model = priceModelOf(state, org);
 
   // Every check before the first change: a refused request changes nothing.
-  input.price_periods.forEach((p, i) => {
-    if (product.is_campaign && p.monthly_payments === undefined)
-      throw invalidParameter(`price_periods[${i}].monthly_payments`, 'Parameter is required for a campaign');
-    if (model === 'simple') {
-      if (p.details !== undefined)
-        throw invalidParameter(`price_periods[${i}].details`, 'Parameter is allowed only in the complex price model');
-      if (p.price === undefined) throw invalidParameter(`price_periods[${i}].price`, 'Parameter is required');
-    } else if (p.details === undefined) {
-      throw invalidParameter(`price_periods[${i}].details`, 'Parameter is required in the complex price model');
-    }
-  });
+  const refused = pricePeriodRefusal(product, model, input.price_periods);
+  if (refused) throw refused;
 
   // A product record is immutable: the write makes the next one and replaces it.
   const periods = [...product.price_periods];
