@@ -10,10 +10,11 @@ export default {
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
   plugins: ['@stryker-mutator/vitest-runner'],
   mutate: [
-    // Tokens, tickets, SSO sessions and login freezing.
+    // Tokens, tickets, SSO sessions and their tokens, and login freezing.
     'mock/core/tokens.ts',
     'mock/core/tickets.ts',
     'mock/core/sso.ts',
+    'mock/core/sso-tokens.ts',
     // The admin guard.
     'mock/core/security.ts',
     // The user-product lifecycle and the subscription-system sync.
