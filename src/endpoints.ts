@@ -43,6 +43,7 @@ import {
   ValidateGiftReceiverRequest,
   ValidateGiftReceiverResponse,
 } from './schemas/orders.js';
+import { UpdatePricesRequest } from './schemas/prices.js';
 import {
   GetPaymentPeriodsQuery,
   GetPaymentPeriodsResponse,
@@ -50,7 +51,6 @@ import {
   GetProductSharingResponse,
   GetProductsQuery,
   GetProductsResponse,
-  UpdatePricesRequest,
 } from './schemas/products.js';
 import { MarketplaceQuery, SignedInUser, SsoEnvelope, SsoIdentifyQuery } from './schemas/sign-on.js';
 import {

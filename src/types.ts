@@ -81,6 +81,7 @@ export type * from './schemas/helpdesk.js';
 export type * from './schemas/me.js';
 export type * from './schemas/me-retention.js';
 export type * from './schemas/orders.js';
+export type * from './schemas/prices.js';
 export type * from './schemas/products.js';
 export type {
   KnownSsoSessionErrorCode,

@@ -2,7 +2,7 @@ import type { APIPromise } from '../api-promise.js';
 import { updatePrices } from '../endpoints.js';
 import type { RequestOptions } from '../request.js';
 import type { IdResponse } from '../schemas/common.js';
-import type { UpdatePricesRequest } from '../schemas/products.js';
+import type { UpdatePricesRequest } from '../schemas/prices.js';
 import { APIResource } from './resource.js';
 
 /** Prices of packages and campaigns (spec endpoint 1). */

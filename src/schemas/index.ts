@@ -21,6 +21,7 @@ export * from './helpdesk.js';
 export * from './me.js';
 export * from './me-retention.js';
 export * from './orders.js';
+export * from './prices.js';
 export * from './products.js';
 export * from './sign-on.js';
 export * from './subscription-system.js';

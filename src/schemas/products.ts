@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { atMostOne, CODE_PATTERN, dateTime, exactlyOne, id, productCode, queryBoolean, withRule } from './common.js';
+import { atMostOne, CODE_PATTERN, dateTime, exactlyOne, id, productCode, queryBoolean } from './common.js';
 
 // ---------------------------------------------------------------- resources (as read)
 
@@ -114,96 +114,6 @@ export const ProductSharingOption = z.object({
 });
 /** A product sharing option. */
 export type ProductSharingOption = z.infer<typeof ProductSharingOption>;
-
-// ---------------------------------------------------------------- 1. update prices
-
-/**
- * One period of an update-prices request (endpoint 1): `payment_option_details` with `psp` and only
- * then, `price` unless `details` are given.
- */
-const PricePeriodFields = z
-  .strictObject({
-    subscription_type: SubscriptionType,
-    payment_option: PaymentOption,
-    payment_option_details: PaymentOptionDetails.optional(),
-    type: PeriodType,
-    length: z.number().int().positive(),
-    monthly_payments: z.boolean().optional(),
-    price: z.number().nonnegative().optional(),
-    details: z.array(PriceDetailInput).min(1).optional(),
-  })
-  .check((ctx) => {
-    const period = ctx.value;
-    if (period.payment_option === 'psp' && period.payment_option_details === undefined) {
-      ctx.issues.push({
-        code: 'custom',
-        input: period,
-        path: ['payment_option_details'],
-        message: 'Parameter is required when payment_option is psp',
-      });
-    }
-    if (period.payment_option !== 'psp' && period.payment_option_details !== undefined) {
-      ctx.issues.push({
-        code: 'custom',
-        input: period,
-        path: ['payment_option_details'],
-        message: 'Parameter is allowed only when payment_option is psp',
-      });
-    }
-    if (period.price === undefined && period.details === undefined) {
-      ctx.issues.push({
-        code: 'custom',
-        input: period,
-        path: ['price'],
-        message: 'Parameter is required unless details are given',
-      });
-    }
-  });
-/** One period of an update-prices request (endpoint 1), its rules said in its JSON Schema too. */
-export const PricePeriodInput = withRule(PricePeriodFields, {
-  description:
-    'payment_option_details is required when payment_option is psp, and refused with any other payment option. price is required unless details are given',
-  if: { properties: { payment_option: { const: 'psp' } } },
-  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, a plain object never awaited.
-  then: { required: ['payment_option_details'] },
-  else: { properties: { payment_option_details: false } },
-  anyOf: [{ required: ['price'] }, { required: ['details'] }],
-});
-/** One period of an update-prices request. */
-export type PricePeriodInput = z.input<typeof PricePeriodInput>;
-
-/**
- * Request body of endpoint 1, `POST /external/api/v1/prices`: at most one period per payment
- * option. The platform's rules by the product and the organisation are said in its description.
- */
-export const UpdatePricesRequest = withRule(
-  z
-    .strictObject({
-      package_integration_code: z.string().min(1).max(50),
-      price_periods: z.array(PricePeriodInput).min(1),
-    })
-    .check((ctx) => {
-      const seen = new Set<string>();
-      ctx.value.price_periods.forEach((period, at) => {
-        if (seen.has(period.payment_option)) {
-          ctx.issues.push({
-            code: 'custom',
-            input: period,
-            path: ['price_periods', at, 'payment_option'],
-            message: 'At most one period per payment option',
-          });
-        }
-        seen.add(period.payment_option);
-      });
-    }),
-  {
-    // JSON Schema cannot say "unique by one member", nor what the package and the organisation decide: sentences alone.
-    description:
-      'At most one period per payment_option. By the package and the organisation, the platform also refuses (400 invalid_parameter): a period of a campaign without monthly_payments; in an organisation with the simple price model, a period with details or without price; in one with the complex model, a period without details',
-  },
-);
-/** Request body of endpoint 1. */
-export type UpdatePricesRequest = z.input<typeof UpdatePricesRequest>;
 
 // ---------------------------------------------------------------- 2. get products
 
