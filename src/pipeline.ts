@@ -27,7 +27,7 @@ import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } 
 import { platformErrorMap } from './schemas/common.js';
 import { isSecretName } from './secrets.js';
 import { canSendGetWithBody, transport } from './transport.js';
-import { fillPath, hostUrl, withQuery } from './url.js';
+import { fillPath, hostUrl, isRawPath, withQuery } from './url.js';
 
 /** A call ready to send: what goes out, whether it carries a bearer token, and its answer's schema. */
 interface Prepared<T> extends Outgoing {
@@ -55,54 +55,6 @@ const RawTarget = z.object({
   host: z.enum(['api', 'auth', 'sso', 'shop']).optional(),
   bearer: z.boolean().optional(),
 });
-
-/** Whether `path[start, end)` is `.` or `..` as a URL reads a segment: each dot plain or `%2e` (in any case). */
-function isDotSegment(path: string, start: number, end: number): boolean {
-  let dots = 0;
-  for (let i = start; i < end; i++) {
-    const c = path.charCodeAt(i);
-    if (c === 46 /* . */) dots++;
-    else if (
-      c === 37 /* % */ &&
-      path.charCodeAt(i + 1) === 50 /* 2 */ &&
-      (path.charCodeAt(i + 2) | 32) === 101 /* e */
-    ) {
-      dots++;
-      i += 2;
-    } else return false;
-  }
-  return dots === 1 || dots === 2;
-}
-
-/**
- * Whether a path holds a `.` or `..` segment, between `/` or `\` (which a URL of http(s) reads as
- * `/`), after the tabs and line breaks a URL drops are taken out (so that `%2<tab>e` is `%2e`).
- */
-function hasDotSegment(path: string): boolean {
-  let text = path;
-  for (const dropped of ['\t', '\n', '\r']) if (text.includes(dropped)) text = text.split(dropped).join('');
-  let start = 0;
-  for (let i = 0; i <= text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (i < text.length && c !== 47 /* / */ && c !== 92 /* \ */) continue;
-    if (isDotSegment(text, start, i)) return true;
-    start = i + 1;
-  }
-  return false;
-}
-
-/**
- * A raw request's path: from the host's root (`/`, not `//`, which would name another host),
- * without a query or a fragment, and without a `.` or `..` segment, plain or percent-encoded: a URL
- * resolves them, and the request, bearer token and all, would leave the host's base path
- * (`/../admin` under `https://gw.example.test/platform`). Plain string tests: the lookahead pattern
- * this was made the ReDoS checker's fuzzing report a polynomial case on some runs.
- */
-function isRawPath(path: string): boolean {
-  return (
-    path.startsWith('/') && !path.startsWith('//') && !path.includes('?') && !path.includes('#') && !hasDotSegment(path)
-  );
-}
 
 /**
  * `schema.safeParse`, with the platform's wording of issues. The error map costs a few
