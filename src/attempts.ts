@@ -17,10 +17,10 @@ import {
   RequestValidationError,
   ResponseTooLargeError,
 } from './errors.js';
-import { type CallLog, type LoggedCall, REDACTED, redact } from './logger.js';
+import { type CallLog, type LoggedCall, redact } from './logger.js';
+import { cleanCause, secretsSent, unquoting } from './quoted-secrets.js';
 import type { RequestHeaders } from './request.js';
 import { type RetryDelays, retryWait } from './retry.js';
-import { isSecretName } from './secrets.js';
 import { MAX_SAFE_TIMEOUT, sleep, unlessAborted, whenAborted } from './sleep.js';
 import { GET_WITH_BODY, HEADER_VALUE_RULE, isHeaderValue } from './transport.js';
 
@@ -132,15 +132,11 @@ export class Call implements LoggedCall {
   /**
    * The secret values the call sends: its bearer token, its headers and query parameters under
    * secret names, and its body's members under secret names (`client_secret`, `ticket`,
-   * `refresh_token`...) at any depth. An error leaves them out should an answer quote them back.
+   * `refresh_token`...) at any depth ({@link secretsSent}). An error leaves them out should an answer
+   * quote them back.
    */
   secrets(): string[] {
-    const found: string[] = [];
-    if (this.token !== undefined) found.push(this.token);
-    for (const [name, value] of Object.entries(this.headers)) if (isSecretName(name)) found.push(value);
-    for (const [name, value] of new URL(this.url).searchParams) if (isSecretName(name)) found.push(value);
-    secretsIn(this.json, false, found);
-    return found;
+    return secretsSent(this);
   }
 
   /**
@@ -153,74 +149,11 @@ export class Call implements LoggedCall {
   }
 }
 
-/** Secrets shorter than this are not looked for in quoted text: a message would lose its words to them. */
-const SHORTEST_QUOTED_SECRET = 4;
-
-/**
- * A text as a URL's path writes it: what its percent-encode set holds (controls, space, `"`, `#`,
- * `<`, `>`, `?`, `` ` ``, `{`, `}`, all beyond ASCII) percent-encoded, the rest as it is.
- */
-function asInPath(text: string): string {
-  let out = '';
-  for (const char of text) {
-    const c = char.codePointAt(0) ?? 0;
-    out += c <= 32 || c >= 127 || '"#<>?`{}'.includes(char) ? encodeURIComponent(char) : char;
-  }
-  return out;
-}
-
-/** A text as an HTML page writes it: `&`, `<`, `>`, `"` and `'` as character references. */
-function asInHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`);
-}
-
-/**
- * The spellings a text may quote a secret in: as it is; escaped in a JSON string, also with `/` as
- * `\/` (as PHP writes it); as an HTML page writes it; encoded in a URL's query or a form; and as a
- * URL's path writes it.
- */
-function spellingsOf(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  const spellings = [secret, json, json.split('/').join('\\/'), asInHtml(secret)];
-  try {
-    spellings.push(encodeURIComponent(secret), new URLSearchParams([['', secret]]).toString().slice(1));
-    spellings.push(asInPath(secret));
-  } catch {
-    // A lone surrogate has no percent-encoding (URIError): no encoded text can quote it.
-  }
-  return spellings;
-}
-
-/**
- * What takes `secrets` out of a text, each in every spelling of {@link spellingsOf}, the longest
- * first (so a secret is taken out whole before a shorter one it holds).
- */
-function unquoting(secrets: readonly string[]): (text: string) => string {
-  const quotable = secrets.filter((secret) => secret.length >= SHORTEST_QUOTED_SECRET);
-  const spellings = [...new Set(quotable.flatMap(spellingsOf))].sort((a, b) => b.length - a.length);
-  return (text) => {
-    let out = text;
-    for (const spelling of spellings) if (out.includes(spelling)) out = out.split(spelling).join(REDACTED);
-    return out;
-  };
-}
-
 /** Refuses the call, before anything is sent, for a value at `path` a header cannot carry; never quoting it. */
 function refuse(path: string[]): never {
   throw new RequestValidationError([
     { code: 'custom', path, message: `Parameter ${HEADER_VALUE_RULE}`, input: undefined },
   ]);
-}
-
-/** Adds to `into` the texts of `value` that are secret: under a secret name, or inside a value that is. */
-function secretsIn(value: unknown, secret: boolean, into: string[]): void {
-  if (typeof value === 'string' || typeof value === 'number') {
-    if (secret) into.push(String(value));
-  } else if (Array.isArray(value)) {
-    for (const item of value) secretsIn(item, secret, into);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [name, item] of Object.entries(value)) secretsIn(item, secret || isSecretName(name), into);
-  }
 }
 
 /**
@@ -455,42 +388,6 @@ function causeCodeOf(error: unknown): string | undefined {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/** How deep the causes of a failure are followed when their words are cleaned ({@link cleanCause}). */
-const MAX_CAUSES = 8;
-
-function defineHidden(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: false, configurable: true });
-}
-
-/**
- * A failure as an error's `cause` may show it: itself when `clean` changes nothing in its message
- * nor in its causes' ({@link MAX_CAUSES} deep); else a stand-in of its class whose message, stack
- * and own text fields are cleaned (its own numbers and booleans kept: `errno`), its cause the
- * cause's stand-in, its own fields holding objects left out. A thrown text is cleaned.
- */
-function cleanCause(error: unknown, clean: (text: string) => string, depth = 0): unknown {
-  if (typeof error === 'string') return clean(error);
-  if (!(error instanceof Error)) return error;
-  const cause = depth < MAX_CAUSES ? cleanCause(error.cause, clean, depth + 1) : undefined;
-  const message = clean(error.message);
-  if (message === error.message && cause === error.cause) return error;
-  // A DOMException's fields are read through its own slots, which a stand-in lacks: it stands in as an Error.
-  const domException = typeof DOMException !== 'undefined' && error instanceof DOMException;
-  const copy = Object.create(domException ? Error.prototype : (Object.getPrototypeOf(error) as object | null)) as Error;
-  for (const [key, field] of Object.entries(Object.getOwnPropertyDescriptors(error))) {
-    const value: unknown = field.value;
-    if (!('value' in field) || ['name', 'message', 'stack', 'cause'].includes(key)) continue;
-    if (typeof value === 'object' ? value !== null : typeof value === 'function') continue;
-    Object.defineProperty(copy, key, { ...field, value: typeof value === 'string' ? clean(value) : value });
-  }
-  // Set on the stand-in itself, whether the failure's are its own or its class's (a DOMException's).
-  defineHidden(copy, 'name', error.name);
-  defineHidden(copy, 'message', message);
-  if (typeof error.stack === 'string') defineHidden(copy, 'stack', clean(error.stack));
-  if (cause !== undefined) defineHidden(copy, 'cause', cause);
-  return copy;
 }
 
 /**

@@ -3,8 +3,8 @@
  * (the runtime, the user token, the parameters against the entry's schema), sent through its
  * attempts (`src/attempts.ts`: auth, timeout, abort, retries, logging, the answer's body read
  * whole, no redirect followed), and its answer read: an answer outside 2xx becomes an `APIError`
- * (without the secrets the request carried, should the answer quote them), a 2xx is checked
- * against the entry's schema.
+ * (without the secrets the request carried, should the answer quote them: `src/quoted-secrets.ts`),
+ * a 2xx is checked against the entry's schema.
  */
 import * as z from 'zod';
 import { type CompiledCheck, compiledCheckOf } from './answer-checks.js';
@@ -21,11 +21,11 @@ import {
   UnsupportedRequestError,
   type ValidationIssue,
 } from './errors.js';
-import { CallLog, REDACTED, redact } from './logger.js';
+import { CallLog, redact } from './logger.js';
 import { CallOptions, type ClientSettings, type Hosts } from './options.js';
+import { headersWithoutSecrets, withoutSecrets } from './quoted-secrets.js';
 import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './request.js';
 import { platformErrorMap } from './schemas/common.js';
-import { isSecretName } from './secrets.js';
 import { canSendGetWithBody, transport } from './transport.js';
 import { fillPath, hostUrl, isRawPath, withQuery } from './url.js';
 
@@ -113,57 +113,6 @@ function checkOptions(options: RequestOptions): void {
   const result = CallOptions.safeParse(options);
   if (!result.success)
     throw new RequestValidationError(result.error.issues.map((i) => (i.path.length ? i : { ...i, path: ['options'] })));
-}
-
-/**
- * The body of an answer outside 2xx (JSON, else its text, else nothing) without the secrets the
- * request carried, should it quote them (an auth host echoing the grant, `client_secret` and all).
- * JSON is parsed first and `unquote` applied to each of its strings and keys: however the host
- * escaped a secret (`\/`, `\u0026`), it reads there as sent. Other text has each secret taken out
- * in every spelling `unquote` knows (as it is, JSON-escaped, URL-encoded).
- */
-function withoutSecrets(text: string, unquote: (text: string) => string): unknown {
-  if (text === '') return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text) as unknown;
-  } catch {
-    return unquote(text);
-  }
-  return unquoted(body, unquote);
-}
-
-/** A parsed JSON value with `unquote` applied to each of its strings, keys and numbers, at any depth. */
-function unquoted(value: unknown, unquote: (text: string) => string): unknown {
-  if (typeof value === 'string') return unquote(value);
-  if (typeof value === 'number') {
-    const text = String(value);
-    const out = unquote(text);
-    return out === text ? value : out;
-  }
-  if (Array.isArray(value)) return value.map((item) => unquoted(item, unquote));
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  // `__proto__` as an own key stays a key (an assignment would set the prototype instead).
-  for (const [key, item] of Object.entries(value))
-    Object.defineProperty(out, unquote(key), {
-      value: unquoted(item, unquote),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  return out;
-}
-
-/**
- * The headers of an answer outside 2xx without the secrets the request carried, should a value
- * quote them (`WWW-Authenticate: Bearer error_description="token <token> expired"`), and with the
- * value of a header of a secret name (`set-cookie`) redacted whole.
- */
-function headersWithoutSecrets(headers: Headers, unquote: (text: string) => string): Headers {
-  const out = new Headers();
-  for (const [name, value] of headers) out.append(name, isSecretName(name) ? REDACTED : unquote(value));
-  return out;
 }
 
 /** The request pipeline of one client; what its resources are given. */
