@@ -52,20 +52,10 @@ export type { ReturnHandlerConfig, SignOn } from './resources/sign-on.js';
 export type {
   AuthenticateWithTicketParams,
   CreateSsoSessionParams,
-  ReadLandingOptions,
   Sso,
-  SsoAccountFrozen,
   SsoAuthenticateParams,
-  SsoInvalidCredentials,
-  SsoLanding,
   SsoLogoutParams,
-  SsoPlainRefusal,
-  SsoRefusal,
-  SsoRefusalBase,
-  SsoResult,
-  SsoSessionState,
   SsoSessionStatusParams,
-  SsoUnrecognisedRefusal,
   SsoVisitor,
 } from './resources/sso.js';
 export type { SubscriptionSystem } from './resources/subscription-system.js';
@@ -106,3 +96,15 @@ export type {
   SeparateTicketAuthResult,
   TicketExchanger,
 } from './sign-on/index.js';
+export type {
+  ReadLandingOptions,
+  SsoAccountFrozen,
+  SsoInvalidCredentials,
+  SsoLanding,
+  SsoPlainRefusal,
+  SsoRefusal,
+  SsoRefusalBase,
+  SsoResult,
+  SsoSessionState,
+  SsoUnrecognisedRefusal,
+} from './sign-on/sso-operations.js';

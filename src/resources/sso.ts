@@ -10,7 +10,6 @@ import {
   ssoLogout,
   ssoSessionStatus,
 } from '../endpoints.js';
-import type { ClientCredentials, Hosts, SsoOptions } from '../options.js';
 import type { Requester } from '../request.js';
 import {
   SsoAuthenticateClaims,
@@ -19,24 +18,23 @@ import {
   SsoIdentifyClaims,
   SsoLogoutClaims,
   SsoRequestClaims,
-  SsoServiceErrorCode,
   type SsoSessionClaims,
   type SsoSessionStatus,
   SsoSessionStatusClaims,
 } from '../schemas/sign-on.js';
-import { SignOnConfigurationError, SignOnValidationError, SsoTokenError } from '../sign-on/errors.js';
-import { missingOption } from '../sign-on/internal.js';
 import { parseOrThrow } from '../sign-on/parse.js';
-import { allowedReturnUrl, requestUrl } from '../sign-on/return.js';
+import {
+  type ReadLandingOptions,
+  type SsoClientOptions,
+  type SsoLanding,
+  SsoOperations,
+  type SsoResult,
+  toSessionState,
+} from '../sign-on/sso-operations.js';
 import {
   type AuthenticateWithTicketResult,
-  claimsFor,
-  parametersOf,
   SSO_IDENTIFY_LIFETIME_SECONDS,
-  signSsoRequest,
   toAuthenticateResult,
-  verifySsoServiceToken,
-  verifySsoSessionToken,
 } from '../sign-on/sso-token.js';
 import { urlOf, withQuery } from '../url.js';
 import type { TokenRequestOptions } from './authorization.js';
@@ -98,95 +96,11 @@ export interface SsoLogoutParams extends SsoVisitor {
   sessionId: string;
 }
 
-/** What every refusal of the SSO service carries, read from a verified session token. */
-export interface SsoRefusalBase {
-  status: 'error';
-  /** The `ems` message; may be empty. */
-  message: string;
-  /** The session id (`sid`). */
-  sessionId: string;
-}
-
-/** `invalid_credentials`: a wrong e-mail address or password (the answer does not tell which). */
-export interface SsoInvalidCredentials extends SsoRefusalBase {
-  /** The `err` code. */
-  error: 'invalid_credentials';
-  /** Password attempts left before the account freezes (`raa`); -1 when the service does not say. */
-  remainingAttempts: number;
-}
-
-/** `account_frozen`: too many wrong passwords; the account thaws after a while. */
-export interface SsoAccountFrozen extends SsoRefusalBase {
-  /** The `err` code. */
-  error: 'account_frozen';
-  /** Seconds until the account thaws, on the service's clock (`frf`); -1 when the service does not say. */
-  frozenForSeconds: number;
-}
-
-/** A known refusal without details: the session or account cannot log in, or the request was refused. */
-export interface SsoPlainRefusal extends SsoRefusalBase {
-  /** The `err` code. */
-  error: Exclude<SsoServiceErrorCode, 'invalid_credentials' | 'account_frozen'>;
-}
-
-/**
- * An `err` code this SDK does not know (one the SSO service added later). It is kept apart under
- * one `error` value so that a `switch (result.error)` still narrows every known code; `code` is the
- * code as the service sent it.
- */
-export interface SsoUnrecognisedRefusal extends SsoRefusalBase {
-  /** Marks an `err` code this SDK does not know. */
-  error: 'unrecognised_error';
-  /** The `err` code as the service sent it. */
-  code: string;
-}
-
-/**
- * A refusal of the SSO service, read from a verified session token: a union discriminated on
- * `error`, so `switch (result.error)` narrows (`invalid_credentials` has `remainingAttempts`,
- * `account_frozen` has `frozenForSeconds`). A code this SDK does not know arrives as
- * `error: 'unrecognised_error'` with the code in `code`.
- */
-export type SsoRefusal = SsoInvalidCredentials | SsoAccountFrozen | SsoPlainRefusal | SsoUnrecognisedRefusal;
-
-/** A session's status, read from a verified session token. */
-export type SsoSessionState =
-  | { status: 'anon'; sessionId: string }
-  | {
-      status: 'loggedin';
-      sessionId: string;
-      /** The logged-in account (`aid`). */
-      accountId: string;
-      /** A fresh authorization ticket for this client (`at`), exchangeable once; absent when the site already knew. */
-      ticket?: string;
-    }
-  | { status: 'terminated'; sessionId: string };
-
-/** The outcome of an SSO operation: the session's state, or a refusal. Switch on `status`. */
-export type SsoResult = SsoSessionState | SsoRefusal;
-
-/** Options of {@link Sso.readLanding}. */
-export interface ReadLandingOptions {
-  /** The site's own origins: the return URL `r` is followed only to one of them (no open redirector). */
-  allowedOrigins: readonly string[];
-}
-
-/** What the landing page learns from identify: the browser's SSO session, and where to send the user. */
-export type SsoLanding = SsoSessionState & {
-  /** Where to send the user now: `r` when its origin is allowed, else the first allowed origin. */
-  redirectTo: string;
-  /** Whether `r` was refused (missing, malformed, or of another origin). */
-  returnUrlRefused: boolean;
-};
-
 /** An operation of the SSO service: a signed request token `{ t }` in, a session token `{ t }` out. */
 type SsoOperation = Endpoint<undefined, typeof SsoEnvelope, typeof SsoEnvelope>;
 
-/** What the SSO resource needs from the client's options. */
-interface SsoConfig {
-  credentials: ClientCredentials | undefined;
-  sso: SsoOptions | undefined;
-  hosts: Hosts;
+/** What the SSO resource needs from the client's options: the operations', and identify's environment. */
+interface SsoConfig extends SsoClientOptions {
   environment: Environment;
 }
 
@@ -200,11 +114,13 @@ interface SsoConfig {
  */
 export class Sso extends APIResource {
   readonly #config: SsoConfig;
+  readonly #sso: SsoOperations;
 
   /** @internal Made by the client. */
   constructor(client: Requester, config: SsoConfig) {
     super(client);
     this.#config = config;
+    this.#sso = new SsoOperations(config);
   }
 
   /**
@@ -235,7 +151,7 @@ export class Sso extends APIResource {
    * lives 60 s. Read the landing with {@link Sso.readLanding}.
    */
   async identifyUrl(params: { returnUrl: string }): Promise<string> {
-    const { t } = await this.#sign('identifyUrl', SsoIdentifyClaims, params, SSO_IDENTIFY_LIFETIME_SECONDS, [
+    const { t } = await this.#sso.sign('identifyUrl', SsoIdentifyClaims, params, SSO_IDENTIFY_LIFETIME_SECONDS, [
       'returnUrl',
     ]);
     const query = parseOrThrow(ssoIdentify.query, { t, r: params.returnUrl }, { r: 'returnUrl' });
@@ -255,27 +171,7 @@ export class Sso extends APIResource {
    * or repeated
    */
   async readLanding(request: Request | URL | string, options: ReadLandingOptions): Promise<SsoLanding> {
-    const origins = options?.allowedOrigins;
-    if (!Array.isArray(origins) || origins.length === 0)
-      throw new SignOnConfigurationError(
-        'allowedOrigins',
-        'readLanding: allowedOrigins must list at least one origin of this site (e.g. https://www.example.com)',
-      );
-    // The first allowed origin is where a refused `r` goes; checking it checks every entry is an origin.
-    const fallback = allowedReturnUrl(`${origins[0]}/`, origins);
-    if (fallback === undefined)
-      throw new SignOnConfigurationError('allowedOrigins', 'readLanding: allowedOrigins[0] must be an http(s) origin');
-    const url = requestUrl(request);
-    const tokens = url.searchParams.getAll('t');
-    const [token] = tokens;
-    if (tokens.length !== 1 || !token)
-      throw new SignOnValidationError('t', 't: the landing URL must carry exactly one session token');
-    const session = toSessionState(await this.#verify('readLanding', token, undefined));
-    if (session.status === 'error') throw new SsoTokenError('claims', 'The landing token reports an error', 'err');
-    const returns = url.searchParams.getAll('r');
-    const [returnUrl] = returns;
-    const allowed = returns.length === 1 && returnUrl !== undefined ? allowedReturnUrl(returnUrl, origins) : undefined;
-    return { ...session, redirectTo: allowed ?? fallback, returnUrlRefused: allowed === undefined };
+    return this.#sso.readLanding(request, options);
   }
 
   /** SSO createsession (native apps, beyond the spec): a new anonymous session. */
@@ -321,57 +217,9 @@ export class Sso extends APIResource {
     const { endpoint, claims } = OPERATIONS[method];
     const given: unknown = (params as { sessionId?: unknown } | undefined)?.sessionId;
     const sessionId = typeof given === 'string' ? given : undefined;
-    return mapData(this._client.request(endpoint, this.#sign(method, claims, params), options), async ({ t }) =>
-      read(await this.#verify(method, t, sessionId)),
+    return mapData(this._client.request(endpoint, this.#sso.sign(method, claims, params), options), async ({ t }) =>
+      read(await this.#sso.verify(method, t, sessionId)),
     );
-  }
-
-  /**
-   * A signed request token of `method`, as `{ t }`: its claims read from `params` and checked against
-   * `claims`. `params` must be an object of the parameters the claims are read from (and `more`): a
-   * key besides them is refused, as the service refuses an unknown parameter.
-   */
-  async #sign(
-    method: string,
-    claims: z.ZodObject,
-    params: object,
-    lifetimeSeconds?: number,
-    more: readonly string[] = [],
-  ): Promise<SsoEnvelope> {
-    if (params === null || typeof params !== 'object')
-      throw new SignOnValidationError('params', 'params: Parameter must be of type object');
-    const known = [...parametersOf(claims), ...more];
-    const unknown = Object.keys(params).find((key) => !known.includes(key));
-    if (unknown !== undefined) throw new SignOnValidationError(unknown, `${unknown}: Unknown parameter: ${unknown}`);
-    const { credentials, sso } = this.#settings(method);
-    const signer = { ...credentials, organisationId: sso.organisationId, audience: sso.audience };
-    return { t: await signSsoRequest(signer, claimsFor(claims, params), { schema: claims, lifetimeSeconds }) };
-  }
-
-  /**
-   * The claims of a session token of the SSO service, verified (for `sessionId` when given) before
-   * they are read: endpoint 21's with every claim of the spec, the other operations' with those
-   * their documentation names, the rest read as "not said".
-   */
-  async #verify(method: string, token: string, sessionId: string | undefined): Promise<SsoSessionClaims> {
-    const { credentials, sso } = this.#settings(method);
-    const verify = method === 'authenticateWithTicket' ? verifySsoSessionToken : verifySsoServiceToken;
-    return verify(token, {
-      clientId: credentials.clientId,
-      clientSecret: credentials.clientSecret,
-      audience: sso.audience,
-      ...(sessionId === undefined ? {} : { sessionId }),
-      ...(sso.clockToleranceSeconds === undefined ? {} : { clockToleranceSeconds: sso.clockToleranceSeconds }),
-    });
-  }
-
-  /** The client options SSO needs; a configuration error naming the first one missing. */
-  #settings(method: string): { credentials: ClientCredentials; sso: SsoOptions } {
-    const { credentials, sso, hosts } = this.#config;
-    if (!credentials) throw missingOption(method, 'credentials');
-    if (!sso) throw missingOption(method, 'sso');
-    if (!hosts.sso) throw missingOption(method, 'hosts.sso');
-    return { credentials, sso };
   }
 }
 
@@ -383,39 +231,3 @@ const OPERATIONS = {
   authenticate: { endpoint: ssoAuthenticate, claims: SsoAuthenticateClaims },
   logout: { endpoint: ssoLogout, claims: SsoLogoutClaims },
 } as const satisfies Record<string, { endpoint: SsoOperation; claims: z.ZodObject }>;
-
-/** Reads a verified `err` as a refusal of the union, by its code. */
-function toRefusal(claims: SsoSessionClaims, err: string): SsoRefusal {
-  const base = { status: 'error', message: claims.ems, sessionId: claims.sid } as const;
-  const known = SsoServiceErrorCode.safeParse(err);
-  if (!known.success) return { ...base, error: 'unrecognised_error', code: err };
-  switch (known.data) {
-    case 'invalid_credentials':
-      return { ...base, error: known.data, remainingAttempts: claims.raa };
-    case 'account_frozen':
-      return { ...base, error: known.data, frozenForSeconds: claims.frf };
-    default:
-      return { ...base, error: known.data };
-  }
-}
-
-/** Reads verified claims as a session state or a refusal. */
-function toSessionState(claims: SsoSessionClaims): SsoResult {
-  if (claims.err !== null) return toRefusal(claims, claims.err);
-  switch (claims.sts) {
-    case 'loggedin':
-      if (claims.aid === '') throw new SsoTokenError('claims', 'A logged-in session token names no account', 'aid');
-      return {
-        status: 'loggedin',
-        sessionId: claims.sid,
-        accountId: claims.aid,
-        ...(claims.at === '' ? {} : { ticket: claims.at }),
-      };
-    case 'anon':
-      return { status: 'anon', sessionId: claims.sid };
-    case 'terminated':
-      return { status: 'terminated', sessionId: claims.sid };
-    default:
-      throw new SsoTokenError('claims', `Unknown session status "${claims.sts}"`, 'sts');
-  }
-}
