@@ -41,16 +41,29 @@ function retryAfterHeader(headers: Headers): { name: string; value: string } | u
 const EPOCH_FROM_SECONDS = Date.parse('2024-01-01') / 1000;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const MONTH = `(${MONTHS.join('|')})`;
 
 /** RFC 9110's IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`. */
-const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) ([A-Z][a-z][a-z]) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/;
+const IMF_FIXDATE = new RegExp(
+  `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d\\d) ${MONTH} (\\d{4}) (\\d\\d):(\\d\\d):(\\d\\d) GMT$`,
+);
 /** Its obsolete RFC 850 form: `Sunday, 06-Nov-94 08:49:37 GMT`. */
-const RFC850_DATE =
-  /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\d\d)-([A-Z][a-z][a-z])-(\d\d) (\d\d):(\d\d):(\d\d) GMT$/;
+const RFC850_DATE = new RegExp(
+  `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d\\d)-${MONTH}-(\\d\\d) (\\d\\d):(\\d\\d):(\\d\\d) GMT$`,
+);
 /** Its obsolete asctime form, in UTC: `Sun Nov  6 08:49:37 1994`. */
-const ASCTIME_DATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z][a-z]) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4})$/;
+const ASCTIME_DATE = new RegExp(
+  `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) (\\d\\d):(\\d\\d):(\\d\\d) (\\d{4})$`,
+);
 
-/** The instant of a date's fields (UTC), or `undefined` when they name none (`31 Feb`, `25:00:00`). */
+/** A date's six fields as its pattern captures them, each present when it matched. */
+type DateFields = [whole: string, a: string, b: string, c: string, d: string, e: string, f: string];
+
+/**
+ * The instant of a date's fields (UTC), or `undefined` when they name none: a minute or a second
+ * past its range, or a day or an hour past its own (`31 Feb`, `24:00:00`), which would roll into
+ * the next day. A leap second (`23:59:60`, the only second 60 there is) is the second after `:59`.
+ */
 function utc(
   year: number,
   month: string,
@@ -59,11 +72,10 @@ function utc(
   minute: string,
   second: string,
 ): number | undefined {
-  const m = MONTHS.indexOf(month);
-  const [d, h, min, sec] = [Number(day), Number(hour), Number(minute), Number(second)];
-  if (m < 0 || h > 23 || min > 59 || sec > 60) return undefined;
-  const at = Date.UTC(year, m, d, h, min, sec);
-  return new Date(at).getUTCDate() === d ? at : undefined;
+  const [d, min, sec] = [Number(day), Number(minute), Number(second)];
+  if (min > 59 || sec > 60) return undefined;
+  const at = Date.UTC(year, MONTHS.indexOf(month), d, Number(hour), min, Math.min(sec, 59));
+  return new Date(at).getUTCDate() === d ? at + (sec === 60 ? 1000 : 0) : undefined;
 }
 
 /**
@@ -72,23 +84,24 @@ function utc(
  * when that would be more than 50 years ahead, as the RFC says.
  */
 function httpDate(value: string, now = Date.now()): number | undefined {
-  let match = IMF_FIXDATE.exec(value);
+  let match = IMF_FIXDATE.exec(value) as DateFields | null;
   if (match) {
-    const [, day = '', month = '', year = '', hour = '', minute = '', second = ''] = match;
+    const [, day, month, year, hour, minute, second] = match;
     return utc(Number(year), month, day, hour, minute, second);
   }
-  match = RFC850_DATE.exec(value);
+  match = RFC850_DATE.exec(value) as DateFields | null;
   if (match) {
-    const [, day = '', month = '', yy = '', hour = '', minute = '', second = ''] = match;
+    const [, day, month, yy, hour, minute, second] = match;
     const thisYear = new Date(now).getUTCFullYear();
     let year = thisYear - (thisYear % 100) + Number(yy);
     if (year > thisYear + 50) year -= 100;
     return utc(year, month, day, hour, minute, second);
   }
-  match = ASCTIME_DATE.exec(value);
+  match = ASCTIME_DATE.exec(value) as DateFields | null;
   if (match) {
-    const [, month = '', day = '', hour = '', minute = '', second = '', year = ''] = match;
-    return utc(Number(year), month, day.trim(), hour, minute, second);
+    // The day is space-padded (` 6`): `Number` reads it as 6.
+    const [, month, day, hour, minute, second, year] = match;
+    return utc(Number(year), month, day, hour, minute, second);
   }
   return undefined;
 }

@@ -3,7 +3,7 @@
  * carry by the package or campaign it prices and by its organisation's price model.
  */
 import type * as z from 'zod';
-import type { PricePeriodInput } from '../../src/schemas/products.js';
+import type { PricePeriodInput } from '../../src/schemas/prices.js';
 import type { ProductRecord } from './document.js';
 import { type HttpError, invalidParameter } from './errors.js';
 import type { PriceModel } from './products.js';

@@ -442,6 +442,11 @@ describe('how long a retry waits, rule by rule', () => {
     ['Tue, 01 Jan 2030 00:00:30 CET', 'a date not in GMT'],
     ['Tue, 31 Feb 2030 00:00:30 GMT', 'a day that does not exist'],
     ['Tue, 01 Jan 2030 24:00:30 GMT', 'an hour that does not exist'],
+    ['Tue, 01 Jan 2030 00:60:30 GMT', 'a minute that does not exist'],
+    ['Tue, 01 Jan 2030 00:00:61 GMT', 'a second that does not exist'],
+    ['Tue, 01 Foo 2030 00:00:30 GMT', 'a month that does not exist'],
+    ['Tue, 01 jan 2030 00:00:30 GMT', 'a month not spelled as the RFC spells it'],
+    ['Tue Jan 32 00:00:30 2030', 'an asctime day that does not exist'],
   ])('Retry-After %j (%s) is not RFC 9110: the backoff', (value) => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
     expect(retryAfterMs(new Headers({ 'retry-after': value }), T0)).toBeUndefined();
@@ -454,11 +459,41 @@ describe('how long a retry waits, rule by rule', () => {
     ['Tue, 01 Jan 2030 00:00:30 GMT', 30_000],
     ['Tuesday, 01-Jan-30 00:00:30 GMT', 30_000],
     ['Tue Jan  1 00:00:30 2030', 30_000],
+    ['Tue Jan  1 00:00:05 2030', 5_000],
+    ['Tue, 01 Jan 2030 00:00:29 GMT', 29_000],
+    ['Mon, 31 Dec 2029 23:59:60 GMT', 0],
+    ['Tuesday, 01-Jan-30 00:00:45 GMT', 45_000],
     ['Mon, 31 Dec 2029 23:59:00 GMT', 0],
   ])('Retry-After %j, one of RFC 9110 forms, asks for %i ms (a past date: none)', (value, ms) => {
     fakeTime();
     expect(retryAfterMs(new Headers({ 'retry-after': value }), T0)).toBe(ms);
     expect(retryWait(delays, answer(503, { 'retry-after': value }), 1)).toBe(ms);
+  });
+
+  test('each month of an HTTP-date, in each of its three forms, is read as that month', () => {
+    const names = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    names.forEach((name, i) => {
+      const iso = `2031-${String(i + 1).padStart(2, '0')}-15T12:00:00Z`;
+      const weekday = new Date(iso).toUTCString().slice(0, 3);
+      const long = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][
+        new Date(iso).getUTCDay()
+      ];
+      for (const value of [
+        `${weekday}, 15 ${name} 2031 12:00:00 GMT`,
+        `${long}, 15-${name}-31 12:00:00 GMT`,
+        `${weekday} ${name} 15 12:00:00 2031`,
+      ])
+        expect(retryAfterMs(new Headers({ 'retry-after': value }), T0), value).toBe(Date.parse(iso) - T0);
+    });
+  });
+
+  test('a leap second (23:59:60) is the second after 23:59:59, not a day that does not exist', () => {
+    expect(retryAfterMs(new Headers({ 'retry-after': 'Tue, 31 Dec 2030 23:59:60 GMT' }), T0)).toBe(
+      Date.parse('2031-01-01T00:00:00Z') - T0,
+    );
+    expect(retryAfterMs(new Headers({ 'retry-after': 'Tue Dec 31 23:59:30 2030' }), T0)).toBe(
+      Date.parse('2030-12-31T23:59:30Z') - T0,
+    );
   });
 
   test("an RFC 850 date's two-digit year is this century's, or the last one's when over 50 years ahead", () => {
@@ -472,6 +507,8 @@ describe('how long a retry waits, rule by rule', () => {
   test('the rate-limit headers: seconds, a fraction allowed; anything else is the backoff', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
     expect(retryAfterMs(new Headers({ 'ratelimit-reset': '1.5' }), T0)).toBe(1_500);
+    expect(retryAfterMs(new Headers({ 'ratelimit-reset': '1.25' }), T0)).toBe(1_250);
+    expect(retryAfterMs(new Headers({ 'ratelimit-reset': '2s' }), T0)).toBeUndefined();
     expect(retryAfterMs(new Headers({ 'x-ratelimit-reset': '-5' }), T0)).toBeUndefined();
     expect(retryWait(delays, answer(429, { 'x-ratelimit-reset': 'Tue, 01 Jan 2030 00:00:30 GMT' }), 1)).toBe(1_000);
   });
