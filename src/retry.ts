@@ -41,20 +41,16 @@ function retryAfterHeader(headers: Headers): { name: string; value: string } | u
 const EPOCH_FROM_SECONDS = Date.parse('2024-01-01') / 1000;
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const MONTH = `(${MONTHS.join('|')})`;
 
 /** RFC 9110's IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`. */
-const IMF_FIXDATE = new RegExp(
-  `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d\\d) ${MONTH} (\\d{4}) (\\d\\d):(\\d\\d):(\\d\\d) GMT$`,
-);
+const IMF_FIXDATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d\d) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (\d{4}) (\d\d):(\d\d):(\d\d) GMT$/;
 /** Its obsolete RFC 850 form: `Sunday, 06-Nov-94 08:49:37 GMT`. */
-const RFC850_DATE = new RegExp(
-  `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d\\d)-${MONTH}-(\\d\\d) (\\d\\d):(\\d\\d):(\\d\\d) GMT$`,
-);
+const RFC850_DATE =
+  /^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\d\d)-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-(\d\d) (\d\d):(\d\d):(\d\d) GMT$/;
 /** Its obsolete asctime form, in UTC: `Sun Nov  6 08:49:37 1994`. */
-const ASCTIME_DATE = new RegExp(
-  `^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) (\\d\\d):(\\d\\d):(\\d\\d) (\\d{4})$`,
-);
+const ASCTIME_DATE =
+  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) ([ \d]\d) (\d\d):(\d\d):(\d\d) (\d{4})$/;
 
 /** A date's six fields as its pattern captures them, each present when it matched. */
 type DateFields = [whole: string, a: string, b: string, c: string, d: string, e: string, f: string];
