@@ -63,31 +63,36 @@ describe('replay guard (Authentication point 7: a ticket is used once)', () => {
     expect(exchange).toHaveBeenCalledTimes(1);
   });
 
-  it('refuses a concurrent second use when the second claims the ticket first: the first is the one refused', async () => {
-    // A store whose first claim waits until the second one is recorded.
+  it('refuses a concurrent use whose claim came first but was recorded second: the claim recorded first wins', async () => {
+    // A store that holds the first claim to arrive until the second one is recorded. Which use
+    // claims first is not fixed (each hashes the ticket first, and a loaded machine may finish the
+    // second hash first), so the claims are told by their order of arrival, not by their use.
     const inner = new MemoryTicketStore();
     let secondClaimed: () => void = () => undefined;
     const afterSecond = new Promise<void>((resolve) => {
       secondClaimed = resolve;
     });
+    const recorded: boolean[] = [];
     let claims = 0;
     const store: TicketStore = {
       async claim(key, ttlSeconds) {
-        if (claims++ === 0) {
-          await afterSecond;
-          return inner.claim(key, ttlSeconds);
-        }
+        const arrival = claims++;
+        if (arrival === 0) await afterSecond;
         const claimed = await inner.claim(key, ttlSeconds);
-        secondClaimed();
+        recorded[arrival] = claimed;
+        if (arrival === 1) secondClaimed();
         return claimed;
       },
       release: (key) => inner.release(key),
     };
     const guard = new ReplayGuard({ store });
     const exchange = vi.fn(async () => 'tokens');
-    const [first, second] = await Promise.allSettled([guard.use(TICKET, exchange), guard.use(TICKET, exchange)]);
-    expect(second).toEqual({ status: 'fulfilled', value: 'tokens' });
-    expect(first?.status === 'rejected' && first.reason).toBeInstanceOf(TicketReplayError);
+    const results = await Promise.allSettled([guard.use(TICKET, exchange), guard.use(TICKET, exchange)]);
+    // The claim that arrived second was recorded first and won; the held one was refused.
+    expect(recorded).toEqual([false, true]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toEqual([{ status: 'fulfilled', value: 'tokens' }]);
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(refused?.reason).toBeInstanceOf(TicketReplayError);
     expect(exchange).toHaveBeenCalledTimes(1);
   });
 
