@@ -25,7 +25,7 @@ import * as table from '../src/endpoints.js';
 import { type Endpoint, endpoints, pathOf } from '../src/endpoints.js';
 import { PlatformClient } from '../src/index.js';
 import { dateTime, ID_PATTERN } from '../src/schemas/common.js';
-import { demoShop, demoUsers, USER_SCOPES, useAdapter } from './mock/harness.js';
+import { demoShop, demoUsers, expectUnchanged, USER_SCOPES, useAdapter } from './mock/harness.js';
 import { withAnswersInline } from './openapi-answers.js';
 
 type Json = Record<string, unknown>;
@@ -429,7 +429,10 @@ describe('the document refuses each body the platform refuses by its schema, and
         scopes: [...e.scopes, ...USER_SCOPES],
         ...(e.identity ? { accountId: demoUsers.anna.id } : {}),
       }).access_token;
-      const answer = await h.call(pathOf(e, 'stage'), { method: e.method, json: body, token });
+      // Refused, it changes nothing.
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call(pathOf(e, 'stage'), { method: e.method, json: body, token }),
+      );
       expect({ status: answer.status, body: answer.body }).toMatchObject({
         status: 400,
         body: { code: 'invalid_parameter', field: expected.field },

@@ -3,8 +3,8 @@
  * a vm context, and its `TextEncoder` is Node's): the SSO service still signs and verifies its
  * tokens, with the client's secret as key bytes jose takes (this realm's `Uint8Array`).
  */
-import { runInNewContext } from 'node:vm';
 import { afterEach, expect, test, vi } from 'vitest';
+import { foreignTextEncoder } from '../realms.js';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -12,12 +12,7 @@ afterEach(() => {
 });
 
 test("an SSO session under a TextEncoder of another realm: the service's tokens are signed and verified", async () => {
-  const native = new TextEncoder();
-  const encode = (text: string) => native.encode(text);
-  vi.stubGlobal(
-    'TextEncoder',
-    runInNewContext('(class { encode(text) { return new Uint8Array(encode(text)); } })', { encode }),
-  );
+  vi.stubGlobal('TextEncoder', foreignTextEncoder());
   vi.resetModules();
   const { createPlatform, defaultHosts, demoSite } = await import('../../mock/index.js');
   const { PlatformClient } = await import('../../src/index.js');

@@ -10,6 +10,7 @@ import {
   toAuthenticateResult,
   verifySsoSessionToken,
 } from '../../src/sign-on/index.js';
+import { foreignTextEncoder } from '../realms.js';
 
 const CLIENT_ID = 'site-client';
 const SECRET = 'a-client-secret-of-at-least-32-bytes!!';
@@ -160,12 +161,7 @@ describe('endpoint 21 request token (createSsoRequestToken)', () => {
 
   it("signs with a string secret when the global TextEncoder is another realm's (a jsdom environment)", async () => {
     // A TextEncoder whose arrays are another realm's Uint8Array, as jsdom's window gives.
-    const native = new TextEncoder();
-    const encode = (text: string) => native.encode(text);
-    vi.stubGlobal(
-      'TextEncoder',
-      runInNewContext('(class { encode(text) { return new Uint8Array(encode(text)); } })', { encode }),
-    );
+    vi.stubGlobal('TextEncoder', foreignTextEncoder());
     vi.resetModules();
     try {
       const fresh = await import('../../src/sign-on/index.js');
