@@ -1,9 +1,10 @@
 /**
  * The package as users run it: `dist/`, built by `npm run build` (tsup), and rebuilt first when it
- * is missing or older than its sources. The server cases measure it rather than the sources: the
- * bench itself runs under tsx, whose transform keeps function names by wrapping each function made
- * at run time in a call (`__name`), a cost the published build does not have (it was 1.8 us of a
- * request's 3 us in reading the query, in a profile of the standalone server under load).
+ * is missing or older than its sources. The SDK's and the server's cases measure it rather than the
+ * sources, as the peers are measured as they are published: the bench itself runs under tsx, whose
+ * transform keeps function names by wrapping each function made at run time in a call (`__name`),
+ * a cost the published build does not have (it was 1.8 us of a request's 3 us in reading the
+ * query, in a profile of the standalone server under load).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -52,4 +53,9 @@ export function builtCli(): string {
 /** `subscription-platform-sdk/mock/node` as the package exports it (ES module build). */
 export async function builtMockNode(): Promise<typeof import('../mock/node/index.js')> {
   return import(`${builtPackage()}dist/mock/node.js`);
+}
+
+/** `subscription-platform-sdk` as the package exports it (ES module build). */
+export async function builtSdk(): Promise<typeof import('../src/index.js')> {
+  return import(`${builtPackage()}dist/index.js`);
 }

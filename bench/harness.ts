@@ -58,34 +58,78 @@ export async function compare(c: Comparison, rounds = 31): Promise<Result> {
   c.betweenRounds?.();
   const base: number[] = [];
   const subj: number[] = [];
-  const ratios: number[] = [];
   for (let r = 0; r < rounds; r++) {
-    let b: number;
-    let s: number;
     if (r % 2) {
-      s = await round(c.subject, ops);
-      b = await round(c.baseline, ops);
+      subj.push(await round(c.subject, ops));
+      base.push(await round(c.baseline, ops));
     } else {
-      b = await round(c.baseline, ops);
-      s = await round(c.subject, ops);
+      base.push(await round(c.baseline, ops));
+      subj.push(await round(c.subject, ops));
     }
-    base.push(b);
-    subj.push(s);
-    ratios.push(s / b);
     c.betweenRounds?.();
     progress('.');
   }
-  const result: Result = {
-    name: c.name,
+  const result = ratioOf(c.name, subj, base, c.target);
+  progress(` ${result.ratio.toFixed(2)}x\n`);
+  return result;
+}
+
+/** One client of {@link compareTogether}: its name, its call, and its target against the baseline, if any. */
+export interface Contender {
+  name: string;
+  run: () => Promise<unknown>;
+  target?: number;
+}
+
+/**
+ * Like {@link compare}, for several subjects measured in the same rounds against one baseline: each
+ * round runs the baseline and every subject once (the order turned by one place each round, and
+ * reversed every other round, so that drift falls on each alike), and a subject's ratio in a round is
+ * its time over that round's baseline. Two subjects are compared head to head by
+ * {@link headToHead} from the same rounds, not from two runs with their own baselines.
+ */
+export async function compareTogether(
+  baseline: Contender,
+  subjects: readonly Contender[],
+  { rounds = 31, ops = 200 }: { rounds?: number; ops?: number } = {},
+): Promise<{ results: Result[]; times: ReadonlyMap<string, readonly number[]> }> {
+  const all = [baseline, ...subjects];
+  progress(`  ${subjects.map((s) => s.name).join(', ')}: each against ${baseline.name}, in the same rounds `);
+  for (const c of all) await round(c.run, ops);
+  const times = new Map<string, number[]>(all.map((c) => [c.name, []]));
+  for (let r = 0; r < rounds; r++) {
+    const turned = all.map((_, i) => all[(i + r) % all.length]!);
+    for (const c of r % 2 ? turned.reverse() : turned) times.get(c.name)!.push(await round(c.run, ops));
+    progress('.');
+  }
+  const results = subjects.map((s) =>
+    ratioOf(`${s.name} vs ${baseline.name}`, times.get(s.name)!, times.get(baseline.name)!, s.target),
+  );
+  progress(` ${results.map((r) => r.ratio.toFixed(2)).join(', ')}\n`);
+  return { results, times };
+}
+
+/** `subject` against `rival`, round by round, from the times of {@link compareTogether}. */
+export function headToHead(
+  times: ReadonlyMap<string, readonly number[]>,
+  subject: string,
+  rival: string,
+  target?: number,
+): Result {
+  return ratioOf(`${subject} vs ${rival}, head to head`, times.get(subject)!, times.get(rival)!, target);
+}
+
+function ratioOf(name: string, subj: readonly number[], base: readonly number[], target: number | undefined): Result {
+  const ratios = subj.map((s, i) => s / base[i]!);
+  return {
+    name,
     baseline: median(base),
     subject: median(subj),
     unit: 'us/op',
     ratio: median(ratios),
     spread: [Math.min(...ratios), Math.max(...ratios)],
-    target: c.target,
+    target,
   };
-  progress(` ${result.ratio.toFixed(2)}x\n`);
-  return result;
 }
 
 /** Whether a result is over its target. */

@@ -23,11 +23,10 @@ import { ofetch } from 'ofetch';
 import createFetchClient from 'openapi-fetch';
 import wretch from 'wretch';
 import { createHandlers, createPlatform, defaultHosts, demoIds } from '../mock/index.js';
-import { startServer } from '../mock/node/index.js';
 import { PlatformClient } from '../src/index.js';
 import { LogToAccountsRequest } from '../src/schemas/account-change-log.js';
-import { builtMockNode } from './built.js';
-import { compare, over, progress, type Result, report } from './harness.js';
+import { builtMockNode, builtSdk } from './built.js';
+import { compare, compareTogether, headToHead, over, progress, type Result, report } from './harness.js';
 import { measureHeapPerProduct } from './memory.js';
 import { measureSizes } from './size.js';
 import { measureThroughput, type ThroughputRow } from './throughput.js';
@@ -36,43 +35,56 @@ const PATH = '/external/api/v1/products';
 const QUERY = { product_type: 'packages' } as const;
 const SCOPES = ['/external/product/r'];
 
-/** The SDK, and peers a user could pick instead, each against fetch + JSON.parse on the same server. */
+/** The peers a user could pick instead of the SDK, each calling the same endpoint. */
+const PEERS = ['ky alone', 'openapi-fetch', 'ofetch', 'wretch'] as const;
+
+/**
+ * The SDK, and peers a user could pick instead, each against fetch + JSON.parse on the same server,
+ * all in the same rounds; then the SDK against each peer, head to head, round by round. The SDK is
+ * the published build (`dist/`), as the peers are (see `bench/built.ts`), and checks each answer
+ * against its schema, which no peer does; a reference row shows it without that check.
+ */
 async function clientsVersusFetch(): Promise<Result[]> {
-  const server = await startServer({ port: 0, seed: 'demo' });
+  const [{ PlatformClient: BuiltClient }, { startServer: startBuiltServer }] = await Promise.all([
+    builtSdk(),
+    builtMockNode(),
+  ]);
+  const server = await startBuiltServer({ port: 0, seed: 'demo' });
   const token = server.platform.mintToken({ scopes: SCOPES }).access_token;
-  const client = new PlatformClient({
+  const options = {
     environment: 'stage',
     hosts: { api: server.url, auth: server.url },
     auth: { accessToken: token },
-  });
+  } as const;
+  const client = new BuiltClient(options);
+  const unchecked = new BuiltClient({ ...options, validateResponses: false });
   const url = `${server.url}${PATH}?${new URLSearchParams(QUERY)}`;
   const headers = { accept: 'application/json', authorization: `Bearer ${token}` };
-  const baseline = async () => JSON.parse(await (await fetch(url, { headers })).text());
   const kyClient = ky.create({ headers });
   // openapi-fetch is typed by a generated `paths` type; the bench calls it untyped.
   const openapi = createFetchClient({ baseUrl: server.url, headers });
   const wretchClient = wretch(server.url).headers(headers);
+  const sdk = 'SDK products.list';
+  const peers: Record<(typeof PEERS)[number], () => Promise<unknown>> = {
+    'ky alone': () => kyClient.get(url).json(),
+    'openapi-fetch': () => openapi.GET(PATH as never, { params: { query: QUERY } } as never),
+    ofetch: () => ofetch(url, { headers }),
+    wretch: () => wretchClient.get(`${PATH}?${new URLSearchParams(QUERY)}`).json(),
+  };
   try {
-    return [
-      await compare({
-        name: 'SDK products.list vs fetch + JSON.parse (same local server)',
-        baseline,
-        subject: () => client.products.list(QUERY),
-        target: 1.15,
-      }),
-      await compare({ name: 'reference: ky alone', baseline, subject: () => kyClient.get(url).json() }),
-      await compare({
-        name: 'reference: openapi-fetch',
-        baseline,
-        subject: () => openapi.GET(PATH as never, { params: { query: QUERY } } as never),
-      }),
-      await compare({ name: 'reference: ofetch', baseline, subject: () => ofetch(url, { headers }) }),
-      await compare({
-        name: 'reference: wretch',
-        baseline,
-        subject: () => wretchClient.get(`${PATH}?${new URLSearchParams(QUERY)}`).json(),
-      }),
-    ];
+    const { results, times } = await compareTogether(
+      {
+        name: 'fetch + JSON.parse (same local server)',
+        run: async () => JSON.parse(await (await fetch(url, { headers })).text()),
+      },
+      [
+        { name: sdk, run: () => client.products.list(QUERY), target: 1.15 },
+        { name: 'reference: the SDK without its answer check', run: () => unchecked.products.list(QUERY) },
+        ...PEERS.map((name) => ({ name: `reference: ${name}`, run: peers[name] })),
+      ],
+    );
+    // Ahead of every peer: the SDK's time under each peer's, in the same rounds.
+    return [...results, ...PEERS.map((name) => headToHead(times, sdk, `reference: ${name}`, 1))];
   } finally {
     await server.close();
   }
