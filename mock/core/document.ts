@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { dateTime, id } from '../../src/schemas/common.js';
 import { HelpdeskMessageState, HelpdeskMessageType } from '../../src/schemas/helpdesk.js';
-import { PeriodType, PriceDetailInput, SubscriptionType } from '../../src/schemas/products.js';
+import { PeriodType, PriceDetail, SubscriptionType } from '../../src/schemas/products.js';
 import { SsoSessionStatus } from '../../src/schemas/sign-on.js';
 import { decimalPrice } from '../../src/schemas/subscription-system.js';
 import { UserProductState } from '../../src/schemas/user-products.js';
@@ -111,7 +111,7 @@ const StoredPricePeriod = z.strictObject({
   type: PeriodType,
   length: z.number().int().positive(),
   price: z.number().optional().meta({ description: 'the simple price model' }),
-  details: z.array(PriceDetailInput).optional().meta({ description: 'the complex price model' }),
+  details: z.array(z.strictObject(PriceDetail.shape)).optional().meta({ description: 'the complex price model' }),
   /** Only for `psp`: the payment method's type and name. */
   payment_option_details: z.strictObject({ type: text, name: text }).optional().meta({ description: 'for `psp`' }),
   enabled: z.boolean(),

@@ -1,9 +1,26 @@
 /** Prices of packages and campaigns: endpoint 1's request, its periods and their rules. */
 import * as z from 'zod';
 import { withRule } from './common.js';
-import { PaymentOption, PaymentOptionDetails, PeriodType, PriceDetailInput, SubscriptionType } from './products.js';
+import { PaymentOption, PeriodType, SubscriptionType } from './products.js';
 
 // ---------------------------------------------------------------- 1. update prices
+
+/**
+ * One line of the complex price model as endpoint 1 takes it: `name`, a `price` of at least 0 (as a
+ * period's simple `price`) and a `vat_code` that is a non-negative integer.
+ */
+export const PriceDetailInput = z.strictObject({
+  name: z.string(),
+  price: z.number().nonnegative(),
+  vat_code: z.number().int().nonnegative(),
+});
+/** A price detail as endpoint 1 takes it. */
+export type PriceDetailInput = z.input<typeof PriceDetailInput>;
+
+/** `payment_option_details`: required when `payment_option` is `psp`. */
+export const PaymentOptionDetails = z.strictObject({ type: z.string(), name: z.string() });
+/** A payment option’s type and name. */
+export type PaymentOptionDetails = z.infer<typeof PaymentOptionDetails>;
 
 /**
  * One period of an update-prices request (endpoint 1): `payment_option_details` with `psp` and only

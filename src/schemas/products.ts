@@ -18,12 +18,11 @@ export const MemberProduct = z.object({
 /** A product a package or campaign holds. */
 export type MemberProduct = z.infer<typeof MemberProduct>;
 
-/** One line of the complex price model as written (endpoint 1, the state document): `name`, `price`, `vat_code`. */
-export const PriceDetailInput = z.strictObject({ name: z.string(), price: z.number(), vat_code: z.number().int() });
-/** A price detail as endpoint 1 takes it. */
-export type PriceDetailInput = z.input<typeof PriceDetailInput>;
-/** One line of the complex price model as read. */
-export const PriceDetail = z.object(PriceDetailInput.shape);
+/**
+ * One line of the complex price model as read (and as the state document keeps it): `name`, `price`,
+ * `vat_code`. Endpoint 1's rules for a line it takes are `PriceDetailInput`'s.
+ */
+export const PriceDetail = z.object({ name: z.string(), price: z.number(), vat_code: z.number().int() });
 /** One line of the complex price model. */
 export type PriceDetail = z.infer<typeof PriceDetail>;
 
@@ -83,11 +82,6 @@ export const Product = z.object({
 /** A product, package or campaign. */
 export type Product = z.infer<typeof Product>;
 
-/** `payment_option_details`: required when `payment_option` is `psp`. */
-export const PaymentOptionDetails = z.strictObject({ type: z.string(), name: z.string() });
-/** A payment option’s type and name. */
-export type PaymentOptionDetails = z.infer<typeof PaymentOptionDetails>;
-
 /** A payment period as read from endpoint 3; `details` (the `payment_option_details` it was set with) only for `psp`. */
 export const PaymentPeriod = z.object({
   id: z.string(),
@@ -97,8 +91,8 @@ export const PaymentPeriod = z.object({
   iteration_type: z.string(),
   iteration_length: z.number().int(),
   price: z.number(),
-  // Read leniently, like every answer: the same fields as the request's, not its strictness.
-  details: z.object(PaymentOptionDetails.shape).optional(),
+  // Read leniently, like every answer: the same fields as the request's, not its rules.
+  details: z.object({ type: z.string(), name: z.string() }).optional(),
 });
 /** A payment period as read from endpoint 3. */
 export type PaymentPeriod = z.infer<typeof PaymentPeriod>;

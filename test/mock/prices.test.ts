@@ -232,6 +232,46 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
     },
   );
 
+  test.each([
+    ['a price below 0', body({ ...creditcard, price: -1 }), 'price_periods[0].price', 'Parameter must be at least 0'],
+  ])('update prices refuses %s: 400 invalid_parameter %s, "%s"', async (_, json, field, message) => {
+    const token = h.token();
+    await expectUnchanged(h.platform, async () => {
+      const answer = await update(json, token);
+      expect(expectError(answer, 400, 'invalid_parameter', field).message).toBe(message);
+    });
+  });
+
+  test.each([
+    ['a details line whose price is below 0', { name: 'Digital', price: -5, vat_code: 6 }, 'price'],
+    ['a details line whose vat_code is below 0', { name: 'Digital', price: 5, vat_code: -6 }, 'vat_code'],
+  ])(
+    'complex price model: update prices refuses %s, as the simple price: 400 invalid_parameter, "Parameter must be at least 0"',
+    async (_, line, member) => {
+      const token = h.token([WRITE], demoIds.clients.complex.clientId);
+      const { price: _price, ...withoutPrice } = creditcard;
+      const json = {
+        package_integration_code: 'COMPLEX-BUNDLE',
+        price_periods: [{ ...withoutPrice, details: [line] }],
+      };
+      await expectUnchanged(h.platform, async () => {
+        const answer = await update(json, token);
+        const error = expectError(answer, 400, 'invalid_parameter', `price_periods[0].details[0].${member}`);
+        expect(error.message).toBe('Parameter must be at least 0');
+      });
+    },
+  );
+
+  test('complex price model: a details line priced 0 with vat_code 0 is taken', async () => {
+    const token = h.token([READ, WRITE], demoIds.clients.complex.clientId);
+    const { price: _, ...withoutPrice } = creditcard;
+    const free = [{ name: 'Digital', price: 0, vat_code: 0 }];
+    const json = { package_integration_code: 'COMPLEX-BUNDLE', price_periods: [{ ...withoutPrice, details: free }] };
+    expectOk(await update(json, token), IdResponse);
+    const [p] = await products({ product_code: 'complex-bundle' }, token);
+    expect(p!.price_periods[0]!.details).toEqual(free);
+  });
+
   test('update prices refuses a complex-model period without details: 400 invalid_parameter price_periods[0].details', async () => {
     const token = h.token([WRITE], demoIds.clients.complex.clientId);
     const json = { package_integration_code: 'COMPLEX-BUNDLE', price_periods: [creditcard] };

@@ -1,7 +1,7 @@
 /** Endpoint 1 through the SDK: prices updated, as get products then shows them, and the spec's errors. */
 import { describe, expect, test } from 'vitest';
-import { NotFoundError } from '../../src/index.js';
-import { client, creditcardPrice, demoIds, paths, platform, READ, usePlatform } from './helpers.js';
+import { NotFoundError, RequestValidationError } from '../../src/index.js';
+import { client, creditcardPrice, demoIds, paths, platform, READ, received, usePlatform } from './helpers.js';
 
 usePlatform();
 
@@ -36,6 +36,28 @@ describe('1. Update prices', () => {
     });
     const { items } = await sdk.products.paymentPeriods({ product_code: 'premium-summer' });
     expect(items.find((p) => p.payment_method === 'psp')).toMatchObject({ price: 45, details: { type: 'visa' } });
+  });
+
+  const period = { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1 } as const;
+  test.each([
+    [
+      'a details line whose price is below 0',
+      { ...period, details: [{ name: 'A', price: -5, vat_code: 6 }] },
+      'details[0].price',
+    ],
+    [
+      'a details line whose vat_code is below 0',
+      { ...period, details: [{ name: 'A', price: 5, vat_code: -6 }] },
+      'details[0].vat_code',
+    ],
+  ])('%s: RequestValidationError naming it, and nothing is sent', async (_, pricePeriod, field) => {
+    const call = client().prices.update({ package_integration_code: 'COMPLEX-BUNDLE', price_periods: [pricePeriod] });
+    await expect(call).rejects.toMatchObject({
+      constructor: RequestValidationError,
+      code: 'invalid_parameter',
+      field: `price_periods[0].${field}`,
+    });
+    expect(received(paths.updatePrices)).toEqual([]);
   });
 
   test('a package that is absent: 404 not_found', async () => {
