@@ -17,8 +17,8 @@ export const PriceDetailInput = z.strictObject({
 /** A price detail as endpoint 1 takes it. */
 export type PriceDetailInput = z.input<typeof PriceDetailInput>;
 
-/** `payment_option_details`: required when `payment_option` is `psp`. */
-export const PaymentOptionDetails = z.strictObject({ type: z.string(), name: z.string() });
+/** `payment_option_details`: required when `payment_option` is `psp`; its `type` and `name` are required, not empty. */
+export const PaymentOptionDetails = z.strictObject({ type: z.string().min(1), name: z.string().min(1) });
 /** A payment option’s type and name. */
 export type PaymentOptionDetails = z.infer<typeof PaymentOptionDetails>;
 

@@ -234,6 +234,18 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
 
   test.each([
     ['a price below 0', body({ ...creditcard, price: -1 }), 'price_periods[0].price', 'Parameter must be at least 0'],
+    [
+      'psp payment_option_details with an empty type (required)',
+      body({ ...psp, payment_option_details: { type: '', name: 'Mastercard' } }),
+      'price_periods[0].payment_option_details.type',
+      'Parameter size must be at least 1',
+    ],
+    [
+      'psp payment_option_details with an empty name (required)',
+      body({ ...psp, payment_option_details: { type: 'mastercard', name: '' } }),
+      'price_periods[0].payment_option_details.name',
+      'Parameter size must be at least 1',
+    ],
   ])('update prices refuses %s: 400 invalid_parameter %s, "%s"', async (_, json, field, message) => {
     const token = h.token();
     await expectUnchanged(h.platform, async () => {

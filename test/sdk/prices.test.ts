@@ -39,6 +39,7 @@ describe('1. Update prices', () => {
   });
 
   const period = { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1 } as const;
+  const psp = { ...period, payment_option: 'psp', price: 10 } as const;
   test.each([
     [
       'a details line whose price is below 0',
@@ -49,6 +50,16 @@ describe('1. Update prices', () => {
       'a details line whose vat_code is below 0',
       { ...period, details: [{ name: 'A', price: 5, vat_code: -6 }] },
       'details[0].vat_code',
+    ],
+    [
+      'payment_option_details with an empty type',
+      { ...psp, payment_option_details: { type: '', name: 'Visa' } },
+      'payment_option_details.type',
+    ],
+    [
+      'payment_option_details with an empty name',
+      { ...psp, payment_option_details: { type: 'visa', name: '' } },
+      'payment_option_details.name',
     ],
   ])('%s: RequestValidationError naming it, and nothing is sent', async (_, pricePeriod, field) => {
     const call = client().prices.update({ package_integration_code: 'COMPLEX-BUNDLE', price_periods: [pricePeriod] });
