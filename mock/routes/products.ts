@@ -94,13 +94,8 @@ const listProducts = apiRoute(getProducts, ({ input: q, state, auth, clock }) =>
     candidates = state.productsOf(org);
   }
   const byType = q.product_type === undefined ? undefined : TYPE_FILTERS[q.product_type];
-  const tags =
-    q.tags === undefined
-      ? []
-      : q.tags
-          .split(',')
-          .map((t) => t.trim())
-          .filter((t) => t.length > 0);
+  // The spec's pattern separates names by a comma and/or white space (`news,premium`, `news premium`).
+  const tags = q.tags === undefined ? [] : q.tags.split(/[\s,]+/).filter((t) => t.length > 0);
   const model = priceModelOf(state, org);
   // The answer is `{ items: Product[] }` (`GetProductsResponse`), written from each product's kept JSON.
   const kept = keptJsonIn(state);

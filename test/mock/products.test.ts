@@ -161,10 +161,16 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
       ['news, campaign', ['premium-summer']],
       ['News', []],
       ['news,digital', []],
-    ])('tags=%s: a product must carry every listed tag, case sensitive', async (tags, codes) => {
-      const { items } = expectOk(await list({ tags }), GetProductsResponse);
-      expect(codesOf(items)).toEqual(codes);
-    });
+      ['news premium', ['premium-digital']],
+      ['news\tcampaign ', ['premium-summer']],
+      ['news,\n premium', ['premium-digital']],
+    ])(
+      'tags=%j: a product must carry every listed tag (names separated by commas and/or white space), case sensitive',
+      async (tags, codes) => {
+        const { items } = expectOk(await list({ tags }), GetProductsResponse);
+        expect(codesOf(items)).toEqual(codes);
+      },
+    );
 
     test('filters that match nothing answer 200 with no items', async () => {
       const answer = await list({ product_type: 'campaigns', title_code: 'EPAPER' });
