@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { id } from './common.js';
+import { emailAddress, id } from './common.js';
 
 // ---------------------------------------------------------------- 5. transfer subscription
 
@@ -9,7 +9,7 @@ export const TransferSubscriptionRequest = z.strictObject({
   /** The user-product to move. */
   subscription_id: id,
   /** The target account's e-mail address (an invalid one is `400 invalid_parameter`). */
-  target_account_email: z.email().max(254),
+  target_account_email: emailAddress,
 });
 /** Request body of endpoint 5. */
 export type TransferSubscriptionRequest = z.input<typeof TransferSubscriptionRequest>;

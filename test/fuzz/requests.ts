@@ -369,7 +369,8 @@ function accepted(s: Schema, depth = 0): fc.Arbitrary<unknown> {
   switch (type) {
     case 'string':
       if (s.format === 'date-time') return fc.constantFrom('2030-01-01T00:00:00Z', '2020-02-29T12:00:00.000Z');
-      if (s.format === 'email') return fc.constantFrom('anna@example.com', 'new@example.com');
+      if (s.format === 'email' || s.format === 'idn-email')
+        return fc.constantFrom('anna@example.com', 'new@example.com', 'åsa@exempel.se');
       return fc.oneof(text, fc.string({ minLength: s.minLength ?? 0, maxLength: Math.min(s.maxLength ?? 20, 20) }));
     case 'integer':
       return fc.integer({ min: Math.max(s.minimum ?? -10, -1e6), max: Math.min(s.maximum ?? 1e6, 1e6) });

@@ -177,6 +177,45 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
       expectError(answer, status, code, field);
     });
 
+    test.each([
+      ['with atext specials (RFC 5322)', "#!$%&'*+/=?^_`{|}~-@example.org", "#!$%&'*+/=?^_`{|}~-@EXAMPLE.org"],
+      ['internationalised (RFC 6531)', 'åsa.ström@exempel.se', 'ÅSA.STRÖM@exempel.se'],
+      ['internationalised in the domain too', 'ünal@bücher.example', 'ünal@bücher.example'],
+    ])('the target account is identified by a valid e-mail address %s: %s', async (_, email, asSent) => {
+      const doc = snapshot();
+      const target = doc.accounts.find((a) => a.id === anna)!;
+      target.email = email;
+      h.platform.restore(doc);
+      expectOk(await transfer({ ...body, target_account_email: asSent }), IdResponse);
+      expect(owner(ups.boBasic)).toBe(anna);
+    });
+
+    test.each([
+      ['no @', 'anna.example.com'],
+      ['two @', 'anna@bo@example.com'],
+      ['an empty local part', '@example.com'],
+      ['an empty domain', 'anna@'],
+      ['a domain without a dot', 'anna@localhost'],
+      ['an empty domain label', 'anna@example..com'],
+      ['a local part with two dots in a row', 'an..na@example.com'],
+      ['a local part that ends with a dot', 'anna.@example.com'],
+      ['white space', 'an na@example.com'],
+      ['a no-break space', 'åsa\u00a0@example.se'],
+      ['a line separator', 'åsa\u2028@example.se'],
+      ['a control character', 'anna\u0000@example.com'],
+      ['a C1 control character', 'åsa\u0085@example.se'],
+      ['a lone surrogate', 'åsa\ud800@example.se'],
+      ['a quoted local part', '"an na"@example.com'],
+      ['an address literal', 'anna@[192.0.2.1]'],
+    ])(
+      'the target e-mail address with %s is an invalid e-mail format: 400 invalid_parameter, nothing moves',
+      async (_, email) => {
+        const answer = await expectUnchanged(h.platform, () => transfer({ ...body, target_account_email: email }));
+        const error = expectError(answer, 400, 'invalid_parameter', 'target_account_email');
+        expect(error.message).toBe('Parameter must be a valid e-mail address');
+      },
+    );
+
     test('the source account is checked before the subscription, and both before the target', async () => {
       const answer = await expectUnchanged(h.platform, () =>
         transfer({

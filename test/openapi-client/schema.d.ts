@@ -1275,7 +1275,7 @@ export interface components {
         TransferSubscriptionRequest: {
             source_account_id: string;
             subscription_id: string;
-            /** Format: email */
+            /** Format: idn-email */
             target_account_email: string;
         };
         /** @description At most one period per payment_option. By the package and the organisation, the platform also refuses (400 invalid_parameter): a period of a campaign without monthly_payments; in an organisation with the simple price model, a period with details or without price; in one with the complex model, a period without details */

@@ -54,6 +54,21 @@ describe('5. transfer subscription', () => {
     ).rejects.toMatchObject({ constructor: RequestValidationError, field: 'target_account_email' });
     expect(received(paths.transferSubscription)).toEqual([]);
   });
+
+  test.each([["#!$%&'*+/=?^_`{|}~-@example.org"], ['åsa@example.se']])(
+    'an address with atext specials or beyond ASCII (%s) is sent, and the platform finds its account',
+    async (email) => {
+      const doc = platform.snapshot();
+      doc.accounts.find((a) => a.id === anna)!.email = email;
+      platform.restore(doc);
+      const { id } = await sdk().subscriptions.transfer({
+        source_account_id: bo,
+        subscription_id: ups.boBasic,
+        target_account_email: email,
+      });
+      expect(platform.snapshot().user_products.find((u) => u.id === id)?.account_id).toBe(anna);
+    },
+  );
 });
 
 describe("the spec's errors of 5: the error class, the spec's code and field", () => {
