@@ -7,6 +7,7 @@
 import { getHelpdeskMessage, getHelpdeskMessageTemplate, getPendingMessages } from '../../src/endpoints.js';
 import type { HelpdeskAccount, HelpdeskAssignee, HelpdeskMessage } from '../../src/schemas/helpdesk.js';
 import { callerAccount } from '../core/authentication.js';
+import { timeMs } from '../core/clock.js';
 import type { AccountRecord, HelpdeskMessageRecord } from '../core/document.js';
 import { notFound } from '../core/errors.js';
 import { apiRoute, type Route } from '../core/route.js';
@@ -62,7 +63,8 @@ const pending = apiRoute(getPendingMessages, ({ input, state, auth }) => {
   const items = state.helpdeskMessages
     .list('account', account.id)
     .filter((m) => m.state === 'pending')
-    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+    // Oldest first as instants: a text with an offset (`12:00+05:00`) does not sort as the instant it names.
+    .sort((a, b) => timeMs(a.created_at) - timeMs(b.created_at) || a.id.localeCompare(b.id))
     .map((m) => messageView(state, m));
   return { body: { items } };
 });

@@ -3,6 +3,7 @@
 import { cancelProduct, getMeDocumented, getMyActiveProducts, getSignedInUser } from '../../src/endpoints.js';
 import type { DocumentedUser, DocumentedUserV3 } from '../../src/schemas/me.js';
 import type { SignedInUser } from '../../src/schemas/sign-on.js';
+import { timeMs } from '../core/clock.js';
 import type { AccountRecord, UserProductRecord } from '../core/document.js';
 import { HttpError, notFound } from '../core/errors.js';
 import { sameId } from '../core/ids.js';
@@ -40,7 +41,7 @@ function documentedUserProduct(state: State, u: UserProductRecord) {
 function documentedUser(state: State, a: AccountRecord, v3: boolean): DocumentedUser | DocumentedUserV3 {
   const address = a.address;
   const userProducts = [...state.userProductsOf(a.id)]
-    .sort((x, y) => x.created.localeCompare(y.created))
+    .sort((x, y) => timeMs(x.created) - timeMs(y.created))
     .map((u) => {
       const full = documentedUserProduct(state, u);
       if (v3) return full;

@@ -77,6 +77,17 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
       expect(assigned?.assignee).not.toHaveProperty('has_products');
     });
 
+    test('oldest first by created_at as an instant: a time with an offset sorts by when it was, not by its text', async () => {
+      // 12:00+05:00 is 07:00Z, before 09:00Z, though its text sorts after.
+      restoreWith((doc) => {
+        doc.helpdesk_messages.find((m) => m.id === messages.annaPendingUnassigned)!.created_at = '2024-02-01T09:00:00Z';
+        doc.helpdesk_messages.find((m) => m.id === messages.annaPendingAssigned)!.created_at =
+          '2024-02-01T12:00:00+05:00';
+      });
+      const { items } = expectOk(await get(paths.pending, { account_id: anna }), GetPendingMessagesResponse);
+      expect(items.map((m) => m.id)).toEqual([messages.annaPendingAssigned, messages.annaPendingUnassigned]);
+    });
+
     test('has_products is true when the account holds an activated user-product; a name change shows at once', async () => {
       const doc = h.platform.snapshot();
       doc.accounts.find((a) => a.id === bo)!.first_name = 'Bosse';

@@ -49,6 +49,19 @@ describe.each(ADAPTERS)('the me API through %s', (kind) => {
       ]);
     });
 
+    test('user-products oldest created first, compared as instants: a time with an offset sorts by when it was', async () => {
+      const doc = h.platform.snapshot();
+      const evas = doc.user_products.filter((u) => u.account_id === eva);
+      expect(evas.length).toBeGreaterThanOrEqual(2);
+      const [first, second] = evas;
+      // 12:00+05:00 is 07:00Z: the second user-product was created first, though its text sorts after.
+      first!.created = '2024-02-01T09:00:00Z';
+      second!.created = '2024-02-01T12:00:00+05:00';
+      h.platform.restore(doc);
+      const { item } = expectOk(await h.call(path.v3, { token: user(eva) }), DocumentedMeV3Response);
+      expect(item.user_products.slice(0, 2).map((u) => u.id)).toEqual([second!.id, first!.id]);
+    });
+
     test.each([
       ['no token', null, 401, 'invalid_token', 'authorization'],
       ['a token without a user', 'client', 403, 'identity_required', undefined],
