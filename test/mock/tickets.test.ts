@@ -271,6 +271,20 @@ describe.each(ADAPTERS)('exchange ticket for access token (endpoint 23, grant ti
     expectError(await refresh(second.refresh_token!), 401, 'invalid_grant', 'refresh_token');
   });
 
+  test('a refresh token expires 30 days after it is issued (refreshTokenLifetimeSeconds): 401 invalid_grant, nothing changes', async () => {
+    const thirtyDays = 30 * 24 * 3600;
+    const first = expectOk(await exchange(ticketFor()), AccessTokenResponse);
+    h.platform.clock.freeze();
+    h.platform.clock.advance(thirtyDays - 1);
+    // Each refresh issues a pair whose refresh token has 30 days of its own.
+    const second = expectOk(await refresh(first.refresh_token!), AccessTokenResponse);
+    h.platform.clock.advance(thirtyDays);
+    await expectUnchanged(h.platform, async () => {
+      const error = expectError(await refresh(second.refresh_token!), 401, 'invalid_grant', 'refresh_token');
+      expect(error.message).toBe('The refresh token has expired');
+    });
+  });
+
   test('refresh_token grant: only the client the token was issued to; a wrong secret is 401 invalid_client', async () => {
     const first = expectOk(await exchange(ticketFor()), AccessTokenResponse);
     await expectUnchanged(h.platform, async () => {
