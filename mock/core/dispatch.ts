@@ -58,9 +58,9 @@ function bodyOf(route: Route, media: string | undefined, text: string | null): u
 }
 
 /**
- * The validated input of a request to `route`: its body, else its query (an API route refuses a
- * query it does not take, `unknown_parameter`). The content type comes first, then the query, then
- * the body.
+ * The validated input of a request to `route`: its body, else its query (an entry's route, of the
+ * API, the authorization API or the SSO service, refuses a query it does not take,
+ * `unknown_parameter`). The content type comes first, then the query, then the body.
  */
 function inputOf(route: Route, request: CoreRequest, params: Readonly<Record<string, string>>): unknown {
   const { url, headers } = request;
@@ -81,7 +81,7 @@ function inputOf(route: Route, request: CoreRequest, params: Readonly<Record<str
     throw invalidContentType('application/json');
   let input: unknown;
   if (route.query) input = validate(route.query, withPathParams(pairsToRecord(url.search.slice(1)), params));
-  else if (route.kind === 'api' && url.search.length > 1) {
+  else if ((route.kind === 'api' || route.kind === 'auth') && url.search.length > 1) {
     // Read as a query route reads it: `?&` names no parameter, and is accepted as on those.
     const [first] = Object.keys(pairsToRecord(url.search.slice(1)));
     if (first !== undefined) throw new HttpError(400, 'unknown_parameter', `Unknown parameter: ${first}`, first);

@@ -59,8 +59,9 @@ export interface RouteResult<B = unknown> {
 }
 
 /**
- * Which part of the platform a route belongs to: `api` routes refuse unknown query parameters,
- * `admin` routes read any body as JSON whatever its Content-Type, `shop` routes are the shop's HTML pages.
+ * Which part of the platform a route belongs to: `api` routes (the API's host) and `auth` routes (the
+ * authorization API's and the SSO service's entries) refuse unknown query parameters, `admin`
+ * routes read any body as JSON whatever its Content-Type, `shop` routes are the shop's HTML pages.
  */
 export type RouteKind = 'api' | 'auth' | 'admin' | 'shop';
 

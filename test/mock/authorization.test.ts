@@ -83,6 +83,18 @@ describe.each(ADAPTERS)('access token, grant_type=none (endpoint 23) through %s'
     expectOk(await h.call(paths.getProducts, { token: token.access_token }), GetProductsResponse);
   });
 
+  test('a query parameter on an endpoint that takes a body: 400 unknown_parameter naming it; no token is issued', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.accessToken, {
+        method: 'POST',
+        host: 'auth',
+        query: { foo: 'bar' },
+        json: { grant_type: 'none', ...credentials },
+      }),
+    );
+    expect(expectError(answer, 400, 'unknown_parameter', 'foo').message).toBe('Unknown parameter: foo');
+  });
+
   test('form body with a space-separated scope: only those scopes', async () => {
     const form = new URLSearchParams({ grant_type: 'none', ...credentials, scope: `${READ} ${READ}` });
     const answer = await h.call(paths.accessToken, {

@@ -139,6 +139,34 @@ describe.each(ADAPTERS)('the SSO service through %s', (kind) => {
     ]),
   ];
 
+  test.each(['createsession', 'sessionstatus', 'authenticate', 'logout'])(
+    '%s: a query parameter on an operation that takes a body is 400 unknown_parameter naming it; nothing changes',
+    async (operation) => {
+      const sid = h.platform.sso.createSession({ clientId: SITE.clientId });
+      const claims = {
+        sid,
+        ...DEVICE,
+        apn: 'News',
+        apv: '1.0',
+        osn: 'Android',
+        osv: '15',
+        lks: 'anon',
+        usr: anna.email,
+        pwd: anna.password,
+      };
+      const t = await sign(h, claims);
+      await expectUnchanged(h.platform, async () => {
+        const answer = await h.call(`/${operation}`, {
+          method: 'POST',
+          host: 'sso',
+          query: { foo: 'bar' },
+          json: { t },
+        });
+        expect(expectError(answer, 400, 'unknown_parameter', 'foo').message).toBe('Unknown parameter: foo');
+      });
+    },
+  );
+
   describe('createsession', () => {
     test('answers a new anonymous session', async () => {
       const sid = await createSession();

@@ -15,6 +15,7 @@ import {
   demoSite,
   expectError,
   expectOk,
+  expectUnchanged,
   type Harness,
   paths,
   useAdapter,
@@ -107,6 +108,23 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
     expect(claims.err).toBeNull();
     return sid;
   };
+
+  test('a query parameter on an endpoint that takes a body: 400 unknown_parameter naming it; the ticket is not judged', async () => {
+    const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+    const ticket = ticketFor();
+    const t = await requestToken(h, { sid, ticket });
+    await expectUnchanged(h.platform, async () => {
+      const answer = await h.call(paths.authenticateWithTicket, {
+        method: 'POST',
+        host: 'sso',
+        query: { foo: 'bar' },
+        json: { t },
+      });
+      expect(expectError(answer, 400, 'unknown_parameter', 'foo').message).toBe('Unknown parameter: foo');
+    });
+    expect(session(sid).state).toBe('anon');
+    expect(await exchangeable(ticket)).toBe(true);
+  });
 
   describe('the session table', () => {
     test('Anon + valid ticket -> LoggedIn: sts loggedin, aid set, a new ticket in at; the ticket is consumed', async () => {

@@ -100,6 +100,22 @@ describe.each(ADAPTERS)('generate ticket (endpoint 22) through %s', (kind) => {
     await expectUnchanged(h.platform, async () => expectError(await generate(json, token), 400, code, field));
   });
 
+  test('a query parameter on an endpoint that takes a body: 400 unknown_parameter naming it; no ticket', async () => {
+    const json = { accountId: anna, clientId: site.clientId };
+    const token = server();
+    await expectUnchanged(h.platform, async () => {
+      const answer = await h.call(paths.generateTicket, {
+        method: 'POST',
+        host: 'auth',
+        query: { foo: 'bar' },
+        json,
+        token,
+      });
+      expect(expectError(answer, 400, 'unknown_parameter', 'foo').message).toBe('Unknown parameter: foo');
+    });
+    expectOk(await generate(json, token), GenerateTicketResponse);
+  });
+
   test('401 for a missing, unknown or expired token; 403 without the scope', async () => {
     const json = { accountId: anna, clientId: site.clientId };
     expectError(await generate(json, null), 401, 'invalid_token', 'authorization');
@@ -151,6 +167,27 @@ describe.each(ADAPTERS)('exchange ticket for access token (endpoint 23, grant ti
     expect(stored.used_at).not.toBeNull();
     expect(stored.access_token).toBe(token.access_token);
   });
+
+  test.each([
+    ['in a JSON body', false],
+    ['in a form body', true],
+  ])(
+    'a query parameter on an endpoint that takes a body, %s: 400 unknown_parameter naming it; the ticket stays usable',
+    async (_, form) => {
+      const ticket = ticketFor();
+      const fields = { grant_type: 'ticket', ticket, client_id: site.clientId, client_secret: site.clientSecret };
+      await expectUnchanged(h.platform, async () => {
+        const answer = await h.call(paths.accessToken, {
+          method: 'POST',
+          host: 'auth',
+          query: { client_id: site.clientId },
+          ...(form ? { form: fields } : { json: fields }),
+        });
+        expect(expectError(answer, 400, 'unknown_parameter', 'client_id').message).toBe('Unknown parameter: client_id');
+      });
+      expectOk(await exchange(ticket), AccessTokenResponse);
+    },
+  );
 
   test('a form-urlencoded body is accepted too', async () => {
     const form = {
