@@ -100,7 +100,7 @@ const Account = z
   })
   .meta({
     description:
-      'End customers. Only `status: "active"` accounts get tokens, tickets, a shop login and an SSO login; `archived` accounts refuse change logs (endpoint 4). `password_hash` is a salted scrypt hash; a document may give `password` in clear instead, which is hashed on load and never kept or shown.',
+      'End customers. Only `status: "active"` accounts get tokens, tickets, a shop login and an SSO login; `archived` accounts refuse change logs (endpoint 4) and provisioning (13). `password_hash` is a salted scrypt hash; a document may give `password` in clear instead, which is hashed on load and never kept or shown.',
   });
 
 /** A price period as stored: the spec's read fields plus what endpoints 1 and 3 need. */

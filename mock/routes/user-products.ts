@@ -20,8 +20,8 @@ function checkWindow(validFrom: string, validTo: string): void {
 /**
  * Endpoint 13. After the client's provision service (the guard): the account, then the package or
  * campaign (on sale now: an inactive one is absent, a plain product is not a package), then the
- * window, then a second live provisioning of the same package by the same provision service with
- * an overlapping window (`409 already_provisioned`). Creates an `activated` user-product controlled
+ * window, then an archived account (`409 invalid_state`), then a second live provisioning of the
+ * same package by the same provision service with an overlapping window (`409 already_provisioned`). Creates an `activated` user-product controlled
  * by the caller's provision service; no order (the provision service bills its own customers).
  */
 const provision = apiRoute(
@@ -35,6 +35,9 @@ const provision = apiRoute(
     if (!pkg || !(pkg.is_package || pkg.is_campaign) || !isActive(pkg, now))
       throw notFound('package_code', 'Package or campaign not found');
     checkWindow(input.valid_from, input.valid_to);
+    // As endpoints 4 and 5 refuse an archived account; an inactive one may still be provisioned.
+    if (account.status === 'archived')
+      throw new HttpError(409, 'invalid_state', 'The account is archived', 'account_id');
     const from = Date.parse(input.valid_from);
     const to = Date.parse(input.valid_to);
     const overlapping = state

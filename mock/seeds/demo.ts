@@ -122,7 +122,7 @@ export const demoIds = {
     dora: 'ac0000000000000000000004',
     /** Holds a cancelled, still running `premium-summer`. */
     eva: 'ac0000000000000000000005',
-    /** Archived: change logs to it are refused. */
+    /** Archived: change logs to it, provisioning to it and transfers to it are refused. */
     frank: 'ac0000000000000000000006',
     /** Active, holds a `premium-digital` paid through `psp`, and a `basic-news` of another provision service. */
     gus: 'ac0000000000000000000007',

@@ -121,6 +121,13 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
     expect(periods.items[0]!.price).toBe(200.25);
   });
 
+  test('an inactive package may still be repriced: 200, the price is set for when it is on sale again', async () => {
+    const legacy = { package_integration_code: 'LEGACY', price_periods: [{ ...creditcard, price: 1 }] };
+    expect(expectOk(await update(legacy), IdResponse)).toEqual({ id: demoIds.products.legacy });
+    const [p] = await products({ product_code: 'legacy-package', include_inactive: 'true' });
+    expect(p!.price_periods.find((pp) => pp.payment_option === 'creditcard')?.price).toBe(1);
+  });
+
   test('Content-Type with a charset parameter is accepted', async () => {
     const answer = await h.call(paths.updatePrices, {
       method: 'POST',

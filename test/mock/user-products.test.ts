@@ -7,7 +7,7 @@ import { IdResponse } from '../../src/schemas/common.js';
 import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
 
 const SCOPE = '/external/userproduct/w';
-const { anna, dora, hedda, gus } = demoIds.accounts;
+const { anna, carl, dora, frank, hedda, gus } = demoIds.accounts;
 const ups = demoIds.userProducts;
 const FROM = '2030-01-01T00:00:00Z';
 const TO = '2031-01-01T00:00:00Z';
@@ -108,6 +108,24 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
     ])('refuses %s, and creates nothing', async (_, patch, status, code, field) => {
       const answer = await expectUnchanged(h.platform, () => provision({ ...body, ...patch }));
       expectError(answer, status, code, field);
+    });
+
+    test('an archived account is refused as endpoints 4 and 5 refuse one: 409 invalid_state account_id, and nothing is created', async () => {
+      const answer = await expectUnchanged(h.platform, () => provision({ ...body, account_id: frank }));
+      expect(expectError(answer, 409, 'invalid_state', 'account_id').message).toBe('The account is archived');
+    });
+
+    test('the archived account is told after the lookups: an absent package is still 404 not_found package_code', async () => {
+      const answer = await expectUnchanged(h.platform, () =>
+        provision({ ...body, account_id: frank, package_code: 'no-such-package' }),
+      );
+      expectError(answer, 404, 'not_found', 'package_code');
+    });
+
+    test('an inactive account that is not archived may still be provisioned: 201', async () => {
+      expect(h.platform.snapshot().accounts.find((a) => a.id === carl)?.status).toBe('inactive');
+      const { id } = expectOk(await provision({ ...body, account_id: carl }), IdResponse, 201);
+      expect(userProduct(id)).toMatchObject({ account_id: carl, state: 'activated' });
     });
 
     test('a second provisioning of the package for the same account and time: 409 already_provisioned', async () => {

@@ -27,7 +27,7 @@ import {
 
 usePlatform();
 
-const { anna, gus, hedda } = demoIds.accounts;
+const { anna, frank, gus, hedda } = demoIds.accounts;
 const ups = demoIds.userProducts;
 const all = scopesOf(provisionUserProduct, updateUserProduct);
 const sdk = () => client({}, all);
@@ -135,6 +135,13 @@ describe("the spec's errors of 13 and 12: the error class, the spec's code and f
       NotFoundError,
       'not_found',
       'package_code',
+    ],
+    [
+      '13: the account is archived',
+      (c) => c.userProducts.provision({ ...provisionBody, account_id: frank }),
+      ConflictError,
+      'invalid_state',
+      'account_id',
     ],
     [
       '13: the package provisioned twice for the same time',
