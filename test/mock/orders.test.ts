@@ -1,5 +1,7 @@
 /** Endpoint 9, order validation, through both adapters. The platform clock is fixed at 2030-01-01. */
 import { describe, expect, test } from 'vitest';
+import { IdResponse } from '../../src/schemas/common.js';
+import { ActiveProductsResponse } from '../../src/schemas/me.js';
 import { OrderValidationResponse } from '../../src/schemas/orders.js';
 import {
   ADAPTERS,
@@ -53,6 +55,36 @@ describe.each(ADAPTERS)('order validation (endpoint 9) through %s', (kind) => {
     expect(await item({ product_code: 'premium-summer', account_id: eva })).toMatchObject({
       reason: 'already_subscribed',
     });
+  });
+
+  test('a subscription that starts in the future counts: already_subscribed (a purchase now would overlap it), though active products list it only from its start', async () => {
+    const provisioned = await h.call(paths.provisionUserProduct, {
+      method: 'POST',
+      token: h.token(['/external/userproduct/w']),
+      json: {
+        account_id: anna,
+        package_code: 'premium-digital',
+        subscription_type: 'recurring',
+        valid_from: '2031-01-01T00:00:00Z',
+        valid_to: '2032-01-01T00:00:00Z',
+      },
+    });
+    expectOk(provisioned, IdResponse, 201);
+    const active = async () =>
+      expectOk(
+        await h.call(paths.getAccountActiveProducts, {
+          query: { account_id: anna },
+          token: h.token(['/external/account/r']),
+        }),
+        ActiveProductsResponse,
+      ).item.active_products;
+    expect(await item({ product_code: 'premium-digital', account_id: anna })).toMatchObject({
+      purchase_allowed: false,
+      reason: 'already_subscribed',
+    });
+    expect(await active()).not.toContain('premium-digital');
+    h.platform.clock.set('2031-01-01T00:00:00Z');
+    expect(await active()).toContain('premium-digital');
   });
 
   test('a cancelled user-product whose term has ended does not count', async () => {
