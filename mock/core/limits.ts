@@ -4,6 +4,7 @@
  * anything parses or walks it). Both adapters and the core apply them.
  */
 import { logToAccounts, pathOf } from '../../src/endpoints.js';
+import { ChangeLogEntry, MAX_CHANGE_LOGS_PER_REQUEST } from '../../src/schemas/account-change-log.js';
 import { HttpError } from './errors.js';
 
 /** The default body size limit: 1 MiB, above any request of the spec but endpoint 4's largest. */
@@ -17,12 +18,56 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_BODY_BYTES_LIMIT = 256 * 1024 * 1024;
 
 /**
- * The body limit of endpoint 4 (`PUT .../account_change_log/log_to_accounts`), 8 MiB: the spec
- * allows 1,000 entries of a 1,024-character message, a 100-character category and `requested_by`
- * (1.23 MB in plain ASCII), and 1,001 such entries must reach the count rule (400, not 413), even
- * with every character of those fields written as a six-byte JSON escape (7.5 MB).
+ * The most bytes of JSON one character of a string takes: the schemas count a character beyond the
+ * BMP as one (zod counts code points), and its escape is a surrogate pair, `\ud83d\ude00`, 12 bytes;
+ * any other character escaped is `\uXXXX`, 6, and written as UTF-8 at most 4.
  */
-const CHANGE_LOG_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_JSON_BYTES_PER_CHARACTER = 12;
+/** The most bytes of JSON one ASCII character (of a key, or an id's hexadecimal digit) takes: its `\uXXXX` escape. */
+const MAX_JSON_BYTES_PER_ASCII = 6;
+/** The characters of a record id: `ID_PATTERN` takes 24, whatever size the spec's table allows. */
+const ID_CHARACTERS = 24;
+
+/** The most bytes of a JSON string of `characters` characters of at most `perCharacter` bytes each, its quotes included. */
+function jsonStringBytes(characters: number, perCharacter: number): number {
+  return 2 + characters * perCharacter;
+}
+
+/**
+ * The most bytes of one valid change-log entry as JSON without white space between tokens: every
+ * key escaped, the account id's 24 hexadecimal digits escaped, and each other member at its
+ * longest, every character beyond the BMP and escaped.
+ */
+function largestChangeLogEntryBytes(): number {
+  const members = Object.entries(ChangeLogEntry.shape);
+  let bytes = 2 + (members.length - 1); // the braces, a comma between members
+  for (const [key, schema] of members) {
+    const longest = schema.maxLength;
+    if (longest === null) throw new Error(`change_logs[].${key} has no longest size`);
+    const value =
+      key === 'account_id'
+        ? jsonStringBytes(ID_CHARACTERS, MAX_JSON_BYTES_PER_ASCII)
+        : jsonStringBytes(longest, MAX_JSON_BYTES_PER_CHARACTER);
+    bytes += jsonStringBytes(key.length, MAX_JSON_BYTES_PER_ASCII) + 1 + value; // the key, a colon, the value
+  }
+  return bytes;
+}
+
+/**
+ * The body limit of endpoint 4 (`PUT .../account_change_log/log_to_accounts`), computed from its
+ * schema: the spec allows 1,000 entries of a 1,024-character message and a 100-character category
+ * and `requested_by` (1.23 MB in plain ASCII), and 1,001 such entries must reach the count rule
+ * (400, not 413) however they are written without white space between tokens: every key and
+ * character escaped, each character of the texts beyond the BMP (12 bytes). That is 15,125,182
+ * bytes (14.4 MiB); the largest valid batch written so is 15.1 MB.
+ */
+const CHANGE_LOG_BODY_BYTES =
+  2 + // the braces
+  jsonStringBytes('change_logs'.length, MAX_JSON_BYTES_PER_ASCII) +
+  1 + // the colon
+  2 + // the brackets
+  (MAX_CHANGE_LOGS_PER_REQUEST + 1) * largestChangeLogEntryBytes() +
+  MAX_CHANGE_LOGS_PER_REQUEST; // a comma between entries
 
 /** Routes whose largest valid request is over the default limit: method, path and their own minimum. */
 const LARGER_BODIES: readonly { method: string; path: string; bytes: number }[] = [

@@ -3,6 +3,7 @@
  * plain fetch.
  */
 import { beforeEach, describe, expect, test } from 'vitest';
+import { bodyLimitFor, DEFAULT_MAX_BODY_BYTES } from '../../mock/core/limits.js';
 import { createPlatform, defaultHosts } from '../../mock/index.js';
 import { AvailableCategoriesResponse, LogToAccountsResponse } from '../../src/schemas/account-change-log.js';
 import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
@@ -164,15 +165,50 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
       expect(expectOk(answer, LogToAccountsResponse, 207).ok).toHaveLength(1000);
     });
 
-    test('1001 of the longest entries, every character a six-byte escape (6.9 MB), reach the count rule: 400 invalid_parameter change_logs, not 413', async () => {
-      const json = { change_logs: Array.from({ length: 1001 }, () => longest('\u0007')) };
-      expect(JSON.stringify(json).length).toBeGreaterThan(6_500_000);
-      const answer = await expectUnchanged(h.platform, () => log(json));
-      expectError(answer, 400, 'invalid_parameter', 'change_logs');
+    /** `text` as JSON with every character escaped: a character beyond the BMP as a surrogate pair, 12 bytes. */
+    const escapedJson = (text: string) =>
+      `"${Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')}"`;
+    /** A body of `count` entries as JSON without white space, every key and every character escaped. */
+    const escapedBody = (count: number, fields: Record<string, string>) => {
+      const members = Object.entries(fields).map(([key, value]) => `${escapedJson(key)}:${escapedJson(value)}`);
+      const one = `{${members.join(',')}}`;
+      return `{${escapedJson('change_logs')}:[${Array.from({ length: count }, () => one).join(',')}]}`;
+    };
+    const send = (body: string) =>
+      h.call(paths.logToAccounts, { method: 'PUT', body, headers: { 'content-type': 'application/json' }, token });
+    const beyondBmp = '\u{1F600}';
+    const limit = bodyLimitFor(DEFAULT_MAX_BODY_BYTES, 'PUT', paths.logToAccounts);
+
+    test('the largest valid batch, every character beyond the BMP and escaped as a surrogate pair (13.6 MB), is accepted: 207', async () => {
+      const body = escapedBody(1000, {
+        account_id: anna,
+        category_type: 'complaint',
+        message: beyondBmp.repeat(1024),
+        requested_by: beyondBmp.repeat(100),
+      });
+      expect(Buffer.byteLength(body)).toBeGreaterThan(13_500_000);
+      const answer = await send(body);
+      expect(expectOk(answer, LogToAccountsResponse, 207).ok).toHaveLength(1000);
+      expect(logs().at(-1)?.message).toBe(beyondBmp.repeat(1024));
     });
 
-    test('a body over its own limit of 8 MiB: 413 payload_too_large body, nothing logged', async () => {
-      const json = { change_logs: [entry(anna, 'x'.repeat(8 * 1024 * 1024))] };
+    test('1001 of the longest entries, every key and character escaped and each character of the texts beyond the BMP, reach the count rule: 400 invalid_parameter change_logs, not 413; they fill the limit exactly', async () => {
+      const body = escapedBody(1001, {
+        account_id: anna,
+        category_type: beyondBmp.repeat(100),
+        message: beyondBmp.repeat(1024),
+        requested_by: beyondBmp.repeat(100),
+      });
+      expect(Buffer.byteLength(body)).toBe(limit);
+      const answer = await expectUnchanged(h.platform, () => send(body));
+      expectError(answer, 400, 'invalid_parameter', 'change_logs');
+      // One byte more (a space between tokens) is over the limit.
+      const over = await expectUnchanged(h.platform, () => send(`${body} `));
+      expectError(over, 413, 'payload_too_large', 'body');
+    });
+
+    test(`a body over its own limit (${limit} bytes): 413 payload_too_large body, nothing logged`, async () => {
+      const json = { change_logs: [entry(anna, 'x'.repeat(limit))] };
       const answer = await expectUnchanged(h.platform, () => log(json));
       expectError(answer, 413, 'payload_too_large', 'body');
     });
