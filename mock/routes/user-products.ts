@@ -21,8 +21,9 @@ function checkWindow(validFrom: string, validTo: string): void {
  * Endpoint 13. After the client's provision service (the guard): the account, then the package or
  * campaign (on sale now: an inactive one is absent, a plain product is not a package), then the
  * window, then an archived account (`409 invalid_state`), then a second live provisioning of the
- * same package by the same provision service with an overlapping window (`409 already_provisioned`). Creates an `activated` user-product controlled
- * by the caller's provision service; no order (the provision service bills its own customers).
+ * same package by the same provision service with an overlapping window (`409 already_provisioned`).
+ * Creates an `activated` user-product controlled by the caller's provision service; no order (the
+ * provision service bills its own customers).
  */
 const provision = apiRoute(
   provisionUserProduct,
