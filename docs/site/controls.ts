@@ -3,13 +3,14 @@
  * Run button runs it in the page against the reference platform running in the reader's browser
  * (`runner.js`, loaded on the first Run), shows what it printed and the requests it sent with what
  * the platform answered; Edit lets the reader change it and run it again, Reset puts the platform
- * back to its demo data. An example that only Node can run says so and shows the command instead.
+ * back to its demo data. An example that only Node can run says so, and what to save it as and run
+ * instead.
  *
  * State for tests and styles is in attributes of each control: `data-run-state` (idle, loading,
  * running, done; node-only, or declares for a block without a Run of its own), `data-matches` (whether the output is the one the guide states), and on `<html>`,
  * `data-first-run-ms` (how long the page's first run took, loading the platform included).
  */
-import { type ExampleBlock, nodeOnlyReason, outputMatches, programsOf } from './examples.js';
+import { type ExampleBlock, nodeOnlyReason, nodeRun, outputMatches, programsOf } from './examples.js';
 import type { RunResult } from './runner.js';
 
 interface Runner {
@@ -197,14 +198,31 @@ function declaresOnly(): HTMLElement {
   return box;
 }
 
-/** What an example that only Node can run shows instead of the controls. */
-function nodeOnly(reason: string): HTMLElement {
+/** What an example that only Node can run shows instead of the controls: why, and how Node runs it. */
+function nodeOnly(reason: string, program: string): HTMLElement {
+  const { file, command } = nodeRun(program);
+  const code = (text: string) => element('code', { textContent: text });
+  const how =
+    file === 'example.test.ts'
+      ? [' Save it as ', code(file), ' and run ', code(command), '.']
+      : [
+          ' It is an ES module (it awaits at the top level): save it as ',
+          code(file),
+          ' (or as ',
+          code('example.ts'),
+          ' with ',
+          code('"type": "module"'),
+          ' in ',
+          code('package.json'),
+          ') and run it with ',
+          code(command),
+          '.',
+        ];
   const box = element(
     'div',
     { className: 'docs-run docs-run-node' },
-    `Runs in Node, not in this page: it uses ${reason}. Save it as example.ts and run `,
-    element('code', { textContent: 'npx tsx example.ts' }),
-    '.',
+    `Runs in Node, not in this page: it uses ${reason}.`,
+    ...how,
   );
   box.dataset.runState = 'node-only';
   return box;
@@ -224,10 +242,11 @@ function setUp(): void {
   const byBlock = new Map(examples.map((e) => [e.block, e]));
   for (const program of programsOf(examples.map((e) => e.block))) {
     const members = program.map((block) => byBlock.get(block) as Example);
-    const reason = nodeOnlyReason(program.map((b) => b.code).join('\n'));
+    const source = program.map((b) => b.code).join('\n');
+    const reason = nodeOnlyReason(source);
     members.forEach((example, i) => {
       const controls = reason
-        ? nodeOnly(reason)
+        ? nodeOnly(reason, source)
         : example.block.expected === undefined
           ? declaresOnly()
           : runControls(example, members.slice(0, i));

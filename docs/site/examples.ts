@@ -36,6 +36,17 @@ export function nodeOnlyReason(program: string): string | undefined {
 }
 
 /**
+ * How a reader runs in Node a program the page cannot run, as the README says it: a vitest suite
+ * as a test file, run by vitest; any other as an ES module (`.mts`: a project made by `npm init`
+ * is CommonJS, where a `.ts` file cannot await at the top level), run by tsx.
+ */
+export function nodeRun(program: string): { readonly file: string; readonly command: string } {
+  return /from 'vitest'/.test(program)
+    ? { file: 'example.test.ts', command: 'npx vitest run' }
+    : { file: 'example.mts', command: 'npx tsx example.mts' };
+}
+
+/**
  * Output as compared: each line without trailing spaces, runs of spaces as one, no blank lines
  * at either end (Node and the browser break a long value's lines alike; spacing is not the point).
  */

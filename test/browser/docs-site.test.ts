@@ -136,8 +136,20 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
     try {
       const text = await page.locator('.docs-run[data-run-state="node-only"]').first().textContent();
       expect(text).toContain('Runs in Node, not in this page: it uses subscription-platform-sdk/mock/node');
-      expect(text).toContain('npx tsx example.ts');
+      expect(text).toContain(
+        'It is an ES module (it awaits at the top level): save it as example.mts (or as example.ts with "type": "module" in package.json) and run it with npx tsx example.mts.',
+      );
       expect(await page.locator('.docs-run button').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a vitest example says to save it as a test file and run vitest', async () => {
+    const page = await open('documents/test-authors.html');
+    try {
+      const text = await page.locator('.docs-run[data-run-state="node-only"]').first().textContent();
+      expect(text).toContain('it uses vitest, the test runner. Save it as example.test.ts and run npx vitest run.');
     } finally {
       await page.close();
     }

@@ -3,7 +3,7 @@
  * program, which need Node, and when an output is the one a guide states.
  */
 import { describe, expect, test } from 'vitest';
-import { blocksOfMarkdown, nodeOnlyReason, outputMatches, programsOf } from '../../docs/site/examples.js';
+import { blocksOfMarkdown, nodeOnlyReason, nodeRun, outputMatches, programsOf } from '../../docs/site/examples.js';
 
 describe('an output is the stated one', () => {
   test.each([
@@ -44,4 +44,12 @@ test('what only Node has is named', () => {
   expect(nodeOnlyReason("import { test } from 'vitest';")).toContain('vitest');
   expect(nodeOnlyReason("import { readFileSync } from 'node:fs';")).toContain("Node's own modules");
   expect(nodeOnlyReason("import { PlatformClient } from 'subscription-platform-sdk';")).toBeUndefined();
+});
+
+test('a program only Node can run is saved as the README says: a vitest suite as a test file, any other as an ES module', () => {
+  expect(nodeRun("import { test } from 'vitest';")).toEqual({ file: 'example.test.ts', command: 'npx vitest run' });
+  expect(nodeRun("import { startServer } from 'subscription-platform-sdk/mock/node';")).toEqual({
+    file: 'example.mts',
+    command: 'npx tsx example.mts',
+  });
 });
