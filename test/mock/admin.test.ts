@@ -1,8 +1,10 @@
 /** The test-suite tools over HTTP, under /__admin, through both adapters. */
+import { readFileSync } from 'node:fs';
 import { jwtVerify, SignJWT } from 'jose';
 import { describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import type { StateDocument } from '../../mock/index.js';
+import { adminRoutes } from '../../mock/routes/admin.js';
 import type { DemoGuide } from '../../mock/seeds/demo-guide.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
@@ -243,4 +245,25 @@ describe.each(ADAPTERS)('GET /__admin/demo, another seed, through %s', (kind) =>
     expect((answer.body as { message: string }).message).toContain('GET /__admin/state');
     expect(empty.platform.snapshot()).toEqual(before);
   });
+});
+
+test("docs/other-languages.md's admin table names every /__admin route of the platform, and no other", () => {
+  const page = readFileSync(new URL('../../docs/other-languages.md', import.meta.url), 'utf8');
+  const table = page.split('## The admin API')[1]?.split('\n## ')[0] ?? '';
+  // Each row's first cell: `METHOD /path` items, or a bare `METHOD` that takes the path of the next item.
+  const documented = new Set<string>();
+  for (const [, cell = ''] of table.matchAll(/^\| (`[^|]*`) \|/gm)) {
+    let pending: string[] = [];
+    for (const [, item = ''] of cell.matchAll(/`([^`]+)`/g)) {
+      const [method = '', path] = item.split(' ');
+      if (path === undefined) {
+        pending.push(method);
+        continue;
+      }
+      for (const m of [...pending, method]) documented.add(`${m} ${path.replace(/\{[^}]+\}/g, '{}')}`);
+      pending = [];
+    }
+  }
+  const served = adminRoutes.map((r) => `${r.method} ${String(r.path).replace(/\{[^}]+\}/g, '{}')}`);
+  expect([...documented].sort()).toEqual([...new Set(served)].sort());
 });
