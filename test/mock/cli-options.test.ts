@@ -3,6 +3,8 @@
  * the options' declarations. The CLI's process (start, signals, exit codes) is tested in cli.test.ts.
  */
 import { describe, expect, test } from 'vitest';
+import type * as z from 'zod';
+import { flagOf, PlatformOptionsSchema } from '../../mock/core/options.js';
 import { helpText, parseCommandLine, UsageError } from '../../mock/node/command-line.js';
 
 /** The message of the usage error `args` make. */
@@ -39,6 +41,20 @@ describe('platform-mock --help', () => {
       '--max-connections',
     ])
       expect(help, flag).toMatch(new RegExp(`${flag} .*default`));
+  });
+
+  test('every option of createPlatform has a flag but basePath and onError, as docs/other-languages.md says', () => {
+    /** The options without a flag, by path: a group without a flag of its own (`login`) by its members. */
+    const unflagged = (shape: Record<string, z.ZodType>, prefix = ''): string[] =>
+      Object.entries(shape).flatMap(([key, schema]) => {
+        if (flagOf(schema)) return [];
+        let inner: z.ZodType = schema;
+        while ('innerType' in inner.def) inner = inner.def.innerType as z.ZodType;
+        return inner.def.type === 'object'
+          ? unflagged((inner as z.ZodObject).shape, `${prefix}${key}.`)
+          : [`${prefix}${key}`];
+      });
+    expect(unflagged(PlatformOptionsSchema.shape)).toEqual(['basePath', 'onError']);
   });
 
   test('shows the declared defaults: 4010, stage, 60 s tickets, 1000 journal entries, 1 MiB bodies', () => {
