@@ -20,6 +20,7 @@ import type { Captured, CaptureProgress } from './capture.js';
 import {
   type CommandLine,
   captureHelpText,
+  DOCS_URL,
   helpText,
   parityHelpText,
   parseCommandLine,
@@ -224,7 +225,7 @@ function startupLines(command: Serve, server: RunningServer, logging: boolean): 
           `demo shop:          ${server.url}/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`,
           'demo organisations (the iss of SSO request tokens) and their client_ids:',
           ...organisationLines(server.platform),
-          'demo users (e-mail / password, account id; what each can do: docs/test-authors.md, "Demo data"):',
+          `demo users (e-mail / password, account id; what each can do: ${DOCS_URL}test-authors.md#demo-data):`,
           ...Object.values(demoUsers).map((u) => `  ${u.email} / ${u.password}, ${u.id}`),
           ...(internalsOf(server.platform)?.settings.admin === false
             ? []

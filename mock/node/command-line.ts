@@ -19,6 +19,12 @@ import {
   type StartServerOptions,
 } from './options.js';
 
+/**
+ * Where the help and the start-up lines send a reader for more: the docs in the package's
+ * repository (package.json's `repository`), which the published package does not ship.
+ */
+export const DOCS_URL = 'https://github.com/subscription-platform-sdk/subscription-platform-sdk/blob/main/docs/';
+
 /** The command's own switches: not options of the server or the platform. */
 const commandShape = {
   quiet: flagged(z.boolean().default(false), {
@@ -359,7 +365,8 @@ Usage: platform-mock [options]
 ${sections.join('\n\n')}
 
 Test tools are under /__admin: reset, state, tokens, tickets, sso/sessions, clock, requests, faults.
-A namespace, /_ns/{name}/..., is a platform of its own (docs/shared-server.md).
+A namespace, /_ns/{name}/..., is a platform of its own:
+${DOCS_URL}shared-server.md#namespaces
 
 Usage: platform-mock capture --api <base_url> --auth <auth_api_url> --client-id <id>
          --client-secret <secret> --organisation <id> --out <file>
@@ -393,10 +400,11 @@ Sends the same scenarios (every read of the endpoint table, valid and refused, t
 tickets, and SSO with --sso) to the platform and to a reference platform in process seeded from a
 capture of its catalogue, and reports each step where the two differ: status, error code and
 field, the answer's shape, the headers that carry meaning, and the catalogue's own values; each
-difference names the row of docs/assumptions.md it tests. Without --allow-writes it sends no
-request that can change the platform: reads, grants, SSO session operations, and writes malformed
-so that no platform can take them for valid ones. Exit code 0: no difference; 1: a difference;
-2: a usage or connection error.
+difference names the row of the package's assumptions it tests. Without --allow-writes it sends
+no request that can change the platform: reads, grants, SSO session operations, and writes
+malformed so that no platform can take them for valid ones. Exit code 0: no difference; 1: a
+difference; 2: a usage or connection error.
+The assumptions: ${DOCS_URL}assumptions.md
 
 ${PARITY_FLAGS.flatMap((f) => helpLines(f, defaults)).join('\n')}
 `;

@@ -5,7 +5,16 @@
 import { describe, expect, test } from 'vitest';
 import type * as z from 'zod';
 import { flagOf, PlatformOptionsSchema } from '../../mock/core/options.js';
-import { helpText, parseCommandLine, UsageError } from '../../mock/node/command-line.js';
+import {
+  captureHelpText,
+  DOCS_URL,
+  helpText,
+  parityHelpText,
+  parseCommandLine,
+  UsageError,
+} from '../../mock/node/command-line.js';
+import pkg from '../../package.json' with { type: 'json' };
+import { docsPageHas } from './docs-links.js';
 
 /** The message of the usage error `args` make. */
 function refusal(args: string[], env: Record<string, string> = {}): string {
@@ -65,6 +74,16 @@ describe('platform-mock --help', () => {
     expect(help).toMatch(/--journal-limit <n> .*\(default 1000\)/);
     expect(help).toMatch(/--max-body-bytes <n> .*\(default 1048576\)/);
     expect(help).toContain('(or set PLATFORM_MOCK_ADMIN_TOKEN)');
+  });
+
+  test("points to the docs by their URL in the package's repository (the package ships no docs/), each to a page and a heading that exist", () => {
+    const repository = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+    expect(DOCS_URL).toBe(`${repository}/blob/main/docs/`);
+    const help = [helpText(), parityHelpText(), captureHelpText()].join('\n');
+    expect(help, 'a path that an installed package does not have').not.toMatch(/(?<!\/)docs\/[\w-]+\.md/);
+    const links = [...help.matchAll(/https:\/\/\S+/g)].map(([link]) => link);
+    expect(links).toEqual([`${DOCS_URL}shared-server.md#namespaces`, `${DOCS_URL}assumptions.md`]);
+    for (const link of links) expect(docsPageHas(link), link).toBe(true);
   });
 
   test('-h and --help ask for the help, -v and --version for the version', () => {

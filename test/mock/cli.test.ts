@@ -6,10 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createPlatform } from '../../mock/index.js';
+import { DOCS_URL } from '../../mock/node/command-line.js';
 import pkg from '../../package.json' with { type: 'json' };
 import * as e from '../../src/endpoints.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
 import { CLI_TEST_TIMEOUT_MS, collect, run, started, stop, stopAll, withCli } from './cli-process.js';
+import { docsPageHas } from './docs-links.js';
 import { demoCredentials, demoIds, demoSite, demoUsers, paths } from './harness.js';
 
 // A test that fails half-way leaves no server running.
@@ -30,6 +32,10 @@ describe('platform-mock CLI', () => {
         new RegExp(`^  ${demoSite.organisationId} \\(Demo Media\\): demo-client, .*demo-site,`, 'm'),
       );
       expect(output).toContain(`  ${demoIds.organisations.complex} (Complex Media): complex-client`);
+      // What each demo user is for: the docs in the repository, which the installed package lacks.
+      expect(output).toContain(`what each can do: ${DOCS_URL}test-authors.md#demo-data`);
+      expect(docsPageHas(`${DOCS_URL}test-authors.md#demo-data`)).toBe(true);
+      expect(output).not.toMatch(/(?<!\/)docs\/[\w-]+\.md/);
       const token = (await (
         await fetch(`${url}/__admin/tokens`, {
           method: 'POST',
