@@ -83,9 +83,22 @@ export type ParamsOf<E extends Endpoint> = E['body'] extends z.ZodType
     : undefined;
 
 /**
+ * Whether parameters of type `P` may go without the key `K` they have: an optional key, one that
+ * takes `undefined`, or a key of an index signature (`Record<string, ...>`).
+ */
+type MayLack<P, K extends keyof P> = string extends keyof P
+  ? true
+  : object extends Pick<P, K>
+    ? true
+    : undefined extends P[K]
+      ? true
+      : false;
+
+/**
  * The result of an endpoint's method for the parameters `P`: its response schema's output, or,
  * where the answer's form depends on a key of the input (`responseBy`, endpoint 14), the form for
- * `P`: with the key given, `present`; without it, `absent`; when `P` may go either way, either.
+ * `P`: with the key given, `present`; without it, `absent`; when `P` may go either way (the key
+ * optional, or an index signature's), either.
  */
 export type ResultOf<E extends Endpoint, P = ParamsOf<E>> = E extends {
   readonly responseBy: ResponseByKey<infer K, infer Present, infer Absent>;
@@ -93,7 +106,7 @@ export type ResultOf<E extends Endpoint, P = ParamsOf<E>> = E extends {
   ? K extends keyof P
     ? P[K] extends undefined
       ? z.output<Absent>
-      : undefined extends P[K]
+      : MayLack<P, K> extends true
         ? z.output<Present> | z.output<Absent>
         : z.output<Present>
     : z.output<Absent>

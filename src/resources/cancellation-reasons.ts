@@ -1,10 +1,9 @@
 import type { APIPromise } from '../api-promise.js';
 import { getCancellationReason } from '../endpoints.js';
 import { RequestValidationError } from '../errors.js';
-import type { RequestOptions } from '../request.js';
+import type { RequestOptions, ResultOf } from '../request.js';
 import type {
   CancellationReasonResponse,
-  CancellationReasonsResponse,
   GetCancellationReasonQuery,
 } from '../schemas/cancellation-reasons.js';
 import { APIResource } from './resource.js';
@@ -20,9 +19,18 @@ export class CancellationReasons extends APIResource {
   /**
    * The reasons, ordered by `index` (`{ items }`). Internal ones only with `include_internal: true`;
    * `visible_to_end_customer: true` keeps the ones shown to customers, `false` the others.
+   *
+   * The answer's form follows the query (spec: "with `id`, `{ item }`; otherwise `{ items }`"), and
+   * so does the result's type: parameters whose type has an `id` (a variable such as
+   * `{ id, include_internal: true }`) are typed `{ item }`, one whose `id` may be absent (optional,
+   * or a wider type) either form, and one without `id` `{ items }`. One reason by id reads better as
+   * {@link CancellationReasons.retrieve}.
    */
-  list(filters: CancellationReasonFilters = {}, options?: RequestOptions): APIPromise<CancellationReasonsResponse> {
-    return this._client.request(getCancellationReason, filters, options);
+  list<P extends GetCancellationReasonQuery = CancellationReasonFilters>(
+    filters?: P,
+    options?: RequestOptions,
+  ): APIPromise<ResultOf<typeof getCancellationReason, P>> {
+    return this._client.request(getCancellationReason, filters ?? ({} as P), options);
   }
 
   /**

@@ -48,4 +48,23 @@ describe('cancellation reasons', () => {
     );
     expect(responseSchemaOf(getCancellationReason, {})).toBe(CancellationReasonsResponse);
   });
+
+  test('list(params): "with `id`, `{ item }`; otherwise `{ items }`", typed by the params given, a variable too', async () => {
+    const reasons = sdk().cancellationReasons;
+    const id = demoIds.cancellationReasons.tooExpensive;
+    // A variable's type is not checked for keys it should not have: its `id` is sent all the same.
+    const withId = { id, include_internal: true };
+    const one = await reasons.list(withId);
+    expectTypeOf(one).toEqualTypeOf<CancellationReasonResponse>();
+    expect(one.item.code).toBe('too_expensive');
+    const maybe = { include_internal: true } as { id?: string; include_internal: boolean };
+    expectTypeOf(await reasons.list(maybe)).toEqualTypeOf<CancellationReasonResponse | CancellationReasonsResponse>();
+    const wider: Record<string, string | boolean> = { include_internal: true };
+    expectTypeOf(reasons.list).toBeCallableWith(wider);
+    expectTypeOf(await reasons.list(wider)).toEqualTypeOf<CancellationReasonResponse | CancellationReasonsResponse>();
+    const without = { include_internal: true };
+    expectTypeOf(await reasons.list(without)).toEqualTypeOf<CancellationReasonsResponse>();
+    expectTypeOf(await reasons.list()).toEqualTypeOf<CancellationReasonsResponse>();
+    expectTypeOf(await reasons.list({ visible_to_end_customer: true })).toEqualTypeOf<CancellationReasonsResponse>();
+  });
 });
