@@ -23,7 +23,7 @@ export interface SentRequest {
 /**
  * The secret values a request sent: its bearer token, its headers and query parameters under
  * secret names, and its body's members under secret names (`client_secret`, `ticket`,
- * `refresh_token`...) at any depth.
+ * `refresh_token`...) at any depth, with the secret claims of a JWT among them (`t`'s `pwd`).
  */
 export function secretsSent(request: SentRequest): string[] {
   const found: string[] = [];
@@ -34,14 +34,32 @@ export function secretsSent(request: SentRequest): string[] {
   return found;
 }
 
-/** Adds to `into` the texts of `value` that are secret: under a secret name, or inside a value that is. */
+/**
+ * Adds to `into` the texts of `value` that are secret: under a secret name, or inside a value that
+ * is; and, of a secret that is a JWT (an SSO request token `t`), the claims it signs under secret
+ * names (`pwd`, the ticket `at`, the session `sid`), which a host may quote back as they are.
+ */
 function secretsIn(value: unknown, secret: boolean, into: string[]): void {
   if (typeof value === 'string' || typeof value === 'number') {
-    if (secret) into.push(String(value));
+    if (!secret) return;
+    into.push(String(value));
+    if (typeof value === 'string') secretsIn(claimsOf(value), false, into);
   } else if (Array.isArray(value)) {
     for (const item of value) secretsIn(item, secret, into);
   } else if (value !== null && typeof value === 'object') {
     for (const [name, item] of Object.entries(value)) secretsIn(item, secret || isSecretName(name), into);
+  }
+}
+
+/** The claims of a JWT (`header.claims.signature`, each part base64url), or undefined when `text` is none. */
+function claimsOf(text: string): unknown {
+  const parts = text.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const binary = atob((parts[1] ?? '').replaceAll('-', '+').replaceAll('_', '/'));
+    return JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)))) as unknown;
+  } catch {
+    return undefined;
   }
 }
 

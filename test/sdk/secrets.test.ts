@@ -8,7 +8,13 @@ import { inspect } from 'node:util';
 import { decodeJwt } from 'jose';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { APIError, AuthenticationError, BadRequestError, type PlatformClient } from '../../src/index.js';
+import {
+  APIConnectionError,
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  type PlatformClient,
+} from '../../src/index.js';
 import { paths } from '../paths.js';
 import { browser, hrefOf } from './browser.js';
 import {
@@ -340,6 +346,81 @@ describe("an error answer that quotes the request back: the APIError quotes none
     for (const text of shown)
       for (const secret of [userToken, apiKey, encodeURIComponent(apiKey), 'a-session-of-the-host'])
         expect(text).not.toContain(secret);
+  });
+
+  describe('an SSO operation: the secrets it signs into its request token (`pwd`, the ticket `at`, the session `sid`) are left out', () => {
+    /** Not shaped like credentials (no upper case): only knowing what the token carried finds them. */
+    const password = 'echoed-sso-password-0003';
+    const ticket = 'echoed-sso-ticket-0003';
+    const sessionId = 'echoed-sso-session-0003';
+    const visitor = { ipAddress: '203.0.113.9', userAgent: 'a-browser/1.0' };
+    /** Each operation, its path, and the secret it signs besides the session id. */
+    const calls: [string, string, string, (sdk: PlatformClient) => Promise<unknown>][] = [
+      [
+        'sso.authenticate',
+        paths.ssoAuthenticate,
+        password,
+        (sdk) => sdk.sso.authenticate({ sessionId, email: 'anna@example.test', password, ...visitor }),
+      ],
+      [
+        'sso.authenticateWithTicket',
+        paths.authenticateWithTicket,
+        ticket,
+        (sdk) => sdk.sso.authenticateWithTicket({ sessionId, ticket, ...visitor }),
+      ],
+    ];
+
+    test.each(calls)(
+      '%s answered 400 quoting them in its message, its body and a header: left out of all of them',
+      async (_, path, secret, call) => {
+        server.use(
+          http.post(`${defaultHosts.sso}${path}`, () =>
+            HttpResponse.json(
+              {
+                code: 'invalid_parameter',
+                field: 'pwd',
+                message: `"${secret}" refused; session ${sessionId}`,
+                seen: { [secret]: sessionId },
+              },
+              {
+                status: 400,
+                headers: { 'x-echo': secret, 'www-authenticate': `Bearer error_description="${sessionId}"` },
+              },
+            ),
+          ),
+        );
+        const error = await call(siteClient()).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(BadRequestError);
+        expect((error as Error).message).toBe('"[REDACTED]" refused; session [REDACTED]');
+        const { body, headers } = error as APIError;
+        expect(body).toMatchObject({ seen: { '[REDACTED]': '[REDACTED]' } });
+        expect(headers.get('x-echo')).toBe('[REDACTED]');
+        const shown = [
+          String(error),
+          JSON.stringify(error),
+          inspect(error, { depth: 10 }),
+          JSON.stringify(body),
+          JSON.stringify([...headers]),
+        ];
+        for (const text of shown) for (const value of [secret, sessionId]) expect(text).not.toContain(value);
+      },
+    );
+
+    test.each(calls)(
+      '%s failing in a fetch whose error quotes them: left out of the message and the cause',
+      async (_, __, secret, call) => {
+        const failing: typeof fetch = async () => {
+          throw new TypeError(`fetch failed for ${secret}`, { cause: new Error(`session ${sessionId}`) });
+        };
+        const error = await call(siteClient({ fetch: failing, maxRetries: 0 })).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(APIConnectionError);
+        const { cause } = error as APIConnectionError;
+        expect(cause).toMatchObject({ message: 'fetch failed for [REDACTED]' });
+        expect((cause as Error).cause).toMatchObject({ message: 'session [REDACTED]' });
+        for (const text of [String(error), inspect(error, { depth: 10 })])
+          for (const value of [secret, sessionId]) expect(text).not.toContain(value);
+      },
+    );
   });
 
   test("a user's token quoted back: left out too", async () => {
