@@ -12,3 +12,11 @@ export function isLoopbackHostname(hostname: string): boolean {
   const name = hostname.toLowerCase();
   return name === 'localhost' || name === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
 }
+
+/**
+ * Whether a URL may carry a secret (a ticket) over the network: https, or plain http to this
+ * machine ({@link isLoopbackHostname}).
+ */
+export function isSecureUrl(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHostname(url.hostname));
+}

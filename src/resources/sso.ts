@@ -22,7 +22,9 @@ import {
   type SsoSessionStatus,
   SsoSessionStatusClaims,
 } from '../schemas/sign-on.js';
+import { SignOnValidationError } from '../sign-on/errors.js';
 import { parseOrThrow } from '../sign-on/parse.js';
+import { parseReturnUrl, RETURN_URL_RULE } from '../sign-on/return-url.js';
 import {
   type ReadLandingOptions,
   type SsoClientOptions,
@@ -148,13 +150,18 @@ export class Sso extends APIResource {
    * The identify URL (a browser redirect, beyond the spec): sends the visitor's browser to the SSO
    * service, which finds or creates its SSO session and sends it to this client's registered
    * landing page with `t` (a session token) and `r` (`returnUrl`, unchanged). The identify token
-   * lives 60 s. Read the landing with {@link Sso.readLanding}.
+   * lives 60 s. Read the landing with {@link Sso.readLanding}. `returnUrl` must be an absolute
+   * http(s) URL without credentials, backslashes, whitespace or control characters (the rule
+   * `readLanding` follows it by): another is refused with a `SignOnValidationError` naming it.
    */
   async identifyUrl(params: { returnUrl: string }): Promise<string> {
     const { t } = await this.#sso.sign('identifyUrl', SsoIdentifyClaims, params, SSO_IDENTIFY_LIFETIME_SECONDS, [
       'returnUrl',
     ]);
     const query = parseOrThrow(ssoIdentify.query, { t, r: params.returnUrl }, { r: 'returnUrl' });
+    // The landing page's `readLanding` follows `r` only by the return handler's rule: held to it here.
+    if (parseReturnUrl(query.r) === undefined)
+      throw new SignOnValidationError('returnUrl', `returnUrl: ${RETURN_URL_RULE}`);
     return new URL(withQuery(urlOf(this.#config.hosts, ssoIdentify, this.#config.environment), query)).href;
   }
 

@@ -8,6 +8,7 @@ import type { AccessTokenResponse } from '../schemas/authorization.js';
 import type { SignedInUser } from '../schemas/sign-on.js';
 import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
 import { ReplayGuard } from './replay-guard.js';
+import { parseReturnUrl } from './return-url.js';
 
 /**
  * What the return helpers need from the SDK: the ticket exchange (endpoint 23) and, optionally, the
@@ -195,27 +196,13 @@ export function allowedReturnUrl(returnUrl: string, allowedOrigins: readonly str
   return typeof checked === 'string' ? checked : undefined;
 }
 
-// Any ASCII control character, space, DEL or backslash: parsers disagree on them (WHATWG strips
-// tabs and newlines and reads `\` as `/` in special URLs), so a URL holding one is refused outright.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const UNSAFE_URL_CHARACTERS = /[\u0000-\u0020\u007f\\]/;
-const ABSOLUTE_HTTP_URL = /^https?:\/\/[^/]/i;
-
 function checkReturnUrl(
   returnUrl: string | undefined,
   origins: readonly string[],
 ): string | { refused: ReturnUrlRefusal } {
   if (returnUrl === undefined || returnUrl === '') return { refused: 'missing' };
-  if (UNSAFE_URL_CHARACTERS.test(returnUrl) || !ABSOLUTE_HTTP_URL.test(returnUrl)) return { refused: 'invalid' };
-  let url: URL;
-  try {
-    url = new URL(returnUrl); // no base: a relative URL throws
-  } catch {
-    return { refused: 'invalid' };
-  }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username !== '' || url.password !== '') {
-    return { refused: 'invalid' };
-  }
+  const url = parseReturnUrl(returnUrl);
+  if (!url) return { refused: 'invalid' };
   return origins.includes(url.origin) ? url.href : { refused: 'origin_not_allowed' };
 }
 

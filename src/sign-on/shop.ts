@@ -4,10 +4,11 @@
  * module generated from them: this module loads no zod, for sites that only send users to the shop.
  */
 
-import { isLoopbackHostname } from '../loopback.js';
+import { isSecureUrl } from '../loopback.js';
 import { withoutTrailingSlashes } from '../url.js';
 import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
 import { MARKETPLACE_PATH, MARKETPLACE_QUERY } from './marketplace-rules.js';
+import { parseReturnUrl, RETURN_URL_RULE } from './return-url.js';
 
 /** Parameters of a marketplace URL (endpoint 25). */
 export interface MarketplaceUrlParams {
@@ -17,7 +18,11 @@ export interface MarketplaceUrlParams {
   marketplaceId: string;
   /** A fresh ticket for the shop's client (`at`). */
   ticket: string;
-  /** Where the user returns after the purchase: an absolute http(s) URL. Without it no return flow is possible. */
+  /**
+   * Where the user returns after the purchase, with a ticket: an absolute https URL (http only on a
+   * loopback host) without credentials, backslashes, whitespace or control characters. Without it
+   * no return flow is possible.
+   */
   returnUrl?: string;
   /** A campaign to pre-select. */
   campaign?: string;
@@ -98,16 +103,14 @@ function checked(params: MarketplaceUrlParams): ReadonlyMap<string, string> {
     if (value.length > maxLength) refuse(field, `Parameter size must be at most ${maxLength}`);
     values.set(field, value);
   }
-  // The helper's own rule: the shop can send the user back only to an absolute http(s) URL.
-  if (params.returnUrl !== undefined) {
-    let url: URL | undefined;
-    try {
-      url = new URL(params.returnUrl);
-    } catch {
-      url = undefined;
-    }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-      refuse('returnUrl', 'Parameter must be an absolute http(s) URL');
+  // The helper's own rules: the shop sends the user, and a ticket, back to the return URL. It is
+  // held to the return handler's rule, and to https (http only on this machine), as the shop is.
+  const returnUrl = values.get('returnUrl');
+  if (returnUrl !== undefined) {
+    const url = parseReturnUrl(returnUrl);
+    if (!url) refuse('returnUrl', RETURN_URL_RULE);
+    if (!isSecureUrl(url))
+      refuse('returnUrl', 'Parameter must use https (http only on a loopback host): the shop sends a ticket to it');
   }
   return values;
 }
@@ -123,7 +126,9 @@ function checked(params: MarketplaceUrlParams): ReadonlyMap<string, string> {
  * @param shopUrl - the shop's base URL (`{shop_url}`); https, or http on a loopback host only
  * @param params - the ids, the ticket and the optional return URL, campaign and period
  * @throws {@link SignOnValidationError} when a parameter breaks the spec's rules (a required one missing or
- * empty, an unknown one, a `returnUrl` that is not an absolute http(s) URL), or an id is `.` or `..`
+ * empty, an unknown one), an id is `.` or `..`, or the `returnUrl`
+ * breaks the return handler's rule (`allowedReturnUrl`'s: an absolute http(s) URL without
+ * credentials, backslashes, whitespace or control characters) or is plain http beyond a loopback host
  * @throws {@link SignOnConfigurationError} when the shop URL is not an absolute https URL
  */
 export function marketplaceUrl(shopUrl: string | URL, params: MarketplaceUrlParams): string {
@@ -149,8 +154,7 @@ function parseShopUrl(shopUrl: string | URL): URL {
   } catch {
     throw new SignOnConfigurationError('shopUrl', 'shopUrl must be an absolute URL');
   }
-  const secure = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHostname(url.hostname));
-  if (!secure) {
+  if (!isSecureUrl(url)) {
     // Spec, Authentication point 7: ticket exchanges use HTTPS; a ticket in a plain-http URL leaks.
     throw new SignOnConfigurationError('shopUrl', 'shopUrl must use https (http only on a loopback host)');
   }

@@ -259,6 +259,28 @@ describe('createSession, authenticate, sessionStatus, logout', () => {
     expect(received()).toEqual([]);
   });
 
+  test.each([
+    ['another scheme (javascript:)', 'javascript:alert(1)'],
+    ['a relative URL', '/articles/7'],
+    ['credentials', 'https://user:pass@site.example/'],
+    ['a backslash', 'https:\\\\site.example\\back'],
+    ['a leading space', ' https://site.example/'],
+  ])(
+    'identifyUrl refuses a returnUrl with %s (the return handler would never follow it): SignOnValidationError naming returnUrl, nothing sent',
+    async (_, returnUrl) => {
+      const error = await siteClient()
+        .sso.identifyUrl({ returnUrl })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        constructor: SignOnValidationError,
+        field: 'returnUrl',
+        message:
+          'returnUrl: Parameter must be an absolute http(s) URL without credentials, backslashes, whitespace or control characters',
+      });
+      expect(received()).toEqual([]);
+    },
+  );
+
   test('no password, ticket or signed token reaches the logger', async () => {
     const logger = recordingLogger();
     const site = siteClient({ logger });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { marketplaceUrl, SignOnConfigurationError, SignOnValidationError } from '../../src/sign-on/index.js';
+import {
+  allowedReturnUrl,
+  marketplaceUrl,
+  SignOnConfigurationError,
+  SignOnValidationError,
+} from '../../src/sign-on/index.js';
 
 const SHOP = 'https://shop.example';
 const TICKET = 'tkt-0123456789';
@@ -72,7 +77,7 @@ describe('endpoint 25 marketplace URL', () => {
   });
 
   it('carries a returnUrl with its own query and fragment as one parameter', () => {
-    const returnUrl = 'https://site.example/back?x=1&y=two words&at=fake#section';
+    const returnUrl = 'https://site.example/back?x=1&y=two%20words&at=fake#section';
     const url = new URL(marketplaceUrl(SHOP, { groupId: 'g', marketplaceId: 'm', ticket: TICKET, returnUrl }));
     expect(url.searchParams.get('returnUrl')).toBe(returnUrl);
     expect(url.searchParams.getAll('at')).toEqual([TICKET]);
@@ -112,6 +117,62 @@ describe('endpoint 25 marketplace URL', () => {
     expect(error).toBeInstanceOf(SignOnValidationError);
     expect((error as SignOnValidationError).field).toBe(field);
     expect((error as Error).message).not.toContain(TICKET);
+  });
+
+  /** What `marketplaceUrl` throws for these parameters, or undefined when it builds the URL. */
+  function refusal(patch: Record<string, unknown>): unknown {
+    try {
+      marketplaceUrl(SHOP, { groupId: 'g', marketplaceId: 'm', ticket: TICKET, ...patch } as never);
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  }
+
+  it.each([
+    ['credentials (userinfo)', 'https://user:pass@site.example/back'],
+    ['backslashes', 'https:\\\\site.example\\back'],
+    ['a leading space', ' https://site.example/back'],
+    ['a tab', 'https://site.exa\tmple/back'],
+    ['a line break', 'https://site.example/back\n'],
+    ['a NUL', 'https://site.example/\u0000back'],
+    ['another scheme (javascript:)', 'javascript:alert(1)'],
+    ['another scheme (ftp:)', 'ftp://site.example/back'],
+    ['a relative URL', '/back'],
+    ['a scheme-relative URL', '//site.example/back'],
+  ])(
+    'refuses a returnUrl with %s before building the URL, naming returnUrl, as the return handler refuses it',
+    (_, returnUrl) => {
+      const error = refusal({ returnUrl });
+      expect(error).toBeInstanceOf(SignOnValidationError);
+      expect(error).toMatchObject({
+        field: 'returnUrl',
+        message:
+          'returnUrl: Parameter must be an absolute http(s) URL without credentials, backslashes, whitespace or control characters',
+      });
+      // The return handler's own check refuses it too: one rule.
+      expect(allowedReturnUrl(returnUrl, ['https://site.example'])).toBeUndefined();
+    },
+  );
+
+  it.each(['http://site.example/back', 'http://shop.localhost/back', 'http://10.0.0.1/back'])(
+    'refuses a returnUrl %j in plain http beyond a loopback host: the shop would send the ticket there in clear',
+    (returnUrl) => {
+      expect(refusal({ returnUrl })).toMatchObject({
+        constructor: SignOnValidationError,
+        field: 'returnUrl',
+        message: 'returnUrl: Parameter must use https (http only on a loopback host): the shop sends a ticket to it',
+      });
+    },
+  );
+
+  it.each([
+    'https://site.example/back?x=1#f',
+    'http://localhost:3000/back',
+    'http://127.0.0.1:8080/',
+    'http://[::1]/back',
+  ])('takes the returnUrl %j: https, or http on a loopback host', (returnUrl) => {
+    expect(refusal({ returnUrl })).toBeUndefined();
   });
 
   it.each([
