@@ -101,6 +101,8 @@ function checked(params: MarketplaceUrlParams): ReadonlyMap<string, string> {
     if (typeof value !== 'string') refuse(field, 'Parameter must be of type string');
     if (value.length < minLength) refuse(field, `Parameter size must be at least ${minLength}`);
     if (value.length > maxLength) refuse(field, `Parameter size must be at most ${maxLength}`);
+    // A lone UTF-16 surrogate has no UTF-8: the URL would carry U+FFFD in its place.
+    if (!isWellFormed(value)) refuse(field, 'Parameter must be well-formed Unicode text');
     values.set(field, value);
   }
   // The helper's own rules: the shop sends the user, and a ticket, back to the return URL. It is
@@ -126,7 +128,7 @@ function checked(params: MarketplaceUrlParams): ReadonlyMap<string, string> {
  * @param shopUrl - the shop's base URL (`{shop_url}`); https, or http on a loopback host only
  * @param params - the ids, the ticket and the optional return URL, campaign and period
  * @throws {@link SignOnValidationError} when a parameter breaks the spec's rules (a required one missing or
- * empty, an unknown one), an id is `.` or `..`, or the `returnUrl`
+ * empty, an unknown one, one with a lone UTF-16 surrogate), an id is `.` or `..`, or the `returnUrl`
  * breaks the return handler's rule (`allowedReturnUrl`'s: an absolute http(s) URL without
  * credentials, backslashes, whitespace or control characters) or is plain http beyond a loopback host
  * @throws {@link SignOnConfigurationError} when the shop URL is not an absolute https URL
@@ -164,15 +166,20 @@ function parseShopUrl(shopUrl: string | URL): URL {
   return url;
 }
 
+/** Whether a text has UTF-8: no lone UTF-16 surrogate. */
+function isWellFormed(value: string): boolean {
+  try {
+    encodeURIComponent(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** One path segment. `.` and `..` (even percent-encoded) would be resolved away by every URL parser. */
 function segment(field: string, value: string): string {
   if (value === '.' || value === '..') {
     throw new SignOnValidationError(field, `${field}: Parameter must not be a dot segment ("." or "..")`);
   }
-  try {
-    return encodeURIComponent(value);
-  } catch {
-    // A lone UTF-16 surrogate cannot be encoded as UTF-8.
-    throw new SignOnValidationError(field, `${field}: Parameter must be well-formed Unicode text`);
-  }
+  return encodeURIComponent(value);
 }

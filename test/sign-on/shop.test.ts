@@ -176,6 +176,21 @@ describe('endpoint 25 marketplace URL', () => {
   });
 
   it.each([
+    ['groupId', '\ud800'],
+    ['marketplaceId', 'm\udfff'],
+    ['ticket', 'tkt\ud800'],
+    ['campaign', 'a\udc00'],
+    ['period', '\ud83d'],
+    ['returnUrl', 'https://site.example/\ud800'],
+  ])('refuses a lone UTF-16 surrogate in %s (never replaced by U+FFFD), naming the field', (field, value) => {
+    expect(refusal({ [field]: value })).toMatchObject({
+      constructor: SignOnValidationError,
+      field,
+      message: `${field}: Parameter must be well-formed Unicode text`,
+    });
+  });
+
+  it.each([
     'http://shop.example',
     'ftp://shop.example',
     'shop.example',
