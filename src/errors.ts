@@ -446,20 +446,35 @@ export function fieldOfIssue(issue: ValidationIssue): string {
 }
 
 /**
+ * The members of the common error body, each read on its own by its rule in {@link ErrorBody}: one
+ * of an unexpected type (a `field: null`, a numeric `api_correlation_id`) is left out, and the
+ * others are kept. A body that is no object has none.
+ */
+function errorBodyMembers(body: unknown): Partial<ErrorBody> {
+  const members: Record<string, unknown> = {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return members;
+  for (const [name, rule] of Object.entries(ErrorBody.shape)) {
+    const value: unknown = Reflect.get(body, name);
+    if (value !== undefined && rule.safeParse(value).success) members[name] = value;
+  }
+  return members as Partial<ErrorBody>;
+}
+
+/**
  * The one place where an answer outside 2xx becomes an error: the class by status, `code`,
- * `field` and `message` from the spec's error body, the correlation id from the header or body.
+ * `field` and `message` from the spec's error body (each member that has its type, whatever the
+ * others'; a generic message without one), the correlation id from the header or body.
  * The pipeline hands it the body and the headers with the request's secrets redacted (a host may
  * quote the request back: an auth host echoing a grant with its `client_secret`), so neither the
  * message, the body nor the headers quote one.
  */
 export function makeAPIError(status: number, body: unknown, headers: Headers, attempts = 1): APIError {
-  const parsed = ErrorBody.safeParse(body);
-  const error = parsed.success ? parsed.data : undefined;
+  const error = errorBodyMembers(body);
   const init = {
-    message: error?.message ?? `HTTP ${status}`,
-    code: error?.code,
-    field: error?.field,
-    correlationId: headers.get('x-correlation-id') ?? error?.api_correlation_id,
+    message: error.message ?? `HTTP ${status}`,
+    code: error.code,
+    field: error.field,
+    correlationId: headers.get('x-correlation-id') ?? error.api_correlation_id,
     headers,
     body,
     attempts,

@@ -54,6 +54,49 @@ describe('an error answer becomes the class of its status family', () => {
     expect((error as Error).name).toBe(Class.name);
   });
 
+  test.each<[string, Record<string, unknown>, Record<string, unknown>]>([
+    [
+      'a numeric api_correlation_id, a null field and no message',
+      { code: 'not_found', field: null, api_correlation_id: 12345 },
+      { code: 'not_found', field: undefined, message: 'HTTP 404', correlationId: undefined },
+    ],
+    [
+      'a numeric api_correlation_id',
+      { code: 'not_found', field: 'id', message: 'No such product', api_correlation_id: 12345 },
+      { code: 'not_found', field: 'id', message: 'No such product', correlationId: undefined },
+    ],
+    [
+      'a null field',
+      { code: 'not_found', field: null, message: 'No such product', api_correlation_id: 'corr-2' },
+      { code: 'not_found', field: undefined, message: 'No such product', correlationId: 'corr-2' },
+    ],
+    [
+      'no message',
+      { code: 'not_found', field: 'id' },
+      { code: 'not_found', field: 'id', message: 'HTTP 404', correlationId: undefined },
+    ],
+    [
+      'a null message',
+      { code: 'not_found', field: 'id', message: null, api_correlation_id: 'corr-3' },
+      { code: 'not_found', field: 'id', message: 'HTTP 404', correlationId: 'corr-3' },
+    ],
+    [
+      'a numeric code',
+      { code: 404, field: 'id', message: 'No such product' },
+      { code: undefined, field: 'id', message: 'No such product', correlationId: undefined },
+    ],
+  ])(
+    'the common error body ("code (string), field (string), message (string)") with %s: each well-typed member is kept on its own',
+    async (_, body, expected) => {
+      server.use(http.get(`${defaultHosts.api}${paths.getProducts}`, () => HttpResponse.json(body, { status: 404 })));
+      const error = await client({ maxRetries: 0 })
+        .products.list()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error).toMatchObject({ status: 404, ...expected, body });
+    },
+  );
+
   test("the platform's correlation id is the one on the error (x-correlation-id and api_correlation_id agree)", async () => {
     platform.faults.add({ path: paths.getPaymentPeriods, status: 500 });
     const error = (await client({ maxRetries: 0 })
