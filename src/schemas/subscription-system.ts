@@ -29,17 +29,26 @@ export const DistributionInformationQuery = z.strictObject({
 /** Query of endpoint 20. */
 export type DistributionInformationQuery = z.input<typeof DistributionInformationQuery>;
 
-/** A price as the platform writes it here: a decimal string with two decimals, e.g. `"12.50"`. */
+/**
+ * A price as the reference platform writes it (its state document holds it so): a decimal string
+ * with two decimals, e.g. `"12.50"`.
+ */
 export const decimalPrice = z.string().regex(/^\d+\.\d{2}$/);
+
+/**
+ * A price as the spec types it, "decimal string", and the SDK reads it: digits, and optionally a
+ * point and digits (`"12"`, `"12.5"`, `"12.500"`); not negative, no exponent, no sign.
+ */
+export const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
 
 /** Distribution information (spec: "Distribution information"). */
 export const DistributionInformation = z.object({
   /** Delivery days, 1 = Monday .. 7 = Sunday. */
   distribution_days: z.array(z.number().int().min(1).max(7)),
   /** Excluding VAT. */
-  distribution_price: decimalPrice,
+  distribution_price: decimalString,
   /** Including VAT. */
-  distribution_price_with_tax: decimalPrice,
+  distribution_price_with_tax: decimalString,
 });
 /** Distribution information. */
 export type DistributionInformation = z.infer<typeof DistributionInformation>;

@@ -4,6 +4,7 @@
  * timeout shorter than the sync, stop-at-first-error and go-on, and proof from the platform's
  * journal that no two syncs overlapped.
  */
+import { HttpResponse, http } from 'msw';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createHandlers, createPlatform, defaultHosts, type Platform } from '../../mock/index.js';
 import {
@@ -20,6 +21,7 @@ import {
   NotFoundError,
   PlatformClient,
   RequestValidationError,
+  ResponseValidationError,
 } from '../../src/index.js';
 import { until } from '../until.js';
 import {
@@ -118,6 +120,38 @@ describe('typed errors, and requests refused before they are sent', () => {
       client({}, SCOPES).subscriptionSystem.distributionInformation({ ...q, ...patch }),
     ).rejects.toMatchObject({ constructor: NotFoundError, code: 'not_found', field });
   });
+
+  /** Endpoint 20 answered with these prices, as the SDK reads them. */
+  async function distributionPrices(price: string, withTax: string) {
+    server.use(
+      http.get(`${defaultHosts.api}${paths.getDistributionInformation}`, () =>
+        HttpResponse.json({
+          item: { distribution_days: [1], distribution_price: price, distribution_price_with_tax: withTax },
+        }),
+      ),
+    );
+    return client({}, SCOPES).subscriptionSystem.distributionInformation(q);
+  }
+
+  test.each([
+    ['12.5', '15.63'],
+    ['12', '15'],
+    ['12.500', '15.625'],
+    ['0', '0.00'],
+  ])('20: the prices are read as any decimal string ("decimal string"): %s and %s', async (price, withTax) => {
+    const { item } = await distributionPrices(price, withTax);
+    expect(item).toMatchObject({ distribution_price: price, distribution_price_with_tax: withTax });
+  });
+
+  test.each(['-1.00', '12.', '.5', '1e3', '12,50', ' 12', '0x10', ''])(
+    '20: a price that is no non-negative decimal string (%j) is a ResponseValidationError',
+    async (price) => {
+      await expect(distributionPrices(price, '1.00')).rejects.toMatchObject({
+        constructor: ResponseValidationError,
+        message: expect.stringContaining('item.distribution_price:'),
+      });
+    },
+  );
 
   test('20: an integration without distribution information is a BadRequestError configuration_error', async () => {
     const complex = new PlatformClient({
