@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { id } from './common.js';
+import { id, ticket } from './common.js';
 
 /**
  * Server-to-server token request of the platform's authorization API: `grant_type=none` with the
@@ -43,7 +43,7 @@ export type GenerateTicketResponse = z.infer<typeof GenerateTicketResponse>;
 /** Endpoint 23 with the ticket grant: a site exchanges a ticket for a user's access token. */
 export const TicketGrantRequest = z.strictObject({
   grant_type: z.literal('ticket'),
-  ticket: z.string().min(1).max(512),
+  ticket,
   client_id: z.string().min(1),
   client_secret: z.string().min(1),
   scope: z.string().min(1).optional(),

@@ -43,6 +43,13 @@ export const EMAIL_ADDRESS_PATTERN =
  */
 export const emailAddress = z.email({ pattern: EMAIL_ADDRESS_PATTERN }).max(254).meta({ format: 'idn-email' });
 
+/**
+ * An authorization ticket as the SDK sends it and the platform takes it: 1 to 512 characters (the
+ * spec gives no size; the platform's are 43). One rule for every input that carries a ticket: the
+ * ticket grant (23), SSO authenticatewithticket's `at` (21) and the marketplace URL's `at` (25).
+ */
+export const ticket = z.string().min(1).max(512);
+
 /** An ISO 8601 date-time with offset. */
 export const dateTime = z.iso.datetime({ offset: true });
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ticket } from './common.js';
 
 // ---------------------------------------------------------------- 24. signed-in user
 
@@ -32,7 +33,7 @@ const epoch = z.number().int().nonnegative();
 export const SsoRequestClaims = z.object({
   cid: z.string().min(1),
   sid: z.string().min(1),
-  at: z.string().min(1),
+  at: ticket,
   ipa: z.string().min(1),
   uas: z.string().min(1),
   nbf: epoch,
@@ -150,9 +151,9 @@ export type SsoSessionClaims = z.infer<typeof SsoSessionClaims>;
  * reads it as the entry's `pageQuery` says.
  */
 export const MarketplaceQuery = z.object({
-  at: z.string().min(1).meta({
+  at: ticket.meta({
     description:
-      "The ticket (POST /api/authorization/ticket) a site sends its user with; the shop also serves the page without it. Any at is answered with a 303 to the same page without it, a valid one (bound to the marketplace's client) signing the user into the shop first. Without at (as after that redirect), the page is what the browser's shop session shows: the shop to a user signed in, else its login form",
+      "The ticket (POST /api/authorization/ticket) a site sends its user with; the shop also serves the page without it. Any at (1 to 512 characters, as every ticket the SDK sends) is answered with a 303 to the same page without it, a valid one (bound to the marketplace's client) signing the user into the shop first. Without at (as after that redirect), the page is what the browser's shop session shows: the shop to a user signed in, else its login form",
   }),
   returnUrl: z.string().min(1).optional(),
   campaign: z.string().min(1).optional(),

@@ -7,7 +7,7 @@ export const MARKETPLACE_PATH = '/marketplace/{groupId}/{marketplaceId}';
 
 /** The query parameters of endpoint 25 in the schema's order: the name on the wire, whether required, length bounds. */
 export const MARKETPLACE_QUERY = [
-  { name: 'at', required: true, minLength: 1 },
+  { name: 'at', required: true, minLength: 1, maxLength: 512 },
   { name: 'returnUrl', required: false, minLength: 1 },
   { name: 'campaign', required: false, minLength: 1 },
   { name: 'period', required: false, minLength: 1 },

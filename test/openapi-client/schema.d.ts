@@ -2270,7 +2270,7 @@ export interface operations {
     openShop: {
         parameters: {
             query?: {
-                /** @description The ticket (POST /api/authorization/ticket) a site sends its user with; the shop also serves the page without it. Any at is answered with a 303 to the same page without it, a valid one (bound to the marketplace's client) signing the user into the shop first. Without at (as after that redirect), the page is what the browser's shop session shows: the shop to a user signed in, else its login form */
+                /** @description The ticket (POST /api/authorization/ticket) a site sends its user with; the shop also serves the page without it. Any at (1 to 512 characters, as every ticket the SDK sends) is answered with a 303 to the same page without it, a valid one (bound to the marketplace's client) signing the user into the shop first. Without at (as after that redirect), the page is what the browser's shop session shows: the shop to a user signed in, else its login form */
                 at?: string;
                 returnUrl?: string;
                 campaign?: string;

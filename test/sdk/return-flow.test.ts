@@ -4,7 +4,15 @@
  * cookie jar), the shop's return with a new ticket for the site, and the site's return handler.
  */
 import { describe, expect, test } from 'vitest';
-import { MemoryTicketStore, type PlatformClient, ReplayGuard, TicketReplayError } from '../../src/index.js';
+import {
+  MemoryTicketStore,
+  type PlatformClient,
+  PlatformError,
+  ReplayGuard,
+  RequestValidationError,
+  TicketReplayError,
+} from '../../src/index.js';
+import { SignOnValidationError } from '../../src/sign-on/index.js';
 import { paths } from '../paths.js';
 import { browser, hrefOf } from './browser.js';
 import { defaultHosts, demoIds, demoShop, demoSite, platform, siteClient, usePlatform } from './helpers.js';
@@ -181,5 +189,36 @@ describe('integration mode SeparateTicketAuth: handleSeparateTicketAuth', () => 
     hostile.searchParams.set('returnUrl', returnUrl);
     const result = await site.signOn.returnHandler().handleSeparateTicketAuth(hostile, allowed);
     expect(result.status).toBe('return_url_refused');
+  });
+});
+
+describe('one ticket rule: every SDK input that carries a ticket takes 1 to 512 characters ("Authorization ticket": a string)', () => {
+  const VISITOR = { sessionId: 'a-session', ipAddress: '203.0.113.9', userAgent: 'a-browser/1.0' };
+  /** Each input that carries a ticket, and its call with `ticket`. */
+  const inputs: [string, (site: PlatformClient, ticket: string) => unknown][] = [
+    ['authorization.exchangeTicket', (site, ticket) => site.authorization.exchangeTicket({ ticket })],
+    [
+      'signOn.returnHandler().handleReturnUrl',
+      (site, ticket) => site.signOn.returnHandler().handleReturnUrl(`${RETURN_URL}&ticket=${ticket}`),
+    ],
+    ['sso.authenticateWithTicket', (site, ticket) => site.sso.authenticateWithTicket({ ...VISITOR, ticket })],
+    [
+      'shop.marketplaceUrl',
+      (site, ticket) =>
+        site.shop.marketplaceUrl({ groupId: demoShop.groupId, marketplaceId: demoShop.marketplaceId, ticket }),
+    ],
+  ];
+
+  test.each(inputs)('%s refuses a ticket of 513 characters before sending, naming ticket', async (_, call) => {
+    const error = await (async () => call(siteClient(), 'T'.repeat(513)))().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({ field: 'ticket', message: 'ticket: Parameter size must be at most 512' });
+    expect(platform.requests.list()).toEqual([]);
+  });
+
+  test.each(inputs)('%s takes a ticket of 512 characters', async (_, call) => {
+    const outcome = await (async () => call(siteClient(), 'T'.repeat(512)))().catch((e: unknown) => e);
+    expect(outcome).not.toBeInstanceOf(RequestValidationError);
+    expect(outcome).not.toBeInstanceOf(SignOnValidationError);
   });
 });
