@@ -1,13 +1,11 @@
 import * as z from 'zod';
 import type { APIPromise } from '../api-promise.js';
 import { accessToken, generateTicket } from '../endpoints.js';
-import { RequestValidationError } from '../errors.js';
 import type { ClientCredentials } from '../options.js';
 import type { Requester, RequestOptions } from '../request.js';
 import type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from '../schemas/authorization.js';
-import { platformErrorMap } from '../schemas/common.js';
 import { missingOption } from '../sign-on/internal.js';
-import { APIResource } from './resource.js';
+import { APIResource, checkParams } from './resource.js';
 
 /**
  * Options of a call that takes no per-call `accessToken`: the token endpoint (23) and SSO (21)
@@ -111,8 +109,7 @@ export class Authorization extends APIResource {
     params: P,
     body: (params: P) => B,
   ): Promise<B & { client_id: string; client_secret: string }> {
-    const checked = keys.safeParse(params, { error: platformErrorMap });
-    if (!checked.success) throw new RequestValidationError(checked.error.issues);
+    checkParams(keys, params);
     const credentials = this.#credentials;
     if (!credentials) throw missingOption(method, 'credentials');
     return { ...body(params), client_id: credentials.clientId, client_secret: credentials.clientSecret };

@@ -2,10 +2,7 @@ import type { APIPromise } from '../api-promise.js';
 import { getCancellationReason } from '../endpoints.js';
 import { RequestValidationError } from '../errors.js';
 import type { RequestOptions, ResultOf } from '../request.js';
-import type {
-  CancellationReasonResponse,
-  GetCancellationReasonQuery,
-} from '../schemas/cancellation-reasons.js';
+import type { CancellationReasonResponse, GetCancellationReasonQuery } from '../schemas/cancellation-reasons.js';
 import { APIResource } from './resource.js';
 
 /** Which reasons endpoint 14 answers: internal ones too, and only those (not) visible to the end customer. */

@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import type { APIPromise } from '../api-promise.js';
 import { cancelProduct, getMeDocumented, getMyActiveProducts, getSignedInUser } from '../endpoints.js';
 import type { IdResponse } from '../schemas/common.js';
@@ -10,7 +11,7 @@ import type {
 import type { SignedInUser } from '../schemas/sign-on.js';
 import type { TokenRequestOptions } from './authorization.js';
 import type { UserRequestOptions } from './me-retention.js';
-import { APIResource } from './resource.js';
+import { APIResource, checkParams } from './resource.js';
 
 /** Parameters of {@link Me.get}. */
 export interface GetSignedInUserParams {
@@ -18,14 +19,26 @@ export interface GetSignedInUserParams {
   accessToken: string;
 }
 
+/**
+ * The keys {@link Me.get}'s parameters may have: another is refused (`unknown_parameter`), as every
+ * method refuses one; the token itself is the pipeline's to check (`accessToken`).
+ */
+const GET_SIGNED_IN_USER_KEYS = z.strictObject({ accessToken: z.unknown() });
+
 /** The signed-in user (spec endpoint 24), and what the platform's public documentation adds to the me API. */
 export class Me extends APIResource {
   /**
    * Get signed-in user (endpoint 24) with the user's access token, sent instead of the client's
    * auth and never refreshed. 401 for an invalid or expired token; 403 for a token tied to no user.
+   * A key of `params` besides `accessToken` is refused before sending (`unknown_parameter`).
    */
   get(params: GetSignedInUserParams, options?: TokenRequestOptions): APIPromise<SignedInUser> {
-    return this._client.request(getSignedInUser, undefined, { ...options, accessToken: params?.accessToken });
+    // The endpoint takes no parameters: checked, they are `undefined` (a promise, so a refusal rejects the call).
+    const checked = (async () => {
+      checkParams(GET_SIGNED_IN_USER_KEYS, params ?? {});
+      return undefined;
+    })();
+    return this._client.request(getSignedInUser, checked, { ...options, accessToken: params?.accessToken });
   }
 
   /**

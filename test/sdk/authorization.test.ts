@@ -255,6 +255,23 @@ describe('get signed-in user (endpoint 24)', () => {
     expect(received(ME_PATH)).toEqual([`GET ${ME_PATH} 200`]);
   });
 
+  test('a parameter besides accessToken (a typo, a wire name) is refused as every method refuses one: unknown_parameter naming it, nothing sent', async () => {
+    const tokens = await userTokens(siteClient());
+    for (const [params, field] of [
+      [{ accessToken: tokens.access_token, foo: 1 }, 'foo'],
+      [{ accessToken: tokens.access_token, access_token: tokens.access_token }, 'access_token'],
+    ] as const) {
+      const error = await failure(siteClient().me.get(params as never));
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error).toMatchObject({
+        code: 'unknown_parameter',
+        field,
+        message: `${field}: Unknown parameter: ${field}`,
+      });
+    }
+    expect(received(ME_PATH)).toEqual([]);
+  });
+
   test('401: an invalid or expired token', async () => {
     const error = await failure(siteClient().me.get({ accessToken: 'not-a-token' }));
     expect(error).toBeInstanceOf(AuthenticationError);
