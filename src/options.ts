@@ -156,6 +156,8 @@ export type AuthOptions = AccessTokenAuth | ClientCredentialsAuth;
 
 /** What an option it does not know (a typo) is told. */
 const UNKNOWN_OPTION = 'is not an option of the client';
+/** What an option of a call it does not know (a typo) is told. */
+const UNKNOWN_CALL_OPTION = 'is not an option of a call';
 
 /** Where an issue is and what it says: an option the client does not know is named itself. */
 function located(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
@@ -465,7 +467,7 @@ type Same<A, B> = [A, keyof A] extends [B, keyof B] ? ([B, keyof B] extends [A, 
 // The documented interfaces and the schemas that check them cannot part ways (a call's `accessToken`
 // is the pipeline's to check).
 const _documentedAsChecked: Same<PlatformClientOptions, z.input<typeof ClientOptions>> &
-  Same<Omit<RequestOptions, 'accessToken'>, z.input<typeof CallOptions>> &
+  Same<Omit<RequestOptions, 'accessToken'>, Omit<z.input<typeof CallOptions>, 'accessToken'>> &
   Same<RetryDelay, z.input<typeof RetryDelay>> &
   Same<SsoOptions, z.input<typeof SsoOptions>> &
   Same<Hosts, z.input<typeof Hosts>> &
@@ -530,7 +532,7 @@ const CallHeaders = z
  * The options of one call (`RequestOptions`), checked by the rules of the client's own options of
  * the same names, before anything is sent. Its `accessToken` is the pipeline's to check.
  */
-export const CallOptions = z.object(
+export const CallOptions = z.strictObject(
   {
     // An AbortSignal of this realm: fetch and AbortSignal.any take no other. Null is none, as in a RequestInit.
     signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, 'must be an AbortSignal').nullish(),
@@ -538,6 +540,9 @@ export const CallOptions = z.object(
     maxRetries: nonNegativeInteger.optional(),
     retryWrite: trueOrFalse.optional(),
     headers: CallHeaders.optional(),
+    // A user's token: the pipeline checks it by what the endpoint needs (a user, a bearer at all).
+    accessToken: z.unknown().optional(),
   },
-  { error: 'must be an object' },
+  // A key it does not know (a typo: `timout`) is named, as the client's options name one.
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? UNKNOWN_CALL_OPTION : 'must be an object') },
 );

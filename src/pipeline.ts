@@ -105,14 +105,19 @@ function userTokenOf(bearer: boolean, identity: boolean, options: RequestOptions
 }
 
 /**
- * Refuses a call's options that break the rules of the client's options of the same names, naming
- * the option; a call given none (the shared empty object) costs nothing.
+ * Refuses a call's options that break the rules of the client's options of the same names, or that
+ * it does not know (a typo: `timout`, as the client refuses `timeOut`), naming the option; a call
+ * given none (the shared empty object) costs nothing.
  */
 function checkOptions(options: RequestOptions): void {
   if (options === NO_OPTIONS) return;
   const result = CallOptions.safeParse(options);
   if (!result.success)
-    throw new RequestValidationError(result.error.issues.map((i) => (i.path.length ? i : { ...i, path: ['options'] })));
+    throw new RequestValidationError(
+      result.error.issues.map((i) =>
+        i.path.length || i.code === 'unrecognized_keys' ? i : { ...i, path: ['options'] },
+      ),
+    );
 }
 
 /** The request pipeline of one client; what its resources are given. */

@@ -41,7 +41,8 @@ export type RequestHeaders =
 
 /**
  * Options of one call; each overrides the client's option of the same name, and is checked by its
- * rules before anything is sent (a `RequestValidationError` naming it).
+ * rules before anything is sent (a `RequestValidationError` naming it). A key that is none of them
+ * (a typo: `timout`) is refused the same way, `unknown_parameter` naming it.
  */
 export interface RequestOptions {
   /**

@@ -402,6 +402,27 @@ describe("a call's options are checked by the client's rules for them, before an
     expect(platform.requests.list()).toEqual([]);
   });
 
+  test.each<[string, Record<string, unknown>, string]>([
+    ['a misspelt timeout', { timout: 5 }, 'timout'],
+    ['a misspelt option beside a valid one', { timeout: 5_000, maxRetry: 1 }, 'maxRetry'],
+    ["a client's option given to a call", { retryDelay: { initial: 1, max: 1 } }, 'retryDelay'],
+  ])(
+    "%s: refused as the client's options refuse an unknown one, naming it, before anything is sent",
+    async (_, options, option) => {
+      const sdk = client();
+      const error = await sdk.products.list({}, options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error).toMatchObject({
+        code: 'unknown_parameter',
+        field: option,
+        message: `${option}: is not an option of a call`,
+      });
+      const raw = await sdk.request({ method: 'GET', path: paths.getProducts }, options as never).catch((e) => e);
+      expect(raw).toMatchObject({ constructor: RequestValidationError, message: (error as Error).message });
+      expect(platform.requests.list()).toEqual([]);
+    },
+  );
+
   test('valid options go through: a timeout, retries, a signal, headers', async () => {
     const { signal } = new AbortController();
     const options = { timeout: 5_000, maxRetries: 0, retryWrite: false, signal, headers: { 'x-trace': '1' } };
