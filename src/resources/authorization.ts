@@ -3,7 +3,13 @@ import type { APIPromise } from '../api-promise.js';
 import { accessToken, generateTicket } from '../endpoints.js';
 import type { ClientCredentials } from '../options.js';
 import type { Requester, RequestOptions } from '../request.js';
-import type { AccessTokenResponse, GenerateTicketRequest, GenerateTicketResponse } from '../schemas/authorization.js';
+import {
+  type AccessTokenResponse,
+  type GenerateTicketRequest,
+  type GenerateTicketResponse,
+  RefreshTokenGrantRequest,
+  TicketGrantRequest,
+} from '../schemas/authorization.js';
 import { missingOption } from '../sign-on/internal.js';
 import { APIResource, checkParams } from './resource.js';
 
@@ -28,11 +34,15 @@ export interface RefreshTokenParams {
 }
 
 /**
- * The keys the grants' parameters may have: another is refused (`unknown_parameter`), as the
- * endpoint refuses one; their values are checked by the endpoint's schema.
+ * The grants' parameters, by the names the methods take: another key is refused (`unknown_parameter`),
+ * as the endpoint refuses one, and each value by its grant's rule for it (`TicketGrantRequest`,
+ * `RefreshTokenGrantRequest`), named as the caller spelled it (`refreshToken`, not `refresh_token`).
  */
-const EXCHANGE_TICKET_KEYS = z.strictObject({ ticket: z.unknown().optional(), scope: z.unknown().optional() });
-const REFRESH_TOKEN_KEYS = z.strictObject({ refreshToken: z.unknown().optional() });
+const EXCHANGE_TICKET_PARAMS = z.strictObject({
+  ticket: TicketGrantRequest.shape.ticket,
+  scope: TicketGrantRequest.shape.scope,
+});
+const REFRESH_TOKEN_PARAMS = z.strictObject({ refreshToken: RefreshTokenGrantRequest.shape.refresh_token });
 
 /**
  * Tickets and user tokens on the authorization API (spec endpoints 22 and 23). The grants send the
@@ -73,7 +83,7 @@ export class Authorization extends APIResource {
   exchangeTicket(params: ExchangeTicketParams, options?: TokenRequestOptions): APIPromise<AccessTokenResponse> {
     return this._client.request(
       accessToken,
-      this.#withCredentials('exchangeTicket', EXCHANGE_TICKET_KEYS, params, ({ ticket, scope }) => ({
+      this.#withCredentials('exchangeTicket', EXCHANGE_TICKET_PARAMS, params, ({ ticket, scope }) => ({
         grant_type: 'ticket',
         ticket,
         scope,
@@ -90,7 +100,7 @@ export class Authorization extends APIResource {
   refreshToken(params: RefreshTokenParams, options?: TokenRequestOptions): APIPromise<AccessTokenResponse> {
     return this._client.request(
       accessToken,
-      this.#withCredentials('refreshToken', REFRESH_TOKEN_KEYS, params, ({ refreshToken }) => ({
+      this.#withCredentials('refreshToken', REFRESH_TOKEN_PARAMS, params, ({ refreshToken }) => ({
         grant_type: 'refresh_token',
         refresh_token: refreshToken,
       })),
@@ -99,9 +109,9 @@ export class Authorization extends APIResource {
   }
 
   /**
-   * The grant's body, made from `params` once they are an object of `keys` only (a
-   * `RequestValidationError` otherwise), with `client_id` and `client_secret`; rejects naming the
-   * option when they are missing.
+   * The grant's body, made from `params` once `keys` takes them (an object of its keys only, each
+   * value by its rule; a `RequestValidationError` naming the parameter otherwise), with `client_id`
+   * and `client_secret`; rejects naming the option when they are missing.
    */
   async #withCredentials<P, const B extends object>(
     method: string,

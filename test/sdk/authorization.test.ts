@@ -233,6 +233,49 @@ describe('the grants refuse parameters that are no object, or carry a key they d
   });
 });
 
+describe("the grants' parameters are named as the caller spelled them, not by the wire's names", () => {
+  test.each<[string, (site: PlatformClient) => Promise<unknown>, string, string]>([
+    [
+      "refreshToken({ refreshToken: '' })",
+      (site) => site.authorization.refreshToken({ refreshToken: '' }),
+      'refreshToken',
+      'Parameter size must be at least 1',
+    ],
+    [
+      'refreshToken({})',
+      (site) => site.authorization.refreshToken({} as never),
+      'refreshToken',
+      'Parameter is required',
+    ],
+    [
+      'refreshToken({ refreshToken: 5 })',
+      (site) => site.authorization.refreshToken({ refreshToken: 5 } as never),
+      'refreshToken',
+      'Parameter must be of type string',
+    ],
+    [
+      "exchangeTicket({ ticket: '' })",
+      (site) => site.authorization.exchangeTicket({ ticket: '' }),
+      'ticket',
+      'Parameter size must be at least 1',
+    ],
+    [
+      "exchangeTicket({ ticket, scope: '' })",
+      (site) => site.authorization.exchangeTicket({ ticket: 't', scope: '' }),
+      'scope',
+      'Parameter size must be at least 1',
+    ],
+  ])(
+    '%s: RequestValidationError naming the parameter as the caller spelled it, nothing sent',
+    async (_, call, field, rule) => {
+      const error = await failure(call(siteClient()));
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error).toMatchObject({ code: 'invalid_parameter', field, rule, message: `${field}: ${rule}` });
+      expect(received(TOKEN_PATH)).toEqual([]);
+    },
+  );
+});
+
 test("parameters refused with options refused too: the parameters' refusal, none left unhandled", async () => {
   const refused = siteClient().authorization.exchangeTicket({ ticket: 't', foo: 1 } as never, { timeout: -1 });
   await expect(refused).rejects.toMatchObject({ constructor: RequestValidationError, field: 'foo' });
