@@ -307,6 +307,15 @@ export function refusalCodeOf(issue: z.core.$ZodIssue, input: unknown): KnownErr
 }
 
 /**
+ * Whether a size issue is a number's: a bound of the schema (`number`), or the safe integers' that
+ * `int()` holds every integer to (`int`, ±9007199254740991), or a bigint's. A text's or a list's is
+ * a size.
+ */
+function isNumberOrigin(origin: string): boolean {
+  return origin === 'number' || origin === 'int' || origin === 'bigint';
+}
+
+/**
  * One error map shared by the SDK and the platform, so that a rule broken on either side reads the
  * same: "Parameter must match format (/^[a-f\d]{24}$/i)".
  */
@@ -324,7 +333,7 @@ export const platformErrorMap: z.core.$ZodErrorMap = (issue) => {
     case 'too_big':
       return issue.origin === 'array'
         ? `Parameter must have at most ${issue.maximum} items`
-        : issue.origin === 'number'
+        : isNumberOrigin(issue.origin)
           ? issue.inclusive === false
             ? `Parameter must be less than ${issue.maximum}`
             : `Parameter must be at most ${issue.maximum}`
@@ -332,7 +341,7 @@ export const platformErrorMap: z.core.$ZodErrorMap = (issue) => {
     case 'too_small':
       return issue.origin === 'array'
         ? `Parameter must have at least ${issue.minimum} items`
-        : issue.origin === 'number'
+        : isNumberOrigin(issue.origin)
           ? issue.inclusive === false
             ? `Parameter must be greater than ${issue.minimum}`
             : `Parameter must be at least ${issue.minimum}`

@@ -106,6 +106,33 @@ describe("a parameter that breaks the spec's rule is refused before anything is 
   });
 });
 
+describe('a number beyond the safe integers ("length: integer") is told as a number, by the SDK and the platform alike', () => {
+  test.each([
+    ['2^53', 'Parameter must be at most 9007199254740991', 2 ** 53],
+    ['1e300', 'Parameter must be at most 9007199254740991', 1e300],
+  ])('length %s: "%s"', async (_, rule, length) => {
+    const body = { ...creditcardPrice(1), price_periods: [{ ...monthly, length }] };
+    const error = await client()
+      .prices.update(body)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({ field: 'price_periods[0].length', rule });
+    expect(platform.requests.list()).toEqual([]);
+    // The platform's own 400 for the same body, sent with plain fetch.
+    const { access_token } = platform.mintToken({ scopes: ['/external/price/w'] });
+    const answer = await fetch(`${defaultHosts.api}${paths.updatePrices}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(await answer.json()).toMatchObject({
+      code: 'invalid_parameter',
+      field: 'price_periods[0].length',
+      message: rule,
+    });
+  });
+});
+
 describe("an answer outside the endpoint's schema", () => {
   const malformed = () =>
     server.use(
