@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { id, ticket } from './common.js';
+import { type EitherForm, id, ticket } from './common.js';
 
 /**
  * Server-to-server token request of the platform's authorization API: `grant_type=none` with the
@@ -32,8 +32,12 @@ export const GenerateTicketForUserRequest = z.strictObject({
 export type GenerateTicketForUserRequest = z.input<typeof GenerateTicketForUserRequest>;
 /** Request body of endpoint 22, `POST {auth_api_url}/api/authorization/ticket`: either form. */
 export const GenerateTicketRequest = z.union([GenerateTicketForAccountRequest, GenerateTicketForUserRequest]);
-/** Request body of endpoint 22. */
-export type GenerateTicketRequest = z.input<typeof GenerateTicketRequest>;
+/**
+ * Request body of endpoint 22: form (a) `{ accountId, clientId }` or form (b) `{ client_id }`, each
+ * without the other's keys, so a body that mixes them does not compile (the SDK and the platform
+ * refuse it too: `unknown_parameter`).
+ */
+export type GenerateTicketRequest = EitherForm<GenerateTicketForAccountRequest, GenerateTicketForUserRequest>;
 
 /** Response of endpoint 22. */
 export const GenerateTicketResponse = z.object({ ticket: z.string().min(1) });

@@ -147,6 +147,15 @@ export type OneOf<T, K extends keyof T> = {
   [P in K]-?: Omit<T, K> & { [Q in P]-?: Exclude<T[Q], undefined> } & { [Q in Exclude<K, P>]?: never };
 }[K];
 
+/**
+ * Either of two forms of a body, each with the other's keys forbidden (`?: never`): TypeScript lets
+ * a key of one member of a plain union through on an object of the other (it checks excess keys
+ * against the union's keys together), so a body that mixes the forms would compile.
+ */
+export type EitherForm<A, B> =
+  | (A & { [K in Exclude<keyof B, keyof A>]?: never })
+  | (B & { [K in Exclude<keyof A, keyof B>]?: never });
+
 /** At most one of the keys `K` of `T`: {@link OneOf}, or none of them. */
 export type AtMostOne<T, K extends keyof T> = OneOf<T, K> | (Omit<T, K> & { [Q in K]?: never });
 

@@ -2,7 +2,7 @@
  * The authorization API through the SDK: generate ticket (endpoint 22, both forms), exchange ticket
  * and refresh (endpoint 23), and the signed-in user (endpoint 24), against the reference platform.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, expectTypeOf, test } from 'vitest';
 import {
   AuthenticationError,
   BadRequestError,
@@ -10,7 +10,7 @@ import {
   type PlatformClient,
   RequestValidationError,
 } from '../../src/index.js';
-import type { AccessTokenResponse } from '../../src/types.js';
+import type { AccessTokenResponse, GenerateTicketRequest } from '../../src/types.js';
 import {
   absent,
   demoIds,
@@ -103,6 +103,21 @@ describe('generate ticket (endpoint 22)', () => {
       siteClient().authorization.generateTicket({ accountId: 'x', clientId: demoShop.clientId }),
     );
     expect(error).toMatchObject({ name: 'RequestValidationError' });
+    expect(received(TOKEN_PATH, TICKET_PATH)).toEqual([]);
+  });
+
+  test('the two forms ("(a) ... body { accountId, clientId }", "(b) ... body carrying only ... client_id") do not mix: tsc refuses the other form\'s key, and the SDK refuses it before sending', async () => {
+    const mixed = { accountId: anna, clientId: demoShop.clientId, client_id: demoShop.clientId };
+    // @ts-expect-error form (a) with form (b)'s client_id
+    const error = await failure(siteClient().authorization.generateTicket(mixed));
+    expect(error).toMatchObject({ name: 'RequestValidationError', code: 'unknown_parameter', field: 'client_id' });
+    // @ts-expect-error form (b) with form (a)'s accountId
+    const formBWithAccount: GenerateTicketRequest = { client_id: demoShop.clientId, accountId: anna };
+    expect(formBWithAccount).toBeDefined();
+    // @ts-expect-error form (b) with form (a)'s clientId
+    expectTypeOf<{ client_id: string; clientId: string }>().toExtend<GenerateTicketRequest>();
+    expectTypeOf<{ accountId: string; clientId: string }>().toExtend<GenerateTicketRequest>();
+    expectTypeOf<{ client_id: string }>().toExtend<GenerateTicketRequest>();
     expect(received(TOKEN_PATH, TICKET_PATH)).toEqual([]);
   });
 
