@@ -1,7 +1,6 @@
 /** The standalone server's connections: the cap on them, and each one's requests answered in order. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { hasBody } from './request-body.js';
 
 /**
  * How many requests a connection may have read and waiting behind the one being answered
@@ -22,14 +21,15 @@ interface Lane {
 
 /**
  * The open connections of a server, oldest first, with the request each is being answered. Each
- * connection's requests are answered one at a time, in order: the next starts once the answer
- * before it has finished (its last byte taken by the connection), so a client that sends requests
- * and never reads the answers has one answer made at a time, not one per request it sent; beyond
- * {@link MAX_PIPELINED} requests waiting, its connection is closed. At the cap, a new connection
- * takes the place of the oldest one that holds no whole request the platform is still answering
- * (one idle between requests, one that has sent nothing or part of its headers, one still sending
- * its body, one whose answer is only waiting to be read), so sockets that say nothing cannot keep a
- * client out; only when every connection holds a request being answered is the new one closed.
+ * connection's requests, with a body or without, are answered one at a time, in order: the next
+ * starts once the answer before it has finished (its last byte taken by the connection), so a
+ * client that sends requests and never reads the answers has one answer made at a time, not one
+ * per request it sent; beyond {@link MAX_PIPELINED} requests waiting, its connection is closed. At
+ * the cap, a new connection takes the place of the oldest one that holds no whole request the
+ * platform is still answering (one idle between requests, one that has sent nothing or part of its
+ * headers, one still sending its body, one whose answer is only waiting to be read), so sockets
+ * that say nothing cannot keep a client out; only when every connection holds a request being
+ * answered (its head and its body read whole) is the new one closed.
  */
 export class Connections {
   /** Each connection and its requests, oldest connection first. */
@@ -56,9 +56,12 @@ export class Connections {
   }
 
   /**
-   * A request read on a connection: served at once when the answer before it has finished (or it
-   * is the first), else queued behind it. Nothing is allocated or listened to for a request that
-   * is not pipelined: `writableFinished` tells that the answer before it is all sent.
+   * A request read on a connection, with a body or without: served at once when the answer before
+   * it has finished (or it is the first), else queued behind it. Nothing is allocated or listened to
+   * for a request that is not pipelined: `writableFinished` tells that the answer before it is all
+   * sent. A queued request's body is read when it is served: until then it waits in the
+   * connection's buffers, and once they are full the connection reads nothing more (so a client
+   * cannot make it hold more than those buffers and {@link MAX_PIPELINED} requests' heads).
    */
   received(req: IncomingMessage, res: ServerResponse): void {
     const socket = req.socket as Socket;
@@ -66,13 +69,6 @@ export class Connections {
     if (lane === undefined) {
       // Its connection is gone, or closed as one pipelining too much: the rest of what it sent is not served.
       if (!socket.destroyed) this.serve(req, res);
-      return;
-    }
-    // A request with a body is served as it comes, as before this queue: a body not read while it
-    // waits stops the connection's parser, and the server's request timeout would then close the
-    // connection, the answer before it included. Its answer is sent in its turn all the same.
-    if (hasBody(req)) {
-      this.serve(req, res);
       return;
     }
     const { current } = lane;

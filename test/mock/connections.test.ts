@@ -114,6 +114,7 @@ describe('a connection whose request the platform is answering keeps its place',
     gate = new Promise((resolve) => {
       release = resolve;
     });
+    waiting = 0;
     const answers = [rawRequest(server.url, '/slow'), rawRequest(server.url, '/slow')];
     // Both whole, in the platform's hands.
     await until(() => expect(waiting).toBe(2));
@@ -123,6 +124,28 @@ describe('a connection whose request the platform is answering keeps its place',
     expect((await Promise.all(answers)).map((a) => a.status)).toEqual([404, 404]);
     expect((await rawRequest(server.url, '/nope')).status).toBe(404);
   });
+
+  test.each(['POST', 'GET'])(
+    'two %s requests with a body being answered (cap 2): a third connection is closed at once; both are answered',
+    async (method) => {
+      gate = new Promise((resolve) => {
+        release = resolve;
+      });
+      waiting = 0;
+      // The length said: node's client frames a GET's body only so.
+      const options = { method, headers: { 'content-type': 'application/json', 'content-length': '2' }, body: '{}' };
+      const answers = [rawRequest(server.url, '/slow', options), rawRequest(server.url, '/slow', options)];
+      // Both read whole, in the platform's hands.
+      await until(() => expect(waiting).toBe(2));
+      const third = await hold(server.url);
+      await third.closed;
+      release();
+      // Both answered as a request the gate does not hold is.
+      const { status } = await rawRequest(server.url, '/nope', options);
+      expect(status).toBeGreaterThanOrEqual(400);
+      expect((await Promise.all(answers)).map((a) => a.status)).toEqual([status, status]);
+    },
+  );
 
   test('a kept-alive connection idle after its answer gives way to a new client (cap 2)', async () => {
     const first = await hold(server.url, 'GET /nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
