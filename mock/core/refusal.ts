@@ -14,3 +14,13 @@ export interface Refusal {
   /** What it found, in words. */
   readonly detail: string;
 }
+
+/**
+ * A client id no client of the platform has, as the journal and the request log tell it: its
+ * length (or its type), never its text. A site or back end with its variables swapped sends its
+ * secret in its place, and that must not be quoted where ids are.
+ */
+export function unknownClient(name: string, value: unknown): string {
+  const what = typeof value === 'string' ? `${value.length} characters` : `a ${value === null ? 'null' : typeof value}`;
+  return `${name} is no client of the platform (${what}, not shown)`;
+}

@@ -15,7 +15,7 @@ import type { KnownSsoSessionErrorCode, SsoSessionClaims } from '../../src/schem
 import { SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
 import type { ClientRecord, SsoSessionRecord } from './document.js';
 import { HttpError, refusedBecause } from './errors.js';
-import type { Refusal } from './refusal.js';
+import { type Refusal, unknownClient } from './refusal.js';
 import type { RouteContext } from './route.js';
 import { SSO_CLOCK_TOLERANCE_SECONDS, sessionLimit, ssoAudienceOf } from './sso.js';
 import type { State } from './state.js';
@@ -53,7 +53,7 @@ function invalidRequestToken(message: string, check: string, detail: string): Ht
   return refusedBecause(new HttpError(400, 'invalid_request_token', message, 't'), check, detail);
 }
 
-/** A claim's value as the journal shows it: JSON, cut short (never a secret: only `alg`, `typ`, `aud`, `iss`, `cid`). */
+/** A claim's value as the journal shows it: JSON, cut short (never a secret: only `alg`, `typ`, `aud`, `iss`, a known client's id). */
 export function shown(value: unknown): string {
   if (value === undefined) return 'missing';
   const text = JSON.stringify(value) ?? String(value);
@@ -116,7 +116,7 @@ export function requestTokenClient(state: State, token: string): { client: Clien
     throw invalidRequestToken(
       'The request token names no known client (cid)',
       cid === undefined ? 'claim' : 'client',
-      cid === undefined ? 'claim cid is missing' : `cid ${shown(cid)} is no client of the platform`,
+      cid === undefined ? 'claim cid is missing' : unknownClient('cid', cid),
     );
   return { client, unverified };
 }
@@ -236,7 +236,9 @@ export async function verifyRequest<S extends z.ZodType<RequestClaims>>(
     ok: false,
     refusal: { check, detail },
   });
-  if (c.cid !== x.client.client_id) return refuse('cid', `cid ${shown(c.cid)} is not the client that signed`);
+  // Not quoted: a cid that is not the client's may be no client's at all (a secret in its place).
+  if (c.cid !== x.client.client_id)
+    return refuse('cid', `cid is not ${shown(x.client.client_id)}, the client that signed`);
   if (c.exp <= c.iat) return refuse('exp', `exp ${instant(c.exp)} is not after iat ${instant(c.iat)}`);
   if (c.exp - c.iat > x.maxAgeSeconds)
     return refuse('exp', `exp is ${c.exp - c.iat} s after iat: a request token lives at most ${x.maxAgeSeconds} s`);

@@ -12,6 +12,7 @@ import type {
 import type { ClientRecord } from '../core/document.js';
 import { HttpError, invalidParameter, refusedBecause } from '../core/errors.js';
 import { sameId, sameSecret } from '../core/ids.js';
+import { unknownClient } from '../core/refusal.js';
 import { apiRoute, type InputOf, type Route, type RouteContext, type RouteResult } from '../core/route.js';
 import type { State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, TICKET_REFUSALS, useTicket } from '../core/tickets.js';
@@ -34,11 +35,11 @@ function authenticateClient(state: State, clientId: string, clientSecret: string
   const client = state.clients.get(clientId);
   if (!client || !sameSecret(client.client_secret, clientSecret)) {
     const error = new HttpError(401, 'invalid_client', 'Unknown client or wrong client secret');
-    // The journal tells which; the caller is told neither (no client id oracle).
+    // The journal tells which; the caller is told neither (no client id oracle). An unknown id is
+    // not quoted: it may be the secret, sent in its place.
+    if (!client) throw refusedBecause(error, 'client', unknownClient('client_id', clientId));
     const name = JSON.stringify(clientId.length > 80 ? `${clientId.slice(0, 80)}…` : clientId);
-    throw client
-      ? refusedBecause(error, 'client_secret', `the client_secret is not that of client ${name}`)
-      : refusedBecause(error, 'client', `client_id ${name} is no client of the platform`);
+    throw refusedBecause(error, 'client_secret', `the client_secret is not that of client ${name}`);
   }
   return client;
 }

@@ -8,6 +8,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createPlatform, type JournalEntry, type Platform, type StateDocument } from '../../mock/index.js';
 import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/index.js';
+import { until } from '../until.js';
 import {
   DEMO_SSO_AUDIENCE,
   demoCredentials,
@@ -152,7 +153,7 @@ describe('SSO request tokens: the answer is one invalid_request_token, the journ
     expect(entry.refusal?.detail).toMatch(detail);
   });
 
-  test('an unknown client (cid): 400 invalid_request_token, the journal names the cid', async () => {
+  test('an unknown client (cid): 400 invalid_request_token, the journal gives its length, not the cid (a secret sent in its place)', async () => {
     const t = await createSessionToken(h, { claims: { cid: 'no-such-client' } });
     const answer = await expectUnchanged(h.platform, () =>
       h.call(paths.ssoCreateSession, { json: { t }, host: 'sso' }),
@@ -160,7 +161,21 @@ describe('SSO request tokens: the answer is one invalid_request_token, the journ
     expect(answer.status).toBe(400);
     expect(entryOf(h.platform, answer).refusal).toEqual({
       check: 'client',
-      detail: 'cid "no-such-client" is no client of the platform',
+      detail: 'cid is no client of the platform (14 characters, not shown)',
+    });
+    // The site's secret as cid (its variables swapped): nowhere in the journal's refusals.
+    const swapped = await createSessionToken(h, { claims: { cid: demoSite.clientSecret } });
+    const refused = await h.call(paths.ssoCreateSession, { json: { t: swapped }, host: 'sso' });
+    expect(entryOf(h.platform, refused).refusal).toEqual({
+      check: 'client',
+      detail: `cid is no client of the platform (${demoSite.clientSecret.length} characters, not shown)`,
+    });
+    expect(JSON.stringify(h.platform.requests.list().map((e) => e.refusal))).not.toContain(demoSite.clientSecret);
+    const numbered = await createSessionToken(h, { claims: { cid: 42 } });
+    const answered = await h.call(paths.ssoCreateSession, { json: { t: numbered }, host: 'sso' });
+    expect(entryOf(h.platform, answered).refusal).toEqual({
+      check: 'client',
+      detail: 'cid is no client of the platform (a number, not shown)',
     });
   });
 
@@ -272,13 +287,24 @@ describe('token grants, scopes and organisations', () => {
     });
     expect(entryOf(h.platform, unknown).refusal).toEqual({
       check: 'client',
-      detail: 'client_id "nobody" is no client of the platform',
+      detail: 'client_id is no client of the platform (6 characters, not shown)',
     });
     expect(entryOf(h.platform, wrong).refusal).toEqual({
       check: 'client_secret',
       detail: 'the client_secret is not that of client "demo-client"',
     });
     expect(JSON.stringify(h.platform.requests.list().map((e) => e.refusal))).not.toMatch(/secret-(one|two)/);
+  });
+
+  test('a client secret sent as client_id (the two swapped): the journal gives its length, never the secret', async () => {
+    const secret = demoCredentials.clientSecret;
+    const swapped = await grant({ grant_type: 'none', client_id: secret, client_secret: demoCredentials.clientId });
+    expect(swapped.status).toBe(401);
+    expect(entryOf(h.platform, swapped).refusal).toEqual({
+      check: 'client',
+      detail: `client_id is no client of the platform (${secret.length} characters, not shown)`,
+    });
+    expect(JSON.stringify(h.platform.requests.list().map((e) => e.refusal))).not.toContain(secret);
   });
 
   test('a missing scope: 403 insufficient_scope, the journal names the scope and what the token has', async () => {
@@ -346,8 +372,34 @@ describe("the standalone server's request log says why a request was refused", (
       .poll(() => lines.filter((l) => [idOf(refused), idOf(ok)].includes(l.correlationId ?? '')).length)
       .toBe(2);
     const line = lines.find((l) => l.correlationId === idOf(refused))!;
-    expect(line.refusal).toEqual({ check: 'client', detail: 'client_id "nobody" is no client of the platform' });
+    expect(line.refusal).toEqual({
+      check: 'client',
+      detail: 'client_id is no client of the platform (6 characters, not shown)',
+    });
     expect(JSON.stringify(line)).not.toContain('hush-hush');
     expect(lines.find((l) => l.correlationId === idOf(ok))!.refusal).toBeUndefined();
+  });
+
+  test('a client secret sent as client_id (the two swapped): the line gives its length, never the secret', async () => {
+    const secret = '0f3a9c1e5b7d2f4a6c8e0b1d3f5a7c9e';
+    const refused = await fetch(`${server.url}${paths.accessToken}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'none', client_id: secret, client_secret: 'my-client' }),
+    });
+    await refused.text();
+    const id = refused.headers.get('x-correlation-id');
+    const line = await until(() => {
+      const found = lines.find((l) => l.correlationId === id);
+      expect(found).toBeDefined();
+      return found!;
+    });
+    expect(line.refusal).toEqual({
+      check: 'client',
+      detail: 'client_id is no client of the platform (32 characters, not shown)',
+    });
+    expect(JSON.stringify(line)).not.toContain(secret);
+    // The journal's entry says the same (the request's body, as sent, is the journal's to show).
+    expect(entryOf(platform, refused).refusal).toEqual(line.refusal);
   });
 });
