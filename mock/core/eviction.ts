@@ -8,7 +8,9 @@
  * What the spec and its tests need is kept: a ticket, used or not, until its expiry (a used one is
  * refused as used, and revokes what it issued, while it could be replayed); an access token until
  * both it and its refresh token have expired (a spent refresh token is refused as spent, and revokes
- * its family, until then).
+ * its family, until then). Change-log entries and user-products are never of no more use: only their
+ * caps drop them. A package's price periods are the catalogue's: over their cap, endpoint 1 is
+ * refused rather than a period dropped (`mock/routes/prices.ts`).
  */
 import type { AccessTokenRecord, SsoSessionRecord, TicketRecord } from './document.js';
 import type { RetentionSettings } from './options.js';
@@ -71,6 +73,31 @@ export function makeRoomForTicket(state: State, nowMs: number): void {
 export function makeRoomForSsoSession(state: State, nowMs: number): void {
   state.ssoSessions.sweep(SWEEP, (s) => ssoSessionOver(state.retention, s, nowMs));
   state.ssoSessions.trim(state.retention.maxSsoSessions - 1);
+}
+
+/**
+ * Keeps the change-log entries (endpoint 4) within their cap, once a batch has been added: the
+ * oldest logged go first, those of the batch last (a batch larger than the cap keeps its last ones).
+ * No entry is ever of no more use: only the cap drops them.
+ */
+export function trimChangeLogs(state: State): void {
+  state.accountChangeLogs.trim(state.retention.maxAccountChangeLogs);
+}
+
+/**
+ * Makes room for one more user-product: over the cap, the oldest created goes first, with the
+ * orders and payment profiles that name it (a request adds them only with their user-product, and
+ * an order dropped alone would leave its user-product naming one the document has not).
+ */
+export function makeRoomForUserProduct(state: State): void {
+  const rows = state.userProducts.rows;
+  while (rows.length > 0 && rows.length >= state.retention.maxUserProducts) {
+    const oldest = rows[0]!;
+    for (const order of [...state.orders.list('userProduct', oldest.id)]) state.orders.remove(order);
+    for (const profile of [...state.paymentProfiles.list('userProduct', oldest.id)])
+      state.paymentProfiles.remove(profile);
+    state.userProducts.remove(oldest);
+  }
 }
 
 /**

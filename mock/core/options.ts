@@ -15,6 +15,8 @@ import { integerIn, validate } from './validate.js';
 
 /** The default cap of each kind of record the platform drops on its own (the `retention` option). */
 const DEFAULT_CAP = 10_000;
+/** The default number of price periods one package or campaign holds at most. */
+const DEFAULT_PRICE_PERIODS = 100;
 
 /** Where the command line's help lists an option. */
 export type HelpSection = 'server' | 'platform' | 'security' | 'command';
@@ -137,6 +139,32 @@ const retentionShape = {
    * ago is forgotten first, unless it is frozen: a freeze is never lifted to make room. Default 10000.
    */
   maxWrongPasswordCounts: cap('--max-wrong-password-counts', 'e-mail addresses with wrong passwords counted'),
+  /**
+   * Change-log entries (endpoint 4) kept at most; the oldest logged go first. Default 10000: about
+   * 13 MB of the state document's JSON with the longest message and `requested_by`, 69 MB when
+   * every character of them is written as a six-byte JSON escape.
+   */
+  maxAccountChangeLogs: cap('--max-account-change-logs', 'change-log entries written to accounts (endpoint 4)'),
+  /**
+   * User-products kept at most (a shop purchase, endpoint 13, a sync of endpoint 19 add one); the
+   * oldest created go first, each with its orders and payment profiles. Default 10000.
+   */
+  maxUserProducts: cap('--max-user-products', 'user-products (with their orders and payment profiles)'),
+  /**
+   * Price periods one package or campaign holds at most: an update of prices (endpoint 1) that would
+   * give it more is refused (`400 invalid_parameter`, field `price_periods`); none is dropped, as a
+   * period is the catalogue's, not a record of use. Default 100: endpoint 1 adds a period for each
+   * new payment option, subscription type, period type and length (40 combinations a length), so
+   * every one for two lengths, and more. A period's `details` may take a whole body, so 100 periods
+   * hold at most 100 bodies.
+   */
+  maxPricePeriods: flagged(integerIn(1, 10_000).default(DEFAULT_PRICE_PERIODS), {
+    flag: '--max-price-periods',
+    value: '<n>',
+    help: 'price periods one package or campaign holds; an update of prices that would add more is refused',
+    section: 'platform',
+    read: Digits,
+  }),
   /**
    * An SSO session no operation has found for this long, in seconds of the platform clock, ends:
    * it is not found any more (`session_not_found`), and is dropped. Default 86400 (a day).
@@ -268,7 +296,8 @@ const platformShape = {
   login: Login.prefault({}),
   /**
    * What the platform keeps, and for how long: caps on access tokens, tickets, SSO sessions, shop
-   * sessions and wrong-password counts (10000 each by default; over a cap the oldest go first), and
+   * sessions, wrong-password counts, change-log entries and user-products (10000 each by default;
+   * over a cap the oldest go first) and on a package's price periods (100; more are refused), and
    * the lifetimes of sessions (an SSO session ends after a day unused, any session 30 days after it
    * was created). Expired tokens and tickets, and ended sessions, are dropped on the platform clock.
    */

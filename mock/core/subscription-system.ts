@@ -120,7 +120,11 @@ export function planSync(
   return changes;
 }
 
-/** Makes the changes of {@link planSync}; `updated` moves only on a user-product that changes. */
+/**
+ * Makes the changes of {@link planSync}; `updated` moves only on a user-product that changes. The
+ * user-products it creates come last: one over the cap drops the oldest (`makeRoomForUserProduct`),
+ * which may be one this sync changes, and a record is never changed once dropped.
+ */
 export function applySync(
   state: State,
   system: SubscriptionSystemRecord,
@@ -128,7 +132,8 @@ export function applySync(
   changes: readonly SyncChange[],
   now: string,
 ): void {
-  for (const change of changes) {
+  const ordered = [...changes.filter((c) => c.kind !== 'create'), ...changes.filter((c) => c.kind === 'create')];
+  for (const change of ordered) {
     switch (change.kind) {
       case 'create': {
         const { product, subscription } = change;

@@ -10,6 +10,7 @@ import { sumOfDetails } from '../../src/schemas/products.js';
 import { dateText, type OffsetClock } from './clock.js';
 import type { ClientRecord, PricePeriodRecord, ProductRecord, UserProductRecord } from './document.js';
 import { HttpError } from './errors.js';
+import { makeRoomForUserProduct } from './eviction.js';
 import { newId } from './ids.js';
 import type { Auth } from './route.js';
 import type { State } from './state.js';
@@ -70,6 +71,7 @@ export interface NewUserProduct {
  * written. One controlled by a provision service started externally when it became valid.
  */
 export function addUserProduct(state: State, now: string, what: NewUserProduct): UserProductRecord {
+  makeRoomForUserProduct(state);
   const { product, paid } = what;
   const userProduct: UserProductRecord = {
     id: newId(),

@@ -5,6 +5,7 @@
 import { getAvailableCategories, logToAccounts } from '../../src/endpoints.js';
 import type { ChangeLogError } from '../../src/schemas/account-change-log.js';
 import { invalidParameter } from '../core/errors.js';
+import { trimChangeLogs } from '../core/eviction.js';
 import { newId } from '../core/ids.js';
 import { apiRoute, type Route } from '../core/route.js';
 
@@ -69,6 +70,8 @@ const log = apiRoute(logToAccounts, ({ input, state, auth, clock }) => {
     });
     ok.push(entry.account_id);
   }
+  // Only an addition drops anything: a batch that logged nothing leaves every entry as it was.
+  if (ok.length > 0) trimChangeLogs(state);
   return { body: { ok, errors } };
 });
 

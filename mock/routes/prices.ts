@@ -1,13 +1,13 @@
 /** Endpoint 1: update prices of a package or campaign, found by its integration code. */
 import { updatePrices } from '../../src/endpoints.js';
 import type { PricePeriodRecord } from '../core/document.js';
-import { notFound } from '../core/errors.js';
+import { invalidParameter, notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { pricePeriodRefusal } from '../core/prices.js';
 import { priceModelOf } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
 
-const update = apiRoute(updatePrices, ({ input, state, auth, clock }) => {
+const update = apiRoute(updatePrices, ({ input, state, auth, clock, settings }) => {
   const org = auth.client.organisation_id;
   const product = state.productByIntegrationCode(org, input.package_integration_code);
   if (!product || !(product.is_package || product.is_campaign))
@@ -46,6 +46,13 @@ const update = apiRoute(updatePrices, ({ input, state, auth, clock }) => {
     if (at >= 0) periods[at] = period;
     else periods.push(period);
   }
+  // A period is the catalogue's, not a record of use: over the cap, the update is refused, none dropped.
+  const max = settings.retention.maxPricePeriods;
+  if (periods.length > max && periods.length > product.price_periods.length)
+    throw invalidParameter(
+      'price_periods',
+      `A package or campaign holds at most ${max} price periods: this update would give it ${periods.length}`,
+    );
   state.products.replace(product, { ...product, price_periods: periods, updated: clock.now().toISOString() });
   return { body: { id: product.id } };
 });

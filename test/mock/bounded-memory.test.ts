@@ -14,9 +14,11 @@ import { ssoSessionOver, tokenDone } from '../../mock/core/eviction.js';
 import { internalsOf } from '../../mock/core/internals.js';
 import { createPlatform, defaultHosts, type Platform, type PlatformOptions } from '../../mock/index.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
+import { IdResponse } from '../../src/schemas/common.js';
 import { SsoEnvelope } from '../../src/schemas/sign-on.js';
 import {
   ADAPTERS,
+  absent,
   DEMO_SSO_AUDIENCE,
   demoIds,
   demoShop,
@@ -24,6 +26,7 @@ import {
   demoUsers,
   expectError,
   expectOk,
+  expectUnchanged,
   paths,
   READ,
   useAdapter,
@@ -368,5 +371,162 @@ describe('over the cap of wrong-password counts, a freeze holds', () => {
     platform.clock.advance(300);
     await authenticate(platform, 'c@example.com', 'wrong-password');
     expect([...counts.keys()].map((k) => k.split('\n')[1])).toContain('c@example.com');
+  });
+});
+
+describe.each(ADAPTERS)('the records requests add stay within their caps, through %s', (kind) => {
+  // The demo seed holds 14 user-products: one more goes over the cap.
+  const h = useAdapter(kind, {
+    now: T0,
+    retention: { maxAccountChangeLogs: 5, maxUserProducts: 14, maxPricePeriods: 6 },
+    syncProcessingMs: 0,
+  });
+  const entry = (message: string, account_id: string = anna) => ({
+    account_id,
+    category_type: 'address_change',
+    message,
+    requested_by: 'customer service',
+  });
+  const log = (...messages: string[]) =>
+    h.call(paths.logToAccounts, {
+      method: 'PUT',
+      json: { change_logs: messages.map((m) => entry(m)) },
+      token: h.token(['/external/account_change_log/w']),
+    });
+  const messages = () => h.platform.snapshot().account_change_logs.map((l) => l.message);
+
+  test('change-log entries (endpoint 4): over the cap, the oldest logged go first; a batch larger than the cap keeps its last ones', async () => {
+    expect((await log('m1', 'm2', 'm3')).status).toBe(207);
+    expect((await log('m4', 'm5', 'm6')).status).toBe(207);
+    expect(messages()).toEqual(['m2', 'm3', 'm4', 'm5', 'm6']);
+    expect((await log('b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7')).status).toBe(207);
+    expect(messages()).toEqual(['b3', 'b4', 'b5', 'b6', 'b7']);
+  });
+
+  test('an endpoint 4 request that logs nothing drops nothing; a refused one changes nothing', async () => {
+    await log('m1', 'm2', 'm3', 'm4', 'm5');
+    const token = h.token(['/external/account_change_log/w']);
+    // Every entry refused on its own (no such account): 207, nothing logged, nothing dropped.
+    const none = await expectUnchanged(h.platform, () =>
+      h.call(paths.logToAccounts, {
+        method: 'PUT',
+        json: { change_logs: [entry('x', absent.account)] },
+        token,
+      }),
+    );
+    expect(none.status).toBe(207);
+    // A category that is not available refuses the whole request.
+    const refused = await expectUnchanged(h.platform, () =>
+      h.call(paths.logToAccounts, {
+        method: 'PUT',
+        json: { change_logs: [{ ...entry('x'), category_type: 'nope' }] },
+        token,
+      }),
+    );
+    expectError(refused, 400, 'invalid_parameter', 'change_logs[0].category_type');
+    expect(messages()).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+  });
+
+  test('user-products: over the cap, the oldest goes first with its orders and payment profiles; the state document stays whole', async () => {
+    const before = h.platform.snapshot();
+    const [oldest, next] = before.user_products;
+    const ordersOf = (id: string) => h.platform.snapshot().orders.filter((o) => o.user_product_id === id);
+    const profilesOf = (id: string) => h.platform.snapshot().payment_profiles.filter((p) => p.user_product_id === id);
+    expect(ordersOf(oldest!.id)).toHaveLength(1);
+    expect(profilesOf(oldest!.id)).toHaveLength(1);
+    const provision = (year: number) =>
+      h.call(paths.provisionUserProduct, {
+        method: 'POST',
+        json: {
+          account_id: anna,
+          package_code: 'premium-digital',
+          subscription_type: 'recurring',
+          valid_from: `${year}-01-01T00:00:00Z`,
+          valid_to: `${year + 1}-01-01T00:00:00Z`,
+        },
+        token: h.token(['/external/userproduct/w']),
+      });
+    const { id } = expectOk(await provision(2040), IdResponse, 201);
+    const after = h.platform.snapshot();
+    expect(after.user_products).toHaveLength(14);
+    expect(after.user_products.map((u) => u.id)).toEqual([...before.user_products.slice(1).map((u) => u.id), id]);
+    expect(ordersOf(oldest!.id)).toEqual([]);
+    expect(profilesOf(oldest!.id)).toEqual([]);
+    expect(after.orders).toHaveLength(before.orders.length - 1);
+    expect(after.payment_profiles).toHaveLength(before.payment_profiles.length - 1);
+    expectOk(await provision(2042), IdResponse, 201);
+    expect(h.platform.snapshot().user_products.map((u) => u.id)).not.toContain(next!.id);
+    // What is left is a state document the platform takes back (no order names a user-product it has not).
+    expect(() => h.platform.restore(h.platform.snapshot())).not.toThrow();
+  });
+
+  test('a sync (endpoint 19) that creates a user-product over the cap changes its others first: the oldest, one it changes, goes whole', async () => {
+    const { gus } = demoIds.accounts;
+    const changed = demoIds.userProducts.gusPaperlineEpaper;
+    // Gus's system-controlled e-paper is the oldest user-product; the system lists the new one first.
+    const document = h.platform.snapshot();
+    document.user_products.sort((a, b) => (a.id === changed ? -1 : b.id === changed ? 1 : 0));
+    h.platform.restore(document);
+    // Read by id before (so by an index of ids), as a request to it would.
+    const state = internalsOf(h.platform)!.state;
+    expect(state.userProducts.get(changed)).toBeDefined();
+    h.platform.subscriptionSystems.setCustomer(demoIds.organisations.demo, {
+      customer_number: 'C1007',
+      address: null,
+      subscriptions: ['PL-1007-3', 'PL-1007-1'].map((subscription_number) => ({
+        subscription_number,
+        product_code: 'digital-news',
+        subscription_type: 'recurring' as const,
+        valid_from: '2024-01-01T00:00:00Z',
+        valid_to: '2999-12-31T23:59:59Z',
+        state: 'active' as const,
+      })),
+    });
+    const synced = await h.call(paths.syncCustomerSubscriptions, {
+      method: 'PUT',
+      json: { customer_number: 'C1007' },
+      token: h.token(['/external/subscription_system/w']),
+    });
+    expectOk(synced, IdResponse);
+    const after = h.platform.snapshot().user_products;
+    expect(after).toHaveLength(14);
+    expect(after.map((u) => u.id)).not.toContain(changed);
+    expect(after.filter((u) => u.subscription_number === 'PL-1007-3')).toHaveLength(1);
+    // Every lookup agrees with the document: the dropped one is in none of them.
+    expect(state.userProductsOf(gus).map((u) => u.id)).toEqual(
+      after.filter((u) => u.account_id === gus).map((u) => u.id),
+    );
+    expect(state.userProducts.get(changed)).toBeUndefined();
+  });
+
+  test('price periods: endpoint 1 refuses an update that would give a package more than the cap (400 invalid_parameter, price_periods), changing nothing', async () => {
+    const token = h.token();
+    const update = (...periods: object[]) =>
+      h.call(paths.updatePrices, {
+        method: 'POST',
+        json: { package_integration_code: 'PREMIUM-DIGITAL', price_periods: periods },
+        token,
+      });
+    const period = (payment_option: string, length: number) => ({
+      subscription_type: 'recurring',
+      payment_option,
+      type: 'month',
+      length,
+      price: 10,
+    });
+    const periods = () =>
+      h.platform.snapshot().products.find((p) => p.id === demoIds.products.premiumDigital)!.price_periods;
+    expect(periods()).toHaveLength(4);
+    const refused = await expectUnchanged(h.platform, () =>
+      update(period('creditcard', 7), period('invoice', 7), period('directdebit', 7)),
+    );
+    const error = expectError(refused, 400, 'invalid_parameter', 'price_periods');
+    expect(error.message).toBe('A package or campaign holds at most 6 price periods: this update would give it 7');
+    expectOk(await update(period('creditcard', 7), period('invoice', 7)), IdResponse);
+    expect(periods()).toHaveLength(6);
+    // At the cap, an update of periods it has passes; one more is refused.
+    expectOk(await update(period('creditcard', 7)), IdResponse);
+    expectError(await update(period('creditcard', 8)), 400, 'invalid_parameter', 'price_periods');
+    expect(periods()).toHaveLength(6);
   });
 });

@@ -86,6 +86,21 @@ describe('platform-mock --help', () => {
     for (const link of links) expect(docsPageHas(link), link).toBe(true);
   });
 
+  test('names each retention cap with its default: 10000 records of each kind, 100 price periods a package', () => {
+    const help = helpText();
+    for (const flag of [
+      '--max-access-tokens',
+      '--max-tickets',
+      '--max-sso-sessions',
+      '--max-shop-sessions',
+      '--max-wrong-password-counts',
+      '--max-account-change-logs',
+      '--max-user-products',
+    ])
+      expect(help, flag).toMatch(new RegExp(`${flag} <n> .*the oldest go first \\(default 10000\\)`));
+    expect(help).toMatch(/--max-price-periods <n> .*would add more is refused \(default 100\)/);
+  });
+
   test('-h and --help ask for the help, -v and --version for the version', () => {
     expect(parseCommandLine(['-h'])).toEqual({ action: 'help' });
     expect(parseCommandLine(['--help', '--port', '1'])).toEqual({ action: 'help' });
@@ -127,6 +142,24 @@ describe('platform-mock flags', () => {
       server: { port: 0, allowedHosts: ['a.example', '.b.example'], headersTimeoutMs: 2000 },
       requestLines: 'always',
     });
+  });
+
+  test('the retention flags set the caps of the records requests add', () => {
+    expect(
+      parseCommandLine([
+        '--max-account-change-logs',
+        '500',
+        '--max-user-products',
+        '2000',
+        '--max-price-periods',
+        '40',
+      ]),
+    ).toMatchObject({
+      platform: { retention: { maxAccountChangeLogs: 500, maxUserProducts: 2000, maxPricePeriods: 40 } },
+    });
+    expect(refusal(['--max-account-change-logs', '0'])).toMatch(/^invalid --max-account-change-logs: 0 /);
+    expect(refusal(['--max-user-products', 'many'])).toMatch(/^invalid --max-user-products: many /);
+    expect(refusal(['--max-price-periods', '10001'])).toMatch(/^invalid --max-price-periods: 10001 /);
   });
 
   test('no flags: nothing set, the declarations default it; a line per request when standard output is a terminal', () => {
