@@ -201,6 +201,21 @@ function stateJson(platform: Platform): string {
   return JSON.stringify({ ...document, sso_audience: ssoAudienceOf(internals.settings, document) });
 }
 
+/**
+ * {@link stateJson}, or why the state cannot be written: V8 makes no string over about 512 Mi
+ * characters, and a state past that (retention caps raised far) is no JSON text at all.
+ */
+function copyOf(platform: Platform): string {
+  try {
+    return stateJson(platform);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new Error(
+      `the state is too large to be written as one JSON text (${error.message}): lower the retention caps (the --max-* flags)`,
+    );
+  }
+}
+
 /** The text of the bytes the worker rendered, for file operations other than node:fs's (a test's). */
 const utf8 = new TextDecoder();
 
@@ -259,6 +274,11 @@ export class StateWriter {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The last write, done or under way; never rejects. */
   #writing: Promise<void> = Promise.resolve();
+  /**
+   * The write waiting for the one under way, that has not copied the state yet: a flush meanwhile
+   * is this write, not one more behind it (it copies the state as it is when its turn comes).
+   */
+  #queued: Promise<void> | undefined;
   /** The state the file holds (as JSON on one line), as far as this writer knows. */
   #written: string | undefined;
   /** Closed: nothing more is written. */
@@ -313,17 +333,34 @@ export class StateWriter {
     this.#timer.unref();
   }
 
-  /** Writes the state now (after the write under way, if any), unless the file holds it already or the writer is closed. */
+  /**
+   * Writes the state now (after the write under way, if any), unless the file holds it already or
+   * the writer is closed. Flushes while a write is under way are one write after it, however many:
+   * writes slower than the changes that ask for them (a large state) never queue up, and a stop
+   * waits for two writes at most.
+   */
   flush(): Promise<void> {
     if (this.#closed) {
       this.#cancelTimer();
       return this.#writing;
     }
+    if (this.#queued !== undefined) {
+      this.#cancelTimer();
+      return this.#queued;
+    }
     // Held for the write before the timer's hold goes: the worker stays for it.
     this.#renderer.hold();
     this.#cancelTimer();
-    this.#writing = this.#writing.then(() => this.#write()).then(() => this.#renderer.release());
-    return this.#writing;
+    const queued: Promise<void> = this.#writing
+      .then(() =>
+        this.#write(() => {
+          if (this.#queued === queued) this.#queued = undefined;
+        }),
+      )
+      .then(() => this.#renderer.release());
+    this.#queued = queued;
+    this.#writing = queued;
+    return queued;
   }
 
   /** The write due, if any, is not: its hold on the renderer goes (resolved once a worker that ended with it has). */
@@ -349,12 +386,17 @@ export class StateWriter {
     return Promise.all([this.#writing, released]).then(() => undefined);
   }
 
-  async #write(): Promise<void> {
+  /** One write; `copying` is told when it copies the state (from then on, a change needs a write of its own). */
+  async #write(copying: () => void): Promise<void> {
     // Closed while this write waited for the one before: it is not made.
-    if (this.#closed) return;
+    if (this.#closed) {
+      copying();
+      return;
+    }
     await turnToCopy();
+    copying();
     try {
-      const json = stateJson(this.#platform);
+      const json = copyOf(this.#platform);
       if (json === this.#written) return;
       const bytes = await this.#renderer.render(json);
       if (this.#fs === nodeFileSystem) await writeAtomically(this.#path, bytes, nodeFileSystem);
@@ -363,9 +405,9 @@ export class StateWriter {
       this.#failure = undefined;
     } catch (error) {
       this.#failure = error as Error;
-      this.#warn(
-        `cannot write the state file ${this.#path} (tried again at the next change): ${(error as Error).message}`,
-      );
+      // Each failed write is one line, whatever the error says.
+      const why = String((error as Error | undefined)?.message ?? error).replace(/[\r\n]+/g, ' ');
+      this.#warn(`cannot write the state file ${this.#path} (tried again at the next change): ${why}`);
     }
   }
 }

@@ -330,6 +330,69 @@ describe('the state writer', () => {
     expect([...files.keys()]).toEqual(['state.json']);
   });
 
+  test('flushes asked for while a write is under way are one write after it, however many; each failed write is one line of warning', async () => {
+    const platform = createPlatform();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let attempts = 0;
+    // A disk that takes its time, then fails every write, with a message of two lines.
+    const fs: StateFileSystem = {
+      writeDurably: async () => {
+        attempts++;
+        await gate;
+        throw new Error('no space left\non the device');
+      },
+      rename: async () => {},
+      unlink: async () => {},
+      syncDirectory: async () => {},
+    };
+    const warnings: string[] = [];
+    const writer = new StateWriter(platform, 'state.json', { warn: (m) => warnings.push(m), fs });
+    platform.mintToken({ scopes: [WRITE] });
+    const first = writer.flush();
+    await until(() => expect(attempts).toBe(1));
+    // A change every so often while the write is under way, each asking for a write.
+    const flushes: Promise<void>[] = [];
+    for (let i = 0; i < 10; i++) {
+      platform.mintToken({ scopes: [WRITE] });
+      flushes.push(writer.flush());
+    }
+    flushes.push(writer.flush().then(() => writer.close()));
+    release();
+    // A stop's flush among them: it waits for these two writes, not for one per change.
+    await Promise.all([first, ...flushes]);
+    expect(attempts).toBe(2);
+    expect(warnings).toEqual([
+      'cannot write the state file state.json (tried again at the next change): no space left on the device',
+      'cannot write the state file state.json (tried again at the next change): no space left on the device',
+    ]);
+    expect(writer.failure?.message).toBe('no space left\non the device');
+  });
+
+  test('a state too large to be one JSON text (over what a string holds): each write says so, in one line, and the file is left', async () => {
+    const platform = createPlatform();
+    // As V8 answers a JSON.stringify past its longest string (the live state of a platform whose caps were raised far).
+    const tooLarge = {
+      ...platform,
+      snapshot: () => {
+        throw new RangeError('Invalid string length');
+      },
+    };
+    const warnings: string[] = [];
+    const writer = new StateWriter(tooLarge, 'state.json', {
+      warn: (m) => warnings.push(m),
+      fs: recordingFileSystem(),
+    });
+    await writer.flush();
+    await writer.flush();
+    expect(warnings).toEqual([
+      'cannot write the state file state.json (tried again at the next change): the state is too large to be written as one JSON text (Invalid string length): lower the retention caps (the --max-* flags)',
+      'cannot write the state file state.json (tried again at the next change): the state is too large to be written as one JSON text (Invalid string length): lower the retention caps (the --max-* flags)',
+    ]);
+  });
+
   test('a kill between the write and the rename leaves the old state whole; the next change writes the new one', async () => {
     const directory = freshDirectory();
     const path = join(directory, 'state.json');
