@@ -6,19 +6,33 @@ import { PaymentOption, PeriodType, SubscriptionType } from './products.js';
 // ---------------------------------------------------------------- 1. update prices
 
 /**
- * One line of the complex price model as endpoint 1 takes it: `name`, a `price` of at least 0 (as a
- * period's simple `price`) and a `vat_code` that is a non-negative integer.
+ * The most characters of a free text endpoint 1 keeps (a detail line's `name`, a payment method's
+ * `type` and `name`): the spec gives them no size, and the platform copies them into every
+ * purchase's payment profile, so they are bounded as the other names of the spec are (100).
+ */
+export const MAX_PRICE_TEXT = 100;
+
+/** The most lines of one period's `details`: the spec gives no count; a price is a few lines. */
+export const MAX_PRICE_DETAILS = 100;
+
+/**
+ * One line of the complex price model as endpoint 1 takes it: a `name` of 1 to 100 characters, a
+ * `price` of at least 0 (as a period's simple `price`) and a `vat_code` that is a non-negative
+ * integer.
  */
 export const PriceDetailInput = z.strictObject({
-  name: z.string(),
+  name: z.string().min(1).max(MAX_PRICE_TEXT),
   price: z.number().nonnegative(),
   vat_code: z.number().int().nonnegative(),
 });
 /** A price detail as endpoint 1 takes it. */
 export type PriceDetailInput = z.input<typeof PriceDetailInput>;
 
-/** `payment_option_details`: required when `payment_option` is `psp`; its `type` and `name` are required, not empty. */
-export const PaymentOptionDetails = z.strictObject({ type: z.string().min(1), name: z.string().min(1) });
+/** `payment_option_details`: required when `payment_option` is `psp`; its `type` and `name` are required, 1 to 100 characters. */
+export const PaymentOptionDetails = z.strictObject({
+  type: z.string().min(1).max(MAX_PRICE_TEXT),
+  name: z.string().min(1).max(MAX_PRICE_TEXT),
+});
 /** A payment option’s type and name. */
 export type PaymentOptionDetails = z.infer<typeof PaymentOptionDetails>;
 
@@ -35,7 +49,7 @@ const PricePeriodFields = z
     length: z.number().int().positive(),
     monthly_payments: z.boolean().optional(),
     price: z.number().nonnegative().optional(),
-    details: z.array(PriceDetailInput).min(1).optional(),
+    details: z.array(PriceDetailInput).min(1).max(MAX_PRICE_DETAILS).optional(),
   })
   .check((ctx) => {
     const period = ctx.value;

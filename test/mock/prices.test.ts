@@ -253,6 +253,18 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
       'price_periods[0].payment_option_details.name',
       'Parameter size must be at least 1',
     ],
+    [
+      'psp payment_option_details with a type over 100 characters',
+      body({ ...psp, payment_option_details: { type: 'm'.repeat(101), name: 'Mastercard' } }),
+      'price_periods[0].payment_option_details.type',
+      'Parameter size must be at most 100',
+    ],
+    [
+      'psp payment_option_details with a name over 100 characters',
+      body({ ...psp, payment_option_details: { type: 'mastercard', name: 'M'.repeat(101) } }),
+      'price_periods[0].payment_option_details.name',
+      'Parameter size must be at most 100',
+    ],
   ])('update prices refuses %s: 400 invalid_parameter %s, "%s"', async (_, json, field, message) => {
     const token = h.token();
     await expectUnchanged(h.platform, async () => {
@@ -280,6 +292,46 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
       });
     },
   );
+
+  test.each([
+    [
+      'a details line with an empty name (required)',
+      [{ name: '', price: 5, vat_code: 6 }],
+      'details[0].name',
+      'Parameter size must be at least 1',
+    ],
+    [
+      'a details line with a name over 100 characters',
+      [{ name: 'D'.repeat(101), price: 5, vat_code: 6 }],
+      'details[0].name',
+      'Parameter size must be at most 100',
+    ],
+    [
+      'more than 100 details lines',
+      Array.from({ length: 101 }, () => ({ name: 'Digital', price: 1, vat_code: 6 })),
+      'details',
+      'Parameter must have at most 100 items',
+    ],
+  ])(
+    'complex price model: update prices refuses %s: 400 invalid_parameter, nothing changed',
+    async (_, details, member, message) => {
+      const token = h.token([WRITE], demoIds.clients.complex.clientId);
+      const { price: _price, ...withoutPrice } = creditcard;
+      const json = { package_integration_code: 'COMPLEX-BUNDLE', price_periods: [{ ...withoutPrice, details }] };
+      await expectUnchanged(h.platform, async () => {
+        const answer = await update(json, token);
+        expect(expectError(answer, 400, 'invalid_parameter', `price_periods[0].${member}`).message).toBe(message);
+      });
+    },
+  );
+
+  test('complex price model: 100 details lines of 100-character names are taken', async () => {
+    const token = h.token([WRITE], demoIds.clients.complex.clientId);
+    const { price: _price, ...withoutPrice } = creditcard;
+    const details = Array.from({ length: 100 }, () => ({ name: 'D'.repeat(100), price: 1, vat_code: 6 }));
+    const json = { package_integration_code: 'COMPLEX-BUNDLE', price_periods: [{ ...withoutPrice, details }] };
+    expectOk(await update(json, token), IdResponse);
+  });
 
   test('complex price model: a details line priced 0 with vat_code 0 is taken', async () => {
     const token = h.token([READ, WRITE], demoIds.clients.complex.clientId);

@@ -61,6 +61,21 @@ describe('1. Update prices', () => {
       { ...psp, payment_option_details: { type: 'visa', name: '' } },
       'payment_option_details.name',
     ],
+    [
+      'payment_option_details with a name over 100 characters',
+      { ...psp, payment_option_details: { type: 'visa', name: 'V'.repeat(101) } },
+      'payment_option_details.name',
+    ],
+    [
+      'a details line with an empty name',
+      { ...period, details: [{ name: '', price: 5, vat_code: 6 }] },
+      'details[0].name',
+    ],
+    [
+      'more than 100 details lines',
+      { ...period, details: Array.from({ length: 101 }, () => ({ name: 'A', price: 1, vat_code: 6 })) },
+      'details',
+    ],
   ])('%s: RequestValidationError naming it, and nothing is sent', async (_, pricePeriod, field) => {
     const call = client().prices.update({ package_integration_code: 'COMPLEX-BUNDLE', price_periods: [pricePeriod] });
     await expect(call).rejects.toMatchObject({
