@@ -22,6 +22,7 @@ import { setupServer } from 'msw/node';
 import { ofetch } from 'ofetch';
 import createFetchClient from 'openapi-fetch';
 import wretch from 'wretch';
+import QueryStringAddon from 'wretch/addons/queryString';
 import { createHandlers, createPlatform, defaultHosts, demoIds } from '../mock/index.js';
 import { PlatformClient } from '../src/index.js';
 import { LogToAccountsRequest } from '../src/schemas/account-change-log.js';
@@ -60,17 +61,27 @@ async function clientsVersusFetch(): Promise<Result[]> {
   const unchecked = new BuiltClient({ ...options, validateResponses: false });
   const url = `${server.url}${PATH}?${new URLSearchParams(QUERY)}`;
   const headers = { accept: 'application/json', authorization: `Bearer ${token}` };
-  const kyClient = ky.create({ headers });
+  // Each peer is given what the SDK is given (the server's URL, the headers, the path and the query as
+  // an object) and called as its documentation shows, so that it builds the URL as the SDK does.
+  const kyClient = ky.create({ prefixUrl: server.url, headers });
   // openapi-fetch is typed by a generated `paths` type; the bench calls it untyped.
   const openapi = createFetchClient({ baseUrl: server.url, headers });
-  const wretchClient = wretch(server.url).headers(headers);
+  const ofetchClient = ofetch.create({ baseURL: server.url, headers });
+  const wretchClient = wretch(server.url).addon(QueryStringAddon).headers(headers);
   const sdk = 'SDK products.list';
   const peers: Record<(typeof PEERS)[number], () => Promise<unknown>> = {
-    'ky alone': () => kyClient.get(url).json(),
+    'ky alone': () => kyClient.get(PATH.slice(1), { searchParams: QUERY }).json(),
     'openapi-fetch': () => openapi.GET(PATH as never, { params: { query: QUERY } } as never),
-    ofetch: () => ofetch(url, { headers }),
-    wretch: () => wretchClient.get(`${PATH}?${new URLSearchParams(QUERY)}`).json(),
+    ofetch: () => ofetchClient(PATH, { query: QUERY }),
+    wretch: () => wretchClient.url(PATH).query(QUERY).get().json(),
   };
+  // The same answer from each, or the comparison would not be of the same work.
+  const expected = JSON.stringify(await client.products.list(QUERY));
+  for (const [name, call] of Object.entries(peers)) {
+    const answer = await call();
+    const data = name === 'openapi-fetch' ? (answer as { data: unknown }).data : answer;
+    if (JSON.stringify(data) !== expected) throw new Error(`${name} answered another body than the SDK`);
+  }
   try {
     const { results, times } = await compareTogether(
       {
@@ -81,6 +92,8 @@ async function clientsVersusFetch(): Promise<Result[]> {
         { name: sdk, run: () => client.products.list(QUERY), target: 1.15 },
         { name: 'reference: the SDK without its answer check', run: () => unchecked.products.list(QUERY) },
         ...PEERS.map((name) => ({ name: `reference: ${name}`, run: peers[name] })),
+        // The least a fetch wrapper does: ofetch given the URL already built, as no call of the SDK is.
+        { name: 'reference: ofetch given the whole URL', run: () => ofetch(url, { headers }) },
       ],
     );
     // Ahead of every peer: the SDK's time under each peer's, in the same rounds.
