@@ -22,9 +22,13 @@ import type { Result } from './harness.js';
  * of bad input and of quoted secrets in the SDK, the server's pipelining lanes and absolute-form
  * targets, and the JSON fault finder for seed and state files took it to 3.03, and 3.1 until the
  * CommonJS build bundled ky and jose, which publish ES modules only (jest's CommonJS runtime and
- * Node before 20.19 cannot require them; 66 KB, in that build only), and took it to 3.11.
+ * Node before 20.19 cannot require them; 66 KB, in that build only), and took it to 3.11, and 3.2
+ * until the SDK's one return-URL rule, the secrets signed into SSO request tokens kept out of its
+ * errors and the rules of a call's options and of tickets (19.5 KB), then a cap for every record a
+ * request adds with its option, flag and help, the e-mail rule and endpoint 4's computed body limit
+ * (26 KB) took it to 3.22.
  */
-export const PACKAGE_BUDGET_MB = 3.2;
+export const PACKAGE_BUDGET_MB = 3.3;
 
 const ENTRY = new URL('../src/index.ts', import.meta.url).pathname;
 const SIGN_ON = new URL('../src/sign-on/index.ts', import.meta.url).pathname;
