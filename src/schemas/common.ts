@@ -29,13 +29,14 @@ export const productCode = z.string().min(1).max(50).regex(CODE_PATTERN);
 /**
  * An e-mail address: a local part of RFC 5322's atoms (letters, digits, `!#$%&'*+-/=?^_{|}~` and the
  * backquote) joined by single dots, `@`, then a domain of two or more labels (letters
- * and digits, with hyphens inside), the last of letters alone, at least two; RFC 6531's characters
- * beyond ASCII count as letters in both parts (`åsa@exempel.se`). Never white space (JavaScript's
+ * and digits, with hyphens inside), the last of letters alone, at least two, or an internationalised
+ * one in its ASCII form (`xn--p1ai`); RFC 6531's characters beyond ASCII count as letters in both
+ * parts (`åsa@exempel.se`). Never white space (JavaScript's
  * `\s`) nor a control character, a lone surrogate, a quoted local part or an address literal. Each
  * character has one way to match: the dots, `@` and hyphens separate, so the time is linear.
  */
 export const EMAIL_ADDRESS_PATTERN =
-  /^(?:[!#-'*+\-/-9=?A-Z^-~]|(?![\s\p{Cc}\p{Cs}])\P{ASCII})+(?:\.(?:[!#-'*+\-/-9=?A-Z^-~]|(?![\s\p{Cc}\p{Cs}])\P{ASCII})+)*@(?:(?:[A-Za-z\d]|(?![\s\p{Cc}\p{Cs}])\P{ASCII})+(?:-+(?:[A-Za-z\d]|(?![\s\p{Cc}\p{Cs}])\P{ASCII})+)*\.)+(?:[A-Za-z]|(?![\s\p{Cc}\p{Cs}])\P{ASCII}){2,}$/u;
+  /^(?:[!#-'*+\-/-9=?A-Z^-~]|(?![\s\p{Cc}\p{Cs}])\P{ASCII})+(?:\.(?:[!#-'*+\-/-9=?A-Z^-~]|(?![\s\p{Cc}\p{Cs}])\P{ASCII})+)*@(?:(?:[A-Za-z\d]|(?![\s\p{Cc}\p{Cs}])\P{ASCII})+(?:-+(?:[A-Za-z\d]|(?![\s\p{Cc}\p{Cs}])\P{ASCII})+)*\.)+(?:xn--[A-Za-z\d]+(?:-[A-Za-z\d]+)*|(?:[A-Za-z]|(?![\s\p{Cc}\p{Cs}])\P{ASCII}){2,})$/u;
 
 /**
  * An e-mail address as the platform takes one ({@link EMAIL_ADDRESS_PATTERN}), at most 254

@@ -181,6 +181,11 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
       ['with atext specials (RFC 5322)', "#!$%&'*+/=?^_`{|}~-@example.org", "#!$%&'*+/=?^_`{|}~-@EXAMPLE.org"],
       ['internationalised (RFC 6531)', 'åsa.ström@exempel.se', 'ÅSA.STRÖM@exempel.se'],
       ['internationalised in the domain too', 'ünal@bücher.example', 'ünal@bücher.example'],
+      [
+        'whose top-level domain is internationalised, in its ASCII form',
+        'anna@example.xn--p1ai',
+        'anna@example.xn--p1ai',
+      ],
     ])('the target account is identified by a valid e-mail address %s: %s', async (_, email, asSent) => {
       const doc = snapshot();
       const target = doc.accounts.find((a) => a.id === anna)!;
