@@ -142,6 +142,11 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
   readonly #primary: LiveIndex<T>;
   /** Where the next {@link Collection.sweep} looks first. */
   #cursor = 0;
+  /**
+   * How many of the first records came with the document ({@link Collection.load}): the records
+   * added since always follow them, so they are `rows.slice(loaded)`.
+   */
+  #loaded = 0;
 
   constructor(spec: CollectionSpec<T, I>) {
     this.spec = spec;
@@ -164,6 +169,7 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
     if (this.spec.immutable) for (const row of rows) deepFreeze(row);
     this.#rows = rows;
     this.#cursor = 0;
+    this.#loaded = rows.length;
     for (const live of this.#live) {
       live.map.clear();
       live.built = false;
@@ -207,6 +213,7 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
     this.#unindex(record);
     this.#rows.splice(at, 1);
     if (at < this.#cursor) this.#cursor--;
+    if (at < this.#loaded) this.#loaded--;
   }
 
   /**
@@ -222,6 +229,7 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
       else {
         this.#unindex(record);
         this.#rows.splice(this.#cursor, 1);
+        if (this.#cursor < this.#loaded) this.#loaded--;
       }
     }
   }
@@ -233,6 +241,30 @@ export class Collection<T extends object, I extends Record<string, IndexSpec<T>>
     for (let i = 0; i < excess; i++) this.#unindex(this.#rows[i]!);
     this.#rows.splice(0, excess);
     this.#cursor = Math.max(0, this.#cursor - excess);
+    this.#loaded = Math.max(0, this.#loaded - excess);
+  }
+
+  /** The records added since the document was loaded (by requests), oldest first. */
+  get added(): number {
+    return this.#rows.length - this.#loaded;
+  }
+
+  /** The oldest record added since the document was loaded, or undefined when none is. */
+  oldestAdded(): T | undefined {
+    return this.#rows[this.#loaded];
+  }
+
+  /**
+   * Removes the oldest records added since the document was loaded until at most `max` of them
+   * remain; the document's own are kept, however many they are.
+   */
+  trimAdded(max: number): void {
+    const excess = this.added - max;
+    if (excess <= 0) return;
+    const from = this.#loaded;
+    for (let i = from; i < from + excess; i++) this.#unindex(this.#rows[i]!);
+    this.#rows.splice(from, excess);
+    if (this.#cursor > from) this.#cursor = Math.max(from, this.#cursor - excess);
   }
 
   /** The record with this primary key (normalized as the key says), or undefined. */

@@ -9,7 +9,7 @@
  * refused as used, and revokes what it issued, while it could be replayed); an access token until
  * both it and its refresh token have expired (a spent refresh token is refused as spent, and revokes
  * its family, until then). Change-log entries and user-products are never of no more use: only their
- * caps drop them. A package's price periods are the catalogue's: over their cap, endpoint 1 is
+ * caps drop them, and only of those requests added (a document's own are kept). A package's price periods are the catalogue's: over their cap, endpoint 1 is
  * refused rather than a period dropped (`mock/routes/prices.ts`).
  */
 import type { AccessTokenRecord, SsoSessionRecord, TicketRecord } from './document.js';
@@ -76,27 +76,30 @@ export function makeRoomForSsoSession(state: State, nowMs: number): void {
 }
 
 /**
- * Keeps the change-log entries (endpoint 4) within their cap, once a batch has been added: the
- * oldest logged go first, those of the batch last (a batch larger than the cap keeps its last ones).
- * No entry is ever of no more use: only the cap drops them.
+ * Keeps the change-log entries (endpoint 4) that requests added within their cap, once a batch has
+ * been added: the oldest logged go first, those of the batch last (a batch larger than the cap keeps
+ * its last ones). The document's own entries (the seed's, a restored state's) are kept: tests read
+ * them. No entry is ever of no more use: only the cap drops them.
  */
 export function trimChangeLogs(state: State): void {
-  state.accountChangeLogs.trim(state.retention.maxAccountChangeLogs);
+  state.accountChangeLogs.trimAdded(state.retention.maxAccountChangeLogs);
 }
 
 /**
- * Makes room for one more user-product: over the cap, the oldest created goes first, with the
- * orders and payment profiles that name it (a request adds them only with their user-product, and
- * an order dropped alone would leave its user-product naming one the document has not).
+ * Makes room for one more user-product: over the cap of those requests added, the oldest created
+ * goes first, with the orders and payment profiles that name it (a request adds them only with
+ * their user-product, and an order dropped alone would leave its user-product naming one the
+ * document has not). The document's own user-products (the seed's, a restored state's) are kept:
+ * the subscriptions a suite's tests start from.
  */
 export function makeRoomForUserProduct(state: State): void {
-  const rows = state.userProducts.rows;
-  while (rows.length > 0 && rows.length >= state.retention.maxUserProducts) {
-    const oldest = rows[0]!;
+  const { userProducts } = state;
+  while (userProducts.added > 0 && userProducts.added >= state.retention.maxUserProducts) {
+    const oldest = userProducts.oldestAdded()!;
     for (const order of [...state.orders.list('userProduct', oldest.id)]) state.orders.remove(order);
     for (const profile of [...state.paymentProfiles.list('userProduct', oldest.id)])
       state.paymentProfiles.remove(profile);
-    state.userProducts.remove(oldest);
+    userProducts.remove(oldest);
   }
 }
 

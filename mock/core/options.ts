@@ -140,23 +140,25 @@ const retentionShape = {
    */
   maxWrongPasswordCounts: cap('--max-wrong-password-counts', 'e-mail addresses with wrong passwords counted'),
   /**
-   * Change-log entries (endpoint 4) kept at most; the oldest logged go first. Default 10000: about
+   * Change-log entries (endpoint 4) that requests add kept at most (the state document's own are
+   * kept besides); the oldest logged go first. Default 10000: about
    * 13 MB of the state document's JSON with the longest message and `requested_by`, 69 MB when
    * every character of them is written as a six-byte JSON escape.
    */
-  maxAccountChangeLogs: cap('--max-account-change-logs', 'change-log entries written to accounts (endpoint 4)'),
+  maxAccountChangeLogs: cap('--max-account-change-logs', 'change-log entries requests write to accounts (endpoint 4)'),
   /**
-   * User-products kept at most (a shop purchase, endpoint 13, a sync of endpoint 19 add one); the
-   * oldest created go first, each with its orders and payment profiles. Default 10000.
+   * User-products that requests add kept at most (a shop purchase, endpoint 13, a sync of endpoint 19
+   * add one; the state document's own, the seed's, are kept besides); the oldest added go first,
+   * each with its orders and payment profiles. Default 10000.
    */
-  maxUserProducts: cap('--max-user-products', 'user-products (with their orders and payment profiles)'),
+  maxUserProducts: cap('--max-user-products', 'user-products requests add (with their orders and payment profiles)'),
   /**
    * Price periods one package or campaign holds at most: an update of prices (endpoint 1) that would
    * give it more is refused (`400 invalid_parameter`, field `price_periods`); none is dropped, as a
    * period is the catalogue's, not a record of use. Default 100: endpoint 1 adds a period for each
    * new payment option, subscription type, period type and length (40 combinations a length), so
-   * every one for two lengths, and more. A period's `details` may take a whole body, so 100 periods
-   * hold at most 100 bodies.
+   * every one for two lengths, and more. A period takes at most 100 `details` lines, so 100 periods
+   * hold at most about 1.5 MB of JSON.
    */
   maxPricePeriods: flagged(integerIn(1, 10_000).default(DEFAULT_PRICE_PERIODS), {
     flag: '--max-price-periods',

@@ -10,8 +10,10 @@
  */
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, test } from 'vitest';
+import { OffsetClock } from '../../mock/core/clock.js';
 import { ssoSessionOver, tokenDone } from '../../mock/core/eviction.js';
 import { internalsOf } from '../../mock/core/internals.js';
+import { purchase } from '../../mock/core/user-products.js';
 import { createPlatform, defaultHosts, type Platform, type PlatformOptions } from '../../mock/index.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { IdResponse } from '../../src/schemas/common.js';
@@ -375,10 +377,10 @@ describe('over the cap of wrong-password counts, a freeze holds', () => {
 });
 
 describe.each(ADAPTERS)('the records requests add stay within their caps, through %s', (kind) => {
-  // The demo seed holds 14 user-products: one more goes over the cap.
+  // The demo seed's 14 user-products are the document's own: the cap counts those requests add.
   const h = useAdapter(kind, {
     now: T0,
-    retention: { maxAccountChangeLogs: 5, maxUserProducts: 14, maxPricePeriods: 6 },
+    retention: { maxAccountChangeLogs: 5, maxUserProducts: 2, maxPricePeriods: 6 },
     syncProcessingMs: 0,
   });
   const entry = (message: string, account_id: string = anna) => ({
@@ -427,76 +429,102 @@ describe.each(ADAPTERS)('the records requests add stay within their caps, throug
     expect(messages()).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
   });
 
-  test('user-products: over the cap, the oldest goes first with its orders and payment profiles; the state document stays whole', async () => {
-    const before = h.platform.snapshot();
-    const [oldest, next] = before.user_products;
-    const ordersOf = (id: string) => h.platform.snapshot().orders.filter((o) => o.user_product_id === id);
-    const profilesOf = (id: string) => h.platform.snapshot().payment_profiles.filter((p) => p.user_product_id === id);
-    expect(ordersOf(oldest!.id)).toHaveLength(1);
-    expect(profilesOf(oldest!.id)).toHaveLength(1);
-    const provision = (year: number) =>
-      h.call(paths.provisionUserProduct, {
-        method: 'POST',
-        json: {
-          account_id: anna,
-          package_code: 'premium-digital',
-          subscription_type: 'recurring',
-          valid_from: `${year}-01-01T00:00:00Z`,
-          valid_to: `${year + 1}-01-01T00:00:00Z`,
-        },
-        token: h.token(['/external/userproduct/w']),
-      });
-    const { id } = expectOk(await provision(2040), IdResponse, 201);
-    const after = h.platform.snapshot();
-    expect(after.user_products).toHaveLength(14);
-    expect(after.user_products.map((u) => u.id)).toEqual([...before.user_products.slice(1).map((u) => u.id), id]);
-    expect(ordersOf(oldest!.id)).toEqual([]);
-    expect(profilesOf(oldest!.id)).toEqual([]);
-    expect(after.orders).toHaveLength(before.orders.length - 1);
-    expect(after.payment_profiles).toHaveLength(before.payment_profiles.length - 1);
-    expectOk(await provision(2042), IdResponse, 201);
-    expect(h.platform.snapshot().user_products.map((u) => u.id)).not.toContain(next!.id);
-    // What is left is a state document the platform takes back (no order names a user-product it has not).
-    expect(() => h.platform.restore(h.platform.snapshot())).not.toThrow();
+  const provision = (year: number) =>
+    h.call(paths.provisionUserProduct, {
+      method: 'POST',
+      json: {
+        account_id: anna,
+        package_code: 'premium-digital',
+        subscription_type: 'recurring',
+        valid_from: `${year}-01-01T00:00:00Z`,
+        valid_to: `${year + 1}-01-01T00:00:00Z`,
+      },
+      token: h.token(['/external/userproduct/w']),
+    });
+
+  test("user-products requests add (endpoint 13): over the cap, the oldest added goes first; the document's own, the seed's, are kept", async () => {
+    const seeded = h.platform.snapshot().user_products.map((u) => u.id);
+    expect(seeded).toHaveLength(14);
+    const added: string[] = [];
+    for (const year of [2040, 2042, 2044]) added.push(expectOk(await provision(year), IdResponse, 201).id);
+    expect(h.platform.snapshot().user_products.map((u) => u.id)).toEqual([...seeded, ...added.slice(1)]);
+    // A document restored is the document's own again: its 16 are kept, and the cap counts anew.
+    h.platform.restore(h.platform.snapshot());
+    const next = expectOk(await provision(2046), IdResponse, 201).id;
+    expect(h.platform.snapshot().user_products.map((u) => u.id)).toEqual([...seeded, ...added.slice(1), next]);
   });
 
-  test('a sync (endpoint 19) that creates a user-product over the cap changes its others first: the oldest, one it changes, goes whole', async () => {
+  test('user-products a purchase adds: over the cap, the oldest added goes with its order and payment profile; the state document stays whole', () => {
+    const { state } = internalsOf(h.platform)!;
+    // The shop's purchase, as its page makes it (the page's flow is the shop's tests').
+    const clock = new OffsetClock(Date.parse(T0));
+    const product = state.products.get(demoIds.products.premiumDigital)!;
+    const period = product.price_periods.find((p) => p.payment_option === 'creditcard')!;
+    const buy = () => purchase(state, clock, { accountId: anna, product, period }).id;
+    const before = h.platform.snapshot();
+    const [first, second, third] = [buy(), buy(), buy()];
+    const after = h.platform.snapshot();
+    const of = (id: string) => ({
+      userProducts: after.user_products.filter((u) => u.id === id).length,
+      orders: after.orders.filter((o) => o.user_product_id === id).length,
+      profiles: after.payment_profiles.filter((p) => p.user_product_id === id).length,
+    });
+    expect(of(first)).toEqual({ userProducts: 0, orders: 0, profiles: 0 });
+    expect(of(second)).toEqual({ userProducts: 1, orders: 1, profiles: 1 });
+    expect(of(third)).toEqual({ userProducts: 1, orders: 1, profiles: 1 });
+    expect(after.user_products).toHaveLength(before.user_products.length + 2);
+    expect(after.orders).toHaveLength(before.orders.length + 2);
+    expect(after.payment_profiles).toHaveLength(before.payment_profiles.length + 2);
+    // What is left is a state document the platform takes back (no order names a user-product it has not).
+    expect(() => h.platform.restore(after)).not.toThrow();
+  });
+
+  test('a sync (endpoint 19) that creates a user-product over the cap changes its others first: the oldest added, one it changes, goes whole', async () => {
     const { gus } = demoIds.accounts;
-    const changed = demoIds.userProducts.gusPaperlineEpaper;
-    // Gus's system-controlled e-paper is the oldest user-product; the system lists the new one first.
-    const document = h.platform.snapshot();
-    document.user_products.sort((a, b) => (a.id === changed ? -1 : b.id === changed ? 1 : 0));
-    h.platform.restore(document);
-    // Read by id before (so by an index of ids), as a request to it would.
     const state = internalsOf(h.platform)!.state;
-    expect(state.userProducts.get(changed)).toBeDefined();
-    h.platform.subscriptionSystems.setCustomer(demoIds.organisations.demo, {
-      customer_number: 'C1007',
-      address: null,
-      subscriptions: ['PL-1007-3', 'PL-1007-1'].map((subscription_number) => ({
-        subscription_number,
-        product_code: 'digital-news',
-        subscription_type: 'recurring' as const,
-        valid_from: '2024-01-01T00:00:00Z',
-        valid_to: '2999-12-31T23:59:59Z',
-        state: 'active' as const,
-      })),
+    const subscription = (subscription_number: string, valid_to: string) => ({
+      subscription_number,
+      product_code: 'digital-news',
+      subscription_type: 'recurring' as const,
+      valid_from: '2024-01-01T00:00:00Z',
+      valid_to,
+      state: 'active' as const,
     });
-    const synced = await h.call(paths.syncCustomerSubscriptions, {
-      method: 'PUT',
-      json: { customer_number: 'C1007' },
-      token: h.token(['/external/subscription_system/w']),
-    });
-    expectOk(synced, IdResponse);
-    const after = h.platform.snapshot().user_products;
-    expect(after).toHaveLength(14);
-    expect(after.map((u) => u.id)).not.toContain(changed);
-    expect(after.filter((u) => u.subscription_number === 'PL-1007-3')).toHaveLength(1);
+    const sync = async (...subscriptions: ReturnType<typeof subscription>[]) => {
+      h.platform.subscriptionSystems.setCustomer(demoIds.organisations.demo, {
+        customer_number: 'C1007',
+        address: null,
+        subscriptions,
+      });
+      const synced = await h.call(paths.syncCustomerSubscriptions, {
+        method: 'PUT',
+        json: { customer_number: 'C1007' },
+        token: h.token(['/external/subscription_system/w']),
+      });
+      expectOk(synced, IdResponse);
+      return h.platform.snapshot().user_products;
+    };
+    const numbered = (rows: { subscription_number?: string | null; id: string }[], n: string) =>
+      rows.filter((u) => u.subscription_number === n).map((u) => u.id);
+    // Two user-products added by syncs: the cap is full.
+    const [first] = numbered(await sync(subscription('PL-9-1', '2999-12-31T23:59:59Z')), 'PL-9-1');
+    await sync(subscription('PL-9-1', '2999-12-31T23:59:59Z'), subscription('PL-9-2', '2999-12-31T23:59:59Z'));
+    // Read by id before (so by an index of ids), as a request to it would.
+    expect(state.userProducts.get(first!)).toBeDefined();
+    // The third changes the first (its end) and creates one more: the first, changed, goes whole.
+    const after = await sync(
+      subscription('PL-9-3', '2999-12-31T23:59:59Z'),
+      subscription('PL-9-1', '2998-12-31T23:59:59Z'),
+      subscription('PL-9-2', '2999-12-31T23:59:59Z'),
+    );
+    expect(after.map((u) => u.id)).not.toContain(first);
+    expect(numbered(after, 'PL-9-2')).toHaveLength(1);
+    expect(numbered(after, 'PL-9-3')).toHaveLength(1);
     // Every lookup agrees with the document: the dropped one is in none of them.
     expect(state.userProductsOf(gus).map((u) => u.id)).toEqual(
       after.filter((u) => u.account_id === gus).map((u) => u.id),
     );
-    expect(state.userProducts.get(changed)).toBeUndefined();
+    expect(state.userProducts.get(first!)).toBeUndefined();
   });
 
   test('price periods: endpoint 1 refuses an update that would give a package more than the cap (400 invalid_parameter, price_periods), changing nothing', async () => {

@@ -137,4 +137,31 @@ describe('Collection indexes', () => {
     expect(c.get('a1')).toBeUndefined();
     expect(c.get('B1')?.code).toBe('z');
   });
+
+  test('trimAdded drops the oldest records added since the load, never the loaded ones, whatever was removed between', () => {
+    const c = new Collection(SPEC);
+    const row = (id: string) => ({ id, owner: 'a', code: id });
+    c.load([row('l1'), row('l2'), row('l3')]);
+    expect(c.added).toBe(0);
+    for (const id of ['n1', 'n2', 'n3', 'n4']) c.add(row(id));
+    expect(c.added).toBe(4);
+    expect(c.oldestAdded()?.id).toBe('n1');
+    // A loaded record removed (by a request, by a sweep): the added ones still follow the loaded ones.
+    c.remove(c.get('l2')!);
+    c.sweep(1, (r) => r.id === 'l1');
+    expect(c.added).toBe(4);
+    c.trimAdded(2);
+    expect(c.rows.map((r) => r.id)).toEqual(['l3', 'n3', 'n4']);
+    expect(c.get('n1')).toBeUndefined();
+    expect(c.list('owner', 'a').map((r) => r.id)).toEqual(['l3', 'n3', 'n4']);
+    // trim (the oldest of all) takes loaded ones first, and the added ones are still known as such.
+    c.trim(2);
+    expect(c.rows.map((r) => r.id)).toEqual(['n3', 'n4']);
+    expect(c.added).toBe(2);
+    // A load makes every record the document's own.
+    c.load([...c.rows]);
+    expect(c.added).toBe(0);
+    c.trimAdded(0);
+    expect(c.rows).toHaveLength(2);
+  });
 });
