@@ -84,18 +84,6 @@ export type ParamsOf<E extends Endpoint> = E['body'] extends z.ZodType
     : undefined;
 
 /**
- * Whether parameters of type `P` may go without the key `K` they have: an optional key, one that
- * takes `undefined`, or a key of an index signature (`Record<string, ...>`).
- */
-type MayLack<P, K extends keyof P> = string extends keyof P
-  ? true
-  : object extends Pick<P, K>
-    ? true
-    : undefined extends P[K]
-      ? true
-      : false;
-
-/**
  * The result of an endpoint's method for the parameters `P`: its response schema's output, or,
  * where the answer's form depends on a key of the input (`responseBy`, endpoint 14), the form for
  * `P`: with the key given, `present`; without it, `absent`; when `P` may go either way (the key
@@ -107,9 +95,15 @@ export type ResultOf<E extends Endpoint, P = ParamsOf<E>> = E extends {
   ? K extends keyof P
     ? P[K] extends undefined
       ? z.output<Absent>
-      : MayLack<P, K> extends true
+      : // `P` may go without `K`: a key of an index signature (`Record<string, ...>`), an optional
+        // key, or one that takes `undefined`.
+        string extends keyof P
         ? z.output<Present> | z.output<Absent>
-        : z.output<Present>
+        : object extends Pick<P, K>
+          ? z.output<Present> | z.output<Absent>
+          : undefined extends P[K]
+            ? z.output<Present> | z.output<Absent>
+            : z.output<Present>
     : z.output<Absent>
   : z.output<E['response']>;
 
