@@ -20,3 +20,13 @@ export function isLoopbackHostname(hostname: string): boolean {
 export function isSecureUrl(url: URL): boolean {
   return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHostname(url.hostname));
 }
+
+/**
+ * Whether a browser keeps a URL's host name on this machine: {@link isLoopbackHostname}'s names and
+ * the subdomains of `localhost` (`site.localhost`), which browsers resolve to loopback themselves
+ * (RFC 6761, section 6.3). For URLs a browser follows (a return URL), not ones the SDK fetches.
+ */
+export function isBrowserLoopbackHostname(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return isLoopbackHostname(name) || name.endsWith('.localhost');
+}

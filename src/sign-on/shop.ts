@@ -4,7 +4,7 @@
  * module generated from them: this module loads no zod, for sites that only send users to the shop.
  */
 
-import { isSecureUrl } from '../loopback.js';
+import { isBrowserLoopbackHostname, isSecureUrl } from '../loopback.js';
 import { withoutTrailingSlashes } from '../url.js';
 import { SignOnConfigurationError, SignOnValidationError } from './errors.js';
 import { MARKETPLACE_PATH, MARKETPLACE_QUERY } from './marketplace-rules.js';
@@ -106,12 +106,13 @@ function checked(params: MarketplaceUrlParams): ReadonlyMap<string, string> {
     values.set(field, value);
   }
   // The helper's own rules: the shop sends the user, and a ticket, back to the return URL. It is
-  // held to the return handler's rule, and to https (http only on this machine), as the shop is.
+  // held to the return handler's rule, and to https, or http on a host the browser that follows it
+  // keeps on this machine (`localhost` and its subdomains, 127.0.0.0/8, `[::1]`).
   const returnUrl = values.get('returnUrl');
   if (returnUrl !== undefined) {
     const url = parseReturnUrl(returnUrl);
     if (!url) refuse('returnUrl', RETURN_URL_RULE);
-    if (!isSecureUrl(url))
+    if (url.protocol !== 'https:' && !isBrowserLoopbackHostname(url.hostname))
       refuse('returnUrl', 'Parameter must use https (http only on a loopback host): the shop sends a ticket to it');
   }
   return values;
@@ -130,7 +131,8 @@ function checked(params: MarketplaceUrlParams): ReadonlyMap<string, string> {
  * @throws {@link SignOnValidationError} when a parameter breaks the spec's rules (a required one missing or
  * empty, an unknown one, one with a lone UTF-16 surrogate), an id is `.` or `..`, or the `returnUrl`
  * breaks the return handler's rule (`allowedReturnUrl`'s: an absolute http(s) URL without
- * credentials, backslashes, whitespace or control characters) or is plain http beyond a loopback host
+ * credentials, backslashes, whitespace or control characters) or is plain http beyond a host the
+ * browser keeps on this machine (`localhost` and its subdomains, 127.0.0.0/8, `[::1]`)
  * @throws {@link SignOnConfigurationError} when the shop URL is not an absolute https URL
  */
 export function marketplaceUrl(shopUrl: string | URL, params: MarketplaceUrlParams): string {

@@ -155,7 +155,7 @@ describe('endpoint 25 marketplace URL', () => {
     },
   );
 
-  it.each(['http://site.example/back', 'http://shop.localhost/back', 'http://10.0.0.1/back'])(
+  it.each(['http://site.example/back', 'http://localhost.example/back', 'http://10.0.0.1/back'])(
     'refuses a returnUrl %j in plain http beyond a loopback host: the shop would send the ticket there in clear',
     (returnUrl) => {
       expect(refusal({ returnUrl })).toMatchObject({
@@ -171,7 +171,10 @@ describe('endpoint 25 marketplace URL', () => {
     'http://localhost:3000/back',
     'http://127.0.0.1:8080/',
     'http://[::1]/back',
-  ])('takes the returnUrl %j: https, or http on a loopback host', (returnUrl) => {
+    // A browser resolves the subdomains of localhost to loopback itself (RFC 6761, section 6.3).
+    'http://site.localhost:3000/back',
+    'http://SITE.localhost./back',
+  ])('takes the returnUrl %j: https, or http on a host the browser keeps on this machine', (returnUrl) => {
     expect(refusal({ returnUrl })).toBeUndefined();
   });
 
