@@ -164,4 +164,45 @@ describe('Collection indexes', () => {
     c.trimAdded(0);
     expect(c.rows).toHaveLength(2);
   });
+
+  test('the records added are counted through every removal: remove, sweep and trim take an added one without touching the loaded ones', () => {
+    const c = new Collection(SPEC);
+    const row = (id: string) => ({ id, owner: 'a', code: id });
+    c.load([row('l1'), row('l2')]);
+    for (const id of ['n1', 'n2', 'n3']) c.add(row(id));
+    c.remove(c.get('n2')!);
+    expect(c.added).toBe(2);
+    c.sweep(5, (r) => r.id === 'n3');
+    expect(c.added).toBe(1);
+    expect(c.oldestAdded()?.id).toBe('n1');
+    c.trimAdded(0);
+    expect(c.rows.map((r) => r.id)).toEqual(['l1', 'l2']);
+    expect(c.added).toBe(0);
+  });
+
+  test('trimAdded keeps every index right, built before it or after, and leaves the next sweep where it was', () => {
+    const c = new Collection(SPEC);
+    const row = (id: string) => ({ id, owner: 'a', code: id });
+    c.load([row('l1')]);
+    for (const id of ['n1', 'n2', 'n3', 'n4']) c.add(row(id));
+    // Both indexes built before the trim.
+    expect(c.get('n4')?.id).toBe('n4');
+    expect(c.list('owner', 'a')).toHaveLength(5);
+    // The sweep stops at n3 (it looked at l1, n1 and n2 and kept them).
+    c.sweep(3, () => false);
+    c.trimAdded(3);
+    expect(c.rows.map((r) => r.id)).toEqual(['l1', 'n2', 'n3', 'n4']);
+    expect(['n1', 'n2', 'n3', 'n4'].map((id) => c.get(id)?.id)).toEqual([undefined, 'n2', 'n3', 'n4']);
+    expect(c.list('owner', 'a').map((r) => r.id)).toEqual(['l1', 'n2', 'n3', 'n4']);
+    // The next sweep looks at n3 first, as it would have without the trim.
+    c.sweep(1, (r) => r.id === 'n3');
+    expect(c.rows.map((r) => r.id)).toEqual(['l1', 'n2', 'n4']);
+    // A sweep not started yet still starts at the first record after a trim.
+    const d = new Collection(SPEC);
+    d.load([row('l1')]);
+    for (const id of ['n1', 'n2']) d.add(row(id));
+    d.trimAdded(1);
+    d.sweep(1, (r) => r.id === 'l1');
+    expect(d.rows.map((r) => r.id)).toEqual(['n2']);
+  });
 });

@@ -131,6 +131,7 @@ describe('endpoint 25 marketplace URL', () => {
 
   it.each([
     ['credentials (userinfo)', 'https://user:pass@site.example/back'],
+    ['a password without a user name', 'https://:pass@site.example/back'],
     ['backslashes', 'https:\\\\site.example\\back'],
     ['a leading space', ' https://site.example/back'],
     ['a tab', 'https://site.exa\tmple/back'],
@@ -200,13 +201,16 @@ describe('endpoint 25 marketplace URL', () => {
     '/marketplace',
     'https://user:pw@shop.example',
     'http://shop.localhost',
+    'ftp://localhost:8080',
+    // A name that begins as a loopback address does is a name, resolved anywhere.
+    'http://127.0.0.1.example:8080',
   ])('refuses the shop URL %j (tickets travel over https only)', (shop) => {
     expect(() => marketplaceUrl(shop, { groupId: 'g', marketplaceId: 'm', ticket: TICKET })).toThrow(
       SignOnConfigurationError,
     );
   });
 
-  it.each(['http://localhost:8080', 'http://127.0.0.2:8080', 'http://[::1]:8080'])(
+  it.each(['http://localhost:8080', 'http://127.0.0.2:8080', 'http://127.10.200.30:8080', 'http://[::1]:8080'])(
     'allows plain http on a loopback host (a local mock), as the client does: %s',
     (shop) => {
       expect(marketplaceUrl(shop, { groupId: 'g', marketplaceId: 'm', ticket: 't' })).toBe(
