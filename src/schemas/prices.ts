@@ -10,10 +10,10 @@ import { PaymentOption, PeriodType, SubscriptionType } from './products.js';
  * `type` and `name`): the spec gives them no size, and the platform copies them into every
  * purchase's payment profile, so they are bounded as the other names of the spec are (100).
  */
-export const MAX_PRICE_TEXT = 100;
+const MAX_PRICE_TEXT = 100;
 
 /** The most lines of one period's `details`: the spec gives no count; a price is a few lines. */
-export const MAX_PRICE_DETAILS = 100;
+const MAX_PRICE_DETAILS = 100;
 
 /**
  * One line of the complex price model as endpoint 1 takes it: a `name` of 1 to 100 characters, a
