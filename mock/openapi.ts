@@ -114,11 +114,10 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
  * The response headers the document describes, each where the platform sends it: the correlation
  * id on every answer, the bearer challenge on 401 and 403, the wait on 503. `Allow` comes with a
  * 405, which no operation answers (the document lists every method served): `info.description`
- * names it. Written into each answer rather than as `$ref`s to `components/headers`: Perl's
- * JSON::Validator (5.14, under OpenAPI::Client) checks a header's value against the reference
- * object itself, and dies. An error answered in the common body is itself written once, in
- * `components/responses` (a `$ref`, which JSON::Validator follows), so each header is written once
- * per shared answer rather than once per operation.
+ * names it. Written into each answer rather than as `$ref`s to `components/headers`: an error
+ * answered in the common body is itself written once, in `components/responses`, so each header
+ * is written once per shared answer rather than once per operation, and a reader of a header
+ * has no reference to follow.
  */
 export const RESPONSE_HEADERS: Readonly<Record<'X-Correlation-Id' | 'WWW-Authenticate' | 'Retry-After', Json>> = {
   'X-Correlation-Id': {

@@ -494,7 +494,7 @@ describe('headers and statuses', () => {
         RESPONSE_HEADERS['Retry-After'],
       );
     }
-    // Each answer's own copy, no $ref: JSON::Validator (Perl) cannot check a header through one.
+    // Each answer's own copy, no $ref to follow (mock/openapi.ts, RESPONSE_HEADERS).
     expect([...schemaObjects(doc.paths)].filter((s) => String(s.$ref ?? '').includes('/headers/'))).toEqual([]);
   });
 
