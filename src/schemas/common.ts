@@ -357,7 +357,10 @@ export const platformErrorMap: z.core.$ZodErrorMap = (issue) => {
             : `Parameter must be at least ${issue.minimum}`
           : `Parameter size must be at least ${issue.minimum}`;
     case 'invalid_value':
-      return `Parameter must be one of: ${issue.values.map(String).join(', ')}`;
+      // A missing member of a list of values (a `z.enum`) is reported by zod as a wrong value.
+      return issue.input === undefined
+        ? 'Parameter is required'
+        : `Parameter must be one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_union':
       // A discriminated union without a matching branch (endpoint 23's `grant_type`).
       // Its `input` is the whole object; the discriminator is the issue's path.

@@ -110,6 +110,14 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
       expectError(answer, status, code, field);
     });
 
+    test.each(['subscription_type', 'valid_from', 'account_id'])(
+      'a missing %s is told "Parameter is required", as every missing field is, and creates nothing',
+      async (field) => {
+        const answer = await expectUnchanged(h.platform, () => provision({ ...body, [field]: undefined }));
+        expect(expectError(answer, 400, 'invalid_parameter', field).message).toBe('Parameter is required');
+      },
+    );
+
     test('an archived account is refused as endpoints 4 and 5 refuse one: 409 invalid_state account_id, and nothing is created', async () => {
       const answer = await expectUnchanged(h.platform, () => provision({ ...body, account_id: frank }));
       expect(expectError(answer, 409, 'invalid_state', 'account_id').message).toBe('The account is archived');
