@@ -24,10 +24,15 @@ import {
   type Endpoint,
   type Environment,
   endpoints,
+  getDistributionInformation,
   getSignedInUser,
   type Host,
   marketplace,
   pathOf,
+  provisionUserProduct,
+  syncAddress,
+  syncCustomerSubscriptions,
+  updateUserProduct,
 } from '../src/endpoints.js';
 import * as schemas from '../src/schemas/index.js';
 import { SsoSessionClaims } from '../src/schemas/sign-on.js';
@@ -512,6 +517,26 @@ interface Context {
   readonly tag?: string;
 }
 
+/**
+ * What an operation needs of the caller's configuration at the operator, which no token or body
+ * shows: refused `400 configuration_error` (no field) before the body is judged (spec: Authentication
+ * 4, endpoints 13 and 20; docs/assumptions.md for 12, 18 and 19).
+ */
+const PROVISION_SERVICE_NOTE =
+  'The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (no field), whatever the body.';
+const INTEGRATION_NOTE =
+  "The caller's organisation must have an external subscription-system integration; without one, 400 configuration_error (no field).";
+const CONFIGURATION_NOTES: ReadonlyMap<Endpoint, string> = new Map<Endpoint, string>([
+  [updateUserProduct, PROVISION_SERVICE_NOTE],
+  [provisionUserProduct, PROVISION_SERVICE_NOTE],
+  [syncAddress, INTEGRATION_NOTE],
+  [syncCustomerSubscriptions, INTEGRATION_NOTE],
+  [
+    getDistributionInformation,
+    "Supported only when the caller's organisation has an external subscription-system integration that supports distribution information; otherwise 400 configuration_error (no field).",
+  ],
+]);
+
 /** An operation's description, in sentences: its token, its path's spellings, its body, its rules. */
 function operationNotes(
   e: Endpoint,
@@ -521,6 +546,8 @@ function operationNotes(
   documentedMe: boolean,
 ): string {
   const notes = authNotes(e);
+  const configuration = CONFIGURATION_NOTES.get(e);
+  if (configuration) notes.push(configuration);
   if (typeof e.path !== 'string' && environment)
     notes.push(
       ctx.server

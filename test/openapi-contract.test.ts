@@ -190,6 +190,38 @@ describe('authentication', () => {
   );
 });
 
+describe("what an operation needs of the caller's configuration", () => {
+  const descriptionOf = (e: Endpoint) => doc.paths[pathOf(e, 'stage')]![e.method.toLowerCase()]!.description;
+
+  test.each([
+    ['12', table.updateUserProduct],
+    ['13', table.provisionUserProduct],
+  ])('endpoint %s says the API client must have a provision service, else 400 configuration_error', (_, e) => {
+    expect(descriptionOf(e)).toMatch(/must have a provision service defined/);
+    expect(descriptionOf(e)).toContain('400 configuration_error');
+  });
+
+  test.each([
+    ['18', table.syncAddress],
+    ['19', table.syncCustomerSubscriptions],
+    ['20', table.getDistributionInformation],
+  ])('endpoint %s says it needs an external subscription-system integration, else 400 configuration_error', (_, e) => {
+    expect(descriptionOf(e)).toMatch(/external subscription-system integration/);
+    expect(descriptionOf(e)).toContain('400 configuration_error');
+  });
+
+  test('endpoint 20 says it is supported only when the integration supports distribution information', () => {
+    expect(descriptionOf(table.getDistributionInformation)).toMatch(
+      /Supported only when .* supports distribution information/,
+    );
+  });
+
+  test('no other operation says so', () => {
+    const told = endpoints.filter((e) => /configuration_error/.test(descriptionOf(e) ?? ''));
+    expect(told.map((e) => e.number)).toEqual([12, 13, 18, 19, 20]);
+  });
+});
+
 describe('tags and names', () => {
   const client = new PlatformClient({
     environment: 'stage',
