@@ -450,6 +450,13 @@ describe.each(ADAPTERS)('products through %s', (kind) => {
       expect(expectOk(await sharing({ code: 'basic-news' }), GetProductSharingResponse).item).toEqual([notShareable]);
     });
 
+    test('an inactive product (outside its validity window) is still found, by code and by id: its option', async () => {
+      expect(expectOk(await sharing({ code: 'legacy-package' }), GetProductSharingResponse).item).toEqual([
+        notShareable,
+      ]);
+      expect(expectOk(await sharing({ id: ids.legacy }), GetProductSharingResponse).item).toEqual([notShareable]);
+    });
+
     test('a product without a sharing record is not shareable', async () => {
       expect(expectOk(await sharing({ code: 'e-paper' }), GetProductSharingResponse).item).toEqual([notShareable]);
     });

@@ -320,6 +320,16 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       });
     });
 
+    test('a campaign no longer on sale (its validity window over) is still judged: not eligible at that address', async () => {
+      const d = h.platform.snapshot();
+      const campaign = d.products.find((p) => p.product_code === 'premium-summer')!;
+      campaign.valid_to = '2001-01-01T00:00:00Z';
+      h.platform.restore(d);
+      token = h.token([W, R, '/external/order/r']);
+      const { item } = expectOk(await gift(), ValidateGiftReceiverResponse);
+      expect(item).toEqual({ receiver_eligible: false });
+    });
+
     test('an organisation without an integration has nothing to conflict with: eligible', async () => {
       withoutIntegration();
       expect(expectOk(await gift(), ValidateGiftReceiverResponse).item.receiver_eligible).toBe(true);
@@ -446,6 +456,16 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
         distribution_days: [],
         distribution_price: '25.00',
         distribution_price_with_tax: '31.25',
+      });
+    });
+
+    test('an inactive product (outside its validity window) is still described: 200', async () => {
+      const query = { product_code: 'legacy-package', period_id: demoIds.periods.legacyCreditcard, zip_code: '111 22' };
+      const { item } = expectOk(await get(query), DistributionInformationResponse);
+      expect(item).toEqual({
+        distribution_days: [1, 2, 3, 4, 5, 6],
+        distribution_price: '0.00',
+        distribution_price_with_tax: '0.00',
       });
     });
 
