@@ -528,7 +528,7 @@ export const ExternalCustomer = z.strictObject({
 /** Paper distribution (endpoint 20): the days the papers reach some zip codes. */
 const DistributionZone = z.strictObject({
   zip_codes: z.array(nonEmpty),
-  /** 1 = Monday .. 7 = Sunday. */
+  /** 1 = Monday .. 7 = Sunday, each once. */
   distribution_days: z.array(z.number().int().min(1).max(7)),
 });
 
@@ -539,6 +539,40 @@ const DistributionPrice = z.strictObject({
   distribution_price: decimalPrice.meta({ description: 'a decimal string' }),
   distribution_price_with_tax: decimalPrice.meta({ description: 'a decimal string' }),
 });
+
+/**
+ * Endpoint 20 answers one set of days and one price: a day given twice in a zone, a zip code in two
+ * zones (compared without spaces, as the endpoint compares them) or two prices of one product and
+ * period would answer a day twice, or whichever came first.
+ */
+function distributionOnce(
+  ctx: z.core.ParsePayload<{
+    zones: { zip_codes: string[]; distribution_days: number[] }[];
+    prices: { product_code: string; period_id: string }[];
+  }>,
+): void {
+  const repeated = (input: unknown, path: PropertyKey[], message: string) =>
+    ctx.issues.push({ code: 'custom', input, path, message });
+  const zips = new Set<string>();
+  ctx.value.zones.forEach((zone, i) => {
+    const days = new Set<number>();
+    zone.distribution_days.forEach((day, j) => {
+      if (days.has(day)) repeated(day, ['zones', i, 'distribution_days', j], 'Parameter must not be repeated');
+      days.add(day);
+    });
+    zone.zip_codes.forEach((zip, j) => {
+      const key = zip.replace(/\s+/g, '');
+      if (zips.has(key)) repeated(zip, ['zones', i, 'zip_codes', j], 'The zip code is in another zone already');
+      zips.add(key);
+    });
+  });
+  const priced = new Set<string>();
+  ctx.value.prices.forEach((price, p) => {
+    const key = `${price.product_code} ${price.period_id.toLowerCase()}`;
+    if (priced.has(key)) repeated(price, ['prices', p], 'A price of this product and period is given already');
+    priced.add(key);
+  });
+}
 
 /**
  * The external subscription system of an organisation, simulated: its customers (with addresses and
@@ -554,7 +588,13 @@ const SubscriptionSystem = z
     /** Only one vendor integration supports endpoint 20. */
     supports_distribution_information: z.boolean(),
     customers: z.array(ExternalCustomer),
-    distribution: z.strictObject({ zones: z.array(DistributionZone), prices: z.array(DistributionPrice) }),
+    distribution: z
+      .strictObject({ zones: z.array(DistributionZone), prices: z.array(DistributionPrice) })
+      .check(distributionOnce)
+      .meta({
+        description:
+          'each day once in a zone, each zip code in one zone (spaces aside), one price per product and period',
+      }),
   })
   .meta({
     description:

@@ -146,9 +146,53 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
       'supports_distribution_information',
     ],
     ['an unknown key', { vendor: 'Other' }, 'unknown_parameter', 'vendor'],
+    [
+      'a day twice in a zone (endpoint 20 would answer it twice)',
+      { distribution: { ...distribution, zones: [{ zip_codes: ['1'], distribution_days: [3, 6, 3] }] } },
+      'invalid_parameter',
+      'distribution.zones[0].distribution_days[2]',
+    ],
+    [
+      'a zip code in two zones, spaces aside (endpoint 20 would answer the first)',
+      {
+        distribution: {
+          ...distribution,
+          zones: [
+            { zip_codes: ['222 33'], distribution_days: [1] },
+            { zip_codes: ['111 22', '22233'], distribution_days: [7] },
+          ],
+        },
+      },
+      'invalid_parameter',
+      'distribution.zones[1].zip_codes[1]',
+    ],
+    [
+      'two prices of one product and period',
+      {
+        distribution: {
+          ...distribution,
+          prices: [distribution.prices[0], { ...distribution.prices[0], distribution_price: '11.00' }],
+        },
+      },
+      'invalid_parameter',
+      'distribution.prices[1]',
+    ],
   ])('PATCH refuses %s: 400, nothing changed', async (_, json, code, field) => {
     const answer = await expectUnchanged(h.platform, () => h.call(base, { method: 'PATCH', json }));
     expectError(answer, 400, code, field);
+  });
+
+  test('a state document with a day twice in a zone is refused too: 400 naming it, nothing changed', async () => {
+    const doc = h.platform.snapshot();
+    const at = doc.subscription_systems.findIndex((s) => s.organisation_id === demoOrg);
+    doc.subscription_systems[at]!.distribution.zones[0]!.distribution_days.push(1);
+    const answer = await expectUnchanged(h.platform, () => h.call('/__admin/state', { method: 'PUT', json: doc }));
+    expectError(
+      answer,
+      400,
+      'invalid_parameter',
+      `subscription_systems[${at}].distribution.zones[0].distribution_days[6]`,
+    );
   });
 });
 
