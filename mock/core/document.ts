@@ -522,8 +522,26 @@ export const ExternalCustomer = z.strictObject({
   customer_number: nonEmpty.meta({ description: "an account's" }),
   /** None: the external system has no address for the customer. */
   address: ExternalAddress.nullable(),
-  subscriptions: z.array(ExternalSubscription),
+  /** Each `subscription_number` once: endpoint 19 matches a user-product by it. */
+  subscriptions: z
+    .array(ExternalSubscription)
+    .check((ctx) => eachOnce(ctx, (s) => s.subscription_number, 'subscription_number'))
+    .meta({ description: 'each subscription_number once' }),
 });
+
+/**
+ * An issue for each element of a list whose key an earlier element has: the external system's
+ * numbers name one thing each (endpoints 18 and 19 find a customer, and match a user-product, by them).
+ */
+function eachOnce<T>(ctx: z.core.ParsePayload<T[]>, keyOf: (element: T) => string, member: string): void {
+  const seen = new Set<string>();
+  ctx.value.forEach((element, i) => {
+    const key = keyOf(element);
+    if (seen.has(key))
+      ctx.issues.push({ code: 'custom', input: key, path: [i, member], message: 'Parameter must not be repeated' });
+    seen.add(key);
+  });
+}
 
 /** Paper distribution (endpoint 20): the days the papers reach some zip codes. */
 const DistributionZone = z.strictObject({
@@ -587,7 +605,10 @@ const SubscriptionSystem = z
     provision_service: nonEmpty.meta({ description: 'of the user-products it controls' }),
     /** Only one vendor integration supports endpoint 20. */
     supports_distribution_information: z.boolean(),
-    customers: z.array(ExternalCustomer),
+    customers: z
+      .array(ExternalCustomer)
+      .check((ctx) => eachOnce(ctx, (c) => c.customer_number, 'customer_number'))
+      .meta({ description: 'each customer_number once' }),
     distribution: z
       .strictObject({ zones: z.array(DistributionZone), prices: z.array(DistributionPrice) })
       .check(distributionOnce)

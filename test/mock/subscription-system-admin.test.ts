@@ -88,6 +88,15 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
     ],
     ['no subscriptions', { address: null }, 'invalid_parameter', 'subscriptions'],
     ['an unknown key', { ...customer, vip: true }, 'unknown_parameter', 'vip'],
+    [
+      'a subscription number twice (endpoint 19 matches a user-product by it)',
+      {
+        ...customer,
+        subscriptions: [customer.subscriptions[0], { ...customer.subscriptions[0], product_code: 'digital-news' }],
+      },
+      'invalid_parameter',
+      'subscriptions[1].subscription_number',
+    ],
   ])('PUT refuses %s: 400, nothing changed', async (_, json, code, field) => {
     const answer = await expectUnchanged(h.platform, () => h.call(`${base}/customers/C1005`, { method: 'PUT', json }));
     expectError(answer, 400, code, field);
@@ -180,6 +189,16 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
   ])('PATCH refuses %s: 400, nothing changed', async (_, json, code, field) => {
     const answer = await expectUnchanged(h.platform, () => h.call(base, { method: 'PATCH', json }));
     expectError(answer, 400, code, field);
+  });
+
+  test('a state document with a customer number twice in a system is refused: 400 naming it, nothing changed', async () => {
+    const doc = h.platform.snapshot();
+    const at = doc.subscription_systems.findIndex((s) => s.organisation_id === demoOrg);
+    const customers = doc.subscription_systems[at]!.customers;
+    customers.push({ ...customers[0]!, address: null });
+    const answer = await expectUnchanged(h.platform, () => h.call('/__admin/state', { method: 'PUT', json: doc }));
+    const field = `subscription_systems[${at}].customers[${customers.length - 1}].customer_number`;
+    expect(expectError(answer, 400, 'invalid_parameter', field).message).toBe('Parameter must not be repeated');
   });
 
   test('a state document with a day twice in a zone is refused too: 400 naming it, nothing changed', async () => {
