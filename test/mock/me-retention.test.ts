@@ -302,7 +302,13 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
         token: h.token(['/external/subscription_system/w']),
       });
       expectOk(reactivated, IdResponse);
-      expect(userProduct(ups.gusPsp)?.state).toBe('activated');
+      // Reactivated, it is no longer cancelled: neither when nor why is kept, as endpoint 7 leaves it.
+      expect(userProduct(ups.gusPsp)).toMatchObject({
+        state: 'activated',
+        cancelled_at: null,
+        cancellation_reason_id: null,
+        valid_to: '2999-12-31T23:59:59Z',
+      });
     });
 
     test.each([
