@@ -470,6 +470,10 @@ function httpServer(ctx: ServeContext, settings: ServerSettings, listener: Retur
       connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 4))),
       // A request without `Host` is refused by `serve` as JSON, in HTTP/1.1 as in HTTP/1.0 (not node's bare 400).
       requireHostHeader: false,
+      // A field given on two lines is read as Fetch reads it, its values joined with ", ", as the
+      // in-process platform (MSW) receives it: node would keep the first `Content-Type` or
+      // `Authorization` alone, and so answer what the other adapter refuses.
+      joinDuplicateHeaders: true,
     },
     served,
   );

@@ -49,6 +49,45 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
   });
   afterAll(() => server.close());
 
+  test.each([
+    [
+      'Content-Type, JSON first',
+      'content-type: application/json\r\ncontent-type: text/plain',
+      400,
+      'invalid_content_type_error',
+    ],
+    [
+      'Content-Type, JSON last',
+      'content-type: text/plain\r\ncontent-type: application/json',
+      400,
+      'invalid_content_type_error',
+    ],
+    [
+      'Authorization, the valid token first',
+      'authorization: Bearer {token}\r\nauthorization: Bearer nope\r\ncontent-type: application/json',
+      401,
+      'invalid_token',
+    ],
+  ])(
+    'two %s lines are read as one, their values joined as Fetch (and so the in-process platform) joins them: refused, nothing changes',
+    async (_, lines, status, code) => {
+      const { access_token: token } = server.platform.mintToken({
+        clientId: 'demo-client',
+        scopes: ['/external/subscription_system/w'],
+      });
+      const body = '{"customer_number":"C1001"}';
+      const auth = lines.includes('authorization') ? '' : `authorization: Bearer ${token}\r\n`;
+      const before = server.platform.snapshot();
+      const reply = await exchange(
+        server.url,
+        `PUT ${paths.syncAddress} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}${lines.replace('{token}', token)}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      expect(reply.status).toBe(status);
+      expect(reply.json).toMatchObject({ code });
+      expect(server.platform.snapshot()).toEqual(before);
+    },
+  );
+
   test('CONNECT (this server is no proxy): 405 method_not_allowed as JSON, then the connection is closed; nothing changes', async () => {
     const before = server.platform.snapshot();
     const reply = await exchange(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
