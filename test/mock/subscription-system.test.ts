@@ -73,6 +73,23 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       expect(me.address).toEqual({ street: 'Nygatan 9', zipCode: '113 45', city: 'Stockholm', countryCode: 'SE' });
     });
 
+    test('an archived account is synced too, as an inactive one is: 18 copies the address, 19 the subscriptions (the external system is the record of them)', async () => {
+      const frank = demoIds.accounts.frank;
+      expect(accountOf(frank)?.status).toBe('archived');
+      h.platform.subscriptionSystems.setCustomer(demoOrg, {
+        customer_number: 'C1006',
+        address: { ...address, first_name: 'Frank', last_name: 'F' },
+        subscriptions: [subscription('PL-1006-1', 'e-paper')],
+      });
+      expect(expectOk(await put(paths.syncAddress, { customer_number: 'C1006' }), IdResponse).id).toBe(frank);
+      expect(accountOf(frank)?.address).toMatchObject({ street: 'Storgatan 1', city: 'Stockholm' });
+      expect(expectOk(await put(paths.syncCustomerSubscriptions, { customer_number: 'C1006' }), IdResponse).id).toBe(
+        frank,
+      );
+      const synced = h.platform.snapshot().user_products.filter((u) => u.account_id === frank);
+      expect(synced).toEqual([expect.objectContaining({ subscription_number: 'PL-1006-1', state: 'activated' })]);
+    });
+
     test('a customer the system knows without an address: 200, the account keeps its own', async () => {
       const before = accountOf(eva)?.address;
       expectOk(await put(paths.syncAddress, { customer_number: 'C1005' }), IdResponse);
