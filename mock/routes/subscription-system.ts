@@ -27,7 +27,8 @@ import {
  * Endpoint 16. 404 `not_found` for the account, then the user-product (of the organisation); then
  * 409 in this order: `user_product_not_belong_to_account`, `user_product_not_platform_provisioned`
  * (controlled by a provision service), `invalid_state` (not cancelled, or cancelled with its term
- * ended: the platform deactivates it then). Reactivated, it is `activated` again, its term unchanged,
+ * ended: the platform deactivates it then), and last `invalid_state` naming `account_id` for an
+ * archived account (as endpoint 13 refuses one). Reactivated, it is `activated` again, its term unchanged,
  * and its `cancelled_at` and `cancellation_reason_id` cleared.
  */
 const reactivate = apiRoute(reactivateSubscription, ({ input, state, auth, clock }) => {
@@ -53,6 +54,8 @@ const reactivate = apiRoute(reactivateSubscription, ({ input, state, auth, clock
     throw new HttpError(409, 'invalid_state', `The user-product is ${u.state}, not cancelled`, 'user_product_id');
   if (Date.parse(u.valid_to) <= clock.nowMs())
     throw new HttpError(409, 'invalid_state', 'The cancelled user-product has ended its term', 'user_product_id');
+  // As provisioning (13) refuses one: reactivating would bill an account that is closed.
+  if (account.status === 'archived') throw new HttpError(409, 'invalid_state', 'The account is archived', 'account_id');
   state.userProducts.update(u, (r) => {
     r.state = 'activated';
     // No longer cancelled: when and why it was are cleared, as endpoint 7 clears them.

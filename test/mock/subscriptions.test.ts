@@ -324,6 +324,18 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
       expectError(answer, status, code, field);
     });
 
+    test('a cancelled user-product of an archived account: 409 invalid_state naming account_id, after the user-product\u2019s checks; nothing changes', async () => {
+      const doc = snapshot();
+      const frank = demoIds.accounts.frank;
+      const cancelled = doc.user_products.find((u) => u.id === ups.evaSummerCancelled)!;
+      doc.user_products.push({ ...cancelled, id: 'd000000000000000000000f1', account_id: frank, order_id: null });
+      h.platform.restore(doc);
+      const answer = await expectUnchanged(h.platform, () =>
+        reactivate({ account_id: frank, user_product_id: 'd000000000000000000000f1' }),
+      );
+      expect(expectError(answer, 409, 'invalid_state', 'account_id').message).toBe('The account is archived');
+    });
+
     test('the account is checked before the user-product: both absent is 404 on account_id', async () => {
       const answer = await expectUnchanged(h.platform, () =>
         reactivate({ account_id: absent.account, user_product_id: absent.userProduct }),
