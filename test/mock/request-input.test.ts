@@ -5,6 +5,7 @@
  * reads), and changes nothing.
  */
 import { beforeEach, describe, expect, test } from 'vitest';
+import { demoIds } from '../../mock/seeds/demo.js';
 import { IdResponse } from '../../src/schemas/common.js';
 import { ADAPTERS, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
 
@@ -60,6 +61,15 @@ describe.each(ADAPTERS)("reading a request's input through %s", (kind) => {
       expect(expectError(answer, 400, 'invalid_parameter', 'body').message).toBe('Body must be a JSON object');
     },
   );
+
+  test('a member given twice in one object: the last counts, as JSON.parse reads it (docs/assumptions.md)', async () => {
+    const period =
+      '{"subscription_type":"recurring","payment_option":"creditcard","type":"month","length":1,"price":9,"price":12.5}';
+    const json = `{"package_integration_code":"PREMIUM-DIGITAL","price_periods":[${period}]}`;
+    expectOk(await updatePrices(json), IdResponse);
+    const stored = h.platform.snapshot().products.find((p) => p.integration_code === 'PREMIUM-DIGITAL');
+    expect(stored?.price_periods.find((pp) => pp.id === demoIds.periods.premiumCreditcard)?.price).toBe(12.5);
+  });
 
   test('an unknown member: 400 unknown_parameter naming it, and the message says which', async () => {
     const answer = await expectUnchanged(h.platform, () => updatePrices(JSON.stringify({ ...prices, colour: 'red' })));
