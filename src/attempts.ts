@@ -241,7 +241,17 @@ function timed(
       if (!controller) stopping.timedOut();
       reject(over);
     }, call.timeout);
-    send(signal)
+    let sent: Promise<Response>;
+    try {
+      sent = send(signal);
+    } catch (error) {
+      // A `fetch` of the caller's that throws at once, not returning a promise: the attempt fails as
+      // if it had rejected, and its timer goes with it (left, it would keep the process up to `timeout`).
+      clearTimeout(timer);
+      reject(error);
+      return;
+    }
+    sent
       .then(async (response) => {
         // An answer after the deadline is no one's: its body is cancelled unread.
         if (over) {

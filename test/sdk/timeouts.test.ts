@@ -195,6 +195,26 @@ describe('timeout covers each attempt whole, the body read included', () => {
     expect(cancelled).toBeDefined();
   });
 
+  test("a fetch of the caller's that throws at once fails the attempt as a rejection does, and leaves no timer behind", async () => {
+    const cause = new TypeError('no network here');
+    const throwing = (() => {
+      throw cause;
+    }) as typeof fetch;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const error = await client({ fetch: throwing, timeout: 30_000 })
+        .products.list()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(APIConnectionError);
+      expect(error).not.toBeInstanceOf(APITimeoutError);
+      expect(error).toMatchObject({ attempts: 1, cause });
+      // The attempt's 30 s timer is gone with it: nothing keeps the process up.
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test('a read whose body is late is retried, as one whose headers are late, and fails after every attempt', async () => {
     behaviour = { kind: 'trickle' };
     const error = await client({ timeout: 300, maxRetries: 1 })
