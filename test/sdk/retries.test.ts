@@ -388,6 +388,27 @@ describe('AbortSignal', () => {
     }
   });
 
+  test('a long-lived signal holds nothing of the calls made under it once they are over', async () => {
+    // What a signal keeps of the signals made to follow it (`AbortSignal.any`), read where Node keeps it.
+    const followers = (signal: AbortSignal): number => {
+      const key = Object.getOwnPropertySymbols(signal).find((s) => s.description === 'kDependantSignals');
+      return key ? ((Reflect.get(signal, key) as Set<unknown> | undefined)?.size ?? 0) : 0;
+    };
+    // The measure sees what AbortSignal.any leaves on this runtime.
+    const probe = new AbortController();
+    AbortSignal.any([probe.signal]);
+    expect(followers(probe.signal)).toBe(1);
+
+    // A server's shutdown signal, given to every call: first attempts, and a retry after a 503.
+    platform.faults.add({ path: paths.getProducts, status: 503, times: 1 });
+    const shutdown = new AbortController();
+    const sdk = client();
+    for (let i = 0; i < 5; i++) await sdk.products.list({}, { signal: shutdown.signal });
+    expect(received(paths.getProducts)).toHaveLength(6);
+    expect(followers(shutdown.signal)).toBe(0);
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+  });
+
   test('an invalid request is refused before the signal matters', async () => {
     await expect(client().products.list({ id: 'bad' }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
       RequestValidationError,
