@@ -235,10 +235,6 @@ function timed(
     // versions), a leak that grows with every call.
     const { signal: callers } = call;
     let unfollow: (() => void) | undefined;
-    if (callers && controller) {
-      if (callers.aborted) controller.abort(callers.reason);
-      else unfollow = whenAborted(callers, () => controller.abort(callers.reason));
-    }
     const done = () => {
       clearTimeout(timer);
       unfollow?.();
@@ -255,6 +251,18 @@ function timed(
       if (!controller) stopping.timedOut();
       reject(over);
     }, call.timeout);
+    if (callers && controller) {
+      if (callers.aborted) controller.abort(callers.reason);
+      else
+        unfollow = whenAborted(callers, () => {
+          done();
+          controller.abort(callers.reason);
+          // The call stops at once, as at its timeout, even when a `fetch` of the caller's ignores the
+          // signal: its body, if it is being read, is cancelled, and an answer still to come is no one's.
+          reader?.cancel().catch(ignore);
+          reject(callers.reason);
+        });
+    }
     let sent: Promise<Response>;
     try {
       sent = send(signal);
@@ -267,10 +275,10 @@ function timed(
     }
     sent
       .then(async (response) => {
-        // An answer after the deadline is no one's: its body is cancelled unread.
-        if (over) {
+        // An answer after the deadline, or after the caller's abort, is no one's: its body is cancelled unread.
+        if (over || signal?.aborted) {
           response.body?.cancel().catch(ignore);
-          throw over;
+          throw over ?? signal?.reason;
         }
         refuseRedirect(call, response, log);
         answer = response;

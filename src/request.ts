@@ -48,7 +48,8 @@ export interface RequestOptions {
   /**
    * Aborts the call at any point: while it waits for the client's token (the token request goes on
    * for the other calls), during an attempt, or in the wait before a retry. The call then rejects at
-   * once with the signal's reason (an `AbortError` by default). An `AbortSignal` of this realm (fetch
+   * once with the signal's reason (an `AbortError` by default), even through a `fetch` option that
+   * ignores the signal (its answer's body is cancelled). An `AbortSignal` of this realm (fetch
    * takes no other); `null` is none, as in a `RequestInit`.
    */
   signal?: AbortSignal | null;

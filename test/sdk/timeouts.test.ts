@@ -195,6 +195,42 @@ describe('timeout covers each attempt whole, the body read included', () => {
     expect(cancelled).toBeDefined();
   });
 
+  test.each(['before its answer', 'while its body arrives'])(
+    "the caller's abort stops the call at once %s, through a fetch of the caller's that ignores the signal too",
+    async (when) => {
+      let fetched = false;
+      let cancelled: unknown;
+      // Nothing of what it does listens to the signal: it never answers, or its body stops after one byte.
+      const ignoring: typeof fetch = () => {
+        fetched = true;
+        if (when === 'before its answer') return new Promise<Response>(() => undefined);
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{'));
+          },
+          cancel(reason) {
+            cancelled = reason ?? 'cancelled';
+          },
+        });
+        return Promise.resolve(new Response(body, { status: 200, headers: { 'content-type': 'application/json' } }));
+      };
+      const controller = new AbortController();
+      const reason = new Error('the user left');
+      const call = client({ fetch: ignoring, timeout: 30_000 })
+        .products.list({}, { signal: controller.signal })
+        .then(
+          () => 'answered',
+          (e: unknown) => e,
+        );
+      await until(() => expect(fetched).toBe(true));
+      controller.abort(reason);
+      // Not at the 30 s timeout: now (the second is only a bound).
+      const stillWaiting = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_000));
+      expect(await Promise.race([call, stillWaiting])).toBe(reason);
+      if (when === 'while its body arrives') expect(cancelled).toBeDefined();
+    },
+  );
+
   test("a fetch of the caller's that throws at once fails the attempt as a rejection does, and leaves no timer behind", async () => {
     const cause = new TypeError('no network here');
     const throwing = (() => {
