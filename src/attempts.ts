@@ -507,6 +507,8 @@ export class Attempts {
     // A timeout no timer can hold is refused, as ky refuses it, before anything is sent.
     if (!(call.timeout <= MAX_SAFE_TIMEOUT))
       throw new RangeError(`The \`timeout\` option cannot be greater than ${MAX_SAFE_TIMEOUT}`);
+    // A call aborted before it starts sends nothing, not even a request for the client's token, and logs none.
+    if (call.signal?.aborted) throw call.signal.reason;
     let answer: Response | undefined;
     let failure: unknown;
     try {

@@ -47,7 +47,8 @@ export type RequestHeaders =
 export interface RequestOptions {
   /**
    * Aborts the call at any point: while it waits for the client's token (the token request goes on
-   * for the other calls), during an attempt, or in the wait before a retry. The call then rejects at
+   * for the other calls), during an attempt, or in the wait before a retry; one aborted already when
+   * the call starts sends nothing (not even a request for the client's token). The call rejects at
    * once with the signal's reason (an `AbortError` by default), even through a `fetch` option that
    * ignores the signal (its answer's body is cancelled). An `AbortSignal` of this realm (fetch
    * takes no other); `null` is none, as in a `RequestInit`.

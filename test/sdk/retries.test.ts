@@ -21,6 +21,7 @@ import {
   client,
   creditcardPrice,
   defaultHosts,
+  demoAuth,
   paths,
   platform,
   received,
@@ -408,6 +409,31 @@ describe('AbortSignal', () => {
     expect(followers(shutdown.signal)).toBe(0);
     expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
   });
+
+  test.each([
+    ['client credentials (no token yet)', { auth: demoAuth }],
+    ['a fixed token', {}],
+  ])(
+    "a call whose signal is aborted before it starts rejects with the signal's reason and sends nothing: %s",
+    async (_, options: Partial<PlatformClientOptions>) => {
+      const logger = recordingLogger();
+      const fetched: string[] = [];
+      const watching: typeof fetch = (input, init) => {
+        fetched.push(input instanceof Request ? input.url : String(input));
+        return fetch(input, init);
+      };
+      const reason = new Error('already stopped');
+      const error = await client({ ...options, logger, fetch: watching })
+        .products.list({}, { signal: AbortSignal.abort(reason) })
+        .catch((e: unknown) => e);
+      expect(error).toBe(reason);
+      await turn();
+      // Not the call, nor a request for the client's token; and no request in the log.
+      expect(fetched).toEqual([]);
+      expect(received()).toEqual([]);
+      expect(logger.lines).toEqual([]);
+    },
+  );
 
   test('an invalid request is refused before the signal matters', async () => {
     await expect(client().products.list({ id: 'bad' }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
