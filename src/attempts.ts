@@ -112,19 +112,26 @@ export class Call implements LoggedCall {
 
   /**
    * Builds the headers and body every attempt sends: the client's headers with the call's over
-   * them, the marker of a GET with a body, the JSON body and its content type. When they cannot be
-   * built (a header name fetch refuses, a body JSON cannot hold), this throws and the call fails
-   * without a retry, as it does in ky. The call's own token, when a header cannot carry it (a line
-   * break, a NUL), is refused first, with a {@link RequestValidationError} that does not quote it
-   * (fetch's own error would, and drops a line break at either end without a word); the call's
-   * headers were checked with its options, the client's when it was made.
+   * them, the marker of a GET with a body, the JSON body and its content type. A body JSON cannot
+   * hold (a raw request's BigInt, a circular reference) is refused with a
+   * {@link RequestValidationError} naming `body`, the call failing without a retry. The call's own
+   * token, when a header cannot carry it (a line break, a NUL), is refused first, with a
+   * {@link RequestValidationError} that does not quote it (fetch's own error would, and drops a line
+   * break at either end without a word); the call's headers were checked with its options, the
+   * client's when it was made.
    */
   build(clientHeaders: Readonly<Record<string, string>>, callHeaders: RequestHeaders | undefined): void {
     if (!this.authenticate && this.token !== undefined && !isHeaderValue(this.token)) refuse(['accessToken']);
     this.headers = mergeHeaders(clientHeaders, callHeaders);
     if (this.wireMethod !== this.method) this.headers[GET_WITH_BODY] = '1';
     if (this.json !== undefined) {
-      this.body = JSON.stringify(this.json);
+      try {
+        this.body = JSON.stringify(this.json);
+      } catch {
+        // A raw request's body JSON cannot write (a BigInt, a circular reference): the caller's input,
+        // refused as such, not a failure of the network (an APIConnectionError) after nothing was sent.
+        refuse(['body'], 'must be a value JSON can hold (no BigInt, no circular reference)');
+      }
       this.headers['content-type'] ??= 'application/json';
     }
   }
@@ -149,11 +156,9 @@ export class Call implements LoggedCall {
   }
 }
 
-/** Refuses the call, before anything is sent, for a value at `path` a header cannot carry; never quoting it. */
-function refuse(path: string[]): never {
-  throw new RequestValidationError([
-    { code: 'custom', path, message: `Parameter ${HEADER_VALUE_RULE}`, input: undefined },
-  ]);
+/** Refuses the call, before anything is sent, for a value at `path` that breaks `rule` (by default: a header cannot carry it); never quoting it. */
+function refuse(path: string[], rule = HEADER_VALUE_RULE): never {
+  throw new RequestValidationError([{ code: 'custom', path, message: `Parameter ${rule}`, input: undefined }]);
 }
 
 /**

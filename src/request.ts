@@ -21,7 +21,10 @@ export interface RawRequestParams<S extends z.ZodType = z.ZodType<unknown>> {
   host?: Host;
   /** Query parameters; `undefined` values are left out. */
   query?: Readonly<Record<string, string | number | boolean | undefined>>;
-  /** A JSON body. */
+  /**
+   * A JSON body: a value `JSON.stringify` can write. One it cannot (a BigInt, a circular reference)
+   * is refused before anything is sent, a `RequestValidationError` naming `body`.
+   */
   body?: unknown;
   /** A zod schema the answer is checked against; its output types the result. Default: the answer as is. */
   schema?: S;

@@ -499,6 +499,31 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
     expect(platform.requests.list()).toEqual([]);
   });
 
+  test.each<[string, () => unknown]>([
+    ['a BigInt', () => ({ amount: 10n })],
+    [
+      'a circular reference',
+      () => {
+        const body: Record<string, unknown> = { client_secret: 'a-secret-of-the-body' };
+        body.self = body;
+        return body;
+      },
+    ],
+  ])(
+    'a body JSON cannot hold (%s): RequestValidationError naming body, nothing sent, no connection error logged',
+    async (_, body) => {
+      const logger = recordingLogger();
+      const error = await client({ logger })
+        .request({ method: 'POST', path: '/external/x', body: body() })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RequestValidationError);
+      expect(error).not.toBeInstanceOf(APIConnectionError);
+      expect(error).toMatchObject({ code: 'invalid_parameter', field: 'body' });
+      expect(platform.requests.list()).toEqual([]);
+      expect(logger.lines).toEqual([]);
+    },
+  );
+
   test('a segment that only holds dots among other characters is sent as it is', async () => {
     await expect(client().request({ method: 'GET', path: '/external/..x/...' })).rejects.toMatchObject({
       constructor: NotFoundError,
