@@ -4,6 +4,7 @@
  * every 200 ms for a minute), or floods it (300 MiB, as fast as the client reads). Nothing here
  * measures time: a test waits for the call to end and checks that the server's answer was cut.
  */
+import { getEventListeners } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
@@ -230,6 +231,17 @@ describe('timeout covers each attempt whole, the body read included', () => {
       if (when === 'while its body arrives') expect(cancelled).toBeDefined();
     },
   );
+
+  test("an attempt given up at its timeout stops following the caller's signal, even when its fetch never settles", async () => {
+    const never: typeof fetch = () => new Promise<Response>(() => undefined);
+    const shutdown = new AbortController();
+    const error = await client({ fetch: never, timeout: 50 })
+      .products.list({}, { signal: shutdown.signal })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APITimeoutError);
+    // Nothing of the attempt is left on a signal that may live as long as the process.
+    expect(getEventListeners(shutdown.signal, 'abort')).toHaveLength(0);
+  });
 
   test("a fetch of the caller's that throws at once fails the attempt as a rejection does, and leaves no timer behind", async () => {
     const cause = new TypeError('no network here');
