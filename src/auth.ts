@@ -2,8 +2,10 @@
  * Where the bearer token of each API request comes from: a fixed token, a provider the caller
  * owns, or the platform's server-to-server grant (client credentials), cached and refreshed here.
  */
+import { ClientConfigurationError } from './errors.js';
 import type { AuthOptions, ClientCredentialsAuth } from './options.js';
 import type { AccessTokenResponse, ClientCredentialsRequest } from './schemas/authorization.js';
+import { isHeaderValue } from './transport.js';
 
 /** The source of bearer tokens used by the pipeline. */
 export interface TokenSource {
@@ -45,8 +47,20 @@ class ProvidedToken implements TokenSource {
   constructor(provide: () => string | Promise<string>) {
     this.#provide = provide;
   }
+  /**
+   * The provider's token, held to the fixed token's rule: a non-empty string a header can carry.
+   * Anything else (`undefined` from a missing `return`, a number, a line break) fails the call before
+   * it is sent, naming the option and never quoting the value: sent, it would be a request without
+   * a token, a `Bearer undefined`, or fetch's error quoting it, taken for a failure of the network.
+   */
   async token(): Promise<string> {
-    return this.#provide();
+    const token: unknown = await this.#provide();
+    if (typeof token !== 'string' || token.trim() === '' || !isHeaderValue(token))
+      throw new ClientConfigurationError(
+        'auth.accessToken',
+        'the provider must return a non-empty string a header can carry (no line break, NUL or other control character)',
+      );
+    return token;
   }
   current(): undefined {
     return undefined;

@@ -312,7 +312,9 @@ export class ResponseTooLargeError extends PlatformError {
 
 /**
  * The client was given an option it cannot work with (an empty `clientId`, a host that is not a
- * URL, an unknown environment): thrown by the constructor at once, naming the option.
+ * URL, an unknown environment): thrown by the constructor at once, naming the option. A token
+ * provider (`auth.accessToken` as a function) that returns no usable token fails the call that
+ * asked for it with this error, before anything is sent.
  */
 export class ClientConfigurationError extends PlatformError {
   static {

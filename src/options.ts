@@ -114,6 +114,9 @@ export interface AccessTokenAuth {
    * The bearer token, or a provider of it. A provider is called once per request, and once more
    * after a 401 (it should then return a fresh token); a fixed token is never retried after a 401.
    * A fixed token with a line break, a NUL or another character a header cannot carry is refused.
+   * So is what a provider returns, by the call that asked for it: anything but a non-empty string a
+   * header can carry (`undefined`, a number, a trailing line break) fails that call with a
+   * `ClientConfigurationError` naming `auth.accessToken`, before anything is sent.
    */
   accessToken: string | (() => string | Promise<string>);
 }

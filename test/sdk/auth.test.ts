@@ -1,7 +1,13 @@
 /** Authentication: a fixed token, a token provider, and the server-to-server grant with its cache. */
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { APIConnectionError, AuthenticationError, BadRequestError, PlatformClient } from '../../src/index.js';
+import {
+  APIConnectionError,
+  AuthenticationError,
+  BadRequestError,
+  ClientConfigurationError,
+  PlatformClient,
+} from '../../src/index.js';
 import {
   client,
   creditcardPrice,
@@ -110,6 +116,27 @@ describe('an access token provider', () => {
     expect(provider).toHaveBeenCalledTimes(1);
     expect(received()).toEqual([]);
   });
+
+  test.each<[string, unknown]>([
+    ['undefined (a missing return)', undefined],
+    ['an empty string', ''],
+    ['a number', 42],
+    ['a token with a line break', 'provided\nsecret-token'],
+  ])(
+    'a provider that returns %s: ClientConfigurationError naming auth.accessToken, nothing sent or retried, the value unquoted',
+    async (_, token) => {
+      const provider = vi.fn(async () => token as string);
+      const error = await client({ auth: { accessToken: provider } })
+        .products.list()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ClientConfigurationError);
+      expect(error).not.toBeInstanceOf(APIConnectionError);
+      expect(error).toMatchObject({ option: 'auth.accessToken' });
+      expect(String(error)).not.toContain('secret-token');
+      expect(provider).toHaveBeenCalledTimes(1);
+      expect(received()).toEqual([]);
+    },
+  );
 
   test('a provider that throws an object that is not an Error: that object, unchanged, and no retry', async () => {
     const failure = { reason: 'vault unavailable' };
