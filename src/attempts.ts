@@ -123,7 +123,9 @@ export class Call implements LoggedCall {
   build(clientHeaders: Readonly<Record<string, string>>, callHeaders: RequestHeaders | undefined): void {
     if (!this.authenticate && this.token !== undefined && !isHeaderValue(this.token)) refuse(['accessToken']);
     this.headers = mergeHeaders(clientHeaders, callHeaders);
+    // The marker is the SDK's alone: one of the caller's headers of its name would turn a write into a GET.
     if (this.wireMethod !== this.method) this.headers[GET_WITH_BODY] = '1';
+    else delete this.headers[GET_WITH_BODY];
     if (this.json !== undefined) {
       try {
         this.body = JSON.stringify(this.json);

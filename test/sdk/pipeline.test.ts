@@ -555,6 +555,18 @@ describe('a GET with a JSON body (endpoint 6) over node:http', () => {
     expect(Object.keys(entry?.headers ?? {}).some((h) => h.includes('get-with-body'))).toBe(false);
   });
 
+  test("a caller's header named as the SDK's marker of such a GET changes nothing: a POST is sent as a POST, without it", async () => {
+    const marker = { 'x-platform-sdk-get-with-body': '1' };
+    const sdk = client({ headers: marker });
+    await expect(
+      sdk.request({ method: 'POST', path: '/test/get-with-body', body: { order_id: 'o' } }, { headers: marker }),
+    ).rejects.toMatchObject({ status: 405 });
+    const [entry, ...more] = requestsTo(platform, '/test/get-with-body');
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ method: 'POST', body: '{"order_id":"o"}' });
+    expect(Object.keys(entry?.headers ?? {}).some((h) => h.includes('get-with-body'))).toBe(false);
+  });
+
   test('it is retried like any read, and its errors map as any other', async () => {
     platform.faults.add({ path: '/test/get-with-body', status: 503, times: 1 });
     const answer = await client().request({ method: 'GET', path: '/test/get-with-body', body: { order_id: 'o' } });
