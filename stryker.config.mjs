@@ -26,8 +26,8 @@ export default {
     // and of `Attempts#nextWait` to `#isCallerError`: move them with the code).
     'src/retry.ts',
     'src/auth.ts',
-    'src/attempts.ts:224-311',
-    'src/attempts.ts:702-726',
+    'src/attempts.ts:227-314',
+    'src/attempts.ts:705-729',
   ],
   coverageAnalysis: 'perTest',
   // A static mutant (code run as its module loads) would need its modules loaded again, and the

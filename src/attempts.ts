@@ -158,7 +158,10 @@ export class Call implements LoggedCall {
   }
 }
 
-/** Refuses the call, before anything is sent, for a value at `path` that breaks `rule` (by default: a header cannot carry it); never quoting it. */
+/**
+ * Refuses the call, before anything is sent, for a value at `path` that breaks `rule` (by default:
+ * a header cannot carry it); never quoting it.
+ */
 function refuse(path: string[], rule = HEADER_VALUE_RULE): never {
   throw new RequestValidationError([{ code: 'custom', path, message: `Parameter ${rule}`, input: undefined }]);
 }
@@ -238,8 +241,8 @@ function timed(
     // The caller's signal aborts the attempt through the one listener the SDK keeps on it
     // ({@link whenAborted}), dropped when the attempt ends. Not `AbortSignal.any`: a long-lived signal
     // (a server's shutdown signal, given to every call) would hold an entry for each attempt made under
-    // it for as long as it lives (Node frees none of them on 20, and not those fetch listens to on later
-    // versions), a leak that grows with every call.
+    // it for as long as it lives (Node 20 frees none; later versions kept those fetch listens to,
+    // nodejs/node#64476), a leak that grows with every call.
     const { signal: callers } = call;
     let unfollow: (() => void) | undefined;
     const done = () => {
