@@ -125,7 +125,7 @@ export class Call implements LoggedCall {
     this.headers = mergeHeaders(clientHeaders, callHeaders);
     // The marker is the SDK's alone: one of the caller's headers of its name would turn a write into a GET.
     if (this.wireMethod !== this.method) this.headers[GET_WITH_BODY] = '1';
-    else delete this.headers[GET_WITH_BODY];
+    else if (Object.hasOwn(this.headers, GET_WITH_BODY)) delete this.headers[GET_WITH_BODY];
     if (this.json !== undefined) {
       try {
         this.body = JSON.stringify(this.json);
