@@ -62,10 +62,11 @@ export function flagOf(schema: z.core.$ZodType): CommandLineFlag | undefined {
   return flags.get(schema);
 }
 
-/** A flag's text as a whole number: digits only, no sign, no exponent. */
+/** A flag's text as a whole number: digits only, no sign, no exponent (a negative one said to be so). */
 export const Digits = z
   .string()
-  .regex(/^\d+$/, { error: 'a whole number' })
+  .regex(/^-?\d+$/, { error: 'a whole number' })
+  .refine((text) => !text.startsWith('-'), { error: 'a whole number of 0 or more' })
   .transform((text) => Number(text));
 
 /** An ISO 8601 date-time with a zone (`Z` or an offset), so that it means the same instant everywhere. */

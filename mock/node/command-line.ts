@@ -167,6 +167,26 @@ function flagValue(flag: DeclaredFlag, text: string): unknown {
   );
 }
 
+/**
+ * The arguments with a negative number after a flag that takes a value joined to it (`--port -1`
+ * as `--port=-1`): parseArgs would refuse it as "ambiguous", and the flag's own check says what
+ * it takes. No flag begins with a dash and a digit, so nothing else is read otherwise.
+ */
+function withNegativeValues(flags: readonly DeclaredFlag[], argv: readonly string[]): string[] {
+  const valued = new Set(flags.filter((f) => f.value).map((f) => f.flag));
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    const next = argv[i + 1];
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    if (valued.has(arg) && next !== undefined && /^-[\d.]/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** The flags of `flags` given, by flag, as their text (or true for a switch): from the arguments, else the environment. */
 function given(
   flags: readonly DeclaredFlag[],
@@ -176,7 +196,7 @@ function given(
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
-      args: [...argv],
+      args: withNegativeValues(flags, argv),
       options: Object.fromEntries(
         flags.map((f) => [
           f.flag.slice(2),

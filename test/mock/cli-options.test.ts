@@ -190,6 +190,12 @@ describe('platform-mock flags', () => {
   test.each([
     [['--port', 'abc'], 'invalid --port: abc'],
     [['--port', '65536'], 'invalid --port: 65536'],
+    // A negative number is the flag's value, refused by its check (parseArgs alone calls it ambiguous).
+    [['--port', '-1'], 'invalid --port: -1 (a whole number of 0 or more)'],
+    [['--journal-limit', '-3', '--quiet'], 'invalid --journal-limit: -3 (a whole number of 0 or more)'],
+    [['--now', '-2030-01-01T00:00:00Z'], 'invalid --now: -2030-01-01T00:00:00Z'],
+    // After `--`, nothing is a flag's value: positional, and refused as such.
+    [['--', '--port', '-1'], "Unexpected argument '--port'"],
     [['--environment', 'qa'], 'invalid --environment: qa'],
     [['--ticket-lifetime', '0'], 'invalid --ticket-lifetime'],
     [['--login-max-failures', '0'], 'invalid --login-max-failures'],
