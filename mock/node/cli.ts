@@ -34,11 +34,16 @@ import { type RequestLogLine, type RunningServer, startServer } from './server.j
 /** What a command line to serve holds. */
 type Serve = Extract<CommandLine, { action: 'serve' }>;
 
-/** A usage error: the message, the usage (of `capture` or `parity`, when it was the command), exit code 2. */
+/**
+ * A usage error: one line, the message and where the flags are listed (the help of `capture` or
+ * `parity`, when it was the command), exit code 2. Not the whole help, which would push the
+ * message off a terminal's screen.
+ */
 function fail(message: string): never {
   const command = process.argv[2];
-  const usage = command === 'capture' ? captureHelpText() : command === 'parity' ? parityHelpText() : helpText();
-  process.stderr.write(`platform-mock: ${message}\n\n${usage}`);
+  const help =
+    command === 'capture' || command === 'parity' ? `platform-mock ${command} --help` : 'platform-mock --help';
+  process.stderr.write(`platform-mock: ${printable(message).replace(/\.$/, '')}; see ${help}\n`);
   process.exit(2);
 }
 

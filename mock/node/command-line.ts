@@ -126,7 +126,7 @@ export type CommandLine =
       readonly options: ParityCommandOptions;
     };
 
-/** A command line that cannot be run: the message says why (the CLI prints the help after it, exit code 2). */
+/** A command line that cannot be run: the message says why (the CLI prints it in one line, exit code 2). */
 export class UsageError extends Error {
   /** @param message - what is wrong, naming the flag */
   constructor(message: string) {
@@ -206,7 +206,8 @@ function given(
       strict: true,
     }));
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    // parseArgs words some refusals in several lines: one line, as every usage error.
+    throw new UsageError((error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' '));
   }
   const out = new Map<DeclaredFlag, string | true>();
   // Help and the version are printed whatever the environment says.

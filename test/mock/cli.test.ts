@@ -74,20 +74,29 @@ describe('platform-mock CLI', () => {
     writeFileSync(file, '{"clients":[{"client_id":"c",\n"client_secret":TOPSECRETxyz}]}');
     const { code, stdout, stderr } = await collect(run(['--port', '0', '--seed', file]));
     expect(code).toBe(2);
-    expect(stderr.split('\n')[0]).toBe(
-      `platform-mock: cannot read seed ${file}: it is not JSON: line 2, column 17: a value was expected here`,
+    expect(stderr).toBe(
+      `platform-mock: cannot read seed ${file}: it is not JSON: line 2, column 17: a value was expected here; see platform-mock --help\n`,
     );
     expect(`${stdout}${stderr}`).not.toMatch(/TOPSECRET|client_secret/);
   });
 
-  test('--help prints the usage and exits 0; a bad option exits 2 naming its flag, then the usage', async () => {
+  test('--help prints the usage and exits 0; a bad option exits 2 with one line naming its flag and pointing to --help', async () => {
     const help = await collect(run(['--help']));
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: platform-mock [options]');
-    const bad = await collect(run(['--port', 'abc']));
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('invalid --port: abc');
-    expect(bad.stderr).toContain('Usage: platform-mock [options]');
+    // One line: the whole help after it would push it off a terminal's screen.
+    for (const [args, line] of [
+      [['--port', 'abc'], 'invalid --port: abc (a whole number)'],
+      [['--port', '-1'], 'invalid --port: -1 (a whole number of 0 or more)'],
+      [['--bogus'], "Unknown option '--bogus'"],
+      [['--sso-audience', '-x'], "Option '--sso-audience' argument is ambiguous. Did you forget"],
+    ] as const) {
+      const bad = await collect(run([...args]));
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.stdout).toBe('');
+      expect(bad.stderr).toMatch(/^platform-mock: [^\n]*; see platform-mock --help\n$/);
+      expect(bad.stderr).toContain(line);
+    }
   });
 });
 

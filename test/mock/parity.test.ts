@@ -595,7 +595,7 @@ describe('platform-mock parity, the command', () => {
     'usage error, exit code 2: %j',
     async (args, message) => {
       const { code, stderr } = await collect(run(args));
-      expect(stderr.split('\n')[0]).toBe(`platform-mock: ${message}`);
+      expect(stderr).toBe(`platform-mock: ${message}; see platform-mock parity --help\n`);
       expect(code).toBe(2);
     },
     CLI_TEST_TIMEOUT_MS,
