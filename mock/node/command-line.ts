@@ -385,7 +385,8 @@ Usage: platform-mock [options]
 
 ${sections.join('\n\n')}
 
-Test tools are under /__admin: reset, state, tokens, tickets, sso/sessions, clock, requests, faults.
+Test tools are under /__admin: demo (the demo seed's clients, users and ids, as JSON), reset, state,
+tokens, tickets, sso/sessions, clock, requests, faults, subscription-systems, namespaces.
 A namespace, /_ns/{name}/..., is a platform of its own:
 ${DOCS_URL}shared-server.md#namespaces
 

@@ -2,6 +2,7 @@
  * The `platform-mock` command line, read in process: its help, its flags and their checks come from
  * the options' declarations. The CLI's process (start, signals, exit codes) is tested in cli.test.ts.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import type * as z from 'zod';
 import { flagOf, PlatformOptionsSchema } from '../../mock/core/options.js';
@@ -99,6 +100,21 @@ describe('platform-mock --help', () => {
     ])
       expect(help, flag).toMatch(new RegExp(`${flag} <n> .*the oldest go first \\(default 10000\\)`));
     expect(help).toMatch(/--max-price-periods <n> .*would add more is refused \(default 100\)/);
+  });
+
+  test("names each admin route of docs/other-languages.md's table, and the namespaces' of docs/shared-server.md", () => {
+    const docs = ['other-languages.md', 'shared-server.md']
+      .map((page) => readFileSync(new URL(`../../docs/${page}`, import.meta.url), 'utf8'))
+      .join('\n');
+    const routes = new Set(
+      [...docs.matchAll(/`(?:(?:GET|POST|PUT|PATCH|DELETE),? )+\/__admin\/(sso\/sessions|[a-z-]+)/g)].map(([, r]) => r),
+    );
+    expect(routes.size).toBeGreaterThan(10);
+    const line = helpText()
+      .split('\n\n')
+      .find((p) => p.startsWith('Test tools are under /__admin:'))
+      ?.replace(/\s+/g, ' ');
+    for (const route of routes) expect(line, route).toMatch(new RegExp(`[:,;] ${route}\\b`));
   });
 
   test('-h and --help ask for the help, -v and --version for the version', () => {
