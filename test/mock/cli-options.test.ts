@@ -2,7 +2,7 @@
  * The `platform-mock` command line, read in process: its help, its flags and their checks come from
  * the options' declarations. The CLI's process (start, signals, exit codes) is tested in cli.test.ts.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import type * as z from 'zod';
 import { flagOf, PlatformOptionsSchema } from '../../mock/core/options.js';
@@ -115,6 +115,19 @@ describe('platform-mock --help', () => {
       .find((p) => p.startsWith('Test tools are under /__admin:'))
       ?.replace(/\s+/g, ' ');
     for (const route of routes) expect(line, route).toMatch(new RegExp(`[:,;] ${route}\\b`));
+  });
+
+  test('each flag is named in the docs (README.md or docs/), in backquotes', () => {
+    const docs = [
+      '../../README.md',
+      ...readdirSync(new URL('../../docs/', import.meta.url)).map((f) => `../../docs/${f}`),
+    ]
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => readFileSync(new URL(f, import.meta.url), 'utf8'))
+      .join('\n');
+    const flags = [...helpText().matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map(([, flag]) => flag ?? '');
+    expect(flags.length).toBeGreaterThan(40);
+    for (const flag of flags) expect(docs, flag).toMatch(new RegExp(`\`${flag}[\` ]`));
   });
 
   test('-h and --help ask for the help, -v and --version for the version', () => {
