@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
 import { createPlatform } from '../mock/index.js';
+import { startServer } from '../mock/node/index.js';
 import { demoSite, demoUsers } from '../mock/seeds/demo.js';
 import { available, runAgainst, standaloneServer } from './other-languages.js';
 
@@ -38,6 +39,27 @@ test.skipIf(!hasPython)(
       ['/logout', 200, null],
       ['/sessionstatus', 200, null],
     ]);
+  },
+  90_000,
+);
+
+test.skipIf(!hasPython)(
+  'examples/python/sso.py without a platform at its URL: one line that says so and how to start it, exit 1, no traceback',
+  async () => {
+    const closed = await startServer({ port: 0, seed: 'empty' });
+    const url = closed.url;
+    await closed.close();
+    const failed = await runAgainst(url, 'python3', [script]).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string }) => error,
+    );
+    expect(failed?.code).toBe(1);
+    // One line, the reason as the system words it (ECONNREFUSED's text differs between systems).
+    expect(failed?.stderr).toMatch(
+      new RegExp(
+        `^no platform at ${url} \\([^\\n]*\\): start it with \`npx -p subscription-platform-sdk platform-mock --port 4010\`\n$`,
+      ),
+    );
   },
   90_000,
 );

@@ -19,6 +19,7 @@ import json
 import os
 import sys
 import time
+import urllib.error
 import urllib.request
 
 URL = os.environ.get("PLATFORM_URL", "http://127.0.0.1:4010").rstrip("/")
@@ -117,4 +118,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except urllib.error.HTTPError as refused:
+        sys.exit(f"{refused.url} answered {refused.code}: {refused.read().decode(errors='replace')}")
+    except urllib.error.URLError as error:
+        sys.exit(f"no platform at {URL} ({error.reason}): "
+                 "start it with `npx -p subscription-platform-sdk platform-mock --port 4010`")
