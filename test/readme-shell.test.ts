@@ -1,7 +1,8 @@
 /**
  * The any-language shell examples of the README's quick start and of `docs/other-languages.md`, run
- * as written against the standalone server: the client-credentials grant with curl, then an SSO
- * createsession signed with openssl. Skipped with a message where curl, jq or openssl is missing.
+ * as written against the standalone server: the client-credentials grant with curl, an SSO
+ * createsession signed with openssl, and the admin API's test tools with curl and jq. Skipped with a
+ * message where curl, jq or openssl is missing.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -82,3 +83,24 @@ test("README, other-languages and the Python examples start platform-mock with n
     expect(text, example).not.toMatch(/`npx platform-mock/);
   }
 });
+
+test.skipIf(tools.length > 0)(
+  "other-languages: the admin API from the shell (a reset, a token, a fault, the journal, the clock) prints what the page's text block says",
+  async () => {
+    const markdown = readFileSync(new URL('../docs/other-languages.md', import.meta.url), 'utf8');
+    const found = [...markdown.matchAll(/```sh\n((?:(?!```)[\s\S])*)```\n\n```text\n((?:(?!```)[\s\S])*)```/g)].find(
+      (m) => m[1]!.includes('/__admin/faults'),
+    );
+    if (!found) throw new Error('docs/other-languages.md has no sh block with /__admin/faults and its output');
+    platform.clock.set(new Date('2030-01-01T00:00:00Z'));
+    const printed = (await run(found[1]!)).trim().split('\n');
+    const stated = found[2]!.trim().split('\n');
+    expect(printed.slice(0, -1)).toEqual(stated.slice(0, -1));
+    // The clock, reset to the real time, then an hour ahead of it.
+    expect(stated.at(-1)).toBe('{"now":"<an hour from now>","frozen":false}');
+    const { now, frozen } = JSON.parse(printed.at(-1)!) as { now: string; frozen: boolean };
+    expect(frozen).toBe(false);
+    expect(Math.abs(Date.parse(now) - (Date.now() + 3_600_000))).toBeLessThan(60_000);
+  },
+  90_000,
+);
