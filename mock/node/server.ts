@@ -35,7 +35,7 @@ import {
 import { hasBody, lingerAndClose, readBody, TOO_LARGE, UNREADABLE, unreadableBody } from './request-body.js';
 import { absoluteForm, expectationRefusal, foreignOrigin, hostRefusal, MALFORMED_TARGET } from './request-head.js';
 import { loggedRefusal, loggedTarget, secretPathsOf } from './request-log.js';
-import { removeStateFile, StateFileError, StateWriter } from './state-file.js';
+import { checkStateDirectory, removeStateFile, StateFileError, StateWriter } from './state-file.js';
 
 export type { RequestLogLine, StartServerOptions } from './options.js';
 
@@ -308,6 +308,7 @@ function warnerOf(settings: ServerSettings): (message: string) => void {
 /** The state file of the platform a server serves, read into it when it exists; none without `stateFile`. */
 function stateWriterOf(platform: Platform, settings: ServerSettings, warn: (m: string) => void) {
   if (settings.stateFile === undefined) return undefined;
+  checkStateDirectory(settings.stateFile);
   const writer = new StateWriter(platform, settings.stateFile, { warn });
   writer.load();
   return writer;
@@ -507,7 +508,8 @@ async function listen(server: Server, port: number, host: string): Promise<strin
 
 /**
  * Serves a platform over node:http. Resolves once it listens; rejects with a `StateFileError` when
- * the state file exists but is not a state document.
+ * the state file exists but is not a state document, or when its directory is not there or not
+ * writable.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const settings = validate(ServerOptionsSchema, options);

@@ -7,9 +7,19 @@
  * worker thread makes the file's indented text from it (`state-worker.ts`).
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { setImmediate } from 'node:timers';
 import type { StateDocumentInput } from '../core/document.js';
 import { HttpError } from '../core/errors.js';
@@ -130,6 +140,31 @@ function readStateFile(path: string): StateDocumentInput | undefined {
   } catch {
     // Not JSON.parse's message: it quotes the text around the fault, and the file holds secrets.
     throw new StateFileError(`the state file ${path} is not JSON: ${jsonSyntaxError(text)}`);
+  }
+}
+
+/**
+ * Throws a {@link StateFileError} when the state file at `path` could never be written: its
+ * directory is not there (a mistyped path), is not a directory, or is not writable. Checked at the
+ * start, so that a server does not run for hours keeping a state that no restart will find.
+ */
+export function checkStateDirectory(path: string): void {
+  const directory = dirname(resolve(path));
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(directory).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new StateFileError(`the state file ${path} cannot be written: its directory ${directory} does not exist`);
+    throw new StateFileError(`the state file ${path} cannot be written: ${(error as Error).message}`);
+  }
+  if (!isDirectory)
+    throw new StateFileError(`the state file ${path} cannot be written: ${directory} is not a directory`);
+  try {
+    accessSync(directory, constants.W_OK);
+  } catch {
+    throw new StateFileError(`the state file ${path} cannot be written: its directory ${directory} is not writable`);
   }
 }
 

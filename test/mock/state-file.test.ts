@@ -29,7 +29,7 @@ import { StateRenderer, stateRenderer } from '../../mock/node/state-worker.js';
 import { WRITE } from '../fixtures.js';
 import { paths } from '../paths.js';
 import { until } from '../until.js';
-import { run, started, stop, stopAll } from './cli-process.js';
+import { collect, run, started, stop, stopAll } from './cli-process.js';
 
 function freshDirectory(): string {
   return mkdtempSync(join(tmpdir(), 'platform-state-'));
@@ -223,6 +223,25 @@ describe('only a regular file is a state file', () => {
       await expect(startServer({ port: 0, stateFile: path })).rejects.toThrow(`the state file ${path} ${why}`);
     },
   );
+
+  test('a state file in a directory that is not there, or under a file: the server does not start (the CLI: one line, exit 1), rather than run keeping nothing', async () => {
+    const directory = freshDirectory();
+    const missing = join(directory, 'typo', 'state.json');
+    await expect(startServer({ port: 0, stateFile: missing })).rejects.toThrow(
+      `the state file ${missing} cannot be written: its directory ${join(directory, 'typo')} does not exist`,
+    );
+    writeFileSync(join(directory, 'file'), '');
+    const under = join(directory, 'file', 'state.json');
+    await expect(startServer({ port: 0, stateFile: under })).rejects.toThrow(
+      `the state file ${under} cannot be written: ${join(directory, 'file')} is not a directory`,
+    );
+    const { code, stdout, stderr } = await collect(run(['--port', '0', '--state-file', missing]));
+    expect([code, stdout]).toEqual([1, '']);
+    expect(stderr).toBe(
+      `platform-mock: the state file ${missing} cannot be written: its directory ${join(directory, 'typo')} does not exist\n`,
+    );
+    expect(readdirSync(directory)).toEqual(['file']);
+  });
 
   test("a FIFO as a namespace's state file: that namespace is refused (500 state_file_invalid) at once; the root and other namespaces answer", async () => {
     const path = join(freshDirectory(), 'state.json');
