@@ -40,6 +40,14 @@ const MAX_LATENCY_MS = 2 ** 31 - 1;
 function check(f: Fault): void {
   if (typeof f.path !== 'string' || !f.path.startsWith('/'))
     throw new HttpError(400, 'invalid_parameter', 'Parameter must be a path starting with /', 'path');
+  // A request's path never holds them: such a fault would be listed and never happen.
+  if (/[?#]/.test(f.path))
+    throw new HttpError(
+      400,
+      'invalid_parameter',
+      'Parameter must be a path without a query or a fragment: a fault matches the path alone',
+      'path',
+    );
   if (f.times !== undefined && !(Number.isInteger(f.times) && f.times > 0))
     throw new HttpError(400, 'invalid_parameter', 'Parameter must be a positive integer', 'times');
   if (f.status !== undefined && !(Number.isInteger(f.status) && f.status >= 200 && f.status <= 599))

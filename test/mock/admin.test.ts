@@ -130,6 +130,30 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     expectError(await admin('POST', 'faults', { path: '/x', drop: 'yes' }), 400, 'invalid_parameter', 'drop');
   });
 
+  test("a fault's path is a path: without a leading / or with a query (which no request path holds, so it would never happen) it is 400 naming path, saying why", async () => {
+    for (const [path, message] of [
+      ['external/api/v1/products', 'Parameter must be a path starting with /'],
+      [
+        `${paths.getProducts}?product_type=packages`,
+        'Parameter must be a path without a query or a fragment: a fault matches the path alone',
+      ],
+      [
+        `${paths.getProducts}#x`,
+        'Parameter must be a path without a query or a fragment: a fault matches the path alone',
+      ],
+    ]) {
+      const refused = expectError(
+        await admin('POST', 'faults', { path, status: 500 }),
+        400,
+        'invalid_parameter',
+        'path',
+      );
+      expect(refused.message, path).toBe(message);
+      expect(() => h.platform.faults.add({ path: path!, status: 500 }), path).toThrow(message);
+    }
+    expect(((await admin('GET', 'faults')).body as { items: unknown[] }).items).toEqual([]);
+  });
+
   test('a fault never touches /__admin itself', async () => {
     h.platform.faults.add({ path: '/__admin/*', status: 500 });
     expect((await admin('GET', 'state')).status).toBe(200);
