@@ -176,6 +176,11 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
       },
     );
 
+    test('an at of 513 characters, longer than any ticket: 400 invalid_parameter naming at, in the common JSON error body; nothing changes', async () => {
+      const answer = await expectUnchanged(h.platform, () => browser(h).get(MARKET, { at: 'T'.repeat(513) }));
+      expect(expectError(answer, 400, 'invalid_parameter', 'at').message).toBe('Parameter size must be at most 512');
+    });
+
     test('parameters endpoint 25 does not name pass through the redirect that drops the ticket', async () => {
       const at = h.platform.issueTicket({ accountId: anna, clientId: demoShop.clientId });
       const query = { return_url: 'http://localhost/y', utm_source: 'news' };
@@ -439,6 +444,17 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
       const b = browser(h);
       await b.loginWithTicket();
       const page = expectPage(await b.get(expectRedirect(await buy(b, { period_id: periods.basicCreditcard }))));
+      expect(page).not.toContain('return-to-site');
+    });
+
+    test('a returnUrl that is not an http(s) URL is carried through the shop, and the confirmation has no return button', async () => {
+      const b = browser(h);
+      const returnUrl = 'javascript:alert(1)';
+      expect(expectPage(await b.get(MARKET, { returnUrl }))).toContain('name="returnUrl" value="javascript:alert(1)"');
+      await b.loginWithTicket();
+      const location = expectRedirect(await buy(b, { period_id: periods.basicCreditcard, returnUrl }));
+      const page = expectPage(await b.get(location));
+      expect(page).toContain('data-testid="confirmation"');
       expect(page).not.toContain('return-to-site');
     });
   });
