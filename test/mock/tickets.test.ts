@@ -296,6 +296,21 @@ describe.each(ADAPTERS)('exchange ticket for access token (endpoint 23, grant ti
     expectOk(await exchange(ticket), AccessTokenResponse);
   });
 
+  test('the client authenticates in the body only: an Authorization: Basic header is not read (400 invalid_parameter naming client_id); the ticket stays usable', async () => {
+    const ticket = ticketFor();
+    const basic = `Basic ${btoa(`${site.clientId}:${site.clientSecret}`)}`;
+    await expectUnchanged(h.platform, async () => {
+      const answer = await h.call(paths.accessToken, {
+        method: 'POST',
+        host: 'auth',
+        form: { grant_type: 'ticket', ticket },
+        headers: { authorization: basic },
+      });
+      expectError(answer, 400, 'invalid_parameter', 'client_id');
+    });
+    expectOk(await exchange(ticket), AccessTokenResponse);
+  });
+
   test('refresh_token grant rotates: a new pair; the spent refresh token reused is 401 invalid_grant and revokes the live token', async () => {
     const first = expectOk(await exchange(ticketFor()), AccessTokenResponse);
     const second = expectOk(await refresh(first.refresh_token!), AccessTokenResponse);

@@ -201,6 +201,18 @@ describe('exchange ticket for access token (endpoint 23, grant ticket)', () => {
   });
 });
 
+describe('the access token response the SDK accepts (endpoint 23)', () => {
+  test('token_type in any letter case, and an answer without refresh_token or scope, read as they come', async () => {
+    const answer = { access_token: 'user-token', token_type: 'bearer', expires_in: 60 };
+    const site = siteClient({
+      credentials: { clientId: demoSite.clientId, clientSecret: demoSite.clientSecret },
+      fetch: async () =>
+        new Response(JSON.stringify(answer), { status: 200, headers: { 'content-type': 'application/json' } }),
+    });
+    expect(await site.authorization.exchangeTicket({ ticket: 'T'.repeat(43) })).toEqual(answer);
+  });
+});
+
 describe('refresh a user token (endpoint 23, grant refresh_token)', () => {
   test('a refresh token gives a new access token for the same user', async () => {
     const site = siteClient();
