@@ -41,6 +41,8 @@ describe.each(ADAPTERS)('the titles API through %s', (kind) => {
     ["another organisation's title", { title_code: 'COMPLEX' }, 404, 'not_found', 'title_code'],
     ['an unknown code', { title_code: 'NOPE' }, 404, 'not_found', 'title_code'],
     ['no title_code', {}, 400, 'invalid_parameter', 'title_code'],
+    ['a code in other letter case (codes match exactly)', { title_code: 'daily' }, 404, 'not_found', 'title_code'],
+    ['a title_code of 1025 characters', { title_code: 'T'.repeat(1025) }, 400, 'invalid_parameter', 'title_code'],
     ['an unknown parameter', { title_code: 'DAILY', x: '1' }, 400, 'unknown_parameter', 'x'],
   ])('%s: %s %s; nothing changes', async (_, query, status, code, field) => {
     const t = token();

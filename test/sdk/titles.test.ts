@@ -15,9 +15,13 @@ describe('titles', () => {
     await expect(reader().titles.find({ title_code: 'COMPLEX' })).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  test('without the scope: PermissionDeniedError; an empty title_code: refused before sending', async () => {
+  test('without the scope: PermissionDeniedError; an empty title_code, or one over 1024 characters: refused before sending', async () => {
     await expect(client().titles.list()).rejects.toBeInstanceOf(PermissionDeniedError);
     await expect(reader().titles.find({ title_code: '' })).rejects.toBeInstanceOf(RequestValidationError);
+    await expect(reader().titles.find({ title_code: 'T'.repeat(1025) })).rejects.toMatchObject({
+      constructor: RequestValidationError,
+      field: 'title_code',
+    });
     expect(received(paths.findTitle)).toEqual([]);
   });
 });
