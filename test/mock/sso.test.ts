@@ -352,6 +352,14 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
         'a wrong iss',
         (sid, ticket) => requestToken(h, { sid, ticket, claims: { iss: demoIds.organisations.complex } }),
       ],
+      [
+        'the iss in capitals (StringOrURI values compare exactly, RFC 7519 section 2)',
+        (sid, ticket) => requestToken(h, { sid, ticket, claims: { iss: demoSite.organisationId.toUpperCase() } }),
+      ],
+      [
+        'the aud in capitals',
+        (sid, ticket) => requestToken(h, { sid, ticket, claims: { aud: DEMO_SSO_AUDIENCE.toUpperCase() } }),
+      ],
       ['an expired token', (sid, ticket) => requestToken(h, { sid, ticket, now: now() - 30 })],
       ['a token dated in the future', (sid, ticket) => requestToken(h, { sid, ticket, now: now() + 60 })],
       [
