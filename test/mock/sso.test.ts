@@ -7,7 +7,7 @@ import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { describe, expect, test } from 'vitest';
 import type { SsoSessionRecord } from '../../mock/index.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
-import { SsoEnvelope, SsoSessionClaims } from '../../src/schemas/sign-on.js';
+import { SignedInUser, SsoEnvelope, SsoSessionClaims } from '../../src/schemas/sign-on.js';
 import {
   ADAPTERS,
   DEMO_SSO_AUDIENCE,
@@ -182,6 +182,22 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       expect(await exchangeable(ticket)).toBe(true);
       const sid = h.platform.sso.createSession();
       expect(await authenticate({ sid, ticket })).toMatchObject({ sts: 'anon', err: 'invalid_ticket' });
+    });
+
+    test('a ticket used at endpoint 23 presented here again: the token its exchange issued is revoked (RFC 6749 10.5); the session stays Anon and records the attempt', async () => {
+      const ticket = ticketFor();
+      const exchanged = await h.call(paths.accessToken, {
+        method: 'POST',
+        host: 'auth',
+        json: { grant_type: 'ticket', ticket, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
+      });
+      const { access_token } = expectOk(exchanged, AccessTokenResponse);
+      expectOk(await h.call(paths.getSignedInUser, { token: access_token }), SignedInUser);
+      const sid = h.platform.sso.createSession();
+      expect(await authenticate({ sid, ticket })).toMatchObject({ sts: 'anon', aid: '', err: 'invalid_ticket' });
+      expectError(await h.call(paths.getSignedInUser, { token: access_token }), 401, 'invalid_token', 'authorization');
+      expect(session(sid)).toMatchObject({ state: 'anon', account_id: null });
+      expect(session(sid).timeline.map((e) => e.outcome)).toEqual(['invalid_ticket']);
     });
 
     test('LoggedIn + a ticket of the same account -> LoggedIn, verification only: ticket consumed, a new one in at', async () => {
