@@ -188,6 +188,16 @@ describe('authentication', () => {
       for (const scope of e.scopes) expect(op.description).toContain(scope);
     },
   );
+
+  test('endpoint 22 says which token each form of its body needs, as the spec states them and the platform holds them', () => {
+    const op = doc.paths[pathOf(table.generateTicket, 'stage')]!.post!;
+    const schema = doc.components.schemas.GenerateTicketRequest as { description?: string };
+    for (const text of [op.description, schema.description]) {
+      expect(text).toMatch(/\{ accountId, clientId \}[^.]*server-to-server token/);
+      expect(text).toMatch(/\{ client_id \}[^.]*user token/);
+      expect(text).toContain('400 invalid_parameter');
+    }
+  });
 });
 
 describe("what an operation needs of the caller's configuration", () => {

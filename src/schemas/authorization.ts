@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { type EitherForm, id, ticket } from './common.js';
+import { type EitherForm, id, ticket, withRule } from './common.js';
 
 /**
  * Server-to-server token request of the platform's authorization API: `grant_type=none` with the
@@ -31,7 +31,13 @@ export const GenerateTicketForUserRequest = z.strictObject({
 /** Form (b) of endpoint 22. */
 export type GenerateTicketForUserRequest = z.input<typeof GenerateTicketForUserRequest>;
 /** Request body of endpoint 22, `POST {auth_api_url}/api/authorization/ticket`: either form. */
-export const GenerateTicketRequest = z.union([GenerateTicketForAccountRequest, GenerateTicketForUserRequest]);
+export const GenerateTicketRequest = withRule(
+  z.union([GenerateTicketForAccountRequest, GenerateTicketForUserRequest]),
+  {
+    description:
+      'Form (a) { accountId, clientId } with a server-to-server token (grant_type=none); form (b) { client_id } with a user token (grant_type=ticket), the user coming from the token; a form sent with the other kind of token is 400 invalid_parameter naming its first field',
+  },
+);
 /**
  * Request body of endpoint 22: form (a) `{ accountId, clientId }` or form (b) `{ client_id }`, each
  * without the other's keys, so a body that mixes them does not compile (the SDK and the platform

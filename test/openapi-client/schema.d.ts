@@ -454,7 +454,7 @@ export interface paths {
         put?: never;
         /**
          * 22. Generate ticket
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/api/authorization/ticket`.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/api/authorization/ticket`. Form (a) { accountId, clientId } with a server-to-server token (grant_type=none); form (b) { client_id } with a user token (grant_type=ticket), the user coming from the token; a form sent with the other kind of token is 400 invalid_parameter naming its first field.
          */
         post: operations["generateTicket"];
         delete?: never;
@@ -899,6 +899,7 @@ export interface components {
         GenerateTicketForUserRequest: {
             client_id: string;
         };
+        /** @description Form (a) { accountId, clientId } with a server-to-server token (grant_type=none); form (b) { client_id } with a user token (grant_type=ticket), the user coming from the token; a form sent with the other kind of token is 400 invalid_parameter naming its first field */
         GenerateTicketRequest: components["schemas"]["GenerateTicketForAccountRequest"] | components["schemas"]["GenerateTicketForUserRequest"];
         GenerateTicketResponse: {
             ticket: string;
