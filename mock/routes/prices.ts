@@ -39,7 +39,10 @@ const update = apiRoute(updatePrices, ({ input, state, auth, clock, settings }) 
             length: p.length,
             enabled: true,
           };
-    if (p.price !== undefined) period.price = p.price;
+    // The complex model prices a period by its details (their sum, as endpoint 3 answers it and a
+    // purchase charges it): a `price` sent beside them is not kept, and a stale one goes.
+    if (model === 'complex') delete period.price;
+    else if (p.price !== undefined) period.price = p.price;
     if (p.details !== undefined) period.details = p.details;
     if (p.payment_option_details !== undefined) period.payment_option_details = p.payment_option_details;
     if (p.monthly_payments !== undefined) period.monthly_payments = p.monthly_payments;

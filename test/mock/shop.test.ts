@@ -7,7 +7,9 @@ import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, test } from 'vitest';
 import type { StateDocument } from '../../mock/index.js';
 import { AccessTokenResponse, GenerateTicketResponse } from '../../src/schemas/authorization.js';
+import { IdResponse } from '../../src/schemas/common.js';
 import { OrderValidationResponse } from '../../src/schemas/orders.js';
+import { GetPaymentPeriodsResponse } from '../../src/schemas/products.js';
 import { SignedInUser, SsoEnvelope } from '../../src/schemas/sign-on.js';
 import {
   ADAPTERS,
@@ -968,6 +970,34 @@ describe.each(ADAPTERS)('what a purchase records, through %s', (kind) => {
     const { orders, profiles } = await purchase(periods.premiumCreditcard);
     expect(orders).toEqual([expect.objectContaining({ payment_option: 'creditcard', amount: 200.75 })]);
     expect(profiles).toEqual([expect.objectContaining({ payment_option: 'creditcard', amount: 200.75 })]);
+  });
+
+  test('in the complex price model, a price sent beside details to update prices (endpoint 1) is not kept: a purchase charges the sum of the details, as get payment periods answers', async () => {
+    const doc = h.platform.snapshot();
+    for (const o of doc.organisations) if (o.id === demoIds.organisations.demo) o.price_model = 'complex';
+    h.platform.restore(doc);
+    const period = { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1 };
+    const json = { package_integration_code: 'PREMIUM-DIGITAL', price_periods: [{ ...period, price: 3, details }] };
+    expectOk(await h.call(paths.updatePrices, { method: 'POST', json, token: h.token() }), IdResponse);
+    const listed = await h.call(paths.getPaymentPeriods, {
+      query: { product_code: 'premium-digital' },
+      token: h.token(),
+    });
+    const card = expectOk(listed, GetPaymentPeriodsResponse).items.find((p) => p.id === periods.premiumCreditcard);
+    expect(card?.price).toBe(200.75);
+    const b = browser(h);
+    await b.loginWithTicket();
+    const location = expectRedirect(
+      await b.post('/shop/purchase', { ...market, period_id: periods.premiumCreditcard }),
+    );
+    const id = /^\/shop\/confirmation\/([a-f\d]{24})/.exec(location)?.[1];
+    const after = h.platform.snapshot();
+    expect(after.orders.filter((o) => o.user_product_id === id)).toEqual([expect.objectContaining({ amount: 200.75 })]);
+    expect(after.payment_profiles.filter((p) => p.user_product_id === id)).toEqual([
+      expect.objectContaining({ amount: 200.75 }),
+    ]);
+    const stored = after.products.find((p) => p.id === demoIds.products.premiumDigital);
+    expect(stored?.price_periods.find((pp) => pp.id === periods.premiumCreditcard)).not.toHaveProperty('price');
   });
 
   test('a free purchase: its order, of amount 0, and no payment profile', async () => {
