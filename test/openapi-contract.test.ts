@@ -514,6 +514,16 @@ describe('the document refuses each body the platform refuses by its schema, and
     const products = doc.paths[pathOf(table.getProducts, 'stage')]!.get!;
     expect(products.description).toContain('At most one of id or product_code.');
   });
+
+  test("endpoint 3 says that its parameter id is the spec samples' spelling of product_id, not given with it", () => {
+    const op = doc.paths[pathOf(table.getPaymentPeriods, 'stage')]!.get! as Operation & {
+      parameters: { name: string; description?: string }[];
+    };
+    const alias = op.parameters.find((p) => p.name === 'id');
+    expect(alias?.description).toBe(
+      "The spec's samples send product_id as id: an alias of product_id. Exactly one of product_id, id or product_code",
+    );
+  });
 });
 
 describe('headers and statuses', () => {

@@ -151,7 +151,11 @@ export type GetProductsResponse = z.infer<typeof GetProductsResponse>;
 export const GetPaymentPeriodsQuery = exactlyOne(
   z.strictObject({
     product_id: id.optional(),
-    id: id.optional(),
+    id: id
+      .optional()
+      .describe(
+        "The spec's samples send product_id as id: an alias of product_id. Exactly one of product_id, id or product_code",
+      ),
     product_code: productCode.optional(),
   }),
   ['product_id', 'id', 'product_code'],

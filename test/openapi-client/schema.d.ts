@@ -1493,6 +1493,7 @@ export interface operations {
         parameters: {
             query?: {
                 product_id?: string;
+                /** @description The spec's samples send product_id as id: an alias of product_id. Exactly one of product_id, id or product_code */
                 id?: string;
                 product_code?: string;
             };
