@@ -122,3 +122,10 @@ test('a claim the platform adds to an operation changes the page: the table is r
   const table = claimsTable(ssoRequestClaims['/logout'], 'input');
   expect(table).toContain('| `sid` | string | yes | 1 to 1024 characters | the SSO session id |');
 });
+
+test('docs/sign-on.md gives the request tokens the lifetimes the SDK signs them with, identify\u2019s too', () => {
+  const page = readFileSync(new URL('../docs/sign-on.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  expect(page.match(/The SSO request token is [^;]*;/)?.[0]).toBe(
+    `The SSO request token is HS256 with every claim of the spec and a ${SSO_TOKEN_LIFETIME_SECONDS}-second lifetime (the identify token, which the browser carries to the SSO service: ${SSO_IDENTIFY_LIFETIME_SECONDS} seconds);`,
+  );
+});
