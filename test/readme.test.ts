@@ -18,3 +18,12 @@ test('the test authors\u2019 page\u2019s demo users are the seed\u2019s: e-mail,
   ].map(([, email, password, id]) => ({ email, password, id }));
   expect(rows).toEqual(Object.values(demoUsers).map(({ email, password, id }) => ({ email, password, id })));
 });
+
+test('a page that runs an example with `npx tsx` says to install tsx, which the package does not bring', () => {
+  for (const path of ['README.md', 'docs/sign-on.md']) {
+    const page = read(path);
+    expect(page, path).toMatch(/npx tsx \S+\.mts/);
+    expect(page, path).toContain('`npm i -D tsx`');
+  }
+  expect(JSON.parse(read('package.json')).dependencies).not.toHaveProperty('tsx');
+});
