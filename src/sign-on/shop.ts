@@ -133,7 +133,8 @@ function checked(params: MarketplaceUrlParams): ReadonlyMap<string, string> {
  * breaks the return handler's rule (`allowedReturnUrl`'s: an absolute http(s) URL without
  * credentials, backslashes, whitespace or control characters) or is plain http beyond a host the
  * browser keeps on this machine (`localhost` and its subdomains, 127.0.0.0/8, `[::1]`)
- * @throws {@link SignOnConfigurationError} when the shop URL is not an absolute https URL
+ * @throws {@link SignOnConfigurationError} when the shop URL is not an absolute https URL (plain http
+ * is taken on a loopback host only: `localhost`, 127.0.0.0/8, `[::1]`) or carries credentials
  */
 export function marketplaceUrl(shopUrl: string | URL, params: MarketplaceUrlParams): string {
   const values = checked(params);
