@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import {
   MemoryTicketStore,
@@ -186,6 +187,23 @@ describe('replay guard (Authentication point 7: a ticket is used once)', () => {
     const guard = new ReplayGuard();
     await guard.use(TICKET, async () => 1);
     await expect(guard.use('ticket-abc-0002', async () => 2)).resolves.toBe(2);
+  });
+});
+
+describe('replay guard without WebCrypto (jest\u2019s jsdom: docs/test-authors.md#jest)', () => {
+  it('fails before the use runs, as the page says, where crypto has no subtle', async () => {
+    vi.stubGlobal('crypto', { getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto) });
+    try {
+      const exchange = vi.fn(async () => 'tokens');
+      const failed = await settle(new ReplayGuard().use(TICKET, exchange));
+      expect(failed).toBeInstanceOf(TypeError);
+      expect(readFileSync(new URL('../../docs/test-authors.md', import.meta.url), 'utf8')).toContain(
+        `(\`${(failed as Error).message}\`)`,
+      );
+      expect(exchange).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
 
