@@ -207,7 +207,14 @@ function given(
     }));
   } catch (error) {
     // parseArgs words some refusals in several lines: one line, as every usage error.
-    throw new UsageError((error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' '));
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(
+      message
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '')
+        .join(' '),
+    );
   }
   const out = new Map<DeclaredFlag, string | true>();
   // Help and the version are printed whatever the environment says.
