@@ -1,6 +1,7 @@
 /** The standalone adapter: the platform over node:http, for clients in any language. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { MAX_SAFE_TIMEOUT } from '../../src/sleep.js';
 import { refusalResponse, withoutCors } from '../core/answers.js';
 import { HttpError } from '../core/errors.js';
@@ -189,6 +190,35 @@ async function answerOf(ctx: ServeContext, request: CoreRequest): Promise<CoreRe
   return answer;
 }
 
+/** Connections node:http refused (`clientError`): no request of theirs still waiting reaches the platform. */
+const refusedConnections = new WeakSet<Duplex>();
+/** Connections with a request that reached the platform and is not yet answered. */
+const answeringOn = new WeakSet<Duplex>();
+
+/** Marks `req`'s connection as answering it, until its answer is done (then closed, if node:http refused it since). */
+function dispatched(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  answeringOn.add(socket);
+  res.once('close', () => {
+    answeringOn.delete(socket);
+    // Closed whole once the answer is written: the parser refused what the client sent after it.
+    if (refusedConnections.has(socket)) socket.end(() => socket.destroy());
+  });
+}
+
+/**
+ * node:http's own refusal on a connection (`clientError`). When a request of the connection already
+ * reached the platform, it may have changed the state: its answer is sent, not replaced by a
+ * refusal that would say nothing changed, and the connection is closed after it (what follows a
+ * request with `Connection: close` is not served, RFC 9112, 9.6). Otherwise the refusal is answered
+ * at once and the requests read before it never reach the platform.
+ */
+function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  refusedConnections.add(socket);
+  if (answeringOn.has(socket) && socket.writable && error.code !== 'ECONNRESET') return;
+  answerClientError(error, socket);
+}
+
 async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   for (const name in req.headers) {
@@ -245,6 +275,12 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
     ip,
     refusal,
   };
+  // node:http's parser reads what follows a request in the same packet before this runs on: data
+  // after `Connection: close`, or a body sent without framing, is refused on the connection
+  // (`answerClientError`), and then this request must change nothing, as its answer is that refusal.
+  await Promise.resolve();
+  if (refusedConnections.has(req.socket)) return;
+  dispatched(req, res);
   const answered = await answerInShare(ctx, request);
   // A page of another site may send, not read: its origin gets no CORS headers (nor a preflight's).
   const answer = foreignOrigin(ctx, req.headers.origin) ? withoutCors(answered) : answered;
@@ -479,7 +515,7 @@ function httpServer(ctx: ServeContext, settings: ServerSettings, listener: Retur
     served,
   );
   server.on('connection', (socket: Socket) => connections.admit(socket));
-  server.on('clientError', answerClientError);
+  server.on('clientError', onClientError);
   server.on('connect', answerConnect);
   // `Expect: 100-continue`: a declared body over the limit is refused before the client sends it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {

@@ -88,6 +88,51 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
     },
   );
 
+  test.each([
+    ['data after Connection: close', 'connection: close\r\n', 'X', /not valid HTTP/],
+    ['a body without framing after it', '', '{"a":1}', /Content-Length or Transfer-Encoding/],
+  ])(
+    'a grant followed, in the same packet, by %s: 400 malformed_request, and no token is issued',
+    async (_, lines, after, message) => {
+      const body = 'grant_type=none&client_id=demo-client&client_secret=demo-secret-0123456789abcdef0123456789abcdef';
+      const before = server.platform.snapshot();
+      const answer = await exchange(
+        server.url,
+        `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\n${lines}` +
+          `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n\r\n${body}${after}`,
+      );
+      expect(answer.status).toBe(400);
+      expect(answer.json).toEqual({ code: 'malformed_request', message: expect.stringMatching(message) });
+      // The answer says the request was refused: it changed nothing (before, a token was issued and its answer lost).
+      expect(server.platform.snapshot()).toEqual(before);
+    },
+  );
+
+  test('bytes after Connection: close that come once the request reached the platform do not replace its answer', async () => {
+    const body = 'grant_type=none&client_id=demo-client&client_secret=demo-secret-0123456789abcdef0123456789abcdef';
+    // Held a while, so that the stray byte comes while the grant is being answered.
+    server.platform.faults.add({ path: paths.accessToken, latencyMs: 1_000 });
+    const journaled = server.platform.requests.list().length;
+    const { hostname, port } = new URL(server.url);
+    const socket = net.connect(Number(port), hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+    });
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(
+      `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\nconnection: close\r\n` +
+        `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    );
+    await until(() => expect(server.platform.requests.list().length).toBe(journaled + 1));
+    socket.write('X');
+    await closed;
+    // The grant issued a token: its answer says so, rather than a 400 that would say nothing changed.
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toContain('"access_token"');
+    expect(received).not.toContain('malformed_request');
+  });
+
   test('CONNECT (this server is no proxy): 405 method_not_allowed as JSON, then the connection is closed; nothing changes', async () => {
     const before = server.platform.snapshot();
     const reply = await exchange(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
