@@ -120,6 +120,9 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
       received += chunk.toString('utf8');
     });
     const closed = new Promise((resolve) => socket.on('close', resolve));
+    // On a machine slow enough that the answer was sent and the connection closed before the stray
+    // byte, writing it fails (EPIPE): the answer read is still the grant's, and the test holds.
+    socket.on('error', () => undefined);
     socket.write(
       `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\nconnection: close\r\n` +
         `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
