@@ -112,7 +112,7 @@ const ERROR_TEXT: Readonly<Record<number, string>> = {
   409: 'The record is not in a state that allows it, or the same work is under way (invalid_state, already_provisioned, sync_in_progress, ...)',
   413: 'The request body is over the platform\u2019s size limit (payload_too_large)',
   500: 'An unexpected failure (internal_server_error)',
-  503: 'The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds',
+  503: 'The server is answering as many requests, or holding as many request bodies, as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds',
 };
 
 /**
@@ -739,7 +739,7 @@ export function openApiDocument(options: OpenApiOptions = {}): Record<string, un
     info: {
       title: 'Subscription platform: external API, authorization API, SSO and shop',
       version: options.version ?? pkg.version,
-      description: `${description} A server may also refuse any request before it reaches an operation: 403 host_not_allowed (a Host it does not answer), 405 method_not_allowed (a method the path does not serve; its Allow header lists those it does, HEAD with each GET), 408, 417 expectation_failed (an Expect other than 100-continue), 431 and 400 malformed_request (at the HTTP level), and 503 busy (as many requests being answered as it takes at once; Retry-After says when to try again, as on every operation's 503); a shared server's namespace (/_ns/{name}/...) 400 invalid_parameter naming namespace, 403 namespace_not_open (a new namespace on a server with an admin token, without the token) and 503 namespace_limit_reached. Every answer carries X-Correlation-Id. Answers may carry fields this document does not list: read them leniently.`,
+      description: `${description} A server may also refuse any request before it reaches an operation: 403 host_not_allowed (a Host it does not answer), 405 method_not_allowed (a method the path does not serve; its Allow header lists those it does, HEAD with each GET), 408, 417 expectation_failed (an Expect other than 100-continue), 431 and 400 malformed_request (at the HTTP level), and 503 busy (as many requests being answered, or bytes of request bodies held, as it takes at once; Retry-After says when to try again, as on every operation's 503); a shared server's namespace (/_ns/{name}/...) 400 invalid_parameter naming namespace, 403 namespace_not_open (a new namespace on a server with an admin token, without the token) and 503 namespace_limit_reached. Every answer carries X-Correlation-Id. Answers may carry fields this document does not list: read them leniently.`,
       license: { name: 'MIT', identifier: 'MIT' },
       contact: {
         name: 'subscription-platform-sdk',

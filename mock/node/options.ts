@@ -149,6 +149,19 @@ const serverShape = {
   }),
   /** The body size limit in bytes (413 over it). Default: the platform's (`createPlatform`'s `maxBodyBytes`, 1 MiB). */
   maxBodyBytes: platform.maxBodyBytes.unwrap().optional(),
+  /**
+   * The bytes the bodies of requests being read or answered may hold together, across connections
+   * (each body is also held to its own limit, `maxBodyBytes`). A body that would take them over is
+   * `503 busy` (`Retry-After: 1`, field `body`) and its connection closed, unless it is of 64 KiB
+   * at most or no other body is held. Default 67108864 (64 MiB).
+   */
+  maxHeldBodyBytes: flagged(positive.default(64 * 1024 * 1024), {
+    flag: '--max-held-body-bytes',
+    value: '<n>',
+    help: 'bytes of request bodies held at once, across connections (503 beyond)',
+    section: 'security',
+    read: Digits,
+  }),
   /** Serve `/__admin` (new platform only; see `createPlatform`). Default true. */
   admin: platform.admin.unwrap().optional(),
   /** The bearer token `/__admin` requires (new platform only; see `createPlatform`). */

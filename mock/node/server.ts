@@ -33,7 +33,17 @@ import {
   type ServerSettings,
   type StartServerOptions,
 } from './options.js';
-import { hasBody, lingerAndClose, readBody, TOO_LARGE, UNREADABLE, unreadableBody } from './request-body.js';
+import {
+  bodiesOverBudget,
+  HeldBodies,
+  hasBody,
+  lingerAndClose,
+  OVER_BUDGET,
+  readBody,
+  TOO_LARGE,
+  UNREADABLE,
+  unreadableBody,
+} from './request-body.js';
 import { absoluteForm, expectationRefusal, foreignOrigin, hostRefusal, MALFORMED_TARGET } from './request-head.js';
 import { loggedRefusal, loggedTarget, secretPathsOf } from './request-log.js';
 import { checkStateDirectory, removeStateFile, StateFileError, StateWriter } from './state-file.js';
@@ -57,6 +67,8 @@ interface ServeContext extends Target, NamespaceContext {
   /** The path templates (as segments) of its routes with a secret parameter in the path, for the request log. */
   readonly secretPaths: readonly PathTemplate[];
   readonly maxBodyBytes: number;
+  /** The bytes its requests' bodies hold together, and their budget. */
+  readonly bodies: HeldBodies;
   readonly trustProxy: boolean;
   /** The server's own origin, for a request whose `Host` cannot be used. */
   origin: string;
@@ -257,9 +269,9 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   if (refusal) whole = req.complete;
   else if (hasBody(req)) {
     const limit = bodyLimitFor(ctx.maxBodyBytes, req.method ?? 'GET', url.pathname);
-    const read = await readBody(req, limit);
-    if (read === TOO_LARGE) {
-      refusal = bodyTooLarge(limit);
+    const read = await readBody(req, res, limit, ctx.bodies);
+    if (read === TOO_LARGE || read === OVER_BUDGET) {
+      refusal = read === TOO_LARGE ? bodyTooLarge(limit) : bodiesOverBudget(ctx.bodies.budget);
       whole = false;
     } else if (read === UNREADABLE) refusal = unreadableBody();
     else body = read;
@@ -444,6 +456,7 @@ function serveContext(
     namespaces: namespacesOf(platform, settings, warn),
     secretPaths: secretPathsOf(internals?.routes ?? allRoutes),
     maxBodyBytes: settings.maxBodyBytes ?? internals?.settings.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    bodies: new HeldBodies(settings.maxHeldBodyBytes),
     allowedHosts: settings.allowedHosts ?? [],
     boundAddress: isIpLiteral(settings.host) ? settings.host : '',
     trustProxy: settings.trustProxy,
@@ -517,11 +530,12 @@ function httpServer(ctx: ServeContext, settings: ServerSettings, listener: Retur
   server.on('connection', (socket: Socket) => connections.admit(socket));
   server.on('clientError', onClientError);
   server.on('connect', answerConnect);
-  // `Expect: 100-continue`: a declared body over the limit is refused before the client sends it.
+  // `Expect: 100-continue`: a declared body over the limit, or over what the bodies held together
+  // leave, is refused before the client sends it.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     const declared = declaredLength(req.headers['content-length']);
     const limit = bodyLimitFor(ctx.maxBodyBytes, req.method ?? 'GET', req.url ?? '/');
-    if (declared === undefined || !(declared > limit)) res.writeContinue();
+    if (declared === undefined || !(declared > limit || !ctx.bodies.admits(0, declared))) res.writeContinue();
     served(req, res);
   });
   // Any other expectation: refused by `serve` (417), as JSON and journaled.

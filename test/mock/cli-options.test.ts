@@ -49,6 +49,7 @@ describe('platform-mock --help', () => {
       '--headers-timeout',
       '--keep-alive-timeout',
       '--max-connections',
+      '--max-held-body-bytes',
     ])
       expect(help, flag).toMatch(new RegExp(`${flag} .*default`));
   });
@@ -74,6 +75,7 @@ describe('platform-mock --help', () => {
     expect(help).toMatch(/--ticket-lifetime <s> .*\(default 60\)/);
     expect(help).toMatch(/--journal-limit <n> .*\(default 1000\)/);
     expect(help).toMatch(/--max-body-bytes <n> .*\(default 1048576\)/);
+    expect(help).toMatch(/--max-held-body-bytes <n> .*\(default 67108864\)/);
     expect(help).toContain('(or set PLATFORM_MOCK_ADMIN_TOKEN)');
   });
 

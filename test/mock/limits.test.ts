@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { jsonDepthExceeds, MAX_BODY_BYTES_LIMIT } from '../../mock/core/limits.js';
-import { createPlatform } from '../../mock/index.js';
+import { createPlatform, demoCredentials } from '../../mock/index.js';
 import { type RunningServer, startServer } from '../../mock/node/index.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
 import { ADAPTERS, entryOf, expectError, expectOk, expectUnchanged, paths, READ, useAdapter } from './harness.js';
@@ -273,6 +273,117 @@ describe('the node:http adapter and large bodies', () => {
   });
 });
 
+describe('the bodies held together: maxHeldBodyBytes (the node:http adapter)', () => {
+  const KiB = 1024;
+  const platform = createPlatform({ seed: 'demo' });
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ platform, port: 0, maxHeldBodyBytes: 256 * KiB });
+  });
+  afterAll(() => server.close());
+
+  /**
+   * A connection that declares a body of `size` bytes and sends its first bytes only, holding
+   * `size` of the budget; resolved once the server has read its head (a request on another
+   * connection, sent after it, has been answered).
+   */
+  async function heldBody(size: number) {
+    const socket = await openSocket(server.url);
+    const answer = closedByServer(socket);
+    socket.write(
+      `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+    );
+    const body = bodyOfSize(size);
+    socket.write(body.slice(0, 100));
+    expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+    return {
+      /** Sends the rest of the body and closes the connection; resolves with the answer's raw text. */
+      finish: async () => {
+        socket.end(body.slice(100));
+        return answer;
+      },
+    };
+  }
+
+  const grant = (size: number, headers: Record<string, string> = {}) =>
+    rawRequest(server.url, paths.accessToken, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: bodyOfSize(size),
+    });
+
+  test('a body that would take them over: 503 busy, field body, Retry-After: 1, its connection closed; nothing changes; once the other is answered, the same body is read', async () => {
+    const held = await heldBody(200 * KiB);
+    const answer = await expectUnchanged(platform, () => grant(100 * KiB));
+    expect(answer.status).toBe(503);
+    expect(answer.json).toMatchObject({
+      code: 'busy',
+      field: 'body',
+      message:
+        'The server holds as many request bodies as it holds at once (262144 bytes together, --max-held-body-bytes): try again',
+    });
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(answer.headers.connection).toBe('close');
+    const id = (answer.json as { api_correlation_id: string }).api_correlation_id;
+    expect(platform.requests.list().find((e) => e.correlation_id === id)).toMatchObject({ status: 503, body: null });
+
+    // The held one is read whole and answered as any other (its padding is not a parameter of the grant).
+    expect(await held.finish()).toMatch(/^HTTP\/1\.1 400 [\s\S]*"code":"unknown_parameter"/);
+    const again = await grant(100 * KiB);
+    expect(again.status).toBe(400);
+    expect(again.json).toMatchObject({ code: 'unknown_parameter' });
+  });
+
+  test('a body of 64 KiB at most is read whatever the others hold', async () => {
+    const held = await heldBody(250 * KiB);
+    const answer = await rawRequest(server.url, paths.accessToken, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        grant_type: 'none',
+        client_id: demoCredentials.clientId,
+        client_secret: demoCredentials.clientSecret,
+      }),
+    });
+    expect(answer.status).toBe(200);
+    const small = await grant(64 * KiB);
+    expect(small.status).toBe(400);
+    expect(small.json).toMatchObject({ code: 'unknown_parameter' });
+    expect((await grant(64 * KiB + 1)).status).toBe(503);
+    await held.finish();
+  });
+
+  test('a body sent without a length meets the budget as it is read: 503 busy; nothing changes', async () => {
+    const held = await heldBody(200 * KiB);
+    const answer = await expectUnchanged(platform, () =>
+      streamedRequest(server.url, paths.accessToken, 512 * KiB, { 'content-type': 'application/json' }, 16 * KiB),
+    );
+    expect(answer.status).toBe(503);
+    expect(answer.json).toMatchObject({ code: 'busy', field: 'body' });
+    await held.finish();
+  });
+
+  test('Expect: 100-continue with a length over what the others leave: 503 instead of 100 Continue; nothing changes', async () => {
+    const held = await heldBody(200 * KiB);
+    const answer = await expectUnchanged(platform, () =>
+      rawRequest(server.url, paths.accessToken, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(100 * KiB), expect: '100-continue' },
+        keepOpen: true,
+      }),
+    );
+    expect(answer.status).toBe(503);
+    expect(answer.json).toMatchObject({ code: 'busy', field: 'body' });
+    await held.finish();
+  });
+
+  test('with no other body held, one is read up to its own limit, over the budget', async () => {
+    const answer = await grant(900 * KiB);
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ code: 'unknown_parameter' });
+  });
+});
+
 describe.each(ADAPTERS)('JSON nesting depth through %s', (kind) => {
   const h = useAdapter(kind);
   const post = (body: string, path: string = paths.accessToken) =>
@@ -413,6 +524,8 @@ describe('server options are checked', () => {
     [{ keepAliveTimeoutMs: -1 }, 'keepAliveTimeoutMs'],
     [{ maxConnections: 0 }, 'maxConnections'],
     [{ maxBodyBytes: 0 }, 'maxBodyBytes'],
+    [{ maxHeldBodyBytes: 0 }, 'maxHeldBodyBytes'],
+    [{ maxHeldBodyBytes: 1.5 }, 'maxHeldBodyBytes'],
   ])('%j is refused, naming %s', async (options, field) => {
     await expect(startServer({ port: 0, ...options })).rejects.toMatchObject({ field });
   });

@@ -1375,7 +1375,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The server is answering as many requests as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
+        /** @description The server is answering as many requests, or holding as many request bodies, as it takes at once (busy), or a shared server has no room for another namespace (namespace_limit_reached): try again after Retry-After seconds */
         ServiceUnavailable: {
             headers: {
                 /** @description The id of this request at the platform, also the error body’s api_correlation_id: quote it in a support request */
