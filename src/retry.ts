@@ -128,7 +128,7 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
  * `answer` (or none, for a failure before an answer); `false` when that answer is not retried. A
  * 408, 429 or 5xx is retried (a 429 or 503 after the wait it asks for, {@link retryAfterMs},
  * failing at once when that is over `maxRetryAfter`); else, and when that wait cannot be read, an
- * exponential backoff with jitter (0-25% less), capped by `max`.
+ * exponential backoff capped by `max`, less a random 0-25% (jitter).
  */
 export function retryWait(delays: RetryDelays, answer: Response | undefined, retryCount: number): number | false {
   if (answer) {
@@ -137,7 +137,8 @@ export function retryWait(delays: RetryDelays, answer: Response | undefined, ret
     // A longer wait than allowed fails now; one it cannot read is the backoff's.
     if (after !== undefined) return after > delays.maxRetryAfter ? false : after;
   }
-  const backoff = delays.initial * 2 ** (retryCount - 1);
-  const jittered = backoff * (1 - Math.random() * 0.25);
-  return Math.min(delays.max, Number.isFinite(jittered) && jittered >= 0 ? jittered : backoff);
+  // Capped, then jittered: clients that all reached the cap still spread their retries out.
+  const capped = Math.min(delays.max, delays.initial * 2 ** (retryCount - 1));
+  const jittered = capped * (1 - Math.random() * 0.25);
+  return Number.isFinite(jittered) && jittered >= 0 ? jittered : capped;
 }

@@ -575,11 +575,15 @@ describe('how long a retry waits, rule by rule', () => {
     expect(retryWait(delays, answer(status), 1)).toBe(false);
   });
 
-  test('the backoff doubles per retry, is cut by up to a quarter, and is capped by retryDelay.max', () => {
+  test('the backoff doubles per retry, is capped by retryDelay.max, then cut by up to a quarter: retries at the cap still spread out', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
-    expect([1, 2, 3, 4, 5].map((n) => retryWait(delays, undefined, n))).toEqual([1_000, 2_000, 4_000, 8_000, 8_000]);
+    expect([1, 2, 3, 4, 5, 2_000].map((n) => retryWait(delays, undefined, n))).toEqual([
+      1_000, 2_000, 4_000, 8_000, 8_000, 8_000,
+    ]);
     vi.spyOn(Math, 'random').mockReturnValue(1);
-    expect([1, 2, 3, 4, 5].map((n) => retryWait(delays, undefined, n))).toEqual([750, 1_500, 3_000, 6_000, 8_000]);
+    expect([1, 2, 3, 4, 5, 2_000].map((n) => retryWait(delays, undefined, n))).toEqual([
+      750, 1_500, 3_000, 6_000, 6_000, 6_000,
+    ]);
   });
 });
 
