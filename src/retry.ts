@@ -137,8 +137,7 @@ export function retryWait(delays: RetryDelays, answer: Response | undefined, ret
     // A longer wait than allowed fails now; one it cannot read is the backoff's.
     if (after !== undefined) return after > delays.maxRetryAfter ? false : after;
   }
-  // Capped, then jittered: clients that all reached the cap still spread their retries out.
-  const capped = Math.min(delays.max, delays.initial * 2 ** (retryCount - 1));
-  const jittered = capped * (1 - Math.random() * 0.25);
-  return Number.isFinite(jittered) && jittered >= 0 ? jittered : capped;
+  // Capped, then jittered: clients that all reached the cap still spread their retries out. The
+  // power stays finite (2^1023), so the wait is a number even when `initial` is 0.
+  return Math.min(delays.max, delays.initial * 2 ** Math.min(retryCount - 1, 1023)) * (1 - Math.random() * 0.25);
 }

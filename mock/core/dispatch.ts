@@ -4,6 +4,7 @@
  * handler, whose result becomes the answer.
  */
 import { nameOf } from '../../src/endpoints.js';
+import { unknownParameterMessage } from '../../src/schemas/common.js';
 import { respond } from './answers.js';
 import { authenticate } from './authentication.js';
 import type { OffsetClock } from './clock.js';
@@ -84,7 +85,7 @@ function inputOf(route: Route, request: CoreRequest, params: Readonly<Record<str
   else if ((route.kind === 'api' || route.kind === 'auth') && url.search.length > 1) {
     // Read as a query route reads it: `?&` names no parameter, and is accepted as on those.
     const [first] = Object.keys(pairsToRecord(url.search.slice(1)));
-    if (first !== undefined) throw new HttpError(400, 'unknown_parameter', `Unknown parameter: ${first}`, first);
+    if (first !== undefined) throw new HttpError(400, 'unknown_parameter', unknownParameterMessage([first]), first);
   }
   if (route.body) input = validate(route.body, withPathParams(body, params), 'body');
   return input;

@@ -1,6 +1,12 @@
 /** Reading a request's input the spec's way: content type, JSON, then the endpoint's zod schema. */
 import * as z from 'zod';
-import { fieldOf, platformErrorMap, primaryIssue, refusalCodeOf } from '../../src/schemas/common.js';
+import {
+  fieldOf,
+  platformErrorMap,
+  primaryIssue,
+  refusalCodeOf,
+  unknownParameterMessage,
+} from '../../src/schemas/common.js';
 import { HttpError } from './errors.js';
 import { setOwn } from './messages.js';
 
@@ -93,7 +99,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, fallbac
   const code = refusalCodeOf(issue, input);
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
-    throw new HttpError(400, code, `Unknown parameter: ${key}`, fieldOf([...issue.path, key]));
+    throw new HttpError(400, code, unknownParameterMessage([key]), fieldOf([...issue.path, key]));
   }
   const hint = code === 'unsupported_grant_type' ? GRANT_HINTS[String(grantTypeOf(input))] : undefined;
   throw new HttpError(

@@ -258,6 +258,14 @@ export function atLeastOne<S extends z.ZodObject>(schema: S, keys: readonly (key
 }
 
 /**
+ * The refusal message of unknown keys: `Unknown parameter: a, b`; a key without a name (a query's
+ * `?=x`, a JSON body's `""`) in quotes, `Unknown parameter: ""`, rather than as nothing.
+ */
+export function unknownParameterMessage(keys: readonly string[]): string {
+  return `Unknown parameter: ${keys.map((key) => (key.trim() ? key : `"${key}"`)).join(', ')}`;
+}
+
+/**
  * Turns a zod issue path into the spec's `field` text: `price_periods[0].payment_option`.
  * A path-less issue has no field, and the caller names one.
  */
@@ -370,7 +378,7 @@ export const platformErrorMap: z.core.$ZodErrorMap = (issue) => {
           : `Parameter must be one of: ${issue.options.join(', ')}`;
       return 'Parameter has an invalid value';
     case 'unrecognized_keys':
-      return `Unknown parameter: ${issue.keys.join(', ')}`;
+      return unknownParameterMessage(issue.keys);
     default:
       return undefined;
   }

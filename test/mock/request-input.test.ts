@@ -89,6 +89,25 @@ describe.each(ADAPTERS)("reading a request's input through %s", (kind) => {
     expect(expectError(answer, 400, 'unknown_parameter', 'colour').message).toBe('Unknown parameter: colour');
   });
 
+  test('a parameter without a name (?=x, a body\'s ""): 400 unknown_parameter, field "", named in quotes; nothing changes', async () => {
+    const nameless = 'Unknown parameter: ""';
+    for (const query of ['?=x', '?=']) {
+      const answer = await expectUnchanged(h.platform, () => h.call(paths.getProducts, { query, token: readToken }));
+      expect(expectError(answer, 400, 'unknown_parameter', '').message).toBe(nameless);
+    }
+    const post = await expectUnchanged(h.platform, () =>
+      h.call(`${paths.updatePrices}?=x`, {
+        method: 'POST',
+        body: JSON.stringify(prices),
+        headers: { 'content-type': 'application/json' },
+        token,
+      }),
+    );
+    expect(expectError(post, 400, 'unknown_parameter', '').message).toBe(nameless);
+    const body = await expectUnchanged(h.platform, () => updatePrices(JSON.stringify({ ...prices, '': 1 })));
+    expect(expectError(body, 400, 'unknown_parameter', '').message).toBe(nameless);
+  });
+
   test('a query parameter given twice: 400 invalid_parameter naming it', async () => {
     const answer = await expectUnchanged(h.platform, () =>
       h.call(paths.getProducts, { query: '?product_type=packages&product_type=titles', token: readToken }),

@@ -584,6 +584,8 @@ describe('how long a retry waits, rule by rule', () => {
     expect([1, 2, 3, 4, 5, 2_000].map((n) => retryWait(delays, undefined, n))).toEqual([
       750, 1_500, 3_000, 6_000, 6_000, 6_000,
     ]);
+    // No delay at all stays none, however many retries (0 times 2^2000 would be NaN).
+    expect(retryWait({ ...delays, initial: 0 }, undefined, 2_000)).toBe(0);
   });
 });
 

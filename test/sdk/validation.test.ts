@@ -92,6 +92,18 @@ describe("a parameter that breaks the spec's rule is refused before anything is 
     expect(platform.requests.list()).toEqual([]);
   });
 
+  test('a parameter without a name: unknown_parameter, named in quotes, as the platform words it', async () => {
+    const error = await client()
+      .products.list({ '': 'red' } as never)
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'unknown_parameter',
+      field: '',
+      rule: 'Unknown parameter: ""',
+    });
+    expect(platform.requests.list()).toEqual([]);
+  });
+
   test('the SDK and the platform word the same rule the same way', async () => {
     // The platform's own 400 for the same broken rule, sent with plain fetch.
     const { access_token } = platform.mintToken({ scopes: ['/external/product/r'] });
