@@ -377,6 +377,20 @@ describe('the bodies held together: maxHeldBodyBytes (the node:http adapter)', (
     await held.finish();
   });
 
+  test('a body whose client goes away gives its share back: the next body is read', async () => {
+    const socket = await openSocket(server.url);
+    const closed = closedByServer(socket);
+    socket.write(
+      `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${200 * KiB}\r\n\r\n{"grant`,
+    );
+    expect((await fetch(`${server.url}/nope`)).status).toBe(404);
+    socket.destroy();
+    await closed;
+    const answer = await grant(100 * KiB);
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ code: 'unknown_parameter' });
+  });
+
   test('with no other body held, one is read up to its own limit, over the budget', async () => {
     const answer = await grant(900 * KiB);
     expect(answer.status).toBe(400);
