@@ -1,4 +1,5 @@
-import { HttpError } from './errors.js';
+import { fieldOf } from '../../src/schemas/common.js';
+import { HttpError, invalidParameter } from './errors.js';
 
 /**
  * A fault to inject into the next matching requests: a delay, an error status, or a dropped
@@ -25,7 +26,10 @@ export interface Fault {
 
 /** The faults as the platform exposes them. */
 export interface FaultList {
-  /** Adds a fault; throws a `HttpError` (400 `invalid_parameter`) when it is malformed. */
+  /**
+   * Adds a fault; throws a `HttpError` (400 `invalid_parameter`) when it is malformed, has a member
+   * over its size, or when {@link MAX_PENDING_FAULTS} are pending already (nothing is added then).
+   */
   add(fault: Fault): void;
   /** Removes every fault. */
   clear(): void;
@@ -36,10 +40,39 @@ export interface FaultList {
 /** The longest latency a fault may add, in ms: the longest wait a timer takes (2^31 - 1 ms, about 24.8 days). */
 const MAX_LATENCY_MS = 2 ** 31 - 1;
 
-/** Checks a fault the way the admin API does; `field` names use the admin API's spelling. */
+/**
+ * The most faults pending at once on one platform (each namespace of the server is a platform of
+ * its own). A suite adds a few at a time; without a cap, a shared server's memory was anyone's, and
+ * every request looks through them all. Room is made by `DELETE /__admin/faults` (`clear()`), a
+ * reset, or by faults running out.
+ */
+export const MAX_PENDING_FAULTS = 100;
+/** The longest fault `path`, in characters: a URL's customary limit, far beyond any request path of the spec. */
+const MAX_PATH = 2048;
+/** The longest `method`, in characters: the longest registered HTTP method, `UPDATEREDIRECTREF`, has 17. */
+const MAX_METHOD = 20;
+/** The longest `code`, in characters: the spec's error codes are words of a few tens. */
+const MAX_CODE = 100;
+/** The most `headers` of one fault. */
+const MAX_HEADERS = 10;
+/** The longest header name, in characters. */
+const MAX_HEADER_NAME = 100;
+/** The longest header value, in characters: 100 faults of 20 such headers hold about 2 MB of text. */
+const MAX_HEADER_VALUE = 1024;
+
+/** Whether `value` is a string of `min` to `max` characters. */
+const textOf = (value: unknown, min: number, max: number): value is string =>
+  typeof value === 'string' && value.length >= min && value.length <= max;
+
+/**
+ * Checks a fault the way the admin API does; `field` names use the admin API's spelling. Every
+ * string is bounded, so that {@link MAX_PENDING_FAULTS} faults stay small whatever they hold.
+ */
 function check(f: Fault): void {
   if (typeof f.path !== 'string' || !f.path.startsWith('/'))
     throw new HttpError(400, 'invalid_parameter', 'Parameter must be a path starting with /', 'path');
+  if (f.path.length > MAX_PATH)
+    throw invalidParameter('path', `Parameter must be a path of at most ${MAX_PATH} characters`);
   // A request's path never holds them: such a fault would be listed and never happen.
   if (/[?#]/.test(f.path))
     throw new HttpError(
@@ -60,6 +93,29 @@ function check(f: Fault): void {
       `Parameter must be a number of milliseconds from 0 to ${MAX_LATENCY_MS}`,
       'latency_ms',
     );
+  if (f.method !== undefined && !textOf(f.method, 1, MAX_METHOD))
+    throw invalidParameter('method', `Parameter must be a method of 1 to ${MAX_METHOD} characters`);
+  if (f.code !== undefined && !textOf(f.code, 1, MAX_CODE))
+    throw invalidParameter('code', `Parameter must be an error code of 1 to ${MAX_CODE} characters`);
+  if (f.headers !== undefined) checkHeaders(f.headers);
+}
+
+/** A fault's headers: at most {@link MAX_HEADERS}, each name and value a bounded string. */
+function checkHeaders(headers: Record<string, string>): void {
+  if (headers === null || typeof headers !== 'object' || Array.isArray(headers))
+    throw invalidParameter('headers', 'Parameter must be an object of header names and values');
+  const entries = Object.entries(headers);
+  if (entries.length > MAX_HEADERS)
+    throw invalidParameter('headers', `Parameter must have at most ${MAX_HEADERS} headers`);
+  for (const [name, value] of entries) {
+    if (!textOf(name, 1, MAX_HEADER_NAME))
+      throw invalidParameter('headers', `Parameter must have header names of 1 to ${MAX_HEADER_NAME} characters`);
+    if (!textOf(value, 0, MAX_HEADER_VALUE))
+      throw invalidParameter(
+        fieldOf(['headers', name]),
+        `Parameter must be a header value of at most ${MAX_HEADER_VALUE} characters`,
+      );
+  }
 }
 
 /** The pending faults. */
@@ -68,6 +124,13 @@ export class Faults implements FaultList {
 
   add(fault: Fault): void {
     check(fault);
+    // Checked before anything changes: a refused fault leaves the list as it was.
+    if (this.#items.length >= MAX_PENDING_FAULTS)
+      throw new HttpError(
+        400,
+        'invalid_parameter',
+        `A platform holds at most ${MAX_PENDING_FAULTS} pending faults: make room with DELETE /__admin/faults (platform.faults.clear()), or let some run out first`,
+      );
     const copy: Fault = { ...fault, headers: fault.headers ? { ...fault.headers } : undefined };
     if (copy.method !== undefined) copy.method = copy.method.toUpperCase();
     if (copy.headers === undefined) delete copy.headers;

@@ -25,6 +25,8 @@ import {
 describe.each(ADAPTERS)('/__admin through %s', (kind) => {
   const h = useAdapter(kind);
   const admin = (method: string, path: string, json?: unknown) => h.call(`/__admin/${path}`, { method, json });
+  /** The pending faults, as `GET /__admin/faults` lists them. */
+  const pending = async () => ((await admin('GET', 'faults')).body as { items: unknown[] }).items;
 
   test('GET /__admin/state answers the state document; PUT replaces it; POST /__admin/reset returns to the seed', async () => {
     const state = (await admin('GET', 'state')).body as StateDocument;
@@ -153,6 +155,97 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     }
     expect(((await admin('GET', 'faults')).body as { items: unknown[] }).items).toEqual([]);
   });
+
+  test('at most 100 faults are pending: the 101st is 400 invalid_parameter saying how to make room, the list unchanged; a fault run out or DELETE makes room', async () => {
+    for (let i = 0; i < 99; i++) h.platform.faults.add({ path: `/cap/${i}`, status: 500 });
+    expect((await admin('POST', 'faults', { path: '/cap/99', status: 500 })).status).toBe(201);
+    const full = await pending();
+    expect(full).toHaveLength(100);
+    const refused = expectError(
+      await admin('POST', 'faults', { path: '/cap/100', status: 500, times: 5 }),
+      400,
+      'invalid_parameter',
+    );
+    const message =
+      'A platform holds at most 100 pending faults: make room with DELETE /__admin/faults (platform.faults.clear()), or let some run out first';
+    expect(refused.message).toBe(message);
+    expect(() => h.platform.faults.add({ path: '/cap/100', status: 500 })).toThrow(
+      expect.objectContaining({ status: 400, code: 'invalid_parameter', message }),
+    );
+    expect(await pending()).toEqual(full);
+    // A fault that has happened is no longer pending: its place is free.
+    expectError(await h.call('/cap/0'), 500, 'internal_server_error');
+    expect((await admin('POST', 'faults', { path: '/cap/100', status: 500 })).status).toBe(201);
+    expectError(await admin('POST', 'faults', { path: '/cap/101', status: 500 }), 400, 'invalid_parameter');
+    expect((await admin('DELETE', 'faults')).status).toBe(204);
+    expect((await admin('POST', 'faults', { path: '/cap/101', status: 500 })).status).toBe(201);
+  });
+
+  /** `count` headers, `x-h0: v` on. */
+  const headers = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`x-h${i}`, 'v']));
+  test.each([
+    [
+      'path: 2048 characters',
+      { path: `/${'p'.repeat(2047)}` },
+      { path: `/${'p'.repeat(2048)}` },
+      'path',
+      'Parameter must be a path of at most 2048 characters',
+    ],
+    [
+      'method: 20 characters',
+      { method: 'M'.repeat(20) },
+      { method: 'M'.repeat(21) },
+      'method',
+      'Parameter must be a method of 1 to 20 characters',
+    ],
+    [
+      'code: 100 characters',
+      { code: 'c'.repeat(100) },
+      { code: 'c'.repeat(101) },
+      'code',
+      'Parameter must be an error code of 1 to 100 characters',
+    ],
+    [
+      'headers: 10',
+      { headers: headers(10) },
+      { headers: headers(11) },
+      'headers',
+      'Parameter must have at most 10 headers',
+    ],
+    [
+      'header name: 100 characters',
+      { headers: { ['n'.repeat(100)]: 'v' } },
+      { headers: { ['n'.repeat(101)]: 'v' } },
+      'headers',
+      'Parameter must have header names of 1 to 100 characters',
+    ],
+    [
+      'header value: 1024 characters',
+      { headers: { 'x-long': 'v'.repeat(1024) } },
+      { headers: { 'x-long': 'v'.repeat(1025) } },
+      'headers.x-long',
+      'Parameter must be a header value of at most 1024 characters',
+    ],
+  ])(
+    "a fault's %s at most: at the bound it is added, one over is 400 naming the field (in process too), the list unchanged",
+    async (_, atBound, over, field, message) => {
+      const fault = { path: '/sized', status: 503 };
+      expect((await admin('POST', 'faults', { ...fault, ...atBound })).status).toBe(201);
+      const before = await pending();
+      expect(before).toHaveLength(1);
+      const refused = expectError(
+        await admin('POST', 'faults', { ...fault, ...over }),
+        400,
+        'invalid_parameter',
+        field,
+      );
+      expect(refused.message).toBe(message);
+      expect(() => h.platform.faults.add({ ...fault, ...over })).toThrow(
+        expect.objectContaining({ status: 400, code: 'invalid_parameter', field, message }),
+      );
+      expect(await pending()).toEqual(before);
+    },
+  );
 
   test('a fault never touches /__admin itself', async () => {
     h.platform.faults.add({ path: '/__admin/*', status: 500 });
