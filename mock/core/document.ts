@@ -495,39 +495,70 @@ const RetentionOffer = z
       'Endpoints 6 and 7: a subscription of the package, or of a campaign on it, may be offered the campaign.',
   });
 
+/**
+ * The most customers a platform's external subscription systems hold together. A request adds them
+ * (`PUT /__admin/subscription-systems/{organisation_id}/customers/{customer_number}`), so they are
+ * capped, and each one's size bounded, as every record a request adds is (`docs/security.md`): at
+ * their largest, 1000 customers take 13 to 16 MB of memory. The count is the platform's, not a
+ * system's: a document of 1 MiB can declare 4,000 systems. A customer replaced does not count again.
+ */
+export const MAX_EXTERNAL_CUSTOMERS = 1000;
+/** The most subscriptions of one customer of an external system. */
+export const MAX_EXTERNAL_SUBSCRIPTIONS = 25;
+/** A line of an external system's address: at most 100 characters, as the spec's Address object (endpoint 17) takes. */
+const addressLine = text.max(100);
+/**
+ * A number or a code of the external system (a customer's, a subscription's, a product's): at most
+ * 50 characters, the spec's rule for customer numbers (endpoints 18, 19) and product codes (2, 13, 20).
+ */
+const externalCode = nonEmpty.max(50);
+/**
+ * A date-time of the external system: at most 35 characters, enough for nanoseconds and an offset
+ * (`2024-01-01T00:00:00.123456789+01:00`); the format alone takes a second's fraction of any length.
+ */
+const externalDateTime = dateTime.max(35);
+
 /** A postal address as the external subscription system keeps it (the spec's Address object). */
 const ExternalAddress = z.strictObject({
-  first_name: text,
-  last_name: text,
-  street: text,
-  street_number: text,
-  zip_code: text,
-  city: text,
-  country_code: text,
+  first_name: addressLine,
+  last_name: addressLine,
+  street: addressLine,
+  street_number: addressLine,
+  zip_code: addressLine,
+  city: addressLine,
+  country_code: addressLine,
 });
 
 /** A subscription in the external system: of a product (by code), for a time, active or ended. */
 const ExternalSubscription = z.strictObject({
   /** The external system's own number: a synced user-product keeps it (`subscription_number`). */
-  subscription_number: nonEmpty,
-  product_code: nonEmpty,
+  subscription_number: externalCode,
+  product_code: externalCode,
   subscription_type: SubscriptionType,
-  valid_from: dateTime,
-  valid_to: dateTime,
+  valid_from: externalDateTime,
+  valid_to: externalDateTime,
   state: z.enum(['active', 'ended']),
 });
 
 /** A customer of the external system, by its `customer_number` (an account's `customer_number`). */
 export const ExternalCustomer = z.strictObject({
-  customer_number: nonEmpty.meta({ description: "an account's" }),
+  customer_number: externalCode.meta({ description: "an account's" }),
   /** None: the external system has no address for the customer. */
   address: ExternalAddress.nullable(),
   /** Each `subscription_number` once: endpoint 19 matches a user-product by it. */
   subscriptions: z
     .array(ExternalSubscription)
+    .max(MAX_EXTERNAL_SUBSCRIPTIONS)
     .check((ctx) => eachOnce(ctx, (s) => s.subscription_number, 'subscription_number'))
-    .meta({ description: 'each subscription_number once' }),
+    .meta({ description: `each subscription_number once, at most ${MAX_EXTERNAL_SUBSCRIPTIONS}` }),
 });
+
+/** The customers of a platform's external subscription systems, all of them together. */
+export function externalCustomerCount(systems: readonly { customers: readonly unknown[] }[]): number {
+  let count = 0;
+  for (const system of systems) count += system.customers.length;
+  return count;
+}
 
 /**
  * An issue for each element of a list whose key an earlier element has: the external system's
@@ -608,7 +639,9 @@ const SubscriptionSystem = z
     customers: z
       .array(ExternalCustomer)
       .check((ctx) => eachOnce(ctx, (c) => c.customer_number, 'customer_number'))
-      .meta({ description: 'each customer_number once' }),
+      .meta({
+        description: `each customer_number once; at most ${MAX_EXTERNAL_CUSTOMERS} in all the systems together`,
+      }),
     distribution: z
       .strictObject({ zones: z.array(DistributionZone), prices: z.array(DistributionPrice) })
       .check(distributionOnce)
@@ -624,6 +657,7 @@ const SubscriptionSystem = z
       'Change a customer between calls with `PUT` (body: `address`, `subscriptions`) or `DELETE /__admin/subscription-systems/{organisation_id}/customers/{customer_number}` (`setCustomer`, `removeCustomer`), ' +
       'and the distribution with `PATCH /__admin/subscription-systems/{organisation_id}` (body: `supports_distribution_information` and/or `distribution`, replaced whole; a key left out stays; `setDistribution`). ' +
       'Each answers 204, or 404 without an integration (or for an unknown customer), or 400 naming the field. ' +
+      `A customer's numbers and product codes are at most 50 characters, its address lines 100, its date-times 35; a new customer beyond ${MAX_EXTERNAL_CUSTOMERS} in the platform's systems is refused (400, no field; one replaced is not). ` +
       '`platform.subscriptionSystems.syncInFlight(organisation_id)` tells whether a sync of endpoint 19 is under way.',
   });
 
@@ -777,6 +811,7 @@ export const StateDocumentSchema = z
     }),
   })
   .check((ctx) => checkCollections(COLLECTIONS, ctx.value, ctx.issues))
+  .check((ctx) => customersWithinCap(ctx.value.subscription_systems, ctx.issues))
   // A password given in clear is hashed, and only its hash is kept (the clear one wins over a hash).
   .transform((document) => {
     for (const account of document.accounts) {
@@ -786,6 +821,30 @@ export const StateDocumentSchema = z
     }
     return document;
   });
+
+/**
+ * An issue when the systems hold more than {@link MAX_EXTERNAL_CUSTOMERS} customers together, on the
+ * `customers` of the system that passes the cap: a document the platform writes always loads again,
+ * and one over the cap is refused as `PUT /__admin/subscription-systems/...` refuses a customer.
+ */
+function customersWithinCap(
+  systems: readonly { customers: readonly unknown[] }[],
+  issues: z.core.$ZodRawIssue[],
+): void {
+  const total = externalCustomerCount(systems);
+  if (total <= MAX_EXTERNAL_CUSTOMERS) return;
+  let at = 0;
+  for (let count = 0; at < systems.length; at++) {
+    count += systems[at]!.customers.length;
+    if (count > MAX_EXTERNAL_CUSTOMERS) break;
+  }
+  issues.push({
+    code: 'custom',
+    input: total,
+    path: ['subscription_systems', at, 'customers'],
+    message: `The external subscription systems hold at most ${MAX_EXTERNAL_CUSTOMERS} customers together: this document gives them ${total}`,
+  });
+}
 
 /** An auth endpoint of a ticket configuration: an absolute http(s) URL, or a path (`/auth/ticket`). */
 function isEndpointUrl(value: string): boolean {

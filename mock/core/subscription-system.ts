@@ -11,7 +11,13 @@ import type {
   SubscriptionSystemRecord,
   UserProductRecord,
 } from './document.js';
-import { COLLECTIONS, ExternalCustomer, type ExternalCustomerInput } from './document.js';
+import {
+  COLLECTIONS,
+  ExternalCustomer,
+  type ExternalCustomerInput,
+  externalCustomerCount,
+  MAX_EXTERNAL_CUSTOMERS,
+} from './document.js';
 import { HttpError, notFound } from './errors.js';
 import { idKey, sameId } from './ids.js';
 import type { State } from './state.js';
@@ -196,8 +202,18 @@ export function createSubscriptionSystems(state: State): SubscriptionSystems {
       const system = systemOrThrow(organisationId);
       const checked = validate(ExternalCustomer, customer, 'customer');
       const at = system.customers.findIndex((c) => c.customer_number === checked.customer_number);
-      if (at >= 0) system.customers[at] = checked;
-      else system.customers.push(checked);
+      if (at >= 0) {
+        system.customers[at] = checked;
+        return;
+      }
+      // A new customer counts against the platform's cap; one replaced never does.
+      if (externalCustomerCount(state.subscriptionSystems.rows) >= MAX_EXTERNAL_CUSTOMERS)
+        throw new HttpError(
+          400,
+          'invalid_parameter',
+          `The external subscription systems hold at most ${MAX_EXTERNAL_CUSTOMERS} customers together: make room with DELETE /__admin/subscription-systems/{organisation_id}/customers/{customer_number} (platform.subscriptionSystems.removeCustomer())`,
+        );
+      system.customers.push(checked);
     },
     setDistribution(organisationId, settings) {
       const system = systemOrThrow(organisationId);

@@ -76,7 +76,8 @@ export interface SubscriptionSystems {
   /**
    * Adds or replaces a customer of the organisation's system (a customer moves, a subscription
    * ends). Throws an `HttpError` (404) when the organisation has no integration, (400) when the
-   * customer is malformed.
+   * customer is malformed or over a size, or when it is new and the platform's systems hold 1000
+   * customers already (a customer replaced never counts again).
    */
   setCustomer(organisationId: string, customer: ExternalCustomerInput): void;
   /** Removes a customer. Throws an `HttpError` (404) when there is no such customer. */

@@ -3,6 +3,7 @@
  * through both adapters, and `platform.subscriptionSystems` in process.
  */
 import { describe, expect, test } from 'vitest';
+import type { ExternalCustomerInput } from '../../mock/core/document.js';
 import type { Platform } from '../../mock/index.js';
 import { DistributionInformationResponse } from '../../src/schemas/subscription-system.js';
 import { ADAPTERS, absent, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter } from './harness.js';
@@ -35,6 +36,56 @@ const distribution = {
     },
   ],
 };
+/** A customer as the admin API takes it (its number is the path's). */
+type Customer = Omit<ExternalCustomerInput, 'customer_number'>;
+const address = {
+  first_name: 'Eva',
+  last_name: 'Ek',
+  street: 'Storgatan',
+  street_number: '1',
+  zip_code: '111 22',
+  city: 'Stockholm',
+  country_code: 'SE',
+};
+const subscription = customer.subscriptions[0]!;
+/** `count` subscriptions, numbered apart. */
+const numbered = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({ ...subscription, subscription_number: `PL-7-${i}` }));
+const addressLines = [
+  'first_name',
+  'last_name',
+  'street',
+  'street_number',
+  'zip_code',
+  'city',
+  'country_code',
+] as const;
+/** `customer` at `address`, one line of it `value`. */
+const withAddress = (line: (typeof addressLines)[number], value: string): Customer => ({
+  ...customer,
+  address: { ...address, [line]: value },
+});
+/** `customer` with one subscription, its `member` `value`. */
+const withSubscription = (
+  member: 'subscription_number' | 'product_code' | 'valid_from' | 'valid_to',
+  value: string,
+): Customer => ({
+  ...customer,
+  subscriptions: [{ ...subscription, [member]: value }],
+});
+const JSON_TYPE = { 'content-type': 'application/json' };
+/** The customers of every system of the platform. */
+const customerCount = (platform: Platform) =>
+  platform.snapshot().subscription_systems.reduce((n, system) => n + system.customers.length, 0);
+/** Adds customers (`F...`, without address or subscriptions) to the complex organisation's system until the platform has `count`. */
+function fillTo(platform: Platform, count: number): void {
+  for (let i = customerCount(platform); i < count; i++)
+    platform.subscriptionSystems.setCustomer(complexOrg, {
+      customer_number: `F${i}`,
+      address: null,
+      subscriptions: [],
+    });
+}
 const customersOf = (platform: Platform, org: string) =>
   platform.subscriptionSystems.get(org)?.customers.map((c) => c.customer_number);
 
@@ -100,6 +151,81 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
   ])('PUT refuses %s: 400, nothing changed', async (_, json, code, field) => {
     const answer = await expectUnchanged(h.platform, () => h.call(`${base}/customers/C1005`, { method: 'PUT', json }));
     expectError(answer, 400, code, field);
+  });
+
+  test("at most 1000 customers in all the platform's systems together: a new one beyond is 400 invalid_parameter, nothing changed; one replaced, or after a DELETE, is taken", async () => {
+    fillTo(h.platform, 999);
+    // The 1000th, in the other system: the count is the platform's.
+    expect((await h.call(`${base}/customers/N1000`, { method: 'PUT', json: customer })).status).toBe(204);
+    const message =
+      'The external subscription systems hold at most 1000 customers together: make room with DELETE /__admin/subscription-systems/{organisation_id}/customers/{customer_number} (platform.subscriptionSystems.removeCustomer())';
+    for (const org of [demoOrg, complexOrg]) {
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call(`/__admin/subscription-systems/${org}/customers/N1001`, { method: 'PUT', json: customer }),
+      );
+      expect(expectError(answer, 400, 'invalid_parameter').message).toBe(message);
+    }
+    await expectUnchanged(h.platform, async () => {
+      expect(() =>
+        h.platform.subscriptionSystems.setCustomer(demoOrg, { customer_number: 'N1001', ...customer }),
+      ).toThrow(expect.objectContaining({ status: 400, code: 'invalid_parameter', message }));
+    });
+    // Replacing one at the cap adds none.
+    const moved = { ...customer, address: { ...address, city: 'Uppsala' } };
+    expect((await h.call(`${base}/customers/N1000`, { method: 'PUT', json: moved })).status).toBe(204);
+    expect(h.platform.subscriptionSystems.get(demoOrg)?.customers.at(-1)).toEqual({
+      customer_number: 'N1000',
+      ...moved,
+    });
+    expect((await h.call(`${base}/customers/C1001`, { method: 'DELETE' })).status).toBe(204);
+    expect((await h.call(`${base}/customers/N1001`, { method: 'PUT', json: customer })).status).toBe(204);
+    expect(customerCount(h.platform)).toBe(1000);
+  });
+
+  test.each([
+    ...addressLines.map((line) => [
+      `address.${line}`,
+      withAddress(line, 'a'.repeat(100)),
+      withAddress(line, 'a'.repeat(101)),
+      'Parameter size must be at most 100',
+    ]),
+    [
+      'subscriptions',
+      { ...customer, subscriptions: numbered(25) },
+      { ...customer, subscriptions: numbered(26) },
+      'Parameter must have at most 25 items',
+    ],
+    ...(['subscription_number', 'product_code'] as const).map((member) => [
+      `subscriptions[0].${member}`,
+      withSubscription(member, 's'.repeat(50)),
+      withSubscription(member, 's'.repeat(51)),
+      'Parameter size must be at most 50',
+    ]),
+    ...(['valid_from', 'valid_to'] as const).map((member) => [
+      `subscriptions[0].${member}`,
+      withSubscription(member, '2024-01-01T00:00:00.123456789+01:00'),
+      withSubscription(member, '2024-01-01T00:00:00.1234567891+01:00'),
+      'Parameter size must be at most 35',
+    ]),
+  ] as [string, Customer, Customer, string][])(
+    'PUT takes a customer whose %s is at its bound; one over is 400 naming it, nothing changed',
+    async (field, atBound, over, message) => {
+      expect((await h.call(`${base}/customers/C1005`, { method: 'PUT', json: atBound })).status).toBe(204);
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call(`${base}/customers/C1005`, { method: 'PUT', json: over }),
+      );
+      expect(expectError(answer, 400, 'invalid_parameter', field).message).toBe(message);
+    },
+  );
+
+  test('PUT takes a customer number of 50 characters; one of 51 is 400 naming customer_number, nothing changed', async () => {
+    expect((await h.call(`${base}/customers/${'n'.repeat(50)}`, { method: 'PUT', json: customer })).status).toBe(204);
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(`${base}/customers/${'n'.repeat(51)}`, { method: 'PUT', json: customer }),
+    );
+    expect(expectError(answer, 400, 'invalid_parameter', 'customer_number').message).toBe(
+      'Parameter size must be at most 50',
+    );
   });
 
   test('PUT for an organisation without an integration: 404, nothing changed', async () => {
@@ -199,6 +325,55 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
     const answer = await expectUnchanged(h.platform, () => h.call('/__admin/state', { method: 'PUT', json: doc }));
     const field = `subscription_systems[${at}].customers[${customers.length - 1}].customer_number`;
     expect(expectError(answer, 400, 'invalid_parameter', field).message).toBe('Parameter must not be repeated');
+  });
+
+  test("a state document's customers at the cap, at their largest, load again as the platform writes them; one more customer in its systems together is refused: 400 naming the customers of the system that passes the cap, nothing changed", async () => {
+    fillTo(h.platform, 999);
+    const largest = {
+      address: Object.fromEntries(addressLines.map((line) => [line, 'a'.repeat(100)])) as typeof address,
+      subscriptions: Array.from({ length: 25 }, (_, i) => ({
+        ...subscription,
+        subscription_number: `${i}`.padEnd(50, 's'),
+        product_code: 'p'.repeat(50),
+        valid_from: '2024-01-01T00:00:00.123456789+01:00',
+        valid_to: '2999-12-31T23:59:59.123456789+01:00',
+      })),
+    };
+    expect((await h.call(`${base}/customers/${'n'.repeat(50)}`, { method: 'PUT', json: largest })).status).toBe(204);
+    const written = await h.call('/__admin/state');
+    h.platform.reset();
+    const put = (body: string) => h.call('/__admin/state', { method: 'PUT', body, headers: JSON_TYPE });
+    expect((await put(written.text)).status).toBe(204);
+    expect(h.platform.snapshot()).toEqual(written.body);
+    const doc = h.platform.snapshot();
+    const at = doc.subscription_systems.findIndex((s) => s.organisation_id === complexOrg);
+    doc.subscription_systems[at]!.customers.push({ customer_number: 'N1001', address: null, subscriptions: [] });
+    const answer = await expectUnchanged(h.platform, () => put(JSON.stringify(doc)));
+    expect(expectError(answer, 400, 'invalid_parameter', `subscription_systems[${at}].customers`).message).toBe(
+      'The external subscription systems hold at most 1000 customers together: this document gives them 1001',
+    );
+    expect(() => h.platform.restore(doc)).toThrow(
+      expect.objectContaining({ status: 400, field: `subscription_systems[${at}].customers` }),
+    );
+  });
+
+  test('a state document with a customer over a size is refused as the admin route refuses it: 400 naming the field, nothing changed', async () => {
+    const doc = h.platform.snapshot();
+    const at = doc.subscription_systems.findIndex((s) => s.organisation_id === demoOrg);
+    const customers = doc.subscription_systems[at]!.customers;
+    customers[0] = { ...customers[0]!, subscriptions: numbered(26) };
+    customers[1] = { ...customers[1]!, address: { ...address, city: 'a'.repeat(101) } };
+    const answer = await expectUnchanged(h.platform, () => h.call('/__admin/state', { method: 'PUT', json: doc }));
+    expect(
+      expectError(answer, 400, 'invalid_parameter', `subscription_systems[${at}].customers[0].subscriptions`).message,
+    ).toBe('Parameter must have at most 25 items');
+    customers[0] = { ...customers[0], subscriptions: numbered(25) };
+    expectError(
+      await expectUnchanged(h.platform, () => h.call('/__admin/state', { method: 'PUT', json: doc })),
+      400,
+      'invalid_parameter',
+      `subscription_systems[${at}].customers[1].address.city`,
+    );
   });
 
   test('a state document with a day twice in a zone is refused too: 400 naming it, nothing changed', async () => {
