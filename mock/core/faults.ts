@@ -100,20 +100,69 @@ function check(f: Fault): void {
   if (f.headers !== undefined) checkHeaders(f.headers);
 }
 
-/** A fault's headers: at most {@link MAX_HEADERS}, each name and value a bounded string. */
+/** A header name: an HTTP token (RFC 9110, 5.6.2). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~\w-]+$/;
+/**
+ * A header value as both adapters send it alike: tabs, spaces and visible ASCII (RFC 9110, 5.5,
+ * without its obs-text: node:http writes other characters as UTF-8, which a client reads as Latin-1).
+ */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+/**
+ * Headers the platform sets itself: the framing of the answer (a fault's `content-length` left
+ * bytes of the body on the connection, read as the next answer; `transfer-encoding` made the answer
+ * unreadable), the connection's own, the JSON error body's type, and the correlation id (the body's
+ * `api_correlation_id` and the journal's entry carry the same).
+ */
+const PLATFORM_HEADERS = new Set([
+  'x-correlation-id',
+  'content-length',
+  'transfer-encoding',
+  'content-type',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+]);
+
+/**
+ * A fault's headers: at most {@link MAX_HEADERS}, each name an HTTP token and each value one an
+ * answer can carry (a header neither node:http nor Fetch can send failed the faulted request with
+ * a 500, or made MSW's handler throw), each of a bounded size, none the platform sets itself
+ * ({@link PLATFORM_HEADERS}), none twice in any letter case.
+ */
 function checkHeaders(headers: Record<string, string>): void {
   if (headers === null || typeof headers !== 'object' || Array.isArray(headers))
     throw invalidParameter('headers', 'Parameter must be an object of header names and values');
   const entries = Object.entries(headers);
   if (entries.length > MAX_HEADERS)
     throw invalidParameter('headers', `Parameter must have at most ${MAX_HEADERS} headers`);
+  const seen = new Set<string>();
   for (const [name, value] of entries) {
     if (!textOf(name, 1, MAX_HEADER_NAME))
       throw invalidParameter('headers', `Parameter must have header names of 1 to ${MAX_HEADER_NAME} characters`);
+    if (!HEADER_NAME.test(name))
+      throw invalidParameter(
+        'headers',
+        `Parameter must have header names of letters, digits and !#$%&'*+-.^_\`|~ only: ${JSON.stringify(name)} is not one`,
+      );
+    const lower = name.toLowerCase();
+    if (PLATFORM_HEADERS.has(lower))
+      throw invalidParameter(
+        fieldOf(['headers', name]),
+        `Parameter must not be given: the platform sets ${lower} itself`,
+      );
+    if (seen.has(lower)) throw invalidParameter(fieldOf(['headers', name]), 'Parameter must not be repeated');
+    seen.add(lower);
     if (!textOf(value, 0, MAX_HEADER_VALUE))
       throw invalidParameter(
         fieldOf(['headers', name]),
         `Parameter must be a header value of at most ${MAX_HEADER_VALUE} characters`,
+      );
+    if (!HEADER_VALUE.test(value))
+      throw invalidParameter(
+        fieldOf(['headers', name]),
+        'Parameter must be a header value of tabs, spaces and visible ASCII characters only',
       );
   }
 }
@@ -131,7 +180,10 @@ export class Faults implements FaultList {
         'invalid_parameter',
         `A platform holds at most ${MAX_PENDING_FAULTS} pending faults: make room with DELETE /__admin/faults (platform.faults.clear()), or let some run out first`,
       );
-    const copy: Fault = { ...fault, headers: fault.headers ? { ...fault.headers } : undefined };
+    // Names in lower case, as the answer's own: one the answer has already is replaced, not sent twice.
+    const headers =
+      fault.headers && Object.fromEntries(Object.entries(fault.headers).map(([n, v]) => [n.toLowerCase(), v]));
+    const copy: Fault = { ...fault, headers };
     if (copy.method !== undefined) copy.method = copy.method.toUpperCase();
     if (copy.headers === undefined) delete copy.headers;
     this.#items.push({ fault: copy, remaining: fault.times ?? 1 });

@@ -247,6 +247,94 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     },
   );
 
+  test.each([
+    [
+      { 'bad name': 'x' },
+      'headers',
+      `Parameter must have header names of letters, digits and !#$%&'*+-.^_\`|~ only: "bad name" is not one`,
+    ],
+    [
+      { 'x-a': 'a\u0001b' },
+      'headers.x-a',
+      'Parameter must be a header value of tabs, spaces and visible ASCII characters only',
+    ],
+    [
+      { 'x-a': 'a\r\nx-b: c' },
+      'headers.x-a',
+      'Parameter must be a header value of tabs, spaces and visible ASCII characters only',
+    ],
+    [
+      // node:http would write it as UTF-8, which a client reads as Latin-1: MSW and the server would differ.
+      { 'x-a': 'caf\u00e9' },
+      'headers.x-a',
+      'Parameter must be a header value of tabs, spaces and visible ASCII characters only',
+    ],
+    [
+      { 'x-a': '\u20ac' },
+      'headers.x-a',
+      'Parameter must be a header value of tabs, spaces and visible ASCII characters only',
+    ],
+    [
+      { 'Content-Length': '5' },
+      'headers.Content-Length',
+      'Parameter must not be given: the platform sets content-length itself',
+    ],
+    [
+      { 'transfer-encoding': 'chunked' },
+      'headers.transfer-encoding',
+      'Parameter must not be given: the platform sets transfer-encoding itself',
+    ],
+    [
+      { 'content-type': 'text/plain' },
+      'headers.content-type',
+      'Parameter must not be given: the platform sets content-type itself',
+    ],
+    [{ connection: 'close' }, 'headers.connection', 'Parameter must not be given: the platform sets connection itself'],
+    [
+      { 'X-Correlation-Id': 'mine' },
+      'headers.X-Correlation-Id',
+      'Parameter must not be given: the platform sets x-correlation-id itself',
+    ],
+    [{ 'x-a': '1', 'X-A': '2' }, 'headers.X-A', 'Parameter must not be repeated'],
+  ])(
+    'a fault header no answer can carry, or one the platform sets itself (%j): 400 naming it, the list unchanged',
+    async (faultHeaders, field, message) => {
+      const refused = expectError(
+        await admin('POST', 'faults', { path: '/headers', status: 503, headers: faultHeaders }),
+        400,
+        'invalid_parameter',
+        field,
+      );
+      expect(refused.message).toBe(message);
+      expect(() => h.platform.faults.add({ path: '/headers', status: 503, headers: faultHeaders })).toThrow(
+        expect.objectContaining({ status: 400, field, message }),
+      );
+      expect(await pending()).toEqual([]);
+    },
+  );
+
+  test('a fault header is sent as given, its name in lower case (a name in other letters is the same header)', async () => {
+    const added = await admin('POST', 'faults', {
+      path: '/headers',
+      status: 503,
+      headers: { 'Retry-After': '2', 'X-Note': 'fine \tok' },
+    });
+    expect(added.status).toBe(201);
+    expect(await pending()).toEqual([
+      {
+        path: '/headers',
+        status: 503,
+        headers: { 'retry-after': '2', 'x-note': 'fine \tok' },
+        times: 1,
+      },
+    ]);
+    const faulted = await h.call('/headers');
+    expectError(faulted, 503, 'internal_server_error');
+    expect(faulted.headers.get('retry-after')).toBe('2');
+    expect(faulted.headers.get('x-note')).toBe('fine \tok');
+    expect(faulted.headers.get('content-type')).toBe('application/json');
+  });
+
   test('a fault never touches /__admin itself', async () => {
     h.platform.faults.add({ path: '/__admin/*', status: 500 });
     expect((await admin('GET', 'state')).status).toBe(200);
