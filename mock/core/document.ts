@@ -4,7 +4,7 @@
  * Resources sit under plural snake_case names; their fields are spelled as in the spec.
  */
 import * as z from 'zod';
-import { dateTime, id } from '../../src/schemas/common.js';
+import { dateTime, givenDateTime, id } from '../../src/schemas/common.js';
 import { HelpdeskMessageState, HelpdeskMessageType } from '../../src/schemas/helpdesk.js';
 import { PeriodType, PriceDetail, SubscriptionType } from '../../src/schemas/products.js';
 import { SsoSessionStatus } from '../../src/schemas/sign-on.js';
@@ -512,11 +512,6 @@ const addressLine = text.max(100);
  * 50 characters, the spec's rule for customer numbers (endpoints 18, 19) and product codes (2, 13, 20).
  */
 const externalCode = nonEmpty.max(50);
-/**
- * A date-time of the external system: at most 35 characters, enough for nanoseconds and an offset
- * (`2024-01-01T00:00:00.123456789+01:00`); the format alone takes a second's fraction of any length.
- */
-const externalDateTime = dateTime.max(35);
 
 /** A postal address as the external subscription system keeps it (the spec's Address object). */
 const ExternalAddress = z.strictObject({
@@ -535,8 +530,8 @@ const ExternalSubscription = z.strictObject({
   subscription_number: externalCode,
   product_code: externalCode,
   subscription_type: SubscriptionType,
-  valid_from: externalDateTime,
-  valid_to: externalDateTime,
+  valid_from: givenDateTime,
+  valid_to: givenDateTime,
   state: z.enum(['active', 'ended']),
 });
 

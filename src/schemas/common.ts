@@ -55,6 +55,13 @@ export const ticket = z.string().min(1).max(512);
 export const dateTime = z.iso.datetime({ offset: true });
 
 /**
+ * A date-time a request gives (endpoints 9, 12, 13): {@link dateTime}, of at most 35 characters, a
+ * second's fraction to nanoseconds and an offset (`2024-01-01T00:00:00.123456789+01:00`). The format
+ * alone takes a fraction of any length, which the platform kept as given.
+ */
+export const givenDateTime = dateTime.max(35);
+
+/**
  * A boolean query parameter. Typed callers pass a boolean; on the wire it is the text
  * `true` or `false`, which the platform parses with the same schema.
  */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { dateTime, exactlyOne, id, productCode } from './common.js';
+import { exactlyOne, givenDateTime, id, productCode } from './common.js';
 
 // ---------------------------------------------------------------- 9. order validation
 
@@ -11,7 +11,7 @@ export const OrderValidationQuery = exactlyOne(
   z.strictObject({
     product_code: productCode,
     account_id: id.optional(),
-    date_of_birth: dateTime.optional(),
+    date_of_birth: givenDateTime.optional(),
     ssn: z.string().min(1).max(50).optional(),
   }),
   ['account_id', 'date_of_birth', 'ssn'],

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { atLeastOne, dateTime, id, productCode } from './common.js';
+import { atLeastOne, givenDateTime, id, productCode } from './common.js';
 import { SubscriptionType } from './products.js';
 
 /**
@@ -45,8 +45,8 @@ export const UpdateUserProductRequest = atLeastOne(
     product_id: id,
     subscription_type: SubscriptionType.optional(),
     state: SettableUserProductState.optional(),
-    valid_from: dateTime.optional(),
-    valid_to: dateTime.optional(),
+    valid_from: givenDateTime.optional(),
+    valid_to: givenDateTime.optional(),
   }),
   ['subscription_type', 'state', 'valid_from', 'valid_to'],
 ).check(windowEndsAfterStart);
@@ -62,8 +62,8 @@ export const ProvisionUserProductRequest = z
     /** The package or campaign. */
     package_code: productCode,
     subscription_type: SubscriptionType,
-    valid_from: dateTime,
-    valid_to: dateTime,
+    valid_from: givenDateTime,
+    valid_to: givenDateTime,
   })
   .check(windowEndsAfterStart);
 /** Request body of endpoint 13. */

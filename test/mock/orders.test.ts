@@ -154,6 +154,12 @@ describe.each(ADAPTERS)('order validation (endpoint 9) through %s', (kind) => {
     ],
     ['a product_code over 50', { product_code: 'a'.repeat(51), account_id: anna }, 'invalid_parameter', 'product_code'],
     ['an ssn over 50', { product_code: 'basic-news', ssn: '1'.repeat(51) }, 'invalid_parameter', 'ssn'],
+    [
+      'a date_of_birth over 35 characters',
+      { product_code: 'basic-news', date_of_birth: '1990-01-01T00:00:00.1234567890+01:00' },
+      'invalid_parameter',
+      'date_of_birth',
+    ],
     ['an empty ssn', { product_code: 'basic-news', ssn: '' }, 'invalid_parameter', 'ssn'],
     [
       'an account_id off the pattern',

@@ -105,6 +105,13 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
       ['a malformed account id', { account_id: 'x' }, 400, 'invalid_parameter', 'account_id'],
       ['a package code of 51 characters', { package_code: 'a'.repeat(51) }, 400, 'invalid_parameter', 'package_code'],
       ['a date without offset', { valid_from: '2030-01-01T00:00:00' }, 400, 'invalid_parameter', 'valid_from'],
+      [
+        'a date-time of 36 characters (a fraction beyond nanoseconds)',
+        { valid_from: '2030-01-01T00:00:00.1234567890+01:00' },
+        400,
+        'invalid_parameter',
+        'valid_from',
+      ],
     ])('refuses %s, and creates nothing', async (_, patch, status, code, field) => {
       const answer = await expectUnchanged(h.platform, () => provision({ ...body, ...patch }));
       expectError(answer, status, code, field);
@@ -217,6 +224,17 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
       }
       for (const send of unreadable('PUT', t))
         expectError(await expectUnchanged(h.platform, send), 400, 'configuration_error');
+    });
+
+    test('a date-time is at most 35 characters, a fraction to nanoseconds and an offset: one more is 400 invalid_parameter, and nothing changes', async () => {
+      expectOk(await change({ valid_to: '2031-01-01T00:00:00.123456789+01:00' }), IdResponse);
+      expect(userProduct(ups.heddaProvisioned)?.valid_to).toBe('2031-01-01T00:00:00.123456789+01:00');
+      const answer = await expectUnchanged(h.platform, () =>
+        change({ valid_to: `2031-01-01T00:00:00.${'1'.repeat(200_000)}Z` }),
+      );
+      expect(expectError(answer, 400, 'invalid_parameter', 'valid_to').message).toBe(
+        'Parameter size must be at most 35',
+      );
     });
 
     test.each([

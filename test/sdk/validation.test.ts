@@ -76,6 +76,19 @@ describe("a parameter that breaks the spec's rule is refused before anything is 
       'package_integration_code',
       'Parameter size must be at most 50',
     ],
+    [
+      'provision a user-product: a date-time over 35 characters (a fraction beyond nanoseconds)',
+      () =>
+        client().userProducts.provision({
+          account_id: 'a00000000000000000000001',
+          package_code: 'premium-digital',
+          subscription_type: 'recurring',
+          valid_from: '2030-01-01T00:00:00Z',
+          valid_to: '2031-01-01T00:00:00.1234567890+01:00',
+        }),
+      'valid_to',
+      'Parameter size must be at most 35',
+    ],
   ])('%s', async (_name, call, field, rule) => {
     const error = await call().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
