@@ -28,7 +28,7 @@ export interface Fault {
 export interface FaultList {
   /**
    * Adds a fault; throws a `HttpError` (400 `invalid_parameter`) when it is malformed, has a member
-   * over its size, or when {@link MAX_PENDING_FAULTS} are pending already (nothing is added then).
+   * over its size, or when 100 are pending already (nothing is added then).
    */
   add(fault: Fault): void;
   /** Removes every fault. */
