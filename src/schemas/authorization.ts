@@ -10,7 +10,11 @@ export const ClientCredentialsRequest = z.strictObject({
   grant_type: z.literal('none'),
   client_id: z.string().min(1),
   client_secret: z.string().min(1),
-  scope: z.string().min(1).optional(),
+  /**
+   * The scopes asked for, space-separated: at most 1,024 characters (the spec gives no size; every
+   * scope of the spec together is 408), as a refused one is quoted back.
+   */
+  scope: z.string().min(1).max(1024).optional(),
 });
 /** Server-to-server token request. */
 export type ClientCredentialsRequest = z.input<typeof ClientCredentialsRequest>;
@@ -56,7 +60,8 @@ export const TicketGrantRequest = z.strictObject({
   ticket,
   client_id: z.string().min(1),
   client_secret: z.string().min(1),
-  scope: z.string().min(1).optional(),
+  /** The scopes asked for, as the client-credentials grant's `scope`: at most 1,024 characters. */
+  scope: z.string().min(1).max(1024).optional(),
 });
 /** Endpoint 23 with the ticket grant. */
 export type TicketGrantRequest = z.input<typeof TicketGrantRequest>;

@@ -109,6 +109,21 @@ describe.each(ADAPTERS)('access token, grant_type=none (endpoint 23) through %s'
     expectError(write, 403, 'insufficient_scope');
   });
 
+  test('scope is at most 1,024 characters: the longest is granted; one more is 400 invalid_parameter naming scope, no token issued', async () => {
+    // The client's scopes, each asked for again and again: 1,024 characters, granted once each.
+    const longest = `${READ} `.repeat(51).padEnd(1024, ' ');
+    expect(longest).toHaveLength(1024);
+    const token = expectOk(
+      await tokenCall({ grant_type: 'none', ...credentials, scope: longest }),
+      AccessTokenResponse,
+    );
+    expect(token.scope).toBe(READ);
+    const answer = await expectUnchanged(h.platform, () =>
+      tokenCall({ grant_type: 'none', ...credentials, scope: `${longest} ` }),
+    );
+    expect(expectError(answer, 400, 'invalid_parameter', 'scope').message).toBe('Parameter size must be at most 1024');
+  });
+
   test('a client with only /external/product/r gets only that', async () => {
     const { clientId, clientSecret } = demoIds.clients.reader;
     const token = expectOk(

@@ -217,6 +217,21 @@ describe.each(ADAPTERS)('exchange ticket for access token (endpoint 23, grant ti
     expectOk(await exchange(ticket), AccessTokenResponse);
   });
 
+  test('scope is at most 1,024 characters: the longest is granted; one more is 400 invalid_parameter naming scope, and the ticket stays usable', async () => {
+    const longest = '/external/me/r '.repeat(68).padEnd(1024, ' ');
+    expect(longest).toHaveLength(1024);
+    const token = expectOk(await exchange(ticketFor(), site, { scope: longest }), AccessTokenResponse);
+    expect(token.scope).toBe('/external/me/r');
+    const ticket = ticketFor();
+    await expectUnchanged(h.platform, async () => {
+      const answer = await exchange(ticket, site, { scope: `${longest} ` });
+      expect(expectError(answer, 400, 'invalid_parameter', 'scope').message).toBe(
+        'Parameter size must be at most 1024',
+      );
+    });
+    expectOk(await exchange(ticket), AccessTokenResponse);
+  });
+
   test('a ticket used twice, one after the other: the second is 401 invalid_grant AND the first token is revoked (RFC 6749 10.5)', async () => {
     const ticket = ticketFor();
     const first = expectOk(await exchange(ticket), AccessTokenResponse);

@@ -3,7 +3,18 @@ import { HttpResponse, http } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { RequestValidationError, ResponseValidationError } from '../../src/index.js';
 import type { PricePeriodInput } from '../../src/types.js';
-import { client, creditcardPrice, defaultHosts, paths, platform, server, usePlatform } from './helpers.js';
+import {
+  client,
+  creditcardPrice,
+  defaultHosts,
+  demoAuth,
+  paths,
+  platform,
+  READ,
+  server,
+  siteClient,
+  usePlatform,
+} from './helpers.js';
 
 usePlatform();
 
@@ -89,11 +100,35 @@ describe("a parameter that breaks the spec's rule is refused before anything is 
       'valid_to',
       'Parameter size must be at most 35',
     ],
+    [
+      'exchange a ticket: a scope over 1,024 characters',
+      () =>
+        siteClient().authorization.exchangeTicket({
+          ticket: 'T'.repeat(43),
+          scope: `${READ} `.repeat(51).padEnd(1025),
+        }),
+      'scope',
+      'Parameter size must be at most 1024',
+    ],
   ])('%s', async (_name, call, field, rule) => {
     const error = await call().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
     expect(error).toMatchObject({ code: 'invalid_parameter', field, rule, message: `${field}: ${rule}` });
     expect((error as RequestValidationError).issues.length).toBeGreaterThan(0);
+    expect(platform.requests.list()).toEqual([]);
+  });
+
+  test('the client-credentials grant with scopes over 1,024 characters together: the token request is refused before sending, and so the call', async () => {
+    const sdk = client({ auth: { ...demoAuth, scopes: Array<string>(52).fill(READ) } });
+    const error = await sdk.products.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error).toMatchObject({
+      code: 'invalid_parameter',
+      field: 'scope',
+      rule: 'Parameter size must be at most 1024',
+      message:
+        "The client's token request failed, so the call was not sent: scope: Parameter size must be at most 1024",
+    });
     expect(platform.requests.list()).toEqual([]);
   });
 
