@@ -53,6 +53,15 @@ const CSRF_FIELD = 'csrf_token';
 /** Query parameters or form fields, read as plain text. */
 const Fields = z.record(z.string(), z.string());
 type Fields = z.output<typeof Fields>;
+
+/**
+ * The login form's fields: `email` of at most 1,024 characters, as the SSO service's `usr`. Both
+ * log-ins count wrong passwords by the e-mail address, and the platform keeps each count (up to
+ * `retention.maxWrongPasswordCounts` of them): one longer is `400 invalid_parameter` naming
+ * `email`, before anything is counted.
+ */
+const LoginFields: z.ZodType<Fields> = z.object({ email: z.string().max(1024).optional() }).catchall(z.string());
+
 type Context = RouteContext<Fields>;
 /** What the shop answers: a page or a redirect, never a JSON body. */
 type Page = RouteResult<never>;
@@ -537,14 +546,14 @@ function logout(ctx: Context): Page {
 /** A page of the shop that is not an entry of the table, read as plain text. */
 const get = (path: string, handler: (ctx: Context) => Page) =>
   route({ method: 'GET', path, kind: 'shop', query: Fields }, handler);
-/** A form post of the shop's own pages. */
-const post = (path: string, handler: (ctx: Context) => Page | Promise<Page>) =>
-  route({ method: 'POST', path, kind: 'shop', form: true, body: Fields }, handler);
+/** A form post of the shop's own pages, its fields read by `body`. */
+const post = (path: string, handler: (ctx: Context) => Page | Promise<Page>, body = Fields as z.ZodType<Fields>) =>
+  route({ method: 'POST', path, kind: 'shop', form: true, body }, handler);
 
 /** Endpoint 25: the marketplace page a site sends its user to with a ticket. */
 export const marketplaceRoute = apiRoute(marketplace, showMarketplace);
 /** The login form's post. */
-export const loginRoute = post('/shop/login', login);
+export const loginRoute = post('/shop/login', login, LoginFields);
 /** The purchase form's post. */
 export const purchaseRoute = post('/shop/purchase', purchase);
 /** The confirmation page of a purchase. */

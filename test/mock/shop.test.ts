@@ -5,6 +5,7 @@
  */
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, test } from 'vitest';
+import { internalsOf } from '../../mock/core/internals.js';
 import type { StateDocument } from '../../mock/index.js';
 import { AccessTokenResponse, GenerateTicketResponse } from '../../src/schemas/authorization.js';
 import { IdResponse } from '../../src/schemas/common.js';
@@ -221,6 +222,25 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
         expect(page).not.toContain(demoUsers.anna.password);
         expect(b.cookie).toBeUndefined();
       }
+    });
+
+    test('the login form takes an e-mail address of up to 1,024 characters, counted as a wrong password; one more is 400 invalid_parameter naming email, and nothing is counted', async () => {
+      const counts = internalsOf(h.platform)!.state.loginFailures;
+      const longest = `${'a'.repeat(1024 - '@example.com'.length)}@example.com`;
+      const b = browser(h);
+      await b.get(MARKET);
+      const page = expectPage(await b.post('/shop/login', { ...market, email: longest, password: 'x' }), 401);
+      expect(page).toContain('Wrong e-mail address or password');
+      expect([...counts.keys()].some((key) => key.endsWith(`\n${longest}`))).toBe(true);
+      const before = [...counts];
+      const answer = await expectUnchanged(h.platform, () =>
+        b.post('/shop/login', { ...market, email: `a${longest}`, password: 'x' }),
+      );
+      expect(expectError(answer, 400, 'invalid_parameter', 'email').message).toBe(
+        'Parameter size must be at most 1024',
+      );
+      expect([...counts]).toEqual(before);
+      expect(b.cookie).toBeUndefined();
     });
 
     test('an account that is not active cannot log in, even with its password', async () => {
