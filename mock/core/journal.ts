@@ -51,7 +51,8 @@ export interface JournalEntry {
   ip: string | null;
   /**
    * Why it was refused, when it was: every error answer, and an SSO answer `{ t }` whose session
-   * token carries an `err`; null otherwise.
+   * token carries an `err`; null otherwise. A detail longer than 1,024 characters keeps its first
+   * ones, then the marker a body's cut ends with.
    */
   refusal: Refusal | null;
 }
@@ -77,19 +78,26 @@ export const JOURNAL_BODY_LIMIT = 64 * 1024;
  */
 export const JOURNAL_TEXT_BUDGET = 16 * 1024 * 1024;
 
-/** What ends a body the journal cut short: how much of how much it kept. */
+/**
+ * How much of a refusal's detail an entry keeps: 1 Ki characters. A detail may quote what the
+ * request gave (an unknown parameter's name, the scopes a grant refused), which a body of 1 MiB
+ * makes as long; the details the platform words itself are a few hundred characters at most.
+ */
+export const JOURNAL_REFUSAL_LIMIT = 1024;
+
+/** What ends a body or a refusal's detail the journal cut short: how much of how much it kept. */
 export function truncationMarker(kept: number, length: number): string {
   return `…[truncated by the journal: ${kept} of ${length} characters kept]`;
 }
 
 /**
- * A redacted body, cut to {@link JOURNAL_BODY_LIMIT} characters. Always after redaction, so a cut
- * never leaves part of a secret in a form the redaction would not have recognised; never within a
- * surrogate pair. The kept text is copied, so the whole body is not kept alive behind it.
+ * A redacted text, cut to `limit` characters. Always after redaction, so a cut never leaves part
+ * of a secret in a form the redaction would not have recognised; never within a surrogate pair.
+ * The kept text is copied, so the whole text is not kept alive behind it.
  */
-function truncateBody(redacted: string): string {
-  if (redacted.length <= JOURNAL_BODY_LIMIT) return redacted;
-  let end = JOURNAL_BODY_LIMIT;
+function truncate(redacted: string, limit: number): string {
+  if (redacted.length <= limit) return redacted;
+  let end = limit;
   const last = redacted.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--;
   const kept = JSON.parse(JSON.stringify(redacted.slice(0, end))) as string;
@@ -138,7 +146,7 @@ export interface OpenEntry {
  */
 class Slot implements OpenEntry {
   status = 0;
-  refusal: Refusal | null = null;
+  #refusal: Refusal | null = null;
   /** The redacted entry, once the journal was read. */
   entry: JournalEntry | undefined = undefined;
 
@@ -156,6 +164,23 @@ class Slot implements OpenEntry {
     /** About how much text it holds, in characters. */
     public size: number,
   ) {}
+
+  get refusal(): Refusal | null {
+    return this.#refusal;
+  }
+
+  /**
+   * Why it was refused. A detail over {@link JOURNAL_REFUSAL_LIMIT} characters is redacted and cut
+   * at once, so that no more of it is kept; a shorter one is redacted when the journal is read.
+   */
+  set refusal(refusal: Refusal | null) {
+    if (refusal === null || refusal.detail.length <= JOURNAL_REFUSAL_LIMIT) {
+      this.#refusal = refusal;
+      return;
+    }
+    const redacted = redactedRefusal(refusal, this.path, shownPath(this.path));
+    this.#refusal = { ...refusal, detail: truncate(redacted.detail, JOURNAL_REFUSAL_LIMIT) };
+  }
 
   /** Its entry, every secret redacted: made once, when the journal is first read. */
   redacted(): JournalEntry {
@@ -194,8 +219,7 @@ function redactedEntry(slot: Slot): JournalEntry {
     else value = redactText(v, REDACTED);
     setOwn(headers, k, value);
   }
-  // A `name=value` in the path (`/nope/client_secret=...`) goes as in the query, by the request log's rule.
-  const path = redactShapes(redactParams(redactPathUserinfo(slot.path, REDACTED), REDACTED, 'url'), REDACTED);
+  const path = shownPath(slot.path);
   const pathname = redactParams(redactPathUserinfo(url.pathname, REDACTED), REDACTED, 'url');
   // The fragment (a raw `#` in the request target) loses its secret parameters as the query does.
   const fragment = url.hash.length > 1 ? url.hash.slice(1) : '';
@@ -211,7 +235,7 @@ function redactedEntry(slot: Slot): JournalEntry {
     path,
     query,
     headers,
-    body: slot.body === null ? null : truncateBody(redactBody(slot.body)),
+    body: slot.body === null ? null : truncate(redactBody(slot.body), JOURNAL_BODY_LIMIT),
     status: slot.status,
     received_at: new Date(slot.receivedAtMs).toISOString(),
     correlation_id: slot.correlationId,
@@ -220,9 +244,14 @@ function redactedEntry(slot: Slot): JournalEntry {
   };
 }
 
+/** A path as an entry shows it: a `name=value` in it (`/nope/client_secret=...`) goes as in the query, by the request log's rule. */
+function shownPath(path: string): string {
+  return redactShapes(redactParams(redactPathUserinfo(path, REDACTED), REDACTED, 'url'), REDACTED);
+}
+
 /** A refusal as the journal shows it: its detail may quote the path (a 404 names it) or a value, redacted as free text is. */
-function redactedRefusal(refusal: Refusal | null, path: string, shownPath: string): Refusal | null {
-  return refusal && { ...refusal, detail: redactText(refusal.detail.replaceAll(path, shownPath), REDACTED) };
+function redactedRefusal<R extends Refusal | null>(refusal: R, path: string, shown: string): R {
+  return (refusal && { ...refusal, detail: redactText(refusal.detail.replaceAll(path, shown), REDACTED) }) as R;
 }
 
 /**

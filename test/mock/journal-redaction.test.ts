@@ -6,7 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
-import { JOURNAL_BODY_LIMIT, JOURNAL_TEXT_BUDGET, Journal, truncationMarker } from '../../mock/core/journal.js';
+import {
+  JOURNAL_BODY_LIMIT,
+  JOURNAL_REFUSAL_LIMIT,
+  JOURNAL_TEXT_BUDGET,
+  Journal,
+  truncationMarker,
+} from '../../mock/core/journal.js';
 import { REDACTED as LOGGED_REDACTED, redact } from '../../src/logger.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { LONGEST_NAME, SECRET_NAMES } from '../../src/secrets.js';
@@ -19,7 +25,9 @@ import {
   entryOf,
   expectError,
   expectOk,
+  expectUnchanged,
   paths,
+  READ,
   useAdapter,
 } from './harness.js';
 import { closedByServer, openSocket } from './raw-http.js';
@@ -324,6 +332,58 @@ describe.each(ADAPTERS)('the journal keeps at most 64 Ki characters of a body, t
     expect(body(answer)).toBe(
       `${redacted.slice(0, JOURNAL_BODY_LIMIT)}${truncationMarker(JOURNAL_BODY_LIMIT, redacted.length)}`,
     );
+    expect(JSON.stringify(h.platform.requests.list())).not.toContain('TOPSECRET');
+  });
+});
+
+describe.each(ADAPTERS)("the journal keeps at most 1 Ki characters of a refusal's detail, through %s", (kind) => {
+  const h = useAdapter(kind);
+  const products = (query: string, bearer: string) => h.call(paths.getProducts, { query, token: bearer });
+  const token = (json: Record<string, unknown>) => h.call(paths.accessToken, { host: 'auth', json });
+  const credentials = { grant_type: 'none', client_id: demoCredentials.clientId, client_secret: SECRET };
+
+  test("a detail of 1,024 characters is kept whole; one of 1,025 keeps its first 1,024, then the marker a body's cut ends with", async () => {
+    expect(JOURNAL_REFUSAL_LIMIT).toBe(1024);
+    // A repeated parameter is refused naming it: its name, then the message.
+    const name = 'n'.repeat(1024 - ': Parameter must not be repeated'.length);
+    const bearer = h.token([READ]);
+    const whole = await expectUnchanged(h.platform, () => products(`?${name}=1&${name}=2`, bearer));
+    expectError(whole, 400, 'invalid_parameter', name);
+    const detail = `${name}: Parameter must not be repeated`;
+    expect(detail).toHaveLength(1024);
+    expect(entryOf(h.platform, whole).refusal).toEqual({ check: 'invalid_parameter', detail });
+    const longer = `${name}n`;
+    const cut = await expectUnchanged(h.platform, () => products(`?${longer}=1&${longer}=2`, bearer));
+    expectError(cut, 400, 'invalid_parameter', longer);
+    const full = `${longer}: Parameter must not be repeated`;
+    expect(entryOf(h.platform, cut).refusal).toEqual({
+      check: 'invalid_parameter',
+      detail: `${full.slice(0, 1024)}${truncationMarker(1024, 1025)}`,
+    });
+  });
+
+  test('an unknown parameter named by 500,000 characters: the answer names it, the journal keeps 1,024 characters of its detail', async () => {
+    const key = 'k'.repeat(500_000);
+    const answer = await expectUnchanged(h.platform, () => token({ ...credentials, [key]: '' }));
+    expectError(answer, 400, 'unknown_parameter', key);
+    const full = `${key}: Unknown parameter: ${key}`;
+    expect(entryOf(h.platform, answer).refusal).toEqual({
+      check: 'unknown_parameter',
+      detail: `${full.slice(0, 1024)}${truncationMarker(1024, full.length)}`,
+    });
+    // The body's 64 Ki characters and the detail's 1 Ki: not the million characters the refusal quoted.
+    expect(JSON.stringify(h.platform.requests.list()).length).toBeLessThan(JOURNAL_BODY_LIMIT + 4 * 1024);
+  });
+
+  test('redaction comes first: a secret the cut would split is not kept in part', async () => {
+    // In the detail, the secret starts 14 characters before the cut.
+    const key = `${'k'.repeat(1000)} password=TOPSECRET-${'q'.repeat(40)}`;
+    expect(`${key}: Unknown parameter: ${key}`.indexOf('TOPSECRET')).toBe(1024 - 14);
+    const answer = await token({ ...credentials, [key]: '' });
+    expectError(answer, 400, 'unknown_parameter', key);
+    const { detail } = entryOf(h.platform, answer).refusal!;
+    expect(detail.startsWith(`${'k'.repeat(1000)} password=[redacted]`)).toBe(true);
+    expect(detail).toMatch(/…\[truncated by the journal: 1024 of \d+ characters kept\]$/);
     expect(JSON.stringify(h.platform.requests.list())).not.toContain('TOPSECRET');
   });
 });
