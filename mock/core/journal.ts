@@ -179,7 +179,7 @@ class Slot implements OpenEntry {
       return;
     }
     const redacted = redactedRefusal(refusal, this.path, shownPath(this.path));
-    this.#refusal = { ...refusal, detail: truncate(redacted.detail, JOURNAL_REFUSAL_LIMIT) };
+    this.#refusal = { ...refusal, detail: cutRefusalDetail(redacted.detail) };
   }
 
   /** Its entry, every secret redacted: made once, when the journal is first read. */
@@ -242,6 +242,11 @@ function redactedEntry(slot: Slot): JournalEntry {
     ip: slot.ip,
     refusal: null,
   };
+}
+
+/** A refusal's detail, already redacted, cut to {@link JOURNAL_REFUSAL_LIMIT} characters: as the journal keeps it, and the request log prints it. */
+export function cutRefusalDetail(redacted: string): string {
+  return truncate(redacted, JOURNAL_REFUSAL_LIMIT);
 }
 
 /** A path as an entry shows it: a `name=value` in it (`/nope/client_secret=...`) goes as in the query, by the request log's rule. */

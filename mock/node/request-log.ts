@@ -3,7 +3,7 @@
  * target and its refusal, with secrets redacted by the journal's rules.
  */
 import { isSecretName, redactParams, redactShapes, redactText } from '../../src/secrets.js';
-import { REDACTED, type Refusal } from '../core/journal.js';
+import { cutRefusalDetail, REDACTED, type Refusal } from '../core/journal.js';
 import { redactPathUserinfo } from '../core/loose-redaction.js';
 import type { Route } from '../core/route.js';
 import { PathTemplate } from '../core/router.js';
@@ -91,5 +91,6 @@ export function loggedRefusal(refusal: Refusal | undefined, target: string, logg
     const [rawRouted, shownRouted] = [routed(raw), routed(shown)];
     if (rawRouted !== raw && rawRouted !== shownRouted) detail = detail.replaceAll(rawRouted, shownRouted);
   }
-  return { ...refusal, detail: redactText(detail, REDACTED) };
+  // Cut as the journal cuts it: a detail may quote what the request gave (an unknown parameter's name), 1 MiB long.
+  return { ...refusal, detail: cutRefusalDetail(redactText(detail, REDACTED)) };
 }

@@ -102,6 +102,26 @@ test("the request log's refusal is redacted as the journal's: an SSO token's cre
   }
 });
 
+test("the request log's refusal is cut as the journal's, at 1,024 characters: an unknown parameter's name of 500,000 is not printed whole", async () => {
+  const lines: RequestLogLine[] = [];
+  const server = await startServer({ port: 0, maxNamespaces: 0, onRequest: (line) => lines.push(line) });
+  try {
+    const name = 'k'.repeat(500_000);
+    const answer = await fetch(`${server.url}/api/authorization/access_token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'none', client_id: 'c', client_secret: 's', [name]: 1 }),
+    });
+    expect(answer.status).toBe(400);
+    const logged = lines.at(-1)?.refusal;
+    const journalled = server.platform.requests.list().at(-1)?.refusal;
+    expect(logged?.detail).toMatch(/^[\s\S]{1024}…\[truncated by the journal: 1024 of \d+ characters kept\]$/);
+    expect(logged).toEqual(journalled);
+  } finally {
+    await server.close();
+  }
+});
+
 test("the request log's refusal in a namespace names the path as the log shows it: an SSO session id is not printed", async () => {
   const lines: RequestLogLine[] = [];
   const server = await startServer({ port: 0, onRequest: (line) => lines.push(line) });
