@@ -161,8 +161,10 @@ class Slot implements OpenEntry {
     readonly receivedAtMs: number,
     readonly correlationId: string,
     readonly ip: string | null,
-    /** About how much text it holds, in characters. */
+    /** About how much text it holds, in characters, its refusal's detail included. */
     public size: number,
+    /** Told how much its size grew when its refusal is set, while the journal keeps it. */
+    public resized: ((delta: number) => void) | undefined,
   ) {}
 
   get refusal(): Refusal | null {
@@ -170,16 +172,20 @@ class Slot implements OpenEntry {
   }
 
   /**
-   * Why it was refused. A detail over {@link JOURNAL_REFUSAL_LIMIT} characters is redacted and cut
-   * at once, so that no more of it is kept; a shorter one is redacted when the journal is read.
+   * Why it was refused, counted in its size. A detail over {@link JOURNAL_REFUSAL_LIMIT} characters
+   * is redacted and cut at once, so that no more of it is kept; a shorter one is redacted when the
+   * journal is read.
    */
   set refusal(refusal: Refusal | null) {
-    if (refusal === null || refusal.detail.length <= JOURNAL_REFUSAL_LIMIT) {
-      this.#refusal = refusal;
-      return;
+    const before = this.#refusal?.detail.length ?? 0;
+    if (refusal === null || refusal.detail.length <= JOURNAL_REFUSAL_LIMIT) this.#refusal = refusal;
+    else {
+      const redacted = redactedRefusal(refusal, this.path, shownPath(this.path));
+      this.#refusal = { ...refusal, detail: cutRefusalDetail(redacted.detail) };
     }
-    const redacted = redactedRefusal(refusal, this.path, shownPath(this.path));
-    this.#refusal = { ...refusal, detail: cutRefusalDetail(redacted.detail) };
+    const delta = (this.#refusal?.detail.length ?? 0) - before;
+    this.size += delta;
+    this.resized?.(delta);
   }
 
   /** Its entry, every secret redacted: made once, when the journal is first read. */
@@ -188,7 +194,7 @@ class Slot implements OpenEntry {
       this.entry = redactedEntry(this);
       this.headers = undefined;
       this.body = null;
-      this.size = sizeOf(this.entry);
+      this.size = sizeOf(this.entry) + (this.#refusal?.detail.length ?? 0);
     }
     this.entry.status = this.status;
     this.entry.refusal = redactedRefusal(this.refusal, this.path, this.entry.path);
@@ -276,6 +282,10 @@ export class Journal implements RequestJournal {
   #head = 0;
   /** The text held in all, in characters. */
   #size = 0;
+  /** What a kept entry's size grew by (its refusal, set once answered): one function for all of them. */
+  readonly #grew = (delta: number): void => {
+    this.#size += delta;
+  };
 
   readonly #limit: number;
   readonly #budget: number;
@@ -307,7 +317,18 @@ export class Journal implements RequestJournal {
     const href = url.href;
     let size = 2 * href.length + (body?.length ?? 0);
     for (const k in headers) size += k.length + headers[k]!.length;
-    const slot = new Slot(method, href, url.pathname, headers, body, receivedAtMs, correlationId, ip ?? null, size);
+    const slot = new Slot(
+      method,
+      href,
+      url.pathname,
+      headers,
+      body,
+      receivedAtMs,
+      correlationId,
+      ip ?? null,
+      size,
+      this.#limit === 0 ? undefined : this.#grew,
+    );
     // A journal of no entries keeps none (`--journal-limit 0`).
     if (this.#limit === 0) return slot;
     this.#slots.push(slot);
@@ -324,7 +345,10 @@ export class Journal implements RequestJournal {
 
   /** Drops the oldest entry. */
   #drop(): void {
-    this.#size -= this.#slots[this.#head]!.size;
+    const slot = this.#slots[this.#head]!;
+    this.#size -= slot.size;
+    // Its refusal, set later, counts no more.
+    slot.resized = undefined;
     this.#slots[this.#head] = undefined;
     this.#head++;
   }
@@ -342,6 +366,7 @@ export class Journal implements RequestJournal {
   }
 
   clear(): void {
+    for (let i = this.#head; i < this.#slots.length; i++) this.#slots[i]!.resized = undefined;
     this.#slots = [];
     this.#head = 0;
     this.#size = 0;

@@ -524,6 +524,21 @@ describe('the journal keeps a bounded amount of text in all', () => {
     expect(journal.list().map((e) => e.path)).toEqual(['/x11']);
   });
 
+  test("a refusal's detail counts in the budget, once the answer sets it: entries with long details keep fewer", () => {
+    const journal = new Journal(1000, 10_000);
+    for (let i = 0; i < 10; i++)
+      open(journal, i, 'b'.repeat(2_300)).refusal = { check: 'unknown_parameter', detail: 'k'.repeat(950) };
+    // About 3,300 characters each (2,300 of body, 2 x 28 of URL, 950 of detail): the newest three
+    // fit in 10,000; without their details, four would.
+    expect(journal.list().map((e) => e.path)).toEqual(['/x7', '/x8', '/x9']);
+    // A detail set again replaces the first in the count: a short one after a long one (cut to 1,024).
+    const entry = open(journal, 10, 'b');
+    entry.refusal = { check: 'unknown_parameter', detail: 'k'.repeat(100_000) };
+    entry.refusal = { check: 'unknown_parameter', detail: 'short' };
+    open(journal, 11, 'b');
+    expect(journal.list().map((e) => e.path)).toEqual(['/x8', '/x9', '/x10', '/x11']);
+  });
+
   test('the default budget is 16 Mi characters: 300 full-size bodies keep about 250 entries', () => {
     expect(JOURNAL_TEXT_BUDGET).toBe(16 * 1024 * 1024);
     const journal = new Journal(1000);
