@@ -110,13 +110,15 @@ const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 /**
  * Headers the platform sets itself: the framing of the answer (a fault's `content-length` left
  * bytes of the body on the connection, read as the next answer; `transfer-encoding` made the answer
- * unreadable), the connection's own, the JSON error body's type, and the correlation id (the body's
- * `api_correlation_id` and the journal's entry carry the same).
+ * unreadable), the body's encoding (never any: a fault's `content-encoding` made clients decode the
+ * plain JSON, which curl and fetch failed on), the connection's own, the JSON error body's type, and
+ * the correlation id (the body's `api_correlation_id` and the journal's entry carry the same).
  */
 const PLATFORM_HEADERS = new Set([
   'x-correlation-id',
   'content-length',
   'transfer-encoding',
+  'content-encoding',
   'content-type',
   'connection',
   'keep-alive',
