@@ -51,8 +51,8 @@ export interface JournalEntry {
   ip: string | null;
   /**
    * Why it was refused, when it was: every error answer, and an SSO answer `{ t }` whose session
-   * token carries an `err`; null otherwise. A detail longer than 1,024 characters keeps its first
-   * ones, then the marker a body's cut ends with.
+   * token carries an `err`; null otherwise. A detail longer than 1,024 characters once redacted
+   * keeps its first ones, then the marker a body's cut ends with.
    */
   refusal: Refusal | null;
 }
@@ -147,6 +147,8 @@ export interface OpenEntry {
 class Slot implements OpenEntry {
   status = 0;
   #refusal: Refusal | null = null;
+  /** Whether {@link Slot.refusal}'s detail is kept as the journal shows it: redacted and cut when it was set. */
+  #shown = false;
   /** The redacted entry, once the journal was read. */
   entry: JournalEntry | undefined = undefined;
 
@@ -173,16 +175,13 @@ class Slot implements OpenEntry {
 
   /**
    * Why it was refused, counted in its size. A detail over {@link JOURNAL_REFUSAL_LIMIT} characters
-   * is redacted and cut at once, so that no more of it is kept; a shorter one is redacted when the
-   * journal is read.
+   * is redacted and cut at once, so that no more of it is kept; a shorter one is redacted (and cut,
+   * should redaction make it longer) when the journal is read.
    */
   set refusal(refusal: Refusal | null) {
     const before = this.#refusal?.detail.length ?? 0;
-    if (refusal === null || refusal.detail.length <= JOURNAL_REFUSAL_LIMIT) this.#refusal = refusal;
-    else {
-      const redacted = redactedRefusal(refusal, this.path, shownPath(this.path));
-      this.#refusal = { ...refusal, detail: cutRefusalDetail(redacted.detail) };
-    }
+    this.#shown = refusal !== null && refusal.detail.length > JOURNAL_REFUSAL_LIMIT;
+    this.#refusal = this.#shown ? shownRefusal(refusal, this.path, shownPath(this.path)) : refusal;
     const delta = (this.#refusal?.detail.length ?? 0) - before;
     this.size += delta;
     this.resized?.(delta);
@@ -197,7 +196,9 @@ class Slot implements OpenEntry {
       this.size = sizeOf(this.entry) + (this.#refusal?.detail.length ?? 0);
     }
     this.entry.status = this.status;
-    this.entry.refusal = redactedRefusal(this.refusal, this.path, this.entry.path);
+    // Redacted once: a cut kept as shown may end inside a `[redacted]`, which a second pass would take for a secret.
+    const refusal = this.#refusal;
+    this.entry.refusal = this.#shown && refusal ? { ...refusal } : shownRefusal(refusal, this.path, this.entry.path);
     return this.entry;
   }
 }
@@ -260,9 +261,15 @@ function shownPath(path: string): string {
   return redactShapes(redactParams(redactPathUserinfo(path, REDACTED), REDACTED, 'url'), REDACTED);
 }
 
-/** A refusal as the journal shows it: its detail may quote the path (a 404 names it) or a value, redacted as free text is. */
-function redactedRefusal<R extends Refusal | null>(refusal: R, path: string, shown: string): R {
-  return (refusal && { ...refusal, detail: redactText(refusal.detail.replaceAll(path, shown), REDACTED) }) as R;
+/**
+ * A refusal as the journal shows it: its detail may quote the path (a 404 names it) or a value,
+ * redacted as free text is, then cut to {@link JOURNAL_REFUSAL_LIMIT} characters.
+ */
+function shownRefusal<R extends Refusal | null>(refusal: R, path: string, shown: string): R {
+  return (refusal && {
+    ...refusal,
+    detail: cutRefusalDetail(redactText(refusal.detail.replaceAll(path, shown), REDACTED)),
+  }) as R;
 }
 
 /**

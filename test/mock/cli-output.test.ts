@@ -102,11 +102,14 @@ test("the request log's refusal is redacted as the journal's: an SSO token's cre
   }
 });
 
-test("the request log's refusal is cut as the journal's, at 1,024 characters: an unknown parameter's name of 500,000 is not printed whole", async () => {
+test.each([
+  ["an unknown parameter's name of 500,000 characters", 'k'.repeat(500_000)],
+  ['a shorter one that redaction makes longer than 1,024', `x${' token=1'.repeat(60)}`],
+  ['one whose cut falls inside a secret redacted', `${'k'.repeat(1009)} password=TOPSECRET ${'z'.repeat(600)}`],
+])("the request log's refusal is cut as the journal's, at 1,024 characters: %s", async (_, name) => {
   const lines: RequestLogLine[] = [];
   const server = await startServer({ port: 0, maxNamespaces: 0, onRequest: (line) => lines.push(line) });
   try {
-    const name = 'k'.repeat(500_000);
     const answer = await fetch(`${server.url}/api/authorization/access_token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

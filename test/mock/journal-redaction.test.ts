@@ -386,6 +386,29 @@ describe.each(ADAPTERS)("the journal keeps at most 1 Ki characters of a refusal'
     expect(detail).toMatch(/…\[truncated by the journal: 1024 of \d+ characters kept\]$/);
     expect(JSON.stringify(h.platform.requests.list())).not.toContain('TOPSECRET');
   });
+
+  test('a detail of at most 1,024 characters that redaction makes longer is cut after it, as a longer one is', async () => {
+    // 983 characters as the platform words it; each `token=1` becomes `token=[redacted]`.
+    const key = `x${' token=1'.repeat(60)}`;
+    expect(`${key}: Unknown parameter: ${key}`.length).toBeLessThanOrEqual(1024);
+    const answer = await token({ ...credentials, [key]: '' });
+    expectError(answer, 400, 'unknown_parameter', key);
+    const { detail } = entryOf(h.platform, answer).refusal!;
+    expect(detail).toMatch(
+      /^x token=\[redacted\][\s\S]{1006}…\[truncated by the journal: 1024 of \d+ characters kept\]$/,
+    );
+    expect(detail).not.toContain('token=1');
+  });
+
+  test('a cut that falls inside a secret redacted leaves the marker whole, read after read', async () => {
+    // Redacted, the detail reads `kk…k password=[redacted] …`: `[reda` ends its first 1,024 characters.
+    const key = `${'k'.repeat(1024 - ' password=[reda'.length)} password=TOPSECRET ${'z'.repeat(600)}`;
+    const answer = await token({ ...credentials, [key]: '' });
+    expectError(answer, 400, 'unknown_parameter', key);
+    const cut = /^k{1009} password=\[reda…\[truncated by the journal: 1024 of \d+ characters kept\]$/;
+    expect(entryOf(h.platform, answer).refusal!.detail).toMatch(cut);
+    expect(entryOf(h.platform, answer).refusal!.detail).toMatch(cut);
+  });
 });
 
 /**
