@@ -16,6 +16,20 @@ import { closedByServer, openSocket, rawRequest, streamedRequest } from './raw-h
 
 const MiB = 1024 * 1024;
 
+/**
+ * Sends the head of a request to the token endpoint with `Expect: 100-continue` and a length, and
+ * none of its body; resolves with all the server wrote (a `100 Continue` first, if it sent one)
+ * once it closed the connection.
+ */
+async function headExpectingContinue(origin: string, length: number): Promise<string> {
+  const socket = await openSocket(origin);
+  const closed = closedByServer(socket);
+  socket.write(
+    `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`,
+  );
+  return closed;
+}
+
 /** A token request body of exactly `size` bytes (JSON, padded in a string). */
 function bodyOfSize(size: number): string {
   const head = '{"grant_type":"none","pad":"';
@@ -182,15 +196,9 @@ describe('the node:http adapter and large bodies', () => {
   });
 
   test('Expect: 100-continue with a length over the limit: 413 instead of 100 Continue; nothing changes', async () => {
-    const answer = await expectUnchanged(h.platform, () =>
-      rawRequest(h.origin(), paths.accessToken, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(10 * MiB), expect: '100-continue' },
-        keepOpen: true,
-      }),
-    );
-    expect(answer.status).toBe(413);
-    expect(answer.json).toMatchObject({ code: 'payload_too_large', field: 'body' });
+    const reply = await expectUnchanged(h.platform, () => headExpectingContinue(h.origin(), 10 * MiB));
+    expect(reply).toMatch(/^HTTP\/1\.1 413 [\s\S]*"code":"payload_too_large","field":"body"/);
+    expect(reply).not.toContain('100 Continue');
   });
 
   test('a chunked upload that goes over the limit (8 MiB): 413, nothing changes, and the platform answers the next request', async () => {
@@ -365,15 +373,9 @@ describe('the bodies held together: maxHeldBodyBytes (the node:http adapter)', (
 
   test('Expect: 100-continue with a length over what the others leave: 503 instead of 100 Continue; nothing changes', async () => {
     const held = await heldBody(200 * KiB);
-    const answer = await expectUnchanged(platform, () =>
-      rawRequest(server.url, paths.accessToken, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(100 * KiB), expect: '100-continue' },
-        keepOpen: true,
-      }),
-    );
-    expect(answer.status).toBe(503);
-    expect(answer.json).toMatchObject({ code: 'busy', field: 'body' });
+    const reply = await expectUnchanged(platform, () => headExpectingContinue(server.url, 100 * KiB));
+    expect(reply).toMatch(/^HTTP\/1\.1 503 [\s\S]*"code":"busy","field":"body"/);
+    expect(reply).not.toContain('100 Continue');
     await held.finish();
   });
 
