@@ -27,7 +27,7 @@ export function bodiesOverBudget(budget: number): HttpError {
   return new HttpError(
     503,
     'busy',
-    `The server holds as many request bodies as it takes at once (${budget} bytes together, --max-held-body-bytes): try again`,
+    `The request bodies the server holds at once, this one with them, would pass ${budget} bytes (--max-held-body-bytes): try again`,
     'body',
     { 'retry-after': '1' },
   );

@@ -328,7 +328,7 @@ describe('the bodies held together: maxHeldBodyBytes (the node:http adapter)', (
       code: 'busy',
       field: 'body',
       message:
-        'The server holds as many request bodies as it takes at once (262144 bytes together, --max-held-body-bytes): try again',
+        'The request bodies the server holds at once, this one with them, would pass 262144 bytes (--max-held-body-bytes): try again',
     });
     expect(answer.headers['retry-after']).toBe('1');
     expect(answer.headers.connection).toBe('close');
