@@ -548,6 +548,38 @@ export const ExternalCustomer = z.strictObject({
     .meta({ description: `each subscription_number once, at most ${MAX_EXTERNAL_SUBSCRIPTIONS}` }),
 });
 
+/** What a platform's external subscription systems hold, all of them together, that requests add or replace. */
+interface SystemContents {
+  customers: readonly unknown[];
+  distribution: { zones: readonly { zip_codes: readonly unknown[] }[]; prices: readonly unknown[] };
+}
+
+/**
+ * The most of what the admin API adds to the external subscription systems, all of them together
+ * (a document of 1 MiB can declare 4,000 systems, each of which a request may fill up to the body
+ * limit): each with how it is counted in one system, and where a document names it.
+ */
+export const SYSTEM_CAPS = [
+  {
+    what: 'customers',
+    max: MAX_EXTERNAL_CUSTOMERS,
+    path: ['customers'],
+    count: (s: SystemContents) => s.customers.length,
+  },
+  {
+    what: 'distribution zip codes',
+    max: 10_000,
+    path: ['distribution', 'zones'],
+    count: (s: SystemContents) => s.distribution.zones.reduce((n, zone) => n + zone.zip_codes.length, 0),
+  },
+  {
+    what: 'distribution prices',
+    max: 1_000,
+    path: ['distribution', 'prices'],
+    count: (s: SystemContents) => s.distribution.prices.length,
+  },
+] as const;
+
 /** The customers of a platform's external subscription systems, all of them together. */
 export function externalCustomerCount(systems: readonly { customers: readonly unknown[] }[]): number {
   let count = 0;
@@ -571,17 +603,18 @@ function eachOnce<T>(ctx: z.core.ParsePayload<T[]>, keyOf: (element: T) => strin
 
 /** Paper distribution (endpoint 20): the days the papers reach some zip codes. */
 const DistributionZone = z.strictObject({
-  zip_codes: z.array(nonEmpty),
+  /** At most 100 characters, as endpoint 20 takes a zip code. */
+  zip_codes: z.array(nonEmpty.max(100)),
   /** 1 = Monday .. 7 = Sunday, each once. */
   distribution_days: z.array(z.number().int().min(1).max(7)),
 });
 
 /** The price of distribution for a product and period: decimal strings, without and with VAT. */
 const DistributionPrice = z.strictObject({
-  product_code: nonEmpty,
+  product_code: externalCode,
   period_id: id,
-  distribution_price: decimalPrice.meta({ description: 'a decimal string' }),
-  distribution_price_with_tax: decimalPrice.meta({ description: 'a decimal string' }),
+  distribution_price: decimalPrice.max(20).meta({ description: 'a decimal string of at most 20 characters' }),
+  distribution_price_with_tax: decimalPrice.max(20).meta({ description: 'a decimal string of at most 20 characters' }),
 });
 
 /**
@@ -653,6 +686,7 @@ const SubscriptionSystem = z
       'and the distribution with `PATCH /__admin/subscription-systems/{organisation_id}` (body: `supports_distribution_information` and/or `distribution`, replaced whole; a key left out stays; `setDistribution`). ' +
       'Each answers 204, or 404 without an integration (or for an unknown customer), or 400 naming the field. ' +
       `A customer's numbers and product codes are at most 50 characters, its address lines 100, its date-times 35; a new customer beyond ${MAX_EXTERNAL_CUSTOMERS} in the platform's systems is refused (400, no field; one replaced is not). ` +
+      "A distribution holds zip codes of at most 100 characters, product codes of 50 and prices of 20; at most 10,000 zip codes and 1,000 prices in the platform's systems together (400 naming `distribution.zones` or `distribution.prices`). " +
       '`platform.subscriptionSystems.syncInFlight(organisation_id)` tells whether a sync of endpoint 19 is under way.',
   });
 
@@ -806,7 +840,7 @@ export const StateDocumentSchema = z
     }),
   })
   .check((ctx) => checkCollections(COLLECTIONS, ctx.value, ctx.issues))
-  .check((ctx) => customersWithinCap(ctx.value.subscription_systems, ctx.issues))
+  .check((ctx) => systemsWithinCaps(ctx.value.subscription_systems, ctx.issues))
   // A password given in clear is hashed, and only its hash is kept (the clear one wins over a hash).
   .transform((document) => {
     for (const account of document.accounts) {
@@ -818,27 +852,26 @@ export const StateDocumentSchema = z
   });
 
 /**
- * An issue when the systems hold more than {@link MAX_EXTERNAL_CUSTOMERS} customers together, on the
- * `customers` of the system that passes the cap: a document the platform writes always loads again,
- * and one over the cap is refused as `PUT /__admin/subscription-systems/...` refuses a customer.
+ * An issue for each of {@link SYSTEM_CAPS} the systems pass together, on the system that passes it:
+ * a document the platform writes always loads again, and one over a cap is refused as the admin
+ * API refuses a customer or a distribution that would pass it.
  */
-function customersWithinCap(
-  systems: readonly { customers: readonly unknown[] }[],
-  issues: z.core.$ZodRawIssue[],
-): void {
-  const total = externalCustomerCount(systems);
-  if (total <= MAX_EXTERNAL_CUSTOMERS) return;
-  let at = 0;
-  for (let count = 0; at < systems.length; at++) {
-    count += systems[at]!.customers.length;
-    if (count > MAX_EXTERNAL_CUSTOMERS) break;
+function systemsWithinCaps(systems: readonly SystemContents[], issues: z.core.$ZodRawIssue[]): void {
+  for (const cap of SYSTEM_CAPS) {
+    let total = 0;
+    let at = -1;
+    systems.forEach((system, i) => {
+      total += cap.count(system);
+      if (at < 0 && total > cap.max) at = i;
+    });
+    if (at >= 0)
+      issues.push({
+        code: 'custom',
+        input: total,
+        path: ['subscription_systems', at, ...cap.path],
+        message: `The external subscription systems hold at most ${cap.max} ${cap.what} together: this document gives them ${total}`,
+      });
   }
-  issues.push({
-    code: 'custom',
-    input: total,
-    path: ['subscription_systems', at, 'customers'],
-    message: `The external subscription systems hold at most ${MAX_EXTERNAL_CUSTOMERS} customers together: this document gives them ${total}`,
-  });
 }
 
 /** An auth endpoint of a ticket configuration: an absolute http(s) URL, or a path (`/auth/ticket`). */

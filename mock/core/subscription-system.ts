@@ -17,6 +17,7 @@ import {
   type ExternalCustomerInput,
   externalCustomerCount,
   MAX_EXTERNAL_CUSTOMERS,
+  SYSTEM_CAPS,
 } from './document.js';
 import { HttpError, notFound } from './errors.js';
 import { idKey, sameId } from './ids.js';
@@ -218,6 +219,20 @@ export function createSubscriptionSystems(state: State): SubscriptionSystems {
     setDistribution(organisationId, settings) {
       const system = systemOrThrow(organisationId);
       const checked = validate(DistributionSettings, settings);
+      const distribution = checked.distribution;
+      // The new distribution in place of this system's own counts against the platform's caps.
+      if (distribution !== undefined)
+        for (const cap of SYSTEM_CAPS.filter((c) => c.path[0] === 'distribution')) {
+          let total = cap.count({ ...system, distribution });
+          for (const other of state.subscriptionSystems.rows) if (other !== system) total += cap.count(other);
+          if (total > cap.max)
+            throw new HttpError(
+              400,
+              'invalid_parameter',
+              `The external subscription systems hold at most ${cap.max} ${cap.what} together: this distribution would give them ${total}`,
+              cap.path.join('.'),
+            );
+        }
       if (checked.supports_distribution_information !== undefined)
         system.supports_distribution_information = checked.supports_distribution_information;
       if (checked.distribution !== undefined) system.distribution = checked.distribution;

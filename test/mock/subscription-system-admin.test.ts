@@ -282,6 +282,29 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
     ],
     ['an unknown key', { vendor: 'Other' }, 'unknown_parameter', 'vendor'],
     [
+      'a zip code of 101 characters (endpoint 20 takes 100)',
+      { distribution: { ...distribution, zones: [{ zip_codes: ['1'.repeat(101)], distribution_days: [1] }] } },
+      'invalid_parameter',
+      'distribution.zones[0].zip_codes[0]',
+    ],
+    [
+      'a product code of 51 characters',
+      { distribution: { ...distribution, prices: [{ ...distribution.prices[0], product_code: 'p'.repeat(51) }] } },
+      'invalid_parameter',
+      'distribution.prices[0].product_code',
+    ],
+    [
+      'a price of 21 characters',
+      {
+        distribution: {
+          ...distribution,
+          prices: [{ ...distribution.prices[0], distribution_price_with_tax: `${'1'.repeat(18)}.00` }],
+        },
+      },
+      'invalid_parameter',
+      'distribution.prices[0].distribution_price_with_tax',
+    ],
+    [
       'a day twice in a zone (endpoint 20 would answer it twice)',
       { distribution: { ...distribution, zones: [{ zip_codes: ['1'], distribution_days: [3, 6, 3] }] } },
       'invalid_parameter',
@@ -315,6 +338,75 @@ describe.each(ADAPTERS)('/__admin/subscription-systems through %s', (kind) => {
   ])('PATCH refuses %s: 400, nothing changed', async (_, json, code, field) => {
     const answer = await expectUnchanged(h.platform, () => h.call(base, { method: 'PATCH', json }));
     expectError(answer, 400, code, field);
+  });
+
+  test('at their longest, a zip code (100), a product code (50) and a price (20) are taken', async () => {
+    const longest = {
+      zones: [{ zip_codes: ['1'.repeat(100)], distribution_days: [1] }],
+      prices: [
+        {
+          ...distribution.prices[0]!,
+          product_code: 'p'.repeat(50),
+          distribution_price: `${'1'.repeat(17)}.00`,
+          distribution_price_with_tax: `${'1'.repeat(17)}.00`,
+        },
+      ],
+    };
+    expect((await h.call(base, { method: 'PATCH', json: { distribution: longest } })).status).toBe(204);
+    expect(h.platform.subscriptionSystems.get(demoOrg)?.distribution).toEqual(longest);
+  });
+
+  test("at most 10,000 zip codes and 1,000 prices in all the platform's systems together: a distribution beyond is 400 naming distribution.zones or .prices, nothing changed; one that replaces the system's own counts it once", async () => {
+    const zones = (count: number, from = 0) => [
+      { zip_codes: Array.from({ length: count }, (_, i) => String(from + i)), distribution_days: [1] },
+    ];
+    const prices = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        ...distribution.prices[0]!,
+        period_id: `c${String(i).padStart(23, '0')}`,
+      }));
+    const other = `/__admin/subscription-systems/${complexOrg}`;
+    expect(
+      (await h.call(base, { method: 'PATCH', json: { distribution: { zones: zones(9_000), prices: prices(900) } } }))
+        .status,
+    ).toBe(204);
+    // Replacing the system's own: counted once, not beside the old.
+    expect(
+      (await h.call(base, { method: 'PATCH', json: { distribution: { zones: zones(9_500), prices: prices(950) } } }))
+        .status,
+    ).toBe(204);
+    const overZips = await expectUnchanged(h.platform, () =>
+      h.call(other, { method: 'PATCH', json: { distribution: { zones: zones(501, 100_000), prices: [] } } }),
+    );
+    expect(expectError(overZips, 400, 'invalid_parameter', 'distribution.zones').message).toBe(
+      'The external subscription systems hold at most 10000 distribution zip codes together: this distribution would give them 10001',
+    );
+    const overPrices = await expectUnchanged(h.platform, () =>
+      h.call(other, { method: 'PATCH', json: { distribution: { zones: [], prices: prices(51) } } }),
+    );
+    expect(expectError(overPrices, 400, 'invalid_parameter', 'distribution.prices').message).toBe(
+      'The external subscription systems hold at most 1000 distribution prices together: this distribution would give them 1001',
+    );
+    expect(
+      (
+        await h.call(other, {
+          method: 'PATCH',
+          json: { distribution: { zones: zones(500, 100_000), prices: prices(50) } },
+        })
+      ).status,
+    ).toBe(204);
+    // A state document over a cap is refused as the admin route refuses it, naming the system that passes it.
+    const doc = h.platform.snapshot();
+    const at = doc.subscription_systems.findIndex((s) => s.organisation_id === complexOrg);
+    doc.subscription_systems[at]!.distribution.zones[0]!.zip_codes.push('999999');
+    const refused = await expectUnchanged(h.platform, () => h.call('/__admin/state', { method: 'PUT', json: doc }));
+    const field = `subscription_systems[${Math.max(
+      at,
+      doc.subscription_systems.findIndex((s) => s.organisation_id === demoOrg),
+    )}].distribution.zones`;
+    expect(expectError(refused, 400, 'invalid_parameter', field).message).toBe(
+      'The external subscription systems hold at most 10000 distribution zip codes together: this document gives them 10001',
+    );
   });
 
   test('a state document with a customer number twice in a system is refused: 400 naming it, nothing changed', async () => {
