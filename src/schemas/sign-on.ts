@@ -29,18 +29,21 @@ export type SsoEnvelope = z.infer<typeof SsoEnvelope>;
 
 const epoch = z.number().int().nonnegative();
 
+/** A text claim of a request token: 1 to 1,024 characters, in every operation of the SSO service. */
+const claim = z.string().min(1).max(1024);
+
 /** Claims of the request token of endpoint 21, all required. */
 export const SsoRequestClaims = z.object({
-  cid: z.string().min(1),
-  sid: z.string().min(1),
+  cid: claim,
+  sid: claim,
   at: ticket,
-  ipa: z.string().min(1),
-  uas: z.string().min(1),
+  ipa: claim,
+  uas: claim,
   nbf: epoch,
   exp: epoch,
   iat: epoch,
-  iss: z.string().min(1),
-  aud: z.string().min(1),
+  iss: claim,
+  aud: claim,
 });
 /** Claims of the request token of endpoint 21. */
 export type SsoRequestClaims = z.infer<typeof SsoRequestClaims>;
@@ -55,8 +58,6 @@ export const SsoErrorCode = z.enum([
 export type SsoErrorCode = z.infer<typeof SsoErrorCode>;
 
 // ---------------------------------------------------------------- the rest of the SSO service (beyond the spec)
-
-const claim = z.string().min(1).max(1024);
 
 /** Claims every request token of the SSO service carries (`cid`, and the JWT's own). */
 const SsoBaseClaims = z.object({ cid: claim, nbf: epoch, exp: epoch, iat: epoch, iss: claim, aud: claim });

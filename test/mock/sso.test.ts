@@ -385,6 +385,10 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       ['a lifetime over 10 s', (sid, ticket) => requestToken(h, { sid, ticket, claims: { exp: now() + 11 } })],
       ['a claim of the wrong type', (sid, ticket) => requestToken(h, { sid, ticket, claims: { ipa: 42 } })],
       [
+        'a claim over 1,024 characters, as in every operation of the SSO service',
+        (sid, ticket) => requestToken(h, { sid, ticket, claims: { uas: 'u'.repeat(1025) } }),
+      ],
+      [
         'a tampered signature',
         async (sid, ticket) => {
           // The signature's first character carries 6 bits of it (the last one may carry padding only).

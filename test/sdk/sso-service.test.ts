@@ -228,11 +228,20 @@ describe('createSession, authenticate, sessionStatus, logout', () => {
     await expect(
       site.sso.logout({ sessionId: 's', ipAddress: VISITOR.ipAddress, userAgent: 'u'.repeat(1025) }),
     ).rejects.toMatchObject({ constructor: SignOnValidationError, field: 'userAgent' });
+    // Endpoint 21's claims too, as every other operation's: at most 1,024 characters.
+    await expect(
+      site.sso.authenticateWithTicket({
+        sessionId: 's',
+        ticket: 't',
+        ipAddress: VISITOR.ipAddress,
+        userAgent: 'u'.repeat(1025),
+      }),
+    ).rejects.toMatchObject({ constructor: SignOnValidationError, field: 'userAgent' });
     await expect(site.sso.identifyUrl({ returnUrl: '' })).rejects.toMatchObject({
       constructor: SignOnValidationError,
       field: 'returnUrl',
     });
-    expect(received('/sessionstatus', '/logout')).toEqual([]);
+    expect(received('/sessionstatus', '/logout', '/authenticatewithticket')).toEqual([]);
   });
 
   test.each<[string, (site: ReturnType<typeof siteClient>) => Promise<unknown>, string]>([
