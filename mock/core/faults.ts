@@ -57,7 +57,7 @@ const MAX_CODE = 100;
 const MAX_HEADERS = 10;
 /** The longest header name, in characters. */
 const MAX_HEADER_NAME = 100;
-/** The longest header value, in characters: 100 faults of 20 such headers hold about 2 MB of text. */
+/** The longest header value, in characters: 100 faults of 10 such headers hold about 1 MB of text. */
 const MAX_HEADER_VALUE = 1024;
 
 /** Whether `value` is a string of `min` to `max` characters. */
@@ -182,7 +182,7 @@ export class Faults implements FaultList {
         'invalid_parameter',
         `A platform holds at most ${MAX_PENDING_FAULTS} pending faults: make room with DELETE /__admin/faults (platform.faults.clear()), or let some run out first`,
       );
-    // Names in lower case, as the answer's own: one the answer has already is replaced, not sent twice.
+    // Names in lower case, as the answer's own are, and as the fault list shows them.
     const headers =
       fault.headers && Object.fromEntries(Object.entries(fault.headers).map(([n, v]) => [n.toLowerCase(), v]));
     const copy: Fault = { ...fault, headers };
