@@ -513,7 +513,11 @@ const addressLine = text.max(100);
  */
 const externalCode = nonEmpty.max(50);
 
-/** A postal address as the external subscription system keeps it (the spec's Address object). */
+/**
+ * A postal address as the external subscription system keeps it (the spec's Address object). Its
+ * members are the request's `Address` (`src/schemas/orders.ts`), but a system's record is read as
+ * it is: a line may be empty and the country code any text, each at most 100 characters.
+ */
 const ExternalAddress = z.strictObject({
   first_name: addressLine,
   last_name: addressLine,
