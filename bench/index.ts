@@ -9,8 +9,9 @@
  *      parses and checks the body (the least any platform must do), the bare one as a reference;
  *   3. the standalone platform server (as built in dist/) vs a raw node:http handler returning the
  *      same JSON, one connection; and under load (`bench/throughput.ts`): 32 connections, a read
- *      and a write, with a server that only serializes each answer and Prism mocking the same
- *      OpenAPI document as references;
+ *      and a write, with a server that only serializes each answer, the platform's server with
+ *      the platform behind it replaced by prepared answers, and Prism mocking the same OpenAPI
+ *      document as references;
  *   4. the platform's heap per product record vs the same records as plain JSON objects;
  *   5. the bundle a site gets: the sign-on helpers alone, and the whole SDK entry.
  */

@@ -1,6 +1,6 @@
 /**
  * Throughput of a shared server under load, as a team's test suites would load `platform-mock`:
- * autocannon with 32 connections against four servers, each in a process of its own, in
+ * autocannon with 32 connections against five servers, each in a process of its own, in
  * alternating rounds (the order turns each round, so drift in the machine's load falls on all):
  *
  * - the platform's standalone server (`platform-mock --seed demo`, the built CLI), the subject;
@@ -8,6 +8,9 @@
  *   server on this machine costs;
  * - node:http parsing each request's body and serializing the same answer anew, with the
  *   platform's headers: a reference row, the most any server that answers fresh could serve;
+ * - the platform's server with the platform behind it replaced by the same answer, prepared: a
+ *   reference row, the most any platform behind this server's HTTP layer could serve (see
+ *   {@link fixedAnswerServer});
  * - Prism 5 (`@stoplight/prism-cli`) mocking the package's own OpenAPI document, the reference a team
  *   would otherwise reach for. It is fetched with npx on first use; without the registry its row
  *   says so and the rest runs.
@@ -24,10 +27,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { openApiDocument } from '../mock/openapi.js';
 import { demoCredentials } from '../mock/seeds/demo.js';
-import { builtCli } from './built.js';
+import { builtCli, builtPackage } from './built.js';
 import { progress, type Result } from './harness.js';
 
 const CONNECTIONS = 32;
@@ -182,6 +186,47 @@ function rawServer(bodies: Record<string, { status: number; body: string }>): Pr
   return serve('raw node:http', process.execPath, ['-e', program], { ANSWERS: JSON.stringify(bodies) });
 }
 
+/** An answer of the platform as the fixed-answer server replays it: its status, body and the headers the platform sets. */
+interface Answer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The headers of an answer that node:http sets, not the platform. */
+const NODE_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** The name of the fixed-answer server's rows. */
+const FIXED = "platform-mock's HTTP layer, fixed answers";
+
+/**
+ * The platform's own server (the built `startServer`, as the CLI starts it), with the platform
+ * behind it replaced by a function that gives back the answer prepared for the request's method,
+ * with a new correlation id. Every request still goes through the server's HTTP layer (node:http,
+ * the host check, the connection and held-body limits, each namespace's share, the body read
+ * whole), and through nothing else: no routing, authentication, validation, state, journal or
+ * serialization. So its row is the ceiling of any platform behind this layer, and the gap between
+ * it and the raw server is the layer's own. The platform is replaced through its internals (not
+ * part of the package's API), found by their symbol's description.
+ */
+function fixedAnswerServer(answers: Record<string, Answer>): Promise<Target> {
+  const dist = pathToFileURL(`${builtPackage()}dist/`).href;
+  const program = `
+    const { createPlatform } = await import(${JSON.stringify(`${dist}mock/index.js`)});
+    const { startServer } = await import(${JSON.stringify(`${dist}mock/node.js`)});
+    const answers = JSON.parse(process.env.ANSWERS);
+    const platform = createPlatform({ seed: 'demo' });
+    const internals = Object.getOwnPropertySymbols(platform).find((s) => s.description === 'platform internals');
+    if (!internals) throw new Error('the platform has no internals to replace');
+    platform[internals].handle = async (request) => {
+      const { status, headers, body } = answers[request.method];
+      return { status, headers: { ...headers, 'x-correlation-id': crypto.randomUUID() }, body, drop: false };
+    };
+    const server = await startServer({ port: 0, platform });
+    console.log(server.url);`;
+  return serve(FIXED, process.execPath, ['--input-type=module', '-e', program], { ANSWERS: JSON.stringify(answers) });
+}
+
 /** Requests per second and latency of one round of `load` against `url`. */
 async function round(url: string, load: Load): Promise<{ rps: number; p99: number; errors: number }> {
   const result = await autocannon({
@@ -252,17 +297,22 @@ export async function measureThroughput(): Promise<{ results: Result[]; rows: Th
       },
     };
     // The raw server answers what the platform answers to each case.
-    const answers: Record<string, { status: number; body: string }> = {};
+    const answers: Record<string, Answer> = {};
     for (const load of Object.values(cases)) {
       const answer = await fetch(`${platform.url}${load.path}`, {
         method: load.method,
         headers: load.headers,
         ...(load.body === undefined ? {} : { body: load.body }),
       });
-      answers[load.method] = { status: answer.status, body: await answer.text() };
+      const headers: Record<string, string> = {};
+      // The headers the platform sets; node:http sets the others (the length, the date, keep-alive).
+      for (const [name, value] of answer.headers)
+        if (!NODE_HEADERS.has(name) && name !== 'x-correlation-id') headers[name] = value;
+      answers[load.method] = { status: answer.status, body: await answer.text(), headers };
     }
     targets.push(await rawServer(answers));
     targets.push(await serializingServer(answers));
+    targets.push(await fixedAnswerServer(answers));
     const spec = join(dir, 'openapi.json');
     writeFileSync(spec, JSON.stringify(openApiDocument()));
     try {
