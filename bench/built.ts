@@ -55,6 +55,11 @@ export async function builtMockNode(): Promise<typeof import('../mock/node/index
   return import(`${builtPackage()}dist/mock/node.js`);
 }
 
+/** `subscription-platform-sdk/mock` as the package exports it (ES module build, for Node). */
+export async function builtMock(): Promise<typeof import('../mock/index.js')> {
+  return import(`${builtPackage()}dist/mock/index.js`);
+}
+
 /** `subscription-platform-sdk` as the package exports it (ES module build). */
 export async function builtSdk(): Promise<typeof import('../src/index.js')> {
   return import(`${builtPackage()}dist/index.js`);

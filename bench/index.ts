@@ -12,6 +12,8 @@
  *      and a write, with a server that only serializes each answer, the platform's server with
  *      the platform behind it replaced by prepared answers, and Prism mocking the same OpenAPI
  *      document as references;
+ *   3b. the same servers handed connections that are streams in memory (`bench/in-memory.ts`): their
+ *      own work per request, without the kernel or a client process, as references;
  *   4. the platform's heap per product record vs the same records as plain JSON objects;
  *   5. the bundle a site gets: the sign-on helpers alone, and the whole SDK entry.
  */
@@ -29,6 +31,7 @@ import { PlatformClient } from '../src/index.js';
 import { LogToAccountsRequest } from '../src/schemas/account-change-log.js';
 import { builtMockNode, builtSdk } from './built.js';
 import { compare, compareTogether, headToHead, over, progress, type Result, report } from './harness.js';
+import { measureInMemory } from './in-memory.js';
 import { measureHeapPerProduct } from './memory.js';
 import { measureSizes } from './size.js';
 import { measureThroughput, type ThroughputRow } from './throughput.js';
@@ -249,6 +252,7 @@ const groups: ReadonlyArray<[string, () => Promise<Result | Result[]>]> = [
   ['msw in-process', mockInProcessVersusBareMsw],
   ['batch change-log', changeLogBatchVersusBareMsw],
   ['server', serverVersusRawNodeHttp],
+  ['server layers', measureInMemory],
   [
     'throughput',
     async () => {
@@ -266,7 +270,7 @@ const results = new Map<string, Result[]>();
 progress('speed: each case alternates baseline and subject in 31 rounds (a dot per round)\n');
 for (const [name, run] of chosen) results.set(name, [await run()].flat());
 const of = (...names: string[]) => names.flatMap((n) => results.get(n) ?? []);
-const speed = of('sdk clients', 'msw in-process', 'batch change-log', 'server', 'throughput');
+const speed = of('sdk clients', 'msw in-process', 'batch change-log', 'server', 'server layers', 'throughput');
 const memory = of('memory');
 const size = of('size');
 

@@ -37,6 +37,19 @@ import { progress, type Result } from './harness.js';
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
+/** The read: get products (endpoint 2), the demo's packages. */
+export const READ_PATH = '/external/api/v1/products?product_type=packages';
+/** The write: update prices (endpoint 1), the same valid body each time. */
+export const WRITE_PATH = '/external/api/v1/prices';
+export const WRITE_BODY = JSON.stringify({
+  package_integration_code: 'PREMIUM-DIGITAL',
+  price_periods: [
+    { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1, price: 12.9 },
+  ],
+});
+/** The scopes of the demo client's token for both cases. */
+export const SCOPE = '/external/product/r /external/price/w';
+
 /** The platform's throughput must be at least this share of the raw server's. */
 const TARGET_SHARE = 0.75;
 const PRISM = '@stoplight/prism-cli@5.12.0';
@@ -280,20 +293,15 @@ export async function measureThroughput(): Promise<{ results: Result[]; rows: Th
     // As `npx platform-mock` runs it: the built CLI.
     const platform = await serve('platform-mock', process.execPath, [builtCli(), '--port', '0', '--seed', 'demo']);
     targets.push(platform);
-    const token = await demoToken(platform.url, '/external/product/r /external/price/w');
+    const token = await demoToken(platform.url, SCOPE);
     const auth = { accept: 'application/json', authorization: `Bearer ${token}` };
     const cases: Record<string, Load> = {
-      'read (get products)': { method: 'GET', path: '/external/api/v1/products?product_type=packages', headers: auth },
+      'read (get products)': { method: 'GET', path: READ_PATH, headers: auth },
       'write (update prices)': {
         method: 'POST',
-        path: '/external/api/v1/prices',
+        path: WRITE_PATH,
         headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          package_integration_code: 'PREMIUM-DIGITAL',
-          price_periods: [
-            { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1, price: 12.9 },
-          ],
-        }),
+        body: WRITE_BODY,
       },
     };
     // The raw server answers what the platform answers to each case.
