@@ -19,7 +19,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { Duplex } from 'node:stream';
 import { builtMock, builtMockNode } from './built.js';
 import { compareTogether, type Result } from './harness.js';
-import { READ_PATH, SCOPE, WRITE_BODY, WRITE_PATH } from './throughput.js';
+import { type Answer, NODE_HEADERS, READ_PATH, SCOPE, WRITE_BODY, WRITE_PATH } from './throughput.js';
 
 /** The requests open at once, one a connection, as in the throughput's load. */
 const CONNECTIONS = 32;
@@ -126,16 +126,6 @@ async function caught<T>(start: () => Promise<T>): Promise<{ server: http.Server
     syncBuiltinESMExports();
   }
 }
-
-/** An answer as the platform gives it, and as the other two servers replay it. */
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** The headers of an answer that node:http sets, not the platform. */
-const NODE_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 
 /** The answer of `server` to `request`, through a connection in memory; a 200, or this throws. */
 async function answerTo(server: http.Server, request: string): Promise<Answer> {

@@ -200,14 +200,20 @@ function rawServer(bodies: Record<string, { status: number; body: string }>): Pr
 }
 
 /** An answer of the platform as the fixed-answer server replays it: its status, body and the headers the platform sets. */
-interface Answer {
+export interface Answer {
   status: number;
   body: string;
   headers: Record<string, string>;
 }
 
 /** The headers of an answer that node:http sets, not the platform. */
-const NODE_HEADERS = new Set(['content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+export const NODE_HEADERS: ReadonlySet<string> = new Set([
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
 /** The name of the fixed-answer server's rows. */
 const FIXED = "platform-mock's HTTP layer, fixed answers";
