@@ -9,7 +9,7 @@
  *
  * - raw node:http answering the platform's answer, as bytes prepared: the baseline;
  * - the platform's server (the built `startServer`) with the platform behind it replaced by the same
- *   answers, prepared: its HTTP layer alone (see `fixedAnswerServer` in `bench/throughput.ts`);
+ *   answers, prepared: its HTTP layer alone (see `preparedAnswerServer` in `bench/throughput.ts`);
  * - the platform's server as the CLI starts it, the demo seed.
  *
  * A reference, without a target: what it shows is where the throughput's target is lost.

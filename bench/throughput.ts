@@ -10,7 +10,7 @@
  *   platform's headers: a reference row, the most any server that answers fresh could serve;
  * - the platform's server with the platform behind it replaced by the same answer, prepared: a
  *   reference row, the most any platform behind this server's HTTP layer could serve (see
- *   {@link fixedAnswerServer});
+ *   {@link preparedAnswerServer});
  * - Prism 5 (`@stoplight/prism-cli`) mocking the package's own OpenAPI document, the reference a team
  *   would otherwise reach for. It is fetched with npx on first use; without the registry its row
  *   says so and the rest runs.
@@ -41,6 +41,7 @@ const ROUNDS = Number(process.env.BENCH_THROUGHPUT_ROUNDS ?? 3);
 export const READ_PATH = '/external/api/v1/products?product_type=packages';
 /** The write: update prices (endpoint 1), the same valid body each time. */
 export const WRITE_PATH = '/external/api/v1/prices';
+/** The write's body: one price period of the demo's package. */
 export const WRITE_BODY = JSON.stringify({
   package_integration_code: 'PREMIUM-DIGITAL',
   price_periods: [
@@ -199,7 +200,7 @@ function rawServer(bodies: Record<string, { status: number; body: string }>): Pr
   return serve('raw node:http', process.execPath, ['-e', program], { ANSWERS: JSON.stringify(bodies) });
 }
 
-/** An answer of the platform as the fixed-answer server replays it: its status, body and the headers the platform sets. */
+/** An answer of the platform as the prepared-answer server replays it: its status, body and the headers the platform sets. */
 export interface Answer {
   status: number;
   body: string;
@@ -215,8 +216,8 @@ export const NODE_HEADERS: ReadonlySet<string> = new Set([
   'transfer-encoding',
 ]);
 
-/** The name of the fixed-answer server's rows. */
-const FIXED = "platform-mock's HTTP layer, fixed answers";
+/** The name of the prepared-answer server's rows. */
+const PREPARED = "platform-mock's HTTP layer, prepared answers";
 
 /**
  * The platform's own server (the built `startServer`, as the CLI starts it), with the platform
@@ -228,7 +229,7 @@ const FIXED = "platform-mock's HTTP layer, fixed answers";
  * it and the raw server is the layer's own. The platform is replaced through its internals (not
  * part of the package's API), found by their symbol's description.
  */
-function fixedAnswerServer(answers: Record<string, Answer>): Promise<Target> {
+function preparedAnswerServer(answers: Record<string, Answer>): Promise<Target> {
   const dist = pathToFileURL(`${builtPackage()}dist/`).href;
   const program = `
     const { createPlatform } = await import(${JSON.stringify(`${dist}mock/index.js`)});
@@ -243,7 +244,7 @@ function fixedAnswerServer(answers: Record<string, Answer>): Promise<Target> {
     };
     const server = await startServer({ port: 0, platform });
     console.log(server.url);`;
-  return serve(FIXED, process.execPath, ['--input-type=module', '-e', program], { ANSWERS: JSON.stringify(answers) });
+  return serve(PREPARED, process.execPath, ['--input-type=module', '-e', program], { ANSWERS: JSON.stringify(answers) });
 }
 
 /** Requests per second and latency of one round of `load` against `url`. */
@@ -326,7 +327,7 @@ export async function measureThroughput(): Promise<{ results: Result[]; rows: Th
     }
     targets.push(await rawServer(answers));
     targets.push(await serializingServer(answers));
-    targets.push(await fixedAnswerServer(answers));
+    targets.push(await preparedAnswerServer(answers));
     const spec = join(dir, 'openapi.json');
     writeFileSync(spec, JSON.stringify(openApiDocument()));
     try {
