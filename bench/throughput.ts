@@ -244,7 +244,9 @@ function preparedAnswerServer(answers: Record<string, Answer>): Promise<Target> 
     };
     const server = await startServer({ port: 0, platform });
     console.log(server.url);`;
-  return serve(PREPARED, process.execPath, ['--input-type=module', '-e', program], { ANSWERS: JSON.stringify(answers) });
+  return serve(PREPARED, process.execPath, ['--input-type=module', '-e', program], {
+    ANSWERS: JSON.stringify(answers),
+  });
 }
 
 /** Requests per second and latency of one round of `load` against `url`. */
