@@ -252,7 +252,7 @@ const groups: ReadonlyArray<[string, () => Promise<Result | Result[]>]> = [
   ['msw in-process', mockInProcessVersusBareMsw],
   ['batch change-log', changeLogBatchVersusBareMsw],
   ['server', serverVersusRawNodeHttp],
-  ['server layers', measureInMemory],
+  ['layers', measureInMemory],
   [
     'throughput',
     async () => {
@@ -270,7 +270,7 @@ const results = new Map<string, Result[]>();
 progress('speed: each case alternates baseline and subject in 31 rounds (a dot per round)\n');
 for (const [name, run] of chosen) results.set(name, [await run()].flat());
 const of = (...names: string[]) => names.flatMap((n) => results.get(n) ?? []);
-const speed = of('sdk clients', 'msw in-process', 'batch change-log', 'server', 'server layers', 'throughput');
+const speed = of('sdk clients', 'msw in-process', 'batch change-log', 'server', 'layers', 'throughput');
 const memory = of('memory');
 const size = of('size');
 
