@@ -80,17 +80,18 @@ interface ServeContext extends Target, NamespaceContext {
   readonly inFlight: Map<string, number>;
   /** The requests being answered, in all. */
   answering: number;
-  /** The most requests being answered at once, beyond the first of each namespace and of the root. */
+  /** The most requests being answered at once, but for the first of a namespace (or the root) with none being answered. */
   readonly share: number;
   /** How long an answer the connection did not take whole at once may wait to be read: the request timeout. */
   readonly readWithinMs: number;
 }
 
 /**
- * The most requests being answered at once, beyond the first of each namespace and of the root:
- * three quarters of the connections. So requests that latency faults hold, in one namespace or in
- * several, cannot take every connection: a quarter stays for the first request of the root and of
- * each other namespace (with fewer than four connections, the first requests may take all).
+ * The most requests being answered at once: three quarters of the connections. A request to a
+ * namespace (or the root) with none being answered is answered even past it, so requests that
+ * latency faults hold, in one namespace or in several, cannot take every connection: a quarter
+ * stays for the first request of the root and of each other namespace (with fewer than four
+ * connections, the first requests may take all).
  */
 function requestShare(maxConnections: number): number {
   return maxConnections - Math.floor(maxConnections / 4);
@@ -117,7 +118,7 @@ async function answerInShare(ctx: ServeContext, request: CoreRequest): Promise<C
       new HttpError(
         503,
         'busy',
-        `${key === '' ? 'The platform' : `Namespace ${key.slice(NAMESPACE_PREFIX.length)}`} has ${held} requests being answered, and the server ${ctx.answering} in all, as many as it answers at once beyond the first of each namespace (three quarters of --max-connections): try again`,
+        `${key === '' ? 'The platform' : `Namespace ${key.slice(NAMESPACE_PREFIX.length)}`} has ${held} requests being answered, and the server ${ctx.answering} in all, at least three quarters of --max-connections: past that, a request is answered only when its namespace has none being answered. Try again`,
         key === '' ? undefined : 'namespace',
         { 'retry-after': '1' },
       ),
