@@ -124,7 +124,7 @@ export interface ReplayGuardOptions {
  * @example
  * ```ts
  * const guard = new ReplayGuard(); // one process; pass { store } for several (see TicketStore)
- * const tokens = await guard.use(ticket, () => client.authorization.exchangeTicket(ticket));
+ * const tokens = await guard.use(ticket, () => client.authorization.exchangeTicket({ ticket }));
  * ```
  */
 export class ReplayGuard {
