@@ -22,7 +22,11 @@ const WIRE_ONLY = new Set([
   'MarketplaceQuery',
 ]);
 
-/** The names `src/types.ts` exports, as the compiler reads the module. */
+/**
+ * The names `src/types.ts` exports as types, as the compiler reads the module. Its `export type *`
+ * re-exports a schema module's value names too (type-only): a schema whose type is not declared
+ * beside it is exported so, as a value's name, and is not counted here.
+ */
 function exportedTypes(): Set<string> {
   const file = new URL('../src/types.ts', import.meta.url).pathname;
   const program = ts.createProgram([file], {
@@ -34,7 +38,10 @@ function exportedTypes(): Set<string> {
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(file);
   const symbol = source && checker.getSymbolAtLocation(source);
-  return new Set(symbol ? checker.getExportsOfModule(symbol).map((s) => s.name) : []);
+  const exports = symbol ? checker.getExportsOfModule(symbol) : [];
+  const isType = (s: ts.Symbol) =>
+    ((s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s).flags & ts.SymbolFlags.Type) !== 0;
+  return new Set(exports.filter(isType).map((s) => s.name));
 }
 
 const exported = exportedTypes();
