@@ -67,10 +67,11 @@ const SECRET_WORDS: readonly string[] = [
 ];
 
 /**
- * Endings that make a name secret: `x-auth-token`, `session_tokens`, `x-authorization`,
- * `sso_ticket`. Only at the end: `token_type` and `ticket_configuration` are not secrets.
+ * Endings that make a name secret, each with its plural: `x-auth-token`, `session_tokens`,
+ * `x-authorization`, `x-cookies`, `sso_ticket`. Only at the end: `token_type` and
+ * `ticket_configuration` are not secrets.
  */
-const SECRET_ENDINGS: readonly string[] = ['token', 'tokens', 'authorization', 'cookie', 'ticket', 'tickets'];
+const SECRET_ENDINGS: readonly string[] = ['token', 'authorization', 'cookie', 'ticket'].flatMap((e) => [e, `${e}s`]);
 
 /** One character beyond ASCII that a name keeps: a letter or a digit of any script. */
 const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;

@@ -53,6 +53,10 @@ const NEAR_NAMES = [
   'id_token',
   'session_tokens',
   'ｔｉｃｋｅｔ',
+  'x-cookies',
+  'x-session-cookies',
+  'x-authorizations',
+  'x-tickets',
 ];
 
 /** Names that carry no secret, though some hold the letters of one. */
@@ -97,6 +101,13 @@ describe('what a name means: names compared after NFKC, case folding and removal
   test.each(NEAR_NAMES)('%j is a secret name', (name) => {
     expect(isSecretName(name)).toBe(true);
   });
+
+  test.each(['token', 'authorization', 'cookie', 'ticket'].flatMap((ending) => [ending, `${ending}s`]))(
+    'a name that ends in %j is a secret name (docs/security.md: these endings and their plurals)',
+    (ending) => {
+      expect(isSecretName(`x-session-${ending}`)).toBe(true);
+    },
+  );
 
   test.each(HARMLESS_NAMES)('%j is not', (name) => {
     expect(isSecretName(name)).toBe(false);
