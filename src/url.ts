@@ -91,15 +91,33 @@ function hasDotSegment(path: string): boolean {
 }
 
 /**
- * Whether `path` may be a raw request's path: from the host's root (`/`, not `//`, which would name
- * another host), without a query or a fragment, and without a `.` or `..` segment, plain or
+ * Whether a path opens with two slashes, as a URL of http(s) reads it: `\` as `/`, the tabs and line
+ * breaks it drops taken out (`/\host`, `/<tab>/host`). Such a path names another host.
+ */
+function opensWithTwoSlashes(path: string): boolean {
+  let slashes = 0;
+  for (let i = 0; i < path.length && slashes < 2; i++) {
+    const c = path.charCodeAt(i);
+    if (c === 47 /* / */ || c === 92 /* \ */) slashes++;
+    else if (c !== 9 && c !== 10 && c !== 13) return false;
+  }
+  return slashes === 2;
+}
+
+/**
+ * Whether `path` may be a raw request's path: from the host's root (`/`, not `//` nor `/\`, which
+ * would name another host), without a query or a fragment, and without a `.` or `..` segment, plain or
  * percent-encoded: a URL resolves them, and the request, bearer token and all, would leave the
  * host's base path (`/../admin` under `https://gw.example.test/platform`). Plain string tests: the
  * lookahead pattern this was made the ReDoS checker's fuzzing report a polynomial case on some runs.
  */
 export function isRawPath(path: string): boolean {
   return (
-    path.startsWith('/') && !path.startsWith('//') && !path.includes('?') && !path.includes('#') && !hasDotSegment(path)
+    path.startsWith('/') &&
+    !opensWithTwoSlashes(path) &&
+    !path.includes('?') &&
+    !path.includes('#') &&
+    !hasDotSegment(path)
   );
 }
 

@@ -477,6 +477,8 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
   test.each([
     ['a URL', 'https://elsewhere.test/x'],
     ['a path from another host (//)', '//elsewhere.test/x'],
+    ['a path from another host, a backslash for the second / (a URL reads it as /)', '/\\elsewhere.test/x'],
+    ['a path from another host, split by a tab (a URL drops it)', '/\t/elsewhere.test/x'],
     ['a path without its leading /', 'external/x'],
     ['a path with a query', '/external/x?a=1'],
     ['a path with a fragment', '/external/x#a'],
