@@ -78,11 +78,13 @@ const LARGER_BODIES: readonly { method: string; path: string; bytes: number }[] 
 /**
  * The body limit of a request to `target` (a path, with or without its query): `maxBodyBytes`, or
  * more on a route whose largest valid request needs more ({@link CHANGE_LOG_BODY_BYTES}). The route
- * is matched by the path's end, so that it holds under a base path or a namespace (`/_ns/{name}`).
+ * is matched by the path's end, so that it holds under a base path or a namespace (`/_ns/{name}`),
+ * with or without a trailing slash, as the router finds it.
  */
 export function bodyLimitFor(maxBodyBytes: number, method: string, target: string): number {
   const q = target.indexOf('?');
-  const path = q < 0 ? target : target.slice(0, q);
+  const given = q < 0 ? target : target.slice(0, q);
+  const path = given.length > 1 && given.endsWith('/') ? given.slice(0, -1) : given;
   const upper = method.toUpperCase();
   let limit = maxBodyBytes;
   for (const r of LARGER_BODIES) if (r.method === upper && path.endsWith(r.path)) limit = Math.max(limit, r.bytes);

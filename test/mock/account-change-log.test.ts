@@ -165,6 +165,17 @@ describe.each(ADAPTERS)('account change log through %s', (kind) => {
       expect(expectOk(answer, LogToAccountsResponse, 207).ok).toHaveLength(1000);
     });
 
+    test('the largest batch the spec allows, to the path with a trailing slash (the same route): 207, its limit the same', async () => {
+      expect(bodyLimitFor(DEFAULT_MAX_BODY_BYTES, 'PUT', `${paths.logToAccounts}/?x=1`)).toBe(
+        bodyLimitFor(DEFAULT_MAX_BODY_BYTES, 'PUT', paths.logToAccounts),
+      );
+      const before = logs().length;
+      const json = { change_logs: Array.from({ length: 1000 }, () => longest('m')) };
+      const answer = await h.call(`${paths.logToAccounts}/`, { method: 'PUT', json, token });
+      expect(expectOk(answer, LogToAccountsResponse, 207).ok).toHaveLength(1000);
+      expect(logs().length).toBe(before + 1000);
+    });
+
     /** `text` as JSON with every character escaped: a character beyond the BMP as a surrogate pair, 12 bytes. */
     const escapedJson = (text: string) =>
       `"${Array.from({ length: text.length }, (_, i) => `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`).join('')}"`;
