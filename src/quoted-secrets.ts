@@ -79,22 +79,51 @@ function asInPath(text: string): string {
   return out;
 }
 
-/** A text as an HTML page writes it: `&`, `<`, `>`, `"` and `'` as character references. */
-function asInHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": '#39' }[c]};`);
+/** The characters an HTML page escapes, in the order of each spelling of {@link HTML_ESCAPES}. */
+const HTML_SPECIALS = `&<>"'`;
+
+/**
+ * How HTML writers spell `&`, `<`, `>`, `"` and `'`: by name, `'` as each writes it (`&#39;`;
+ * Python's `html.escape`, `&#x27;`; PHP's `htmlspecialchars`, `&#039;`; HTML5 and XML, `&apos;`;
+ * Go, `&#34;` and `&#39;`); in text outside an attribute, the quotes as they are; or by number, in
+ * decimal or in hexadecimal with the digits in lower case or in upper.
+ */
+const HTML_ESCAPES: readonly (readonly string[])[] = [
+  ...['&#39;', '&#x27;', '&#039;', '&apos;'].map((apostrophe) => ['&amp;', '&lt;', '&gt;', '&quot;', apostrophe]),
+  ['&amp;', '&lt;', '&gt;', '&#34;', '&#39;'],
+  ['&amp;', '&lt;', '&gt;', '"', "'"],
+  ...[
+    (c: number) => `${c}`,
+    (c: number) => `x${c.toString(16)}`,
+    (c: number) => `x${c.toString(16).toUpperCase()}`,
+  ].map((digits) => [...HTML_SPECIALS].map((c) => `&#${digits(c.charCodeAt(0))};`)),
+];
+
+/** A text as an HTML page writes it, `&`, `<`, `>`, `"` and `'` spelled as `escapes` says. */
+function asInHtml(text: string, escapes: readonly string[]): string {
+  return text.replace(/[&<>"']/g, (c) => escapes[HTML_SPECIALS.indexOf(c)] ?? c);
+}
+
+/** A percent-encoded text with its escapes' hexadecimal digits in lower case (`%2f`), as some encoders write them. */
+function lowerHex(text: string): string {
+  return text.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
 }
 
 /**
  * The spellings a text may quote a secret in: as it is; escaped in a JSON string, also with `/` as
- * `\/` (as PHP writes it); as an HTML page writes it; encoded in a URL's query or a form; and as a
- * URL's path writes it.
+ * `\/` (as PHP writes it) or `&`, `<` and `>` as `\u0026`, `\u003c` and `\u003e` (as Go writes
+ * them); as an HTML page writes it (each way of {@link HTML_ESCAPES}); encoded in a URL's query or a
+ * form, and as a URL's path writes it, the escapes' digits in upper case or in lower.
  */
 function spellingsOf(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
-  const spellings = [secret, json, json.split('/').join('\\/'), asInHtml(secret)];
+  const spellings = [secret, json, json.split('/').join('\\/')];
+  spellings.push(json.replaceAll('&', '\\u0026').replaceAll('<', '\\u003c').replaceAll('>', '\\u003e'));
+  for (const escapes of HTML_ESCAPES) spellings.push(asInHtml(secret, escapes));
   try {
-    spellings.push(encodeURIComponent(secret), new URLSearchParams([['', secret]]).toString().slice(1));
-    spellings.push(asInPath(secret));
+    const encoded = [encodeURIComponent(secret), new URLSearchParams([['', secret]]).toString().slice(1)];
+    encoded.push(asInPath(secret));
+    spellings.push(...encoded, ...encoded.map(lowerHex));
   } catch {
     // A lone surrogate has no percent-encoding (URIError): no encoded text can quote it.
   }

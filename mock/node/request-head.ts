@@ -68,17 +68,18 @@ export function hostRefusal(
   return new HttpError(403, 'host_not_allowed', message, 'host');
 }
 
-/** The refusal of a request target that is neither a path nor an absolute http URL (before routing: not journaled). */
+/** The refusal of a request target that is neither a path nor an absolute http(s) URL (before routing: not journaled). */
 export const MALFORMED_TARGET = JSON.stringify({
   code: 'malformed_request',
   field: 'url',
   message:
-    'The request target must be a path (/openapi.json) or an absolute http URL naming a host (http://127.0.0.1:4010/openapi.json): * and authority-form are not served',
+    'The request target must be a path (/openapi.json) or an absolute http(s) URL naming a host (http://127.0.0.1:4010/openapi.json): * and authority-form are not served',
 });
 
 /**
  * An absolute-form request target (RFC 9112, 3.2.2: `http://host[:port]/path?query`, as a client
- * talking to a proxy sends it), which a server must accept: its authority, which takes the place of
+ * talking to a proxy sends it; or `https://`, the scheme a proxy in front of the server was asked
+ * for), which a server must accept: its authority, which takes the place of
  * `Host` (and is checked as a `Host` would be), and the rest as a path. Undefined for a target of
  * any other form, for one with no host, and for one with credentials (`http://user@host/`).
  */

@@ -261,6 +261,11 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
     ['with a query and no path', (host: string) => `http://${host}?a=1`, 404],
     ['with a scheme in capitals', (host: string) => `HTTP://${host}/openapi.json`, 200],
     [
+      'of https (the scheme a proxy in front of it was asked for)',
+      (host: string) => `https://${host}/openapi.json`,
+      200,
+    ],
+    [
       'under localhost, with another Host header (the target names the host)',
       (host: string) => `http://localhost:${host.split(':')[1]}/openapi.json`,
       200,
@@ -296,7 +301,7 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
     ['an absolute URL naming no host', 'GET http:///openapi.json HTTP/1.1'],
     ['an absolute URL of another scheme', 'GET ftp://127.0.0.1/openapi.json HTTP/1.1'],
   ])(
-    'a target that is neither a path nor an absolute http URL, %s: 400 malformed_request as JSON with its length; nothing changes',
+    'a target that is neither a path nor an absolute http(s) URL, %s: 400 malformed_request as JSON with its length; nothing changes',
     async (_, line) => {
       const before = server.platform.snapshot();
       const journaled = server.platform.requests.list().length;

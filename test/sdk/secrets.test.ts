@@ -267,24 +267,69 @@ describe("an error answer that quotes the request back: the APIError quotes none
     },
   );
 
-  test('the token grant answered 400 with an HTML page quoting the client secret as HTML writes it (&amp;, &lt;, &gt;): left out', async () => {
-    const html = escaped.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  /** A client secret with every character HTML escapes, and those a URL encodes. */
+  const special = `q1Z'r"8&hT<Lm>3+/=Np`;
+  /** An HTML writer that spells `"` and `'` as given, and `&`, `<` and `>` by name. */
+  const byName = (quot: string, apos: string) => (text: string) =>
+    text
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;')
+      .replaceAll('"', quot)
+      .replaceAll("'", apos);
+  /** An HTML writer that spells each of `&<>"'` by number, as `digits` writes its code. */
+  const byNumber = (digits: (code: number) => string) => (text: string) =>
+    text.replace(/[&<>"']/g, (c) => `&#${digits(c.charCodeAt(0))};`);
+  /** Percent-encoding, its escapes' digits in lower case. */
+  const lowerCaseEscapes = (text: string) => text.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+
+  test.each<[string, (secret: string) => string]>([
+    ['&amp;, &lt;, &gt;, &quot; and &#39;', byName('&quot;', '&#39;')],
+    ["&#x27; (Python's html.escape)", byName('&quot;', '&#x27;')],
+    ["&#039; (PHP's htmlspecialchars)", byName('&quot;', '&#039;')],
+    ['&apos; (HTML5, XML)', byName('&quot;', '&apos;')],
+    ["&#34; and &#39; (Go's html)", byName('&#34;', '&#39;')],
+    ['&amp;, &lt; and &gt;, the quotes as they are (text outside an attribute)', byName('"', "'")],
+    ['every one of &<>"\' by number, in decimal', byNumber((code) => `${code}`)],
+    ['every one of &<>"\' by number, in hexadecimal', byNumber((code) => `x${code.toString(16)}`)],
+    [
+      'every one of &<>"\' by number, in hexadecimal with capital digits',
+      byNumber((code) => `x${code.toString(16).toUpperCase()}`),
+    ],
+    ['JSON-escaped, / as \\/ (PHP)', (secret) => JSON.stringify(secret).slice(1, -1).replaceAll('/', '\\/')],
+    [
+      'JSON-escaped, &, < and > as \\u0026, \\u003c and \\u003e (Go)',
+      (secret) =>
+        JSON.stringify(secret)
+          .slice(1, -1)
+          .replaceAll('&', '\\u0026')
+          .replaceAll('<', '\\u003c')
+          .replaceAll('>', '\\u003e'),
+    ],
+    ['percent-encoded, the escapes in lower case', (secret) => lowerCaseEscapes(encodeURIComponent(secret))],
+    [
+      'form-encoded, the escapes in lower case',
+      (secret) => lowerCaseEscapes(new URLSearchParams({ s: secret }).toString().slice(2)),
+    ],
+  ])('the token grant answered 400 with a page quoting the client secret with %s: left out', async (_, spell) => {
+    const quoted = spell(special);
+    expect(quoted).not.toContain(special);
     server.use(
       http.post(
         `${defaultHosts.auth}${paths.accessToken}`,
         () =>
-          new HttpResponse(`<p>unknown client_secret ${html}</p>`, {
+          new HttpResponse(`<p>unknown client_secret ${quoted}</p>`, {
             status: 400,
             headers: { 'content-type': 'text/html' },
           }),
       ),
     );
-    const sdk = client({ auth: { clientId: 'a-client', clientSecret: escaped, scopes: ['/external/product/r'] } });
+    const sdk = client({ auth: { clientId: 'a-client', clientSecret: special, scopes: ['/external/product/r'] } });
     const error = await sdk.products.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIError);
     for (const text of [String(error), JSON.stringify(error), inspect(error, { depth: 10 })]) {
-      expect(text, 'a secret in the error').not.toContain(html);
-      expect(text).not.toContain(escaped);
+      expect(text, 'a secret in the error').not.toContain(quoted);
+      expect(text).not.toContain(special);
     }
     expect((error as APIError).body).toBe('<p>unknown client_secret [REDACTED]</p>');
   });
