@@ -49,6 +49,20 @@ describe.each(ADAPTERS)("reading a request's input through %s", (kind) => {
     },
   );
 
+  test('a write sent with no body and no Content-Type: 400 invalid_content_type_error, field content-type, before the missing fields; nothing changes', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.updatePrices, { method: 'POST', headers: { accept: 'application/json' }, token }),
+    );
+    expect(expectError(answer, 400, 'invalid_content_type_error', 'content-type').message).toBe(
+      'Content-Type must be application/json',
+    );
+  });
+
+  test('a write sent with Content-Type application/json and an empty body: 400 json_parser_error, field body; nothing changes', async () => {
+    const answer = await expectUnchanged(h.platform, () => updatePrices(''));
+    expectError(answer, 400, 'json_parser_error', 'body');
+  });
+
   test('a body that is not JSON: 400 json_parser_error, field body; nothing changes', async () => {
     const answer = await expectUnchanged(h.platform, () => updatePrices('{"package_integration_code":'));
     expect(expectError(answer, 400, 'json_parser_error', 'body').message).toBe('Body is not valid JSON');
