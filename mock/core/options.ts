@@ -154,6 +154,18 @@ const retentionShape = {
    */
   maxUserProducts: cap('--max-user-products', 'user-products requests add (with their orders and payment profiles)'),
   /**
+   * Accounts the shop's sign-up form adds kept at most (the state document's own are kept besides):
+   * over it, a new one is refused and none is dropped, as an account is a user's, not a record of
+   * use. Default 10000.
+   */
+  maxShopAccounts: flagged(integerIn(1, 10_000_000).default(DEFAULT_CAP), {
+    flag: '--max-shop-accounts',
+    value: '<n>',
+    help: "accounts the shop's sign-up form adds; a new one over it is refused",
+    section: 'platform',
+    read: Digits,
+  }),
+  /**
    * Price periods one package or campaign holds at most: an update of prices (endpoint 1) that would
    * give it more is refused (`400 invalid_parameter`, field `price_periods`); none is dropped, as a
    * period is the catalogue's, not a record of use. Default 100: endpoint 1 adds a period for each

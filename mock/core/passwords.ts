@@ -149,6 +149,13 @@ export function hashPassword(password: string): string {
   return `scrypt$${N}$${R}$${P}$${base64url(salt)}$${base64url(derive(password, salt, { n: N, r: R, p: P }))}`;
 }
 
+/** {@link hashPassword}, computed off the event loop: for a request, which must not hold the others up. */
+export async function hashPasswordAsync(password: string): Promise<string> {
+  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  const key = await deriveAsync(password, salt, { n: N, r: R, p: P });
+  return `scrypt$${N}$${R}$${P}$${base64url(salt)}$${base64url(key)}`;
+}
+
 /**
  * Whether `password` is the one `hash` was made from (compared in constant time), computed off the
  * event loop. A hash whose parameters {@link passwordHashProblem} refuses matches no password (a

@@ -6,8 +6,10 @@
  * the site with a new ticket for the site's client when its domain has a ticket configuration.
  *
  * Stable `id`s, `name`s and `data-testid`s let a browser test drive the pages: `login-email`,
- * `login-password`, `login-submit`, `login-error`, `signed-in-as`, `product-<code>`,
- * `period-<id>`, `buy`, `purchase-refused`, `confirmation`, `return-to-site`, `logout`.
+ * `login-password`, `login-submit`, `login-error`, `signup-first-name`, `signup-last-name`,
+ * `signup-email`, `signup-password`, `signup-submit`, `signup-error`, `signed-in-as`,
+ * `product-<code>`, `period-<id>`, `buy`, `purchase-refused`, `confirmation`, `return-to-site`,
+ * `logout`.
  *
  * Cross-site request forgery: every form carries a `csrf_token`. The login form's is bound to the
  * platform: the `shop_csrf` cookie holds a random value, the form its HMAC under a key only this
@@ -21,6 +23,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import * as z from 'zod';
 import { marketplace } from '../../src/endpoints.js';
+import { emailAddress } from '../../src/schemas/common.js';
 import { cookieOf } from '../core/cookies.js';
 import type {
   AccountRecord,
@@ -32,8 +35,9 @@ import type {
 import { makeRoomForShopSession, shopSessionOver } from '../core/eviction.js';
 import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
-import { newSecret, sameId, sameSecret } from '../core/ids.js';
+import { newId, newSecret, sameId, sameSecret } from '../core/ids.js';
 import { judgeOrder, packageForSale } from '../core/orders.js';
+import { hashPasswordAsync } from '../core/passwords.js';
 import { apiRoute, type ContextOf, type RouteContext, type RouteResult, route } from '../core/route.js';
 import { checkCredentials } from '../core/sso.js';
 import type { ShopSession, State } from '../core/state.js';
@@ -61,6 +65,24 @@ type Fields = z.output<typeof Fields>;
  * `email`, before anything is counted.
  */
 const LoginFields: z.ZodType<Fields> = z.object({ email: z.string().max(1024).optional() }).catchall(z.string());
+
+/**
+ * The sign-up form's fields, each at most 1,024 characters: what a form may send is read whole, and
+ * the password is hashed (the rules of each, tighter, are the handler's, answered on the form).
+ */
+const SignUpFields: z.ZodType<Fields> = z
+  .object({
+    email: z.string().max(1024).optional(),
+    password: z.string().max(1024).optional(),
+    first_name: z.string().max(1024).optional(),
+    last_name: z.string().max(1024).optional(),
+  })
+  .catchall(z.string());
+
+/** The most characters a name of the sign-up form holds. */
+const NAME_CHARACTERS = 100;
+/** The fewest characters a password of the sign-up form holds. */
+const PASSWORD_CHARACTERS = 8;
 
 type Context = RouteContext<Fields>;
 /** What the shop answers: a page or a redirect, never a JSON body. */
@@ -282,21 +304,50 @@ function carried(m: MarketplaceRecord, fields: Readonly<Record<string, string | 
   )}`;
 }
 
-function loginPage(ctx: Context, m: MarketplaceRecord, fields: Fields, error?: string, status = 200): Page {
+/** Which form of the sign-in page an error is about. */
+type SignInForm = 'login' | 'signup';
+
+function loginPage(
+  ctx: Context,
+  m: MarketplaceRecord,
+  fields: Fields,
+  error?: string,
+  status = 200,
+  form: SignInForm = 'login',
+): Page {
   const hidden = carried(m, { returnUrl: returnUrlOf(fields), campaign: fields.campaign, period: fields.period });
   const csrf = preSessionToken(ctx);
+  const errorOf = (which: SignInForm) =>
+    error === undefined || which !== form
+      ? ''
+      : html`<p class="error" role="alert" data-testid="${which}-error">${error}</p>`;
+  const given = (which: SignInForm, name: string) => (which === form ? (fields[name] ?? '') : '');
   return page(
     `Sign in - ${m.name}`,
     html`<h1>${m.name}</h1>
 <h2>Sign in</h2>
-${error === undefined ? '' : html`<p class="error" role="alert" data-testid="login-error">${error}</p>`}
+${errorOf('login')}
 <form method="post" action="${at(ctx, '/shop/login')}" id="login-form">
   ${hidden}${csrfField(csrf.token)}
   <label for="login-email">E-mail address</label>
-  <input id="login-email" name="email" type="email" autocomplete="username" required data-testid="login-email" value="${fields.email ?? ''}">
+  <input id="login-email" name="email" type="email" autocomplete="username" required data-testid="login-email" value="${given('login', 'email')}">
   <label for="login-password">Password</label>
   <input id="login-password" name="password" type="password" autocomplete="current-password" required data-testid="login-password">
   <button id="login-submit" type="submit" data-testid="login-submit">Sign in</button>
+</form>
+<h2>New here? Create an account</h2>
+${errorOf('signup')}
+<form method="post" action="${at(ctx, '/shop/signup')}" id="signup-form">
+  ${hidden}${csrfField(csrf.token)}
+  <label for="signup-first-name">First name</label>
+  <input id="signup-first-name" name="first_name" autocomplete="given-name" required maxlength="${NAME_CHARACTERS}" data-testid="signup-first-name" value="${given('signup', 'first_name')}">
+  <label for="signup-last-name">Last name</label>
+  <input id="signup-last-name" name="last_name" autocomplete="family-name" required maxlength="${NAME_CHARACTERS}" data-testid="signup-last-name" value="${given('signup', 'last_name')}">
+  <label for="signup-email">E-mail address</label>
+  <input id="signup-email" name="email" type="email" autocomplete="email" required data-testid="signup-email" value="${given('signup', 'email')}">
+  <label for="signup-password">Password</label>
+  <input id="signup-password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_CHARACTERS}" data-testid="signup-password">
+  <button id="signup-submit" type="submit" data-testid="signup-submit">Create account</button>
 </form>`,
     status,
     csrf.setCookie === undefined ? {} : { 'set-cookie': csrf.setCookie },
@@ -389,6 +440,72 @@ async function login(ctx: Context): Promise<Page> {
     period: f.period,
   });
   return redirect(location, { 'set-cookie': openSession(ctx, checked.account) });
+}
+
+/** A customer number for a new account of `organisationId`: `SHOP-` and a number no account of it has. */
+function newCustomerNumber(state: State, organisationId: string): string {
+  for (let n = state.accounts.added + 1; ; n++) {
+    const number = `SHOP-${String(n).padStart(6, '0')}`;
+    if (!state.accounts.find('customerNumber', organisationId, number)) return number;
+  }
+}
+
+/**
+ * `POST /shop/signup`: a new account, in the marketplace's organisation ("A user who created a new
+ * account is logged into the shop automatically", Return flow 1): active, its e-mail address not
+ * verified, its password hashed at once (never kept), its customer number `SHOP-` and a number.
+ * The user is then signed in, back on the marketplace page with what it carried. A field that
+ * breaks its rule re-shows the form with the error (400), and so does an e-mail address an account
+ * of the organisation has (409, any letter case) and a shop at its cap of new accounts
+ * (`retention.maxShopAccounts`, 503): nothing is added.
+ */
+async function signUp(ctx: Context): Promise<Page> {
+  const { state, input: f } = ctx;
+  if (isCrossSite(ctx) || !tokenMatches(f, expectedLoginToken(ctx))) return forbidden();
+  const m = state.marketplace(f.group_id ?? '', f.marketplace_id ?? '');
+  const org = m && organisationOf(state, m);
+  if (!m || !org) return errorPage(404, 'Not found', 'No such marketplace');
+  const refused = (error: string, status: number) => loginPage(ctx, m, f, error, status, 'signup');
+  const email = (f.email ?? '').trim();
+  const firstName = (f.first_name ?? '').trim();
+  const lastName = (f.last_name ?? '').trim();
+  const password = f.password ?? '';
+  if (!emailAddress.safeParse(email).success) return refused('Enter a valid e-mail address', 400);
+  for (const name of [firstName, lastName])
+    if (name.length === 0 || name.length > NAME_CHARACTERS)
+      return refused(`Enter a first and a last name, each of 1 to ${NAME_CHARACTERS} characters`, 400);
+  if (password.length < PASSWORD_CHARACTERS)
+    return refused(`Choose a password of at least ${PASSWORD_CHARACTERS} characters`, 400);
+  // Judged again once the password is hashed: another sign-up may have come in meanwhile.
+  const taken = () =>
+    state.accountByEmail(org, email)
+      ? refused('An account with this e-mail address exists: sign in above', 409)
+      : state.accounts.added >= state.retention.maxShopAccounts
+        ? refused('The shop takes no more new accounts (--max-shop-accounts)', 503)
+        : undefined;
+  const before = taken();
+  if (before) return before;
+  const passwordHash = await hashPasswordAsync(password);
+  const after = taken();
+  if (after) return after;
+  const account: AccountRecord = {
+    id: newId(),
+    organisation_id: org,
+    email,
+    first_name: firstName,
+    last_name: lastName,
+    customer_number: newCustomerNumber(state, org),
+    status: 'active',
+    password_hash: passwordHash,
+    verified: false,
+  };
+  state.accounts.add(account);
+  const location = withQuery(marketplacePath(at(ctx, ''), m), {
+    returnUrl: returnUrlOf(f),
+    campaign: f.campaign,
+    period: f.period,
+  });
+  return redirect(location, { 'set-cookie': openSession(ctx, account) });
 }
 
 /**
@@ -554,6 +671,8 @@ const post = (path: string, handler: (ctx: Context) => Page | Promise<Page>, bod
 export const marketplaceRoute = apiRoute(marketplace, showMarketplace);
 /** The login form's post. */
 export const loginRoute = post('/shop/login', login, LoginFields);
+/** The sign-up form's post: a new account, signed in. */
+export const signUpRoute = post('/shop/signup', signUp, SignUpFields);
 /** The purchase form's post. */
 export const purchaseRoute = post('/shop/purchase', purchase);
 /** The confirmation page of a purchase. */

@@ -120,10 +120,10 @@ describe.each(ADAPTERS)('a platform under a base path, through %s', (kind) => {
     expect(Object.fromEntries(b.paths)).toEqual({ shop_session: BASE });
   });
 
-  test("the login form posts under the base, and its CSRF cookie and the session's are scoped to it", async () => {
+  test("the login and sign-up forms post under the base, and the CSRF cookie and the session's are scoped to it", async () => {
     const b = browser(h);
     const login = (await b.get(`${BASE}${MARKET}`)).text;
-    expect(urlsOf(login)).toEqual([`${BASE}/shop/login`]);
+    expect(urlsOf(login)).toEqual([`${BASE}/shop/login`, `${BASE}/shop/signup`]);
     const { anna } = demoUsers;
     const to = location(await b.post(`${BASE}/shop/login`, { ...market, email: anna.email, password: anna.password }));
     expect(to).toBe(`${BASE}${MARKET}`);

@@ -102,6 +102,7 @@ describe('platform-mock --help', () => {
     ])
       expect(help, flag).toMatch(new RegExp(`${flag} <n> .*the oldest go first \\(default 10000\\)`));
     expect(help).toMatch(/--max-price-periods <n> .*would add more is refused \(default 100\)/);
+    expect(help).toMatch(/--max-shop-accounts <n> .*a new one over it is refused \(default 10000\)/);
   });
 
   test("names each admin route of docs/other-languages.md's table, and the namespaces' of docs/shared-server.md", () => {

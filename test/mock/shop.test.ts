@@ -1144,3 +1144,149 @@ describe.each(ADAPTERS)('one lockout for the shop login and SSO authenticate, th
     expect(await ssoLogin(email, 'one-more-typo')).toMatchObject({ err: 'invalid_credentials', raa: 4 });
   });
 });
+
+describe.each(ADAPTERS)(
+  'creating an account in the shop (Return flow 1: "A user who created a new account is logged into the shop automatically") through %s',
+  (kind) => {
+    const h = useAdapter(kind);
+    const nora = { first_name: 'Nora', last_name: 'New', email: 'nora.new@example.com', password: 'a-new-password-1' };
+    const accounts = () => h.platform.snapshot().accounts;
+    const exchange = (ticket: string) =>
+      h.call(paths.accessToken, {
+        method: 'POST',
+        host: 'auth',
+        json: { grant_type: 'ticket', ticket, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
+      });
+
+    test('the sign-in page has a form to create an account, carrying returnUrl, campaign and the page token', async () => {
+      const page = expectPage(
+        await browser(h).get(MARKET, { returnUrl: 'http://localhost/r', campaign: 'premium-summer' }),
+      );
+      for (const id of ['signup-first-name', 'signup-last-name', 'signup-email', 'signup-password', 'signup-submit'])
+        expect(page).toContain(`data-testid="${id}"`);
+      expect(page).toContain('action="/shop/signup" id="signup-form"');
+      const form = page.slice(page.indexOf('id="signup-form"'));
+
+      expect(form).toContain('name="returnUrl" value="http://localhost/r"');
+      expect(form).toContain('name="campaign" value="premium-summer"');
+      expect(form).toContain('name="csrf_token"');
+    });
+
+    test("a new account: active, in the marketplace's organisation, signed in at once, back on the marketplace; the way back brings a ticket demo-site exchanges, and endpoint 24 reads the new user", async () => {
+      const b = browser(h);
+      await b.get(MARKET);
+      const before = accounts().length;
+      const returnUrl = 'http://localhost:5173/account';
+      const location = expectRedirect(
+        await b.post('/shop/signup', { ...market, ...nora, email: ' Nora.New@example.com ', returnUrl }),
+      );
+      expect(location).toBe(`${MARKET}?returnUrl=${encodeURIComponent(returnUrl)}`);
+      expect(b.cookie).toMatch(/^shop_session=/);
+      expect(accounts()).toHaveLength(before + 1);
+      const account = accounts().at(-1)!;
+      expect(account).toMatchObject({
+        organisation_id: demoIds.organisations.demo,
+        email: 'Nora.New@example.com',
+        first_name: 'Nora',
+        last_name: 'New',
+        status: 'active',
+        verified: false,
+      });
+      expect(account.customer_number).toMatch(/^SHOP-\d{6}$/);
+      expect(account.password_hash).toMatch(/^scrypt\$/);
+      // The password is in neither the state nor the journal.
+      expect(JSON.stringify(h.platform.snapshot())).not.toContain(nora.password);
+      expect(JSON.stringify(h.platform.requests.list())).not.toContain(nora.password);
+      expect(expectPage(await b.get(location))).toContain('Signed in as Nora.New@example.com');
+      const back = new URL(expectRedirect(await b.get('/shop/return', { returnUrl })));
+      const token = expectOk(await exchange(back.searchParams.get('ticket')!), AccessTokenResponse);
+      const user = expectOk(await h.call(paths.getSignedInUser, { token: token.access_token }), SignedInUser);
+      expect(user).toMatchObject({ id: account.id, email: 'Nora.New@example.com', firstName: 'Nora', lastName: 'New' });
+      // Its password signs it in again, in any letter case of the address.
+      const again = browser(h);
+      await again.get(MARKET);
+      expectRedirect(
+        await again.post('/shop/login', { ...market, email: 'NORA.NEW@example.com', password: nora.password }),
+      );
+      expect(again.cookie).toMatch(/^shop_session=/);
+    });
+
+    test.each<[string, Record<string, string>, number, string]>([
+      ['an e-mail address that is not one', { email: 'nora' }, 400, 'Enter a valid e-mail address'],
+      ['no first name', { first_name: '  ' }, 400, 'Enter a first and a last name, each of 1 to 100 characters'],
+      [
+        'a last name of 101 characters',
+        { last_name: 'n'.repeat(101) },
+        400,
+        'Enter a first and a last name, each of 1 to 100 characters',
+      ],
+      ['a password of 7 characters', { password: 'seven77' }, 400, 'Choose a password of at least 8 characters'],
+      [
+        'the e-mail address of an account of the organisation, in other letter case',
+        { email: demoUsers.anna.email.toUpperCase() },
+        409,
+        'An account with this e-mail address exists: sign in above',
+      ],
+    ])(
+      '%s: the form again with the error, what was typed kept but the password; no account, no session',
+      async (_, change, status, error) => {
+        const b = browser(h);
+        await b.get(MARKET);
+        const answer = await expectUnchanged(h.platform, () =>
+          b.post('/shop/signup', { ...market, ...nora, ...change }),
+        );
+        const page = expectPage(answer, status);
+        expect(page).toContain(`data-testid="signup-error">${error}`);
+        expect(page).not.toContain(nora.password);
+        // What was typed is shown again, but the password.
+        expect(page).toContain(`value="${change.email ?? nora.email}"`);
+        expect(b.cookie).toBeUndefined();
+      },
+    );
+
+    test('a field of more than 1,024 characters: 400 invalid_parameter naming it, in the common JSON error body; nothing changes', async () => {
+      const b = browser(h);
+      await b.get(MARKET);
+      const answer = await expectUnchanged(h.platform, () =>
+        b.post('/shop/signup', { ...market, ...nora, first_name: 'n'.repeat(1025) }),
+      );
+      expectError(answer, 400, 'invalid_parameter', 'first_name');
+    });
+
+    test('without the page token, or from another site, a 403 page; no account, no session', async () => {
+      const b = browser(h);
+      await b.get(MARKET);
+      await expectUnchanged(h.platform, async () => {
+        expectPage(await b.post('/shop/signup', { ...market, ...nora, csrf_token: '' }), 403);
+        expectPage(await b.post('/shop/signup', { ...market, ...nora }, { 'sec-fetch-site': 'cross-site' }), 403);
+      });
+      expect(b.cookie).toBeUndefined();
+    });
+
+    test('an unknown marketplace: a 404 page; no account', async () => {
+      const b = browser(h);
+      await b.get(MARKET);
+      const answer = await expectUnchanged(h.platform, () =>
+        b.post('/shop/signup', { group_id: 'nowhere', marketplace_id: 'none', ...nora }),
+      );
+      expectPage(answer, 404);
+    });
+  },
+);
+
+describe.each(ADAPTERS)('the cap of accounts the shop adds (retention.maxShopAccounts) through %s', (kind) => {
+  const h = useAdapter(kind, { retention: { maxShopAccounts: 1 } });
+
+  test("at the cap, a sign-up is refused on the form (503) and nothing is added; the state document's own accounts do not count", async () => {
+    const first = browser(h);
+    await first.get(MARKET);
+    const signUp = (b: ReturnType<typeof browser>, email: string) =>
+      b.post('/shop/signup', { ...market, first_name: 'A', last_name: 'B', email, password: 'a-password-1' });
+    expectRedirect(await signUp(first, 'first@example.com'));
+    const second = browser(h);
+    await second.get(MARKET);
+    const answer = await expectUnchanged(h.platform, () => signUp(second, 'second@example.com'));
+    expect(expectPage(answer, 503)).toContain('The shop takes no more new accounts (--max-shop-accounts)');
+    expect(second.cookie).toBeUndefined();
+  });
+});
