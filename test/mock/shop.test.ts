@@ -98,6 +98,14 @@ function browser(h: Harness) {
 
 const market = { group_id: demoShop.groupId, marketplace_id: demoShop.marketplaceId };
 
+/** A ticket the shop sent back, exchanged by demo-site (endpoint 23), as the site would. */
+const exchangeForSite = (h: Harness, ticket: string) =>
+  h.call(paths.accessToken, {
+    method: 'POST',
+    host: 'auth',
+    json: { grant_type: 'ticket', ticket, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
+  });
+
 describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
   const h = useAdapter(kind, { now: '2030-01-15T12:00:00Z' });
 
@@ -482,12 +490,7 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
   });
 
   describe('the return flow', () => {
-    const exchange = (ticket: string) =>
-      h.call(paths.accessToken, {
-        method: 'POST',
-        host: 'auth',
-        json: { grant_type: 'ticket', ticket, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
-      });
+    const exchange = (ticket: string) => exchangeForSite(h, ticket);
     const signedIn = async () => {
       const b = browser(h);
       await b.loginWithTicket();
@@ -1151,12 +1154,7 @@ describe.each(ADAPTERS)(
     const h = useAdapter(kind);
     const nora = { first_name: 'Nora', last_name: 'New', email: 'nora.new@example.com', password: 'a-new-password-1' };
     const accounts = () => h.platform.snapshot().accounts;
-    const exchange = (ticket: string) =>
-      h.call(paths.accessToken, {
-        method: 'POST',
-        host: 'auth',
-        json: { grant_type: 'ticket', ticket, client_id: demoSite.clientId, client_secret: demoSite.clientSecret },
-      });
+    const exchange = (ticket: string) => exchangeForSite(h, ticket);
 
     test('the sign-in page has a form to create an account, carrying returnUrl, campaign and the page token', async () => {
       const page = expectPage(
