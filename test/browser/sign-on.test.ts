@@ -240,6 +240,35 @@ describe.skipIf(!hasChromium)('sign-on round trip in Chromium', () => {
   );
 
   test(
+    'a user new to the platform creates an account in the shop (Return flow 1), is signed in at once, buys, and comes back to the site signed in as that account',
+    async () => {
+      const origin = site.urlFor('localhost');
+      const { page } = await newPage();
+      await withScreenshots('sign-up', async () => {
+        const exchanges = ticketExchanges();
+        const returnUrl = `${origin}/return`;
+        await page.goto(`${platform.url}/marketplace/demo/main?${new URLSearchParams({ returnUrl })}`);
+        await page.getByTestId('signup-first-name').fill('Nora');
+        await page.getByTestId('signup-last-name').fill('New');
+        await page.getByTestId('signup-email').fill('nora.new@example.com');
+        await page.getByTestId('signup-password').fill('a-new-password-1');
+        await page.getByTestId('signup-submit').click();
+        await page.getByTestId('signed-in-as').waitFor();
+        expect(await text(page, 'signed-in-as')).toBe('Signed in as nora.new@example.com');
+        await page.locator('input[name="period_id"][data-product-code="premium-digital"]').first().check();
+        await page.getByTestId('buy').click();
+        await page.getByTestId('confirmation').waitFor();
+        await page.getByTestId('return-to-site').click();
+        await page.waitForURL(`${origin}/`);
+        expect(await text(page, 'signed-in-as')).toBe('Signed in as Nora New (nora.new@example.com)');
+        expect(await page.getByTestId('subscription').getAttribute('data-subscribed')).toBe('true');
+        expect(ticketExchanges()).toBe(exchanges + 1);
+      });
+    },
+    TIMEOUT,
+  );
+
+  test(
     'SeparateTicketAuth redirects only to an allowed return URL: another origin gets the fallback and the ticket stays unspent',
     async () => {
       const origin = site.urlFor('127.0.0.1');
