@@ -143,17 +143,24 @@ export function passwordHashProblem(hash: string): string | undefined {
   return problem && `Unusable scrypt parameters: ${problem}`;
 }
 
+/** The parameters every new hash is made with. */
+const NEW_HASH: ScryptParameters = { n: N, r: R, p: P };
+
+/** A hash's text: `scrypt$N$r$p$salt$hash`, the salt and the key in base64url. */
+function hashText(salt: Uint8Array, key: Uint8Array): string {
+  return `scrypt$${N}$${R}$${P}$${base64url(salt)}$${base64url(key)}`;
+}
+
 /** A new salted hash of `password`. */
 export function hashPassword(password: string): string {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
-  return `scrypt$${N}$${R}$${P}$${base64url(salt)}$${base64url(derive(password, salt, { n: N, r: R, p: P }))}`;
+  return hashText(salt, derive(password, salt, NEW_HASH));
 }
 
 /** {@link hashPassword}, computed off the event loop: for a request, which must not hold the others up. */
 export async function hashPasswordAsync(password: string): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
-  const key = await deriveAsync(password, salt, { n: N, r: R, p: P });
-  return `scrypt$${N}$${R}$${P}$${base64url(salt)}$${base64url(key)}`;
+  return hashText(salt, await deriveAsync(password, salt, NEW_HASH));
 }
 
 /**

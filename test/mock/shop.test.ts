@@ -1200,7 +1200,10 @@ describe.each(ADAPTERS)(
       const token = expectOk(await exchange(back.searchParams.get('ticket')!), AccessTokenResponse);
       const user = expectOk(await h.call(paths.getSignedInUser, { token: token.access_token }), SignedInUser);
       expect(user).toMatchObject({ id: account.id, email: 'Nora.New@example.com', firstName: 'Nora', lastName: 'New' });
-      // Its password signs it in again, in any letter case of the address.
+      // The state with the new account loads again (a state file, a restore), and its password
+      // signs it in again, in any letter case of the address.
+      h.platform.restore(h.platform.snapshot());
+      expect(accounts().at(-1)).toEqual(account);
       const again = browser(h);
       await again.get(MARKET);
       expectRedirect(
@@ -1259,6 +1262,29 @@ describe.each(ADAPTERS)(
         expectPage(await b.post('/shop/signup', { ...market, ...nora }, { 'sec-fetch-site': 'cross-site' }), 403);
       });
       expect(b.cookie).toBeUndefined();
+    });
+
+    test('two sign-ups with one e-mail address at once: one account, the other refused on the form (409)', async () => {
+      const before = accounts().length;
+      const pages = [browser(h), browser(h)];
+      for (const b of pages) await b.get(MARKET);
+      // Both are judged before either password is hashed: the address is judged again once it is.
+      const answers = await Promise.all(
+        pages.map((b, i) => b.post('/shop/signup', { ...market, ...nora, first_name: `Twin ${i}` })),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([303, 409]);
+      expect(accounts()).toHaveLength(before + 1);
+    });
+
+    test("an account at its longest (names of 100 characters, an e-mail address of 254) takes at most 743 characters of the state's JSON (docs/security.md)", async () => {
+      const email = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com`;
+      expect(email).toHaveLength(254);
+      const b = browser(h);
+      await b.get(MARKET);
+      const longest = { first_name: 'f'.repeat(100), last_name: 'l'.repeat(100), email, password: nora.password };
+      expectRedirect(await b.post('/shop/signup', { ...market, ...longest }));
+      const account = accounts().find((a) => a.email === email);
+      expect(JSON.stringify(account).length).toBeLessThanOrEqual(743);
     });
 
     test('an unknown marketplace: a 404 page; no account', async () => {
