@@ -1,6 +1,6 @@
 /**
  * Throughput of a shared server under load, as a team's test suites would load `platform-mock`:
- * autocannon with 32 connections against five servers, each in a process of its own, in
+ * autocannon with 32 connections against six servers, each in a process of its own, in
  * alternating rounds (the order turns each round, so drift in the machine's load falls on all):
  *
  * - the platform's standalone server (`platform-mock --seed demo`, the built CLI), the subject;
@@ -11,6 +11,8 @@
  * - the platform's server with the platform behind it replaced by the same answer, prepared: a
  *   reference row, the most any platform behind this server's HTTP layer could serve (see
  *   {@link preparedAnswerServer});
+ * - Fastify 5 with a route for each case answering the same answer, prepared: a reference row, what
+ *   a server written with the fastest common framework costs (see {@link fastifyServer});
  * - Prism 5 (`@stoplight/prism-cli`) mocking the package's own OpenAPI document, the reference a team
  *   would otherwise reach for. It is fetched with npx on first use; without the registry its row
  *   says so and the rest runs.
@@ -19,9 +21,12 @@
  * valid body each time). The target is on the read and the write alike: the platform's throughput
  * at least 0.75x the raw server's (its time per request at most 1/0.75 of the raw server's).
  *
- * `BENCH_THROUGHPUT_SECONDS` (default 6) and `BENCH_THROUGHPUT_ROUNDS` (default 3) set the rounds.
+ * The load's client (autocannon, in this process) runs on one CPU and each server on another, where
+ * Linux's `taskset` can pin them (see {@link pinCpus}); `BENCH_THROUGHPUT_PIN=0` leaves them to the
+ * scheduler. `BENCH_THROUGHPUT_SECONDS` (default 6) and `BENCH_THROUGHPUT_ROUNDS` (default 3) set the
+ * rounds.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,6 +77,60 @@ interface Target {
   child: ChildProcess;
 }
 
+/** The CPUs of the load's client and of the servers, when pinned; `undefined` when left to the scheduler. */
+interface Pinned {
+  client: string;
+  server: string;
+  /** This process's CPUs before it was pinned, given back after. */
+  before: string;
+}
+
+/** The CPUs of this run, while it runs. */
+let pinned: Pinned | undefined;
+
+/** The CPUs of a `taskset -p -c` answer (`pid 12's current affinity list: 0,2-3`), one by one. */
+export function cpusOf(answer: string): string[] {
+  const list = answer.slice(answer.lastIndexOf(':') + 1).trim();
+  return list.split(',').flatMap((part) => {
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part);
+    if (range === null) return [];
+    const first = Number(range[1]);
+    const last = Number(range[2] ?? range[1]);
+    return last < first ? [] : Array.from({ length: last - first + 1 }, (_, i) => String(first + i));
+  });
+}
+
+/**
+ * Pins this process (every thread of it: the load's client) to one CPU it may run on, and names
+ * another for the servers. Left to the scheduler, the client and the server under test shared a
+ * core in some rounds and not in others: the same server's rounds on 2026-11-28 ranged from 33,000
+ * to 49,000 requests a second (raw node:http) and 20,000 to 28,000 (the platform's HTTP layer
+ * alone), and pinned, 47,000 to 51,000 and 33,000 to 38,000. `undefined` (nothing pinned) off
+ * Linux, without `taskset`, with fewer than two CPUs, or with `BENCH_THROUGHPUT_PIN=0`.
+ */
+function pinCpus(): Pinned | undefined {
+  if (process.env.BENCH_THROUGHPUT_PIN === '0' || process.platform !== 'linux') return undefined;
+  try {
+    const before = cpusOf(execFileSync('taskset', ['-p', '-c', String(process.pid)], { encoding: 'utf8' }));
+    const [client, server] = before;
+    if (client === undefined || server === undefined) return undefined;
+    execFileSync('taskset', ['-a', '-p', '-c', client, String(process.pid)], { stdio: 'ignore' });
+    return { client, server, before: before.join(',') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Gives this process back the CPUs it had before {@link pinCpus}. */
+function unpin(pinned: Pinned | undefined): void {
+  if (pinned) execFileSync('taskset', ['-a', '-p', '-c', pinned.before, String(process.pid)], { stdio: 'ignore' });
+}
+
+/** The command and arguments that start `command` on the servers' CPU, when pinned. */
+function onServerCpu(command: string, args: string[]): [string, string[]] {
+  return pinned ? ['taskset', ['-c', pinned.server, command, ...args]] : [command, args];
+}
+
 /** The servers started and not yet stopped: stopped too if the bench exits or is interrupted. */
 const running = new Set<ChildProcess>();
 
@@ -104,7 +163,7 @@ function interrupted(signal: NodeJS.Signals): void {
 
 /** A child process, started; resolves with the first `http://host:port` it prints on stdout. */
 function serve(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Target> {
-  const child = spawn(command, args, {
+  const child = spawn(...onServerCpu(command, args), {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -249,6 +308,34 @@ function preparedAnswerServer(answers: Record<string, Answer>): Promise<Target> 
   });
 }
 
+/** The name of the Fastify server's rows. */
+const FASTIFY = 'Fastify 5, one route a case, prepared answers';
+
+/**
+ * What a server written with the fastest common Node framework costs: Fastify (a dev dependency,
+ * pinned) with one route for each case's path, answering the answer prepared for it with the
+ * platform's headers and a new correlation id, after Fastify's own JSON parse of the write's
+ * body. Nothing else: no host check, connection limits, authentication or state. Beside the
+ * prepared-answer row it tells what the platform's HTTP layer costs against a framework's.
+ */
+function fastifyServer(cases: Record<string, Load>, answers: Record<string, Answer>): Promise<Target> {
+  const routes = Object.values(cases).map((load) => ({ method: load.method, url: load.path.split('?')[0] }));
+  const program = `
+    const answers = JSON.parse(process.env.ANSWERS);
+    const app = require('fastify')({ logger: false });
+    for (const { method, url } of JSON.parse(process.env.ROUTES)) {
+      const { status, headers, body } = answers[method];
+      app.route({ method, url, handler: (request, reply) => {
+        reply.code(status).headers(headers).header('x-correlation-id', crypto.randomUUID()).send(body);
+      } });
+    }
+    app.listen({ port: 0, host: '127.0.0.1' }).then((url) => console.log(url));`;
+  return serve(FASTIFY, process.execPath, ['-e', program], {
+    ANSWERS: JSON.stringify(answers),
+    ROUTES: JSON.stringify(routes),
+  });
+}
+
 /** Requests per second and latency of one round of `load` against `url`. */
 async function round(url: string, load: Load): Promise<{ rps: number; p99: number; errors: number }> {
   const result = await autocannon({
@@ -298,6 +385,12 @@ export async function measureThroughput(): Promise<{ results: Result[]; rows: Th
   process.once('exit', stopAll);
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
+  pinned = pinCpus();
+  progress(
+    pinned
+      ? `  the load's client on CPU ${pinned.client}, each server on CPU ${pinned.server} (BENCH_THROUGHPUT_PIN=0: neither pinned)\n`
+      : '  client and servers left to the scheduler (not pinned)\n',
+  );
   try {
     // As `npx platform-mock` runs it: the built CLI.
     const platform = await serve('platform-mock', process.execPath, [builtCli(), '--port', '0', '--seed', 'demo']);
@@ -330,6 +423,11 @@ export async function measureThroughput(): Promise<{ results: Result[]; rows: Th
     targets.push(await rawServer(answers));
     targets.push(await serializingServer(answers));
     targets.push(await preparedAnswerServer(answers));
+    try {
+      targets.push(await fastifyServer(cases, answers));
+    } catch (error) {
+      progress(`  ${FASTIFY}: unavailable: ${(error as Error).message.split('\n')[0]}\n`);
+    }
     const spec = join(dir, 'openapi.json');
     writeFileSync(spec, JSON.stringify(openApiDocument()));
     try {
@@ -354,6 +452,8 @@ export async function measureThroughput(): Promise<{ results: Result[]; rows: Th
     return await compareAll(cases, targets);
   } finally {
     stopAll();
+    unpin(pinned);
+    pinned = undefined;
     process.off('exit', stopAll);
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
