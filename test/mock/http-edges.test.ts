@@ -136,6 +136,52 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
     expect(received).not.toContain('malformed_request');
   });
 
+  test('two Set-Cookie lines (the one field node:http keeps as a list) reach the platform as one field, journaled redacted; a __proto__ line does not reach it', async () => {
+    const { access_token: token } = server.platform.mintToken({ scopes: ['/external/product/r'] });
+    const journaled = server.platform.requests.list().length;
+    const reply = await exchange(
+      server.url,
+      `GET ${paths.getProducts} HTTP/1.1\r\nHost: 127.0.0.1\r\nauthorization: Bearer ${token}\r\n` +
+        'set-cookie: a=1\r\nSet-Cookie: b=2\r\n__proto__: x\r\nconnection: close\r\n\r\n',
+    );
+    expect(reply.status).toBe(200);
+    const entries = server.platform.requests.list();
+    expect(entries).toHaveLength(journaled + 1);
+    const headers = entries.at(-1)!.headers;
+    expect(headers['set-cookie']).toBe('[redacted]');
+    expect(Object.hasOwn(headers, '__proto__')).toBe(false);
+    expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);
+  });
+
+  test('bytes node:http cannot parse, sent on a kept-alive connection while its request is answered: the answer is sent, then the connection is closed', async () => {
+    // Kept alive far longer than the test may run: only the server's refusal closes the connection.
+    const held = await startServer({ port: 0, seed: 'demo', keepAliveTimeoutMs: 600_000 });
+    try {
+      const body = 'grant_type=none&client_id=demo-client&client_secret=demo-secret-0123456789abcdef0123456789abcdef';
+      held.platform.faults.add({ path: paths.accessToken, latencyMs: 1_000 });
+      const { hostname, port } = new URL(held.url);
+      const socket = net.connect(Number(port), hostname);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('utf8');
+      });
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      socket.on('error', () => undefined);
+      socket.write(
+        `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+          `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+      );
+      await until(() => expect(held.platform.requests.list()).toHaveLength(1));
+      socket.write('\u0000 / HTTP/1.1\r\n\r\n');
+      await closed;
+      expect(received).toMatch(/^HTTP\/1\.1 200 /);
+      expect(received).toContain('"access_token"');
+      expect(received).not.toContain('malformed_request');
+    } finally {
+      await held.close();
+    }
+  }, 30_000);
+
   test('CONNECT (this server is no proxy): 405 method_not_allowed as JSON, then the connection is closed; nothing changes', async () => {
     const before = server.platform.snapshot();
     const reply = await exchange(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
