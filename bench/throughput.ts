@@ -102,11 +102,11 @@ export function cpusOf(answer: string): string[] {
 
 /**
  * Pins this process (every thread of it: the load's client) to one CPU it may run on, and names
- * another for the servers. Left to the scheduler, the client and the server under test shared a
- * core in some rounds and not in others: the same server's rounds on 2026-11-28 ranged from 33,000
- * to 49,000 requests a second (raw node:http) and 20,000 to 28,000 (the platform's HTTP layer
- * alone), and pinned, 47,000 to 51,000 and 33,000 to 38,000. `undefined` (nothing pinned) off
- * Linux, without `taskset`, with fewer than two CPUs, or with `BENCH_THROUGHPUT_PIN=0`.
+ * another for the servers, so that where the scheduler puts them does not move the rounds. In
+ * short runs of 4 s on 2026-11-28, a raw node:http server's rounds left to the scheduler served
+ * 33,000 to 49,000 requests a second, and the platform's HTTP layer alone 19,000 to 34,000;
+ * pinned, 47,000 to 51,000 and 33,000 to 38,000. `undefined` (nothing pinned) off Linux, without
+ * `taskset`, with fewer than two CPUs, or with `BENCH_THROUGHPUT_PIN=0`.
  */
 function pinCpus(): Pinned | undefined {
   if (process.env.BENCH_THROUGHPUT_PIN === '0' || process.platform !== 'linux') return undefined;
