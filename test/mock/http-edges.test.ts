@@ -41,6 +41,36 @@ function exchange(origin: string, text: string): Promise<RawReply> {
   });
 }
 
+/**
+ * Sends a token grant (`lines` added to its head) on a new connection, held a while by a latency
+ * fault; once the platform has it, writes `stray` on the same connection, and reads until the server
+ * closes it. The text read.
+ */
+async function grantThenStray(server: RunningServer, lines: string, stray: string): Promise<string> {
+  const body = 'grant_type=none&client_id=demo-client&client_secret=demo-secret-0123456789abcdef0123456789abcdef';
+  // Held a while, so that the stray bytes come while the grant is being answered.
+  server.platform.faults.add({ path: paths.accessToken, latencyMs: 1_000 });
+  const journaled = server.platform.requests.list().length;
+  const { hostname, port } = new URL(server.url);
+  const socket = net.connect(Number(port), hostname);
+  let received = '';
+  socket.on('data', (chunk: Buffer) => {
+    received += chunk.toString('utf8');
+  });
+  const closed = new Promise((resolve) => socket.on('close', resolve));
+  // On a machine slow enough that the answer was sent and the connection closed before the stray
+  // bytes, writing them fails (EPIPE): the answer read is still the grant's, and the test holds.
+  socket.on('error', () => undefined);
+  socket.write(
+    `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\n${lines}` +
+      `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+  );
+  await until(() => expect(server.platform.requests.list().length).toBe(journaled + 1));
+  socket.write(stray);
+  await closed;
+  return received;
+}
+
 describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
   let server: RunningServer;
   const lines: RequestLogLine[] = [];
@@ -109,27 +139,7 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
   );
 
   test('bytes after Connection: close that come once the request reached the platform do not replace its answer', async () => {
-    const body = 'grant_type=none&client_id=demo-client&client_secret=demo-secret-0123456789abcdef0123456789abcdef';
-    // Held a while, so that the stray byte comes while the grant is being answered.
-    server.platform.faults.add({ path: paths.accessToken, latencyMs: 1_000 });
-    const journaled = server.platform.requests.list().length;
-    const { hostname, port } = new URL(server.url);
-    const socket = net.connect(Number(port), hostname);
-    let received = '';
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString('utf8');
-    });
-    const closed = new Promise((resolve) => socket.on('close', resolve));
-    // On a machine slow enough that the answer was sent and the connection closed before the stray
-    // byte, writing it fails (EPIPE): the answer read is still the grant's, and the test holds.
-    socket.on('error', () => undefined);
-    socket.write(
-      `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\nconnection: close\r\n` +
-        `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
-    );
-    await until(() => expect(server.platform.requests.list().length).toBe(journaled + 1));
-    socket.write('X');
-    await closed;
+    const received = await grantThenStray(server, 'connection: close\r\n', 'X');
     // The grant issued a token: its answer says so, rather than a 400 that would say nothing changed.
     expect(received).toMatch(/^HTTP\/1\.1 200 /);
     expect(received).toContain('"access_token"');
@@ -157,23 +167,7 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
     // Kept alive far longer than the test may run: only the server's refusal closes the connection.
     const held = await startServer({ port: 0, seed: 'demo', keepAliveTimeoutMs: 600_000 });
     try {
-      const body = 'grant_type=none&client_id=demo-client&client_secret=demo-secret-0123456789abcdef0123456789abcdef';
-      held.platform.faults.add({ path: paths.accessToken, latencyMs: 1_000 });
-      const { hostname, port } = new URL(held.url);
-      const socket = net.connect(Number(port), hostname);
-      let received = '';
-      socket.on('data', (chunk: Buffer) => {
-        received += chunk.toString('utf8');
-      });
-      const closed = new Promise((resolve) => socket.on('close', resolve));
-      socket.on('error', () => undefined);
-      socket.write(
-        `POST ${paths.accessToken} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
-          `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
-      );
-      await until(() => expect(held.platform.requests.list()).toHaveLength(1));
-      socket.write('\u0000 / HTTP/1.1\r\n\r\n');
-      await closed;
+      const received = await grantThenStray(held, '', '\u0000 / HTTP/1.1\r\n\r\n');
       expect(received).toMatch(/^HTTP\/1\.1 200 /);
       expect(received).toContain('"access_token"');
       expect(received).not.toContain('malformed_request');
