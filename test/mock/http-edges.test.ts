@@ -168,9 +168,10 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
     const held = await startServer({ port: 0, seed: 'demo', keepAliveTimeoutMs: 600_000 });
     try {
       const received = await grantThenStray(held, '', '\u0000 / HTTP/1.1\r\n\r\n');
+      // The grant's answer comes first and whole. (On a machine slow enough that it was sent before
+      // the stray bytes came, their refusal follows it on the idle connection, which is right too.)
       expect(received).toMatch(/^HTTP\/1\.1 200 /);
       expect(received).toContain('"access_token"');
-      expect(received).not.toContain('malformed_request');
     } finally {
       await held.close();
     }
