@@ -3,7 +3,8 @@
  * fixed budget, for size). Exits non-zero when a ratio is over its target.
  *
  *   1. an SDK call vs raw fetch + JSON.parse, against the same local platform server; peers
- *      (ky alone, openapi-fetch, ofetch, wretch) measured the same way, as reference rows;
+ *      (ky alone, openapi-fetch, ofetch, wretch) measured the same way, as reference rows; and each
+ *      client's own work, given a `fetch` that answers at once, as reference rows;
  *   2. the platform answering in process under MSW vs a bare one-handler MSW response, for a read;
  *      and for a 1000-entry change-log batch (endpoint 4) sent through the SDK, vs a handler that
  *      parses and checks the body (the least any platform must do), the bare one as a reference;
@@ -22,7 +23,7 @@ import type { AddressInfo } from 'node:net';
 import ky from 'ky';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { ofetch } from 'ofetch';
+import { createFetch, ofetch } from 'ofetch';
 import createFetchClient from 'openapi-fetch';
 import wretch from 'wretch';
 import QueryStringAddon from 'wretch/addons/queryString';
@@ -42,6 +43,42 @@ const SCOPES = ['/external/product/r'];
 
 /** The peers a user could pick instead of the SDK, each calling the same endpoint. */
 const PEERS = ['ky alone', 'openapi-fetch', 'ofetch', 'wretch'] as const;
+
+/**
+ * The peers' calls of get products, each given what the SDK is given (the origin, the headers, the
+ * path and the query as an object) and called as its documentation shows, so that each builds the
+ * URL as the SDK does; with `fetchImpl` as their `fetch`, when given. openapi-fetch is typed by a
+ * generated `paths` type; the bench calls it untyped.
+ */
+function peerCalls(
+  origin: string,
+  headers: Record<string, string>,
+  fetchImpl?: typeof fetch,
+): Record<(typeof PEERS)[number], () => Promise<unknown>> {
+  const given = fetchImpl ? { fetch: fetchImpl } : {};
+  const kyClient = ky.create({ prefixUrl: origin, headers, ...given });
+  const openapi = createFetchClient({ baseUrl: origin, headers, ...given });
+  const ofetchClient = (fetchImpl ? createFetch({ fetch: fetchImpl }) : ofetch).create({ baseURL: origin, headers });
+  const wretchClient = (fetchImpl ? wretch(origin).polyfills({ fetch: fetchImpl }) : wretch(origin))
+    .addon(QueryStringAddon)
+    .headers(headers);
+  return {
+    'ky alone': () => kyClient.get(PATH.slice(1), { searchParams: QUERY }).json(),
+    'openapi-fetch': () => openapi.GET(PATH as never, { params: { query: QUERY } } as never),
+    ofetch: () => ofetchClient(PATH, { query: QUERY }),
+    wretch: () => wretchClient.url(PATH).query(QUERY).get().json(),
+  };
+}
+
+/** Throws unless every peer answers `expected` (the SDK's answer): else the comparison would not be of the same work. */
+async function sameAnswers(expected: unknown, peers: Record<string, () => Promise<unknown>>): Promise<void> {
+  for (const [name, call] of Object.entries(peers)) {
+    const answer = await call();
+    const data = name === 'openapi-fetch' ? (answer as { data: unknown }).data : answer;
+    if (JSON.stringify(data) !== JSON.stringify(expected))
+      throw new Error(`${name} answered another body than the SDK`);
+  }
+}
 
 /**
  * The SDK, and peers a user could pick instead, each against fetch + JSON.parse on the same server,
@@ -65,27 +102,9 @@ async function clientsVersusFetch(): Promise<Result[]> {
   const unchecked = new BuiltClient({ ...options, validateResponses: false });
   const url = `${server.url}${PATH}?${new URLSearchParams(QUERY)}`;
   const headers = { accept: 'application/json', authorization: `Bearer ${token}` };
-  // Each peer is given what the SDK is given (the server's URL, the headers, the path and the query as
-  // an object) and called as its documentation shows, so that it builds the URL as the SDK does.
-  const kyClient = ky.create({ prefixUrl: server.url, headers });
-  // openapi-fetch is typed by a generated `paths` type; the bench calls it untyped.
-  const openapi = createFetchClient({ baseUrl: server.url, headers });
-  const ofetchClient = ofetch.create({ baseURL: server.url, headers });
-  const wretchClient = wretch(server.url).addon(QueryStringAddon).headers(headers);
   const sdk = 'SDK products.list';
-  const peers: Record<(typeof PEERS)[number], () => Promise<unknown>> = {
-    'ky alone': () => kyClient.get(PATH.slice(1), { searchParams: QUERY }).json(),
-    'openapi-fetch': () => openapi.GET(PATH as never, { params: { query: QUERY } } as never),
-    ofetch: () => ofetchClient(PATH, { query: QUERY }),
-    wretch: () => wretchClient.url(PATH).query(QUERY).get().json(),
-  };
-  // The same answer from each, or the comparison would not be of the same work.
-  const expected = JSON.stringify(await client.products.list(QUERY));
-  for (const [name, call] of Object.entries(peers)) {
-    const answer = await call();
-    const data = name === 'openapi-fetch' ? (answer as { data: unknown }).data : answer;
-    if (JSON.stringify(data) !== expected) throw new Error(`${name} answered another body than the SDK`);
-  }
+  const peers = peerCalls(server.url, headers);
+  await sameAnswers(await client.products.list(QUERY), peers);
   try {
     const { results, times } = await compareTogether(
       {
@@ -105,6 +124,51 @@ async function clientsVersusFetch(): Promise<Result[]> {
   } finally {
     await server.close();
   }
+}
+
+/**
+ * Each client's own work, without a network: the SDK and its peers given a `fetch` that answers at
+ * once (a new `Response` with the platform's answer to the call), each against that `fetch` with
+ * `JSON.parse`, in the same rounds, then the SDK against each peer head to head. Reference rows:
+ * through a local server the time of `fetch` itself (240 us a call or more on the bench's machine)
+ * and its spread hide a few microseconds' difference between two clients.
+ */
+async function clientsOwnWork(): Promise<Result[]> {
+  const { PlatformClient: BuiltClient } = await builtSdk();
+  const platform = createPlatform({ seed: 'demo' });
+  const token = platform.mintToken({ scopes: SCOPES }).access_token;
+  const headers = { accept: 'application/json', authorization: `Bearer ${token}` };
+  const origin = defaultHosts.api;
+  const url = `${origin}${PATH}?${new URLSearchParams(QUERY)}`;
+  const answer = await platform.handle(new Request(url, { headers }));
+  const body = await answer.text();
+  const answerHeaders = Object.fromEntries(answer.headers);
+  const atOnce: typeof fetch = async () => new Response(body, { status: 200, headers: answerHeaders });
+  const options = {
+    environment: 'stage',
+    hosts: { api: origin, auth: origin },
+    auth: { accessToken: token },
+    fetch: atOnce,
+  } as const;
+  const client = new BuiltClient(options);
+  const unchecked = new BuiltClient({ ...options, validateResponses: false });
+  const sdk = 'own work: SDK products.list';
+  const peers = peerCalls(origin, headers, atOnce);
+  await sameAnswers(await client.products.list(QUERY), peers);
+  const { results, times } = await compareTogether(
+    {
+      name: 'a fetch answering at once + JSON.parse',
+      run: async () => JSON.parse(await (await atOnce(url, { headers })).text()),
+    },
+    [
+      { name: sdk, run: () => client.products.list(QUERY) },
+      { name: 'own work: the SDK without its answer check', run: () => unchecked.products.list(QUERY) },
+      ...PEERS.map((name) => ({ name: `own work: ${name}`, run: peers[name] })),
+    ],
+    { ops: 1000 },
+  );
+  // Reference rows, without targets: the targets are on the calls through a server.
+  return [...results, ...PEERS.map((name) => headToHead(times, sdk, `own work: ${name}`))];
 }
 
 async function mockInProcessVersusBareMsw(): Promise<Result> {
@@ -249,6 +313,7 @@ const throughputRows: ThroughputRow[] = [];
 /** The groups of cases; `npm run bench -- <word>...` runs only the groups whose name has one of the words. */
 const groups: ReadonlyArray<[string, () => Promise<Result | Result[]>]> = [
   ['sdk clients', clientsVersusFetch],
+  ['sdk own work', clientsOwnWork],
   ['msw in-process', mockInProcessVersusBareMsw],
   ['batch change-log', changeLogBatchVersusBareMsw],
   ['server', serverVersusRawNodeHttp],
@@ -270,7 +335,7 @@ const results = new Map<string, Result[]>();
 progress('speed: each case alternates baseline and subject in 31 rounds (a dot per round)\n');
 for (const [name, run] of chosen) results.set(name, [await run()].flat());
 const of = (...names: string[]) => names.flatMap((n) => results.get(n) ?? []);
-const speed = of('sdk clients', 'msw in-process', 'batch change-log', 'server', 'layers', 'throughput');
+const speed = of('sdk clients', 'sdk own work', 'msw in-process', 'batch change-log', 'server', 'layers', 'throughput');
 const memory = of('memory');
 const size = of('size');
 
