@@ -202,31 +202,94 @@ function defineHidden(target: object, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, writable: true, enumerable: false, configurable: true });
 }
 
+/** A field of a failure that its stand-in leaves out: an object the SDK cannot see into, or data that quotes a secret. */
+const LEFT_OUT: unique symbol = Symbol('left out');
+
+/** The most values of a failure's plain data that are looked into before it is left out unseen. */
+const MAX_SEEN = 1000;
+
 /**
- * A failure as an error's `cause` may show it: itself when `clean` changes nothing in its message
- * nor in its causes' ({@link MAX_CAUSES} deep); else a stand-in of its class whose message, stack
- * and own text fields are cleaned (its own numbers and booleans kept: `errno`), its cause the
- * cause's stand-in, its own fields holding objects left out. A thrown text is cleaned.
+ * A failure as an error's `cause` may show it: itself when nothing it holds quotes a secret; else a
+ * stand-in of its class. What is looked at: its message and stack, its causes ({@link MAX_CAUSES}
+ * deep), and its own fields, where a `fetch` of the caller's may keep the request (an error that
+ * carries `config.headers` or the body sent). In a stand-in, a text is cleaned, a number or boolean
+ * kept (`errno`), a failure replaced by its own stand-in (an `AggregateError`'s `errors`), an array
+ * of them cleaned alike, and plain data (objects and arrays of texts and numbers) kept when no text
+ * in it quotes a secret; anything else is left out: plain data that quotes one, and an object whose
+ * contents the SDK cannot see (a `Request`, a `Headers`, a function). A thrown text is cleaned; a
+ * thrown value that is not a failure is kept when it is plain data quoting nothing, and is
+ * `undefined` (no cause) otherwise.
  */
 export function cleanCause(error: unknown, clean: (text: string) => string, depth = 0): unknown {
-  if (typeof error === 'string') return clean(error);
-  if (!(error instanceof Error)) return error;
-  const cause = depth < MAX_CAUSES ? cleanCause(error.cause, clean, depth + 1) : undefined;
+  const cleaned = cleanField(error, clean, depth);
+  return cleaned === LEFT_OUT ? undefined : cleaned;
+}
+
+/** A value a failure holds, as its stand-in holds it: the value itself when nothing in it changes. */
+function cleanField(value: unknown, clean: (text: string) => string, depth: number): unknown {
+  if (typeof value === 'string') return clean(value);
+  if (typeof value === 'function') return LEFT_OUT;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > MAX_CAUSES) return LEFT_OUT;
+  if (value instanceof Error) return cleanFailure(value, clean, depth);
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown) => cleanField(item, clean, depth + 1));
+    return items.every((item, i) => item === value[i]) ? value : items.filter((item) => item !== LEFT_OUT);
+  }
+  return isPlainData(value) && quotesNothing(value, clean) ? value : LEFT_OUT;
+}
+
+/** `error` itself when nothing it holds quotes a secret; else its stand-in ({@link cleanCause}). */
+function cleanFailure(error: Error, clean: (text: string) => string, depth: number): Error {
+  const fields = Object.getOwnPropertyDescriptors(error);
+  const kept = new Map<string, unknown>();
+  let changed = false;
+  for (const [key, field] of Object.entries(fields)) {
+    if (!('value' in field) || ['name', 'message', 'stack', 'cause'].includes(key)) continue;
+    const value = cleanField(field.value, clean, depth + 1);
+    if (value !== field.value) changed = true;
+    if (value !== LEFT_OUT) kept.set(key, value);
+  }
+  const cause = cleanCause(error.cause, clean, depth + 1);
   const message = clean(error.message);
-  if (message === error.message && cause === error.cause) return error;
+  const stack = typeof error.stack === 'string' ? clean(error.stack) : undefined;
+  if (!changed && message === error.message && stack === error.stack && cause === error.cause) return error;
   // A DOMException's fields are read through its own slots, which a stand-in lacks: it stands in as an Error.
   const domException = typeof DOMException !== 'undefined' && error instanceof DOMException;
   const copy = Object.create(domException ? Error.prototype : (Object.getPrototypeOf(error) as object | null)) as Error;
-  for (const [key, field] of Object.entries(Object.getOwnPropertyDescriptors(error))) {
-    const value: unknown = field.value;
-    if (!('value' in field) || ['name', 'message', 'stack', 'cause'].includes(key)) continue;
-    if (typeof value === 'object' ? value !== null : typeof value === 'function') continue;
-    Object.defineProperty(copy, key, { ...field, value: typeof value === 'string' ? clean(value) : value });
-  }
+  for (const [key, value] of kept) Object.defineProperty(copy, key, { ...fields[key], value });
   // Set on the stand-in itself, whether the failure's are its own or its class's (a DOMException's).
   defineHidden(copy, 'name', error.name);
   defineHidden(copy, 'message', message);
-  if (typeof error.stack === 'string') defineHidden(copy, 'stack', clean(error.stack));
+  if (stack !== undefined) defineHidden(copy, 'stack', stack);
   if (cause !== undefined) defineHidden(copy, 'cause', cause);
   return copy;
+}
+
+/**
+ * Whether `value` is plain data all through: objects of no class but `Object` (or none), arrays,
+ * texts, numbers, booleans and `null`, at most {@link MAX_SEEN} values and {@link MAX_CAUSES} deep.
+ * Only such data can be looked into whole; an object of another class may hold what it sent where
+ * no field shows it.
+ */
+function isPlainData(value: unknown): boolean {
+  let seen = 0;
+  const plain = (v: unknown, depth: number): boolean => {
+    if (++seen > MAX_SEEN) return false;
+    if (v === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof v)) return true;
+    if (typeof v !== 'object' || depth > MAX_CAUSES) return false;
+    if (Array.isArray(v)) return v.every((item: unknown) => plain(item, depth + 1));
+    const prototype = Object.getPrototypeOf(v) as unknown;
+    if (prototype !== Object.prototype && prototype !== null) return false;
+    return Object.values(Object.getOwnPropertyDescriptors(v)).every(
+      (field) => 'value' in field && plain(field.value, depth + 1),
+    );
+  };
+  return plain(value, 0);
+}
+
+/** Whether no text of plain data `value` (its keys among them) quotes a secret `clean` takes out. */
+function quotesNothing(value: object, clean: (text: string) => string): boolean {
+  const text = JSON.stringify(value);
+  return clean(text) === text;
 }

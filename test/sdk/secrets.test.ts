@@ -486,3 +486,81 @@ describe("an error answer that quotes the request back: the APIError quotes none
     expect(JSON.stringify(error)).not.toContain(userToken);
   });
 });
+
+describe("a fetch whose failure carries the request it was given (as an HTTP library's error may): the APIConnectionError's cause keeps none of its secrets", () => {
+  const ticket = 'carried-ticket-0123456789';
+  const secret = 'carried-client-secret-0123456789';
+  /** A client whose every attempt fails with what `failure` makes of the request it was given. */
+  const failingWith = (failure: (url: string, init: RequestInit) => unknown) =>
+    siteClient({
+      credentials: { clientId: demoSite.clientId, clientSecret: secret },
+      maxRetries: 0,
+      fetch: async (input, init = {}) => {
+        throw failure(String(input), init);
+      },
+    });
+  const exchange = (sdk: PlatformClient) => sdk.authorization.exchangeTicket({ ticket }).catch((e: unknown) => e);
+  /** The texts a logger or a reader of the error would see, none of which may hold a secret. */
+  const shown = (error: unknown) => [String(error), inspect(error, { depth: 10, showHidden: true })];
+
+  test('fields of texts and plain data: the texts cleaned, data quoting a secret left out, the rest kept', async () => {
+    const error = await exchange(
+      failingWith((url, init) =>
+        Object.assign(new TypeError('fetch failed'), {
+          code: 'ECONNRESET',
+          errno: -104,
+          url,
+          requestBody: init.body,
+          config: { url, headers: { ...(init.headers as Record<string, string>) }, data: init.body },
+          socket: { remotePort: 443, bytesWritten: 0 },
+        }),
+      ),
+    );
+    expect(error).toBeInstanceOf(APIConnectionError);
+    const cause = (error as APIConnectionError).cause as Record<string, unknown>;
+    expect(cause).toBeInstanceOf(TypeError);
+    expect(cause.message).toBe('fetch failed');
+    expect(cause).toMatchObject({ code: 'ECONNRESET', errno: -104, socket: { remotePort: 443, bytesWritten: 0 } });
+    expect(cause.requestBody).toContain('"ticket":"[REDACTED]"');
+    expect(cause).not.toHaveProperty('config');
+    for (const text of shown(error)) for (const value of [ticket, secret]) expect(text).not.toContain(value);
+  });
+
+  test('an object the SDK cannot see into (a Request) is left out; failures among the fields stand in cleaned', async () => {
+    const error = await exchange(
+      failingWith((url, init) =>
+        Object.assign(new Error('request failed'), {
+          request: new Request(url, init),
+          errors: [new Error(`the body was ${String(init.body)}`), new Error('no route to host')],
+        }),
+      ),
+    );
+    const cause = (error as APIConnectionError).cause as Record<string, unknown>;
+    expect(cause).not.toHaveProperty('request');
+    expect(cause.errors).toEqual([expect.any(Error), expect.any(Error)]);
+    const [first, second] = cause.errors as Error[];
+    expect(first?.message).toContain('"ticket":"[REDACTED]"');
+    expect(second?.message).toBe('no route to host');
+    for (const text of shown(error)) for (const value of [ticket, secret]) expect(text).not.toContain(value);
+  });
+
+  test('a thrown object that is not an Error: kept when it quotes nothing, no cause when it quotes a secret', async () => {
+    const quoting = await exchange(failingWith((_, init) => ({ reason: 'refused', body: init.body })));
+    expect(quoting).toBeInstanceOf(APIConnectionError);
+    expect((quoting as APIConnectionError).cause).toBeUndefined();
+    for (const text of shown(quoting)) for (const value of [ticket, secret]) expect(text).not.toContain(value);
+
+    const plain = { reason: 'refused', retryable: false };
+    const quiet = await exchange(failingWith(() => plain));
+    expect((quiet as APIConnectionError).cause).toBe(plain);
+  });
+
+  test('a failure that quotes nothing, in no field: the cause is the failure itself, not a copy', async () => {
+    const failure = Object.assign(new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') }), {
+      code: 'ECONNREFUSED',
+      address: { host: '127.0.0.1', port: 9 },
+    });
+    const error = await exchange(failingWith(() => failure));
+    expect((error as APIConnectionError).cause).toBe(failure);
+  });
+});
