@@ -123,6 +123,10 @@ export class Call implements LoggedCall {
   build(clientHeaders: Readonly<Record<string, string>>, callHeaders: RequestHeaders | undefined): void {
     if (!this.authenticate && this.token !== undefined && !isHeaderValue(this.token)) refuse(['accessToken']);
     this.headers = mergeHeaders(clientHeaders, callHeaders);
+    // The SDK's own, as the spec has every request send them: a caller's header of either name is
+    // not sent (`content-type` goes with a JSON body only, below).
+    this.headers.accept = 'application/json';
+    if (this.json === undefined && Object.hasOwn(this.headers, 'content-type')) delete this.headers['content-type'];
     // The marker is the SDK's alone: one of the caller's headers of its name would turn a write into a GET.
     if (this.wireMethod !== this.method) this.headers[GET_WITH_BODY] = '1';
     else if (Object.hasOwn(this.headers, GET_WITH_BODY)) delete this.headers[GET_WITH_BODY];
@@ -134,7 +138,7 @@ export class Call implements LoggedCall {
         // refused as such, not a failure of the network (an APIConnectionError) after nothing was sent.
         refuse(['body'], 'must be a value JSON can hold (no BigInt, no circular reference)');
       }
-      this.headers['content-type'] ??= 'application/json';
+      this.headers['content-type'] = 'application/json';
     }
   }
 

@@ -461,6 +461,8 @@ export interface PlatformClientOptions {
   /**
    * Headers sent with every request (a call's own `headers` win). A value with a line break, a NUL
    * or another character a header cannot carry is refused, naming the header (never its value).
+   * `accept` and `content-type` are the SDK's (`application/json`, the latter with a body only): a
+   * header of either name given here or with a call is not sent.
    */
   headers?: Record<string, string>;
 }

@@ -69,7 +69,7 @@ export interface RequestOptions {
    * idempotency key, so a write whose answer was lost may be applied twice.
    */
   retryWrite?: boolean;
-  /** Headers for this call: see {@link RequestHeaders}. */
+  /** Headers for this call, over the client's: see {@link RequestHeaders} (`accept` and `content-type` stay the SDK's). */
   headers?: RequestHeaders;
   /**
    * A user's access token for this call (e.g. ticket generation for the user, endpoint 22 form b):

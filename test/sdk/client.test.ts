@@ -64,6 +64,26 @@ describe('headers', () => {
     expect(sent?.headers).toMatchObject({ accept: 'application/json', 'x-integration': 'shop-sync', 'x-trace': 't-1' });
     expect(sent?.headers['content-type']).toBeUndefined();
   });
+
+  test("accept and a JSON body's content-type are the SDK's, as the spec has every request send them: a client's or a call's header of those names is not sent, and a request without a body has no content-type", async () => {
+    const sdk = client({ headers: { accept: 'text/html', 'content-type': 'text/plain' } });
+    await sdk.products.list({}, { headers: { Accept: 'application/xml' } });
+    await sdk.prices.update(
+      {
+        package_integration_code: 'PREMIUM-DIGITAL',
+        price_periods: [
+          { subscription_type: 'recurring', payment_option: 'creditcard', type: 'month', length: 1, price: 9 },
+        ],
+      },
+      { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
+    );
+    const [read] = requestsTo(platform, paths.getProducts);
+    const [write] = requestsTo(platform, paths.updatePrices);
+    expect(read?.headers.accept).toBe('application/json');
+    expect(read?.headers).not.toHaveProperty('content-type');
+    expect(write?.headers).toMatchObject({ accept: 'application/json', 'content-type': 'application/json' });
+    expect(write?.status).toBe(200);
+  });
 });
 
 describe('logging', () => {
