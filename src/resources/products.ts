@@ -13,9 +13,22 @@ import { APIResource } from './resource.js';
 
 /**
  * The query of {@link Products.paymentPeriods}: `product_id` or `product_code`, exactly one.
- * (The platform also takes `id` for `product_id`, as in the spec's samples.)
+ * (The platform also takes `id` for `product_id`, as in the spec's samples; the SDK sends
+ * `product_id`, which the spec names, even for a JavaScript caller's `id`.)
  */
 export type PaymentPeriodsQuery = Exclude<GetPaymentPeriodsQuery, { id: string }>;
+
+/**
+ * `query` with the spec's samples' `id` spelled `product_id`, as the spec names the parameter: the
+ * type leaves `id` out, but a JavaScript caller may follow the samples. Given beside `product_id`,
+ * it is left for the query's check to refuse.
+ */
+function withProductId(query: PaymentPeriodsQuery): PaymentPeriodsQuery {
+  if (typeof query !== 'object' || query === null || !Object.hasOwn(query, 'id') || Object.hasOwn(query, 'product_id'))
+    return query;
+  const { id, ...rest } = query as GetPaymentPeriodsQuery & { id?: string };
+  return { ...rest, product_id: id } as PaymentPeriodsQuery;
+}
 
 /** Products, packages and campaigns (spec endpoints 2, 3, 15). */
 export class Products extends APIResource {
@@ -32,7 +45,7 @@ export class Products extends APIResource {
    * 404 `not_found` when it is absent. Scope `/external/product/r`.
    */
   paymentPeriods(query: PaymentPeriodsQuery, options?: RequestOptions): APIPromise<GetPaymentPeriodsResponse> {
-    return this._client.request(getPaymentPeriods, query, options);
+    return this._client.request(getPaymentPeriods, withProductId(query), options);
   }
 
   /**

@@ -53,6 +53,25 @@ describe('3. Get payment periods', () => {
     expect(items).toMatchObject([{ id: demoIds.periods.summerCreditcard, price: 49, iteration_type: 'month' }]);
   });
 
+  test("by the spec's samples' id (a JavaScript caller's): sent as product_id, as the spec names it", async () => {
+    const query = { id: demoIds.products.premiumSummer } as unknown as { product_id: string };
+    const { items } = await client().products.paymentPeriods(query);
+    expect(items).toMatchObject([{ id: demoIds.periods.summerCreditcard }]);
+    expect(requestsTo(platform, paths.getPaymentPeriods)).toMatchObject([
+      { query: { product_id: demoIds.products.premiumSummer } },
+    ]);
+    expect(requestsTo(platform, paths.getPaymentPeriods)[0]?.query).not.toHaveProperty('id');
+    expect(query).toEqual({ id: demoIds.products.premiumSummer });
+  });
+
+  test('id beside product_id: refused before sending, as two names of one parameter', async () => {
+    const query = { id: demoIds.products.premiumSummer, product_id: demoIds.products.premiumSummer };
+    await expect(client().products.paymentPeriods(query as { product_id: string })).rejects.toMatchObject({
+      name: 'RequestValidationError',
+    });
+    expect(requestsTo(platform, paths.getPaymentPeriods)).toEqual([]);
+  });
+
   test('a package that is absent: 404 not_found naming the field', async () => {
     await expect(client().products.paymentPeriods({ product_code: 'no-such-package' })).rejects.toMatchObject({
       status: 404,
