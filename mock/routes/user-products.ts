@@ -4,6 +4,7 @@
  */
 
 import { provisionUserProduct, updateUserProduct } from '../../src/endpoints.js';
+import { compareInstants } from '../../src/instants.js';
 import { callerAccount } from '../core/authentication.js';
 import { HttpError, invalidParameter, notFound } from '../core/errors.js';
 import { sameId } from '../core/ids.js';
@@ -13,7 +14,7 @@ import { addUserProduct, isLive, provisionServiceOf, requireProvisionService } f
 
 /** A validity window must end after it starts. */
 function checkWindow(validFrom: string, validTo: string): void {
-  if (Date.parse(validTo) <= Date.parse(validFrom))
+  if (compareInstants(validTo, validFrom) <= 0)
     throw invalidParameter('valid_to', 'Parameter must be later than valid_from');
 }
 
@@ -39,8 +40,6 @@ const provision = apiRoute(
     // As endpoints 4 and 5 refuse an archived account; an inactive one may still be provisioned.
     if (account.status === 'archived')
       throw new HttpError(409, 'invalid_state', 'The account is archived', 'account_id');
-    const from = Date.parse(input.valid_from);
-    const to = Date.parse(input.valid_to);
     const overlapping = state
       .userProductsOf(account.id)
       .find(
@@ -48,8 +47,8 @@ const provision = apiRoute(
           sameId(u.product_id, pkg.id) &&
           u.provision_service === service &&
           isLive(u, now) &&
-          Date.parse(u.valid_from) < to &&
-          from < Date.parse(u.valid_to),
+          compareInstants(u.valid_from, input.valid_to) < 0 &&
+          compareInstants(input.valid_from, u.valid_to) < 0,
       );
     if (overlapping)
       throw new HttpError(

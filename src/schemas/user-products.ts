@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { compareInstants } from '../instants.js';
 import { atLeastOne, givenDateTime, id, productCode } from './common.js';
 import { SubscriptionType } from './products.js';
 
@@ -23,7 +24,7 @@ export type SettableUserProductState = z.infer<typeof SettableUserProductState>;
  */
 function windowEndsAfterStart(ctx: z.core.ParsePayload<{ valid_from?: string; valid_to?: string }>): void {
   const { valid_from: from, valid_to: to } = ctx.value;
-  if (from !== undefined && to !== undefined && Date.parse(to) <= Date.parse(from))
+  if (from !== undefined && to !== undefined && compareInstants(to, from) <= 0)
     ctx.issues.push({
       code: 'custom',
       input: to,

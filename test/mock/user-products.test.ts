@@ -100,6 +100,20 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
       ["another organisation's package", { package_code: 'complex-bundle' }, 404, 'not_found', 'package_code'],
       ['valid_from after valid_to', { valid_from: TO, valid_to: FROM }, 400, 'invalid_parameter', 'valid_to'],
       ['valid_from equal to valid_to', { valid_to: FROM }, 400, 'invalid_parameter', 'valid_to'],
+      [
+        'a window that ends a tenth of a microsecond before it starts (one millisecond to Date.parse)',
+        { valid_from: '2030-01-01T00:00:00.0002Z', valid_to: '2030-01-01T00:00:00.0001Z' },
+        400,
+        'invalid_parameter',
+        'valid_to',
+      ],
+      [
+        'valid_to the same instant as valid_from, written otherwise (.5Z and 01:00:00.500+01:00)',
+        { valid_from: '2030-01-01T00:00:00.5Z', valid_to: '2030-01-01T01:00:00.500+01:00' },
+        400,
+        'invalid_parameter',
+        'valid_to',
+      ],
       ['a missing field', { subscription_type: undefined }, 400, 'invalid_parameter', 'subscription_type'],
       ['an unknown field', { state: 'activated' }, 400, 'unknown_parameter', 'state'],
       ['a malformed account id', { account_id: 'x' }, 400, 'invalid_parameter', 'account_id'],
@@ -115,6 +129,23 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
     ])('refuses %s, and creates nothing', async (_, patch, status, code, field) => {
       const answer = await expectUnchanged(h.platform, () => provision({ ...body, ...patch }));
       expectError(answer, status, code, field);
+    });
+
+    test('a window shorter than a millisecond is a window: compared to the fraction each end gives', async () => {
+      const window = { valid_from: '2030-01-01T00:00:00.0001Z', valid_to: '2030-01-01T01:00:00.0002+01:00' };
+      const { id } = expectOk(await provision({ ...body, ...window }), IdResponse, 201);
+      expect(userProduct(id)).toMatchObject(window);
+      // It overlaps a second provisioning of the package that starts inside it, to the tenth of a microsecond.
+      const inside = { valid_from: '2030-01-01T00:00:00.00015Z', valid_to: TO };
+      expectError(
+        await expectUnchanged(h.platform, () => provision({ ...body, ...inside })),
+        409,
+        'already_provisioned',
+        'package_code',
+      );
+      // And not one that starts where it ends.
+      const after = { valid_from: '2030-01-01T00:00:00.0002Z', valid_to: TO };
+      expectOk(await provision({ ...body, ...after }), IdResponse, 201);
     });
 
     test.each(['subscription_type', 'valid_from', 'account_id'])(

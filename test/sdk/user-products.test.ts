@@ -99,6 +99,26 @@ describe('13 and 12. user-products of the provision service', () => {
     expect(received(paths.provisionUserProduct)).toEqual([]);
   });
 
+  test('a window shorter than a millisecond: sent when it ends after it starts, refused before sending when not', async () => {
+    const provision = (valid_from: string, valid_to: string) =>
+      sdk().userProducts.provision({
+        account_id: anna,
+        package_code: 'premium-digital',
+        subscription_type: 'recurring',
+        valid_from,
+        valid_to,
+      });
+    await expect(provision('2030-01-01T00:00:00.0002Z', '2030-01-01T00:00:00.0001Z')).rejects.toMatchObject({
+      constructor: RequestValidationError,
+      field: 'valid_to',
+    });
+    expect(received(paths.provisionUserProduct)).toEqual([]);
+    await expect(provision('2030-01-01T00:00:00.0001Z', '2030-01-01T00:00:00.0002Z')).resolves.toMatchObject({
+      id: expect.any(String),
+    });
+    expect(received(paths.provisionUserProduct)).toHaveLength(1);
+  });
+
   test('a malformed package code is refused before anything is sent', async () => {
     await expect(
       sdk().userProducts.provision({
