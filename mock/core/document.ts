@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { dateTime, givenDateTime, id } from '../../src/schemas/common.js';
 import { HelpdeskMessageState, HelpdeskMessageType } from '../../src/schemas/helpdesk.js';
+import { MAX_PRICE } from '../../src/schemas/price-bound.js';
 import { PeriodType, PriceDetail, SubscriptionType } from '../../src/schemas/products.js';
 import { SsoSessionStatus } from '../../src/schemas/sign-on.js';
 import { decimalPrice } from '../../src/schemas/subscription-system.js';
@@ -110,8 +111,11 @@ const StoredPricePeriod = z.strictObject({
   payment_option: nonEmpty,
   type: PeriodType,
   length: z.number().int().positive(),
-  price: z.number().optional().meta({ description: 'the simple price model' }),
-  details: z.array(z.strictObject(PriceDetail.shape)).optional().meta({ description: 'the complex price model' }),
+  price: z.number().max(MAX_PRICE).optional().meta({ description: 'the simple price model' }),
+  details: z
+    .array(z.strictObject({ ...PriceDetail.shape, price: PriceDetail.shape.price.max(MAX_PRICE) }))
+    .optional()
+    .meta({ description: 'the complex price model' }),
   /** Only for `psp`: the payment method's type and name. */
   payment_option_details: z.strictObject({ type: text, name: text }).optional().meta({ description: 'for `psp`' }),
   enabled: z.boolean(),

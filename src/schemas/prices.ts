@@ -1,6 +1,7 @@
 /** Prices of packages and campaigns: endpoint 1's request, its periods and their rules. */
 import * as z from 'zod';
 import { withRule } from './common.js';
+import { MAX_PRICE } from './price-bound.js';
 import { PaymentOption, PeriodType, SubscriptionType } from './products.js';
 
 // ---------------------------------------------------------------- 1. update prices
@@ -15,14 +16,17 @@ const MAX_PRICE_TEXT = 100;
 /** The most lines of one period's `details`: the spec gives no count; a price is a few lines. */
 const MAX_PRICE_DETAILS = 100;
 
+/** A price as endpoint 1 takes it: a number from 0 to 1,000,000,000,000 (see `MAX_PRICE`). */
+const price = z.number().nonnegative().max(MAX_PRICE);
+
 /**
  * One line of the complex price model as endpoint 1 takes it: a `name` of 1 to 100 characters, a
- * `price` of at least 0 (as a period's simple `price`) and a `vat_code` that is a non-negative
- * integer.
+ * `price` of 0 to 1,000,000,000,000 (as a period's simple `price`) and a `vat_code` that is a
+ * non-negative integer.
  */
 export const PriceDetailInput = z.strictObject({
   name: z.string().min(1).max(MAX_PRICE_TEXT),
-  price: z.number().nonnegative(),
+  price,
   vat_code: z.number().int().nonnegative(),
 });
 /** A price detail as endpoint 1 takes it. */
@@ -48,7 +52,7 @@ const PricePeriodFields = z
     type: PeriodType,
     length: z.number().int().positive(),
     monthly_payments: z.boolean().optional(),
-    price: z.number().nonnegative().optional(),
+    price: price.optional(),
     details: z.array(PriceDetailInput).min(1).max(MAX_PRICE_DETAILS).optional(),
   })
   .check((ctx) => {
@@ -67,6 +71,14 @@ const PricePeriodFields = z
         input: period,
         path: ['payment_option_details'],
         message: 'Parameter is allowed only when payment_option is psp',
+      });
+    }
+    if (period.details !== undefined && period.details.reduce((sum, d) => sum + d.price, 0) > MAX_PRICE) {
+      ctx.issues.push({
+        code: 'custom',
+        input: period.details,
+        path: ['details'],
+        message: `Parameter must hold prices that sum to at most ${MAX_PRICE}`,
       });
     }
     if (period.price === undefined && period.details === undefined) {

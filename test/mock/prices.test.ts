@@ -242,6 +242,12 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
   test.each([
     ['a price below 0', body({ ...creditcard, price: -1 }), 'price_periods[0].price', 'Parameter must be at least 0'],
     [
+      'a price over 1,000,000,000,000',
+      body({ ...creditcard, price: 1e12 + 0.01 }),
+      'price_periods[0].price',
+      'Parameter must be at most 1000000000000',
+    ],
+    [
       'psp payment_option_details with an empty type (required)',
       body({ ...psp, payment_option_details: { type: '', name: 'Mastercard' } }),
       'price_periods[0].payment_option_details.type',
@@ -307,6 +313,21 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
       'Parameter size must be at most 100',
     ],
     [
+      'a details line priced over 1,000,000,000,000',
+      [{ name: 'Digital', price: 1e307, vat_code: 6 }],
+      'details[0].price',
+      'Parameter must be at most 1000000000000',
+    ],
+    [
+      'details lines whose prices sum to over 1,000,000,000,000 (each within it)',
+      [
+        { name: 'Digital', price: 1e12, vat_code: 6 },
+        { name: 'Paper', price: 0.01, vat_code: 25 },
+      ],
+      'details',
+      'Parameter must hold prices that sum to at most 1000000000000',
+    ],
+    [
       'more than 100 details lines',
       Array.from({ length: 101 }, () => ({ name: 'Digital', price: 1, vat_code: 6 })),
       'details',
@@ -331,6 +352,27 @@ describe.each(ADAPTERS)('update prices (endpoint 1) through %s', (kind) => {
     const details = Array.from({ length: 100 }, () => ({ name: 'D'.repeat(100), price: 1, vat_code: 6 }));
     const json = { package_integration_code: 'COMPLEX-BUNDLE', price_periods: [{ ...withoutPrice, details }] };
     expectOk(await update(json, token), IdResponse);
+  });
+
+  test('the highest price, 1,000,000,000,000: taken, and read back as it was sent, in each price model', async () => {
+    expectOk(await update(body({ ...creditcard, price: 1e12 })), IdResponse);
+    const [simple] = await products({ product_code: 'premium-digital' });
+    expect(simple!.price_periods.find((pp) => pp.id === demoIds.periods.premiumCreditcard)?.price).toBe(1e12);
+
+    const token = h.token([READ, WRITE], demoIds.clients.complex.clientId);
+    const { price: _, ...withoutPrice } = creditcard;
+    const details = [
+      { name: 'Digital', price: 999_999_999_999.99, vat_code: 6 },
+      { name: 'Paper', price: 0.01, vat_code: 25 },
+    ];
+    const json = { package_integration_code: 'COMPLEX-BUNDLE', price_periods: [{ ...withoutPrice, details }] };
+    expectOk(await update(json, token), IdResponse);
+    const { items } = expectOk(
+      await h.call(paths.getPaymentPeriods, { query: { product_code: 'complex-bundle' }, token }),
+      GetPaymentPeriodsResponse,
+    );
+    // Endpoint 3 answers the period's price as the sum of its lines, a number still.
+    expect(items.find((pp) => pp.payment_method === 'creditcard')?.price).toBe(1e12);
   });
 
   test('complex price model: a details line priced 0 with vat_code 0 is taken', async () => {

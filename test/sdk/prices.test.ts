@@ -76,6 +76,23 @@ describe('1. Update prices', () => {
       { ...period, details: Array.from({ length: 101 }, () => ({ name: 'A', price: 1, vat_code: 6 })) },
       'details',
     ],
+    ['a price over 1,000,000,000,000', { ...period, price: 1e12 + 0.01 }, 'price'],
+    [
+      'a details line priced over 1,000,000,000,000',
+      { ...period, details: [{ name: 'A', price: 1e307, vat_code: 6 }] },
+      'details[0].price',
+    ],
+    [
+      'details lines whose prices sum to over 1,000,000,000,000',
+      {
+        ...period,
+        details: [
+          { name: 'A', price: 1e12, vat_code: 6 },
+          { name: 'B', price: 1, vat_code: 6 },
+        ],
+      },
+      'details',
+    ],
   ])('%s: RequestValidationError naming it, and nothing is sent', async (_, pricePeriod, field) => {
     const call = client().prices.update({ package_integration_code: 'COMPLEX-BUNDLE', price_periods: [pricePeriod] });
     await expect(call).rejects.toMatchObject({
