@@ -43,6 +43,8 @@ function expectPage(answer: Answer, status = 200): string {
 
 function expectRedirect(answer: Answer): string {
   expect(answer.status, answer.text).toBe(303);
+  // A redirect carries a ticket to the site: no Referer, not even the shop's own origin, goes with it.
+  expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
   return answer.headers.get('location')!;
 }
 
