@@ -248,6 +248,21 @@ export function decodeParam(raw: string): string {
   return new URLSearchParams(`v=${plus.replaceAll('&', '%26')}`).get('v') ?? plus;
 }
 
+/**
+ * A parameter's value percent-encoded, as `encodeURIComponent` writes it. A lone surrogate (a JSON
+ * text's `\ud800`), which has no UTF-8 and makes `encodeURIComponent` throw, is written as U+FFFD,
+ * as a URL's parser writes it: a value redacted inside one must not fail whatever shows it.
+ */
+function encodedParam(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return encodeURIComponent(
+      Array.from(value, (c) => (c.length === 1 && c >= '\uD800' && c <= '\uDFFF' ? '\uFFFD' : c)).join(''),
+    );
+  }
+}
+
 /** Where a parameter's value ends, by the kind of text it is in. */
 export type ParamText = 'form' | 'url' | 'text';
 
@@ -333,7 +348,7 @@ export function redactParams(text: string, marker: string, kind: ParamText, dept
       const value = decodeParam(rawValue);
       const inner = redactParamValue(value, marker, depth);
       if (inner !== value) {
-        out += `${text.slice(last, eq + 1)}${inner === marker ? marker : encodeURIComponent(inner)}`;
+        out += `${text.slice(last, eq + 1)}${inner === marker ? marker : encodedParam(inner)}`;
         last = end;
       }
     }

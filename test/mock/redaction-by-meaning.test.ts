@@ -460,6 +460,35 @@ describe('the request log line', () => {
     expect(`${JSON.stringify(lines)}${journal}`).not.toMatch(/MK0[68]/);
   });
 
+  test("a value redacted beside a lone surrogate (JSON's `\\ud800`), in a query, a body and a refusal: logged, journaled, and the server goes on", async () => {
+    const lines: RequestLogLine[] = [];
+    server = await startServer({ port: 0, seed: 'demo', onRequest: (line) => lines.push(line) });
+    const shaped = 'ABCDEFGHIJKLMNOPabcdefghijklmnop0123';
+    const quoted = `x=\\ud800${shaped}`;
+    const json = (text: string) =>
+      fetch(`${server!.url}${text}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"a":"${quoted}"}`,
+      });
+    expect((await rawRequest(server.url, `/openapi.json?q=${encodeURIComponent(`{"a":"${quoted}"}`)}`)).status).toBe(
+      400,
+    );
+    expect((await json('/nope')).status).toBe(404);
+    const grant = await fetch(`${server.url}${paths.accessToken}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"grant_type":"none","client_id":"demo-client","client_secret":"wrong","${quoted}":1}`,
+    });
+    expect(grant.status).toBe(400);
+    await vi.waitFor(() => expect(lines).toHaveLength(3));
+    expect(JSON.stringify(lines)).not.toContain(shaped);
+    // The journal reads them, again and again, and the server answers what comes next.
+    for (let i = 0; i < 2; i++) expect(JSON.stringify(server.platform.requests.list())).not.toContain(shaped);
+    expect((await fetch(`${server.url}/__admin/requests`)).status).toBe(200);
+    expect((await rawRequest(server.url, '/openapi.json')).status).toBe(200);
+  });
+
   test('a request without a token: the refusal is logged whole, its placeholder kept', async () => {
     const lines: RequestLogLine[] = [];
     server = await startServer({ port: 0, seed: 'demo', onRequest: (line) => lines.push(line) });
