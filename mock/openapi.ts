@@ -673,7 +673,12 @@ function describeOperation(e: Endpoint, path: string, ctx: Context, environment?
   const params = parameters(e, path, components);
   // Identify's request token travels in the query.
   const token = claims && params.find((p) => p.name === 't' && p.in === 'query');
-  if (claims && token) token.schema = (ssoBody(claims, 'request').properties as Record<string, Json>).t;
+  if (claims && token) {
+    // The query's own bound stays (a URL carries at most so much): the body's `t` has none.
+    const { maxLength } = token.schema as { maxLength?: number };
+    const t = (ssoBody(claims, 'request').properties as Record<string, Json>).t;
+    token.schema = maxLength === undefined ? t : { ...t, maxLength };
+  }
   if (params.length) op.parameters = params;
   if (e.body) {
     const schema = claims ? ssoBody(claims, 'request') : components.schema(withoutPathMembers(e.body, path), 'input');

@@ -454,6 +454,39 @@ describe('the document refuses each body the platform refuses by its schema, and
       account,
       { field: 'subscription_type', rule: 'schema' },
     ],
+    [
+      'details whose prices sum to over 1,000,000,000,000, each within it',
+      table.updatePrices,
+      prices([
+        {
+          ...period,
+          price: undefined,
+          details: [
+            { name: 'a', price: 6e11, vat_code: 6 },
+            { name: 'b', price: 6e11, vat_code: 6 },
+          ],
+        },
+      ]),
+      { field: 'price_periods[0].details', rule: /The prices of details sum to at most 1000000000000/ },
+    ],
+    [
+      'a provisioning whose window ends before it starts',
+      table.provisionUserProduct,
+      {
+        account_id: demoUsers.anna.id,
+        package_code: 'premium-digital',
+        subscription_type: 'recurring',
+        valid_from: '2031-01-01T00:00:00Z',
+        valid_to: '2030-01-01T00:00:00Z',
+      },
+      { field: 'valid_to', rule: /valid_to must be later than valid_from/ },
+    ],
+    [
+      'a user-product update whose window ends before it starts',
+      table.updateUserProduct,
+      { ...account, valid_from: '2031-01-01T00:00:00Z', valid_to: '2030-01-01T00:00:00Z' },
+      { field: 'valid_to', rule: /Given both, valid_to must be later than valid_from/ },
+    ],
     ...['2025-01-01t00:00:00z', '2016-12-31T23:59:60Z', '2025-01-01 00:00:00Z'].map(
       (at): Case => [
         `valid_from ${at}`,

@@ -93,7 +93,7 @@ const PricePeriodFields = z
 /** One period of an update-prices request (endpoint 1), its rules said in its JSON Schema too. */
 export const PricePeriodInput = withRule(PricePeriodFields, {
   description:
-    'payment_option_details is required when payment_option is psp, and refused with any other payment option. price is required unless details are given',
+    'payment_option_details is required when payment_option is psp, and refused with any other payment option. price is required unless details are given. The prices of details sum to at most 1000000000000',
   if: { properties: { payment_option: { const: 'psp' } } },
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, a plain object never awaited.
   then: { required: ['payment_option_details'] },
