@@ -214,6 +214,14 @@ const Ticket = z
     used_at: dateTime.nullable(),
     /** The access token its exchange (endpoint 23) issued: revoked when the ticket is presented again. */
     access_token: nonEmpty.nullable(),
+    /** The SSO session its use logged in (endpoint 21): ended when the ticket is presented again. */
+    sso_session: nonEmpty
+      .optional()
+      .meta({ description: 'the SSO session its use logged in (endpoint 21), ended should it be presented again' }),
+    /** The ticket its use at endpoint 21 answered with: used up, and what it issued revoked, when this one is presented again. */
+    issued_ticket: nonEmpty.optional().meta({
+      description: 'the ticket its use at endpoint 21 answered with, used up should this one be presented again',
+    }),
   })
   .meta({
     description: 'Authorization tickets. Dropped once expired, used or not.',

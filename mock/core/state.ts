@@ -56,6 +56,8 @@ export interface ShopSession {
   readonly created_at: string;
   /** The CSRF token every form of this session carries (`csrf_token`). */
   readonly csrf_token: string;
+  /** The ticket whose use opened it (endpoint 25): presented again, it ends the session. */
+  readonly ticket?: string;
 }
 
 /** One live collection per declaration of `COLLECTIONS`, by document key and by property name. */

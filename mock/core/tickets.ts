@@ -51,18 +51,17 @@ export function isActiveAccount(account: AccountRecord): boolean {
 
 /**
  * Judges a ticket presented by `clientId`, in this order: unknown; bound to another client (which
- * changes nothing: the ticket stays usable by its rightful client); already used (which revokes the
- * tokens its first exchange issued, RFC 6749 section 10.5); expired on the platform clock; account
- * no longer active. Changes nothing else: the caller marks a usable ticket with {@link useTicket}
- * in the same synchronous step, so two racing presentations cannot both win.
+ * changes nothing: the ticket stays usable by its rightful client); already used (which revokes what
+ * its first use issued, RFC 6749 section 10.5: see {@link revokeWhatItIssued}); expired on the
+ * platform clock; account no longer active. Changes nothing else: the caller marks a usable ticket
+ * with {@link useTicket} in the same synchronous step, so two racing presentations cannot both win.
  */
 export function judgeTicket(state: State, clock: OffsetClock, value: string, clientId: string): TicketJudgement {
   const ticket = state.tickets.get(value);
   if (!ticket) return { ok: false, reason: 'unknown' };
   if (ticket.client_id !== clientId) return { ok: false, reason: 'other_client' };
   if (ticket.used_at !== null) {
-    const issued = ticket.access_token === null ? undefined : state.accessTokens.get(ticket.access_token);
-    if (issued) revokeFamily(state, clock, issued);
+    revokeWhatItIssued(state, clock, ticket);
     return { ok: false, reason: 'used' };
   }
   if (Date.parse(ticket.expires_at) <= clock.nowMs()) return { ok: false, reason: 'expired' };
@@ -71,10 +70,43 @@ export function judgeTicket(state: State, clock: OffsetClock, value: string, cli
   return { ok: true, ticket, account };
 }
 
-/** Marks a ticket used, remembering the access token its use issued (if any). */
-export function useTicket(ticket: TicketRecord, clock: OffsetClock, accessToken: string | null = null): void {
+/** What the use of a ticket issued, revoked should the ticket be presented again. */
+export interface IssuedByUse {
+  /** The access token its exchange issued (endpoint 23). */
+  readonly accessToken?: string;
+  /** The SSO session its use logged in (endpoint 21; not one it only verified). */
+  readonly ssoSession?: string;
+}
+
+/** Marks a ticket used, remembering what its use issued. */
+export function useTicket(ticket: TicketRecord, clock: OffsetClock, issued: IssuedByUse = {}): void {
   ticket.used_at = clock.now().toISOString();
-  ticket.access_token = accessToken;
+  ticket.access_token = issued.accessToken ?? null;
+  if (issued.ssoSession !== undefined) ticket.sso_session = issued.ssoSession;
+}
+
+/**
+ * Revokes what the first use of `ticket` issued, now that it is presented again (RFC 6749 section
+ * 10.5, as the platform's documentation has it: "on reuse, refuse and revoke what the first use
+ * issued"): the tokens of its exchange (endpoint 23); the log-in of the SSO session its use logged
+ * in (endpoint 21), ended as a logout ends it, and the ticket that use answered with, used up, with
+ * what its own use issued in turn; and the shop session its use opened (endpoint 25). What was
+ * revoked stays revoked: presented again later, nothing changes.
+ */
+function revokeWhatItIssued(state: State, clock: OffsetClock, ticket: TicketRecord): void {
+  const seen = new Set<TicketRecord>();
+  for (let t: TicketRecord | undefined = ticket; t && !seen.has(t); ) {
+    seen.add(t);
+    const token = t.access_token === null ? undefined : state.accessTokens.get(t.access_token);
+    if (token) revokeFamily(state, clock, token);
+    const session = t.sso_session === undefined ? undefined : state.ssoSessions.get(t.sso_session);
+    if (session?.state === 'loggedin' && session.account_id === t.account_id) session.state = 'terminated';
+    for (const [id, shop] of state.shopSessions) if (shop.ticket === t.ticket) state.shopSessions.delete(id);
+    const next: TicketRecord | undefined =
+      t.issued_ticket === undefined ? undefined : state.tickets.get(t.issued_ticket);
+    if (next && next.used_at === null) next.used_at = clock.now().toISOString();
+    t = next;
+  }
 }
 
 /** Readable words for a refusal, for messages (never the ticket itself). */

@@ -96,7 +96,7 @@ function ticket({ state, clock, settings }: Context, req: TicketGrantRequest): G
     expiresIn: settings.accessTokenLifetimeSeconds,
     refreshExpiresIn: settings.refreshTokenLifetimeSeconds,
   });
-  useTicket(presented.ticket, clock, body.access_token);
+  useTicket(presented.ticket, clock, { accessToken: body.access_token });
   return { body, headers: NO_STORE };
 }
 

@@ -194,7 +194,7 @@ function cookie(ctx: Context, value: string, maxAge?: number, name = SHOP_SESSIO
 }
 
 /** Logs `account` into the shop: a new random session (the old one of this browser ends). Answers the Set-Cookie. */
-function openSession(ctx: Context, account: AccountRecord): string {
+function openSession(ctx: Context, account: AccountRecord, ticket?: string): string {
   const old = cookieOf(ctx.headers, SHOP_SESSION_COOKIE);
   if (old !== undefined) ctx.state.shopSessions.delete(old);
   makeRoomForShopSession(ctx.state, ctx.clock.nowMs());
@@ -203,6 +203,7 @@ function openSession(ctx: Context, account: AccountRecord): string {
     account_id: account.id,
     created_at: ctx.clock.now().toISOString(),
     csrf_token: newSecret(24),
+    ...(ticket === undefined ? {} : { ticket }),
   });
   return cookie(ctx, id);
 }
@@ -404,7 +405,7 @@ function showMarketplace(ctx: ContextOf<typeof marketplace>): Page {
     const headers: Record<string, string> = {};
     if (presented.ok && sameId(presented.account.organisation_id, org)) {
       useTicket(presented.ticket, clock);
-      headers['set-cookie'] = openSession(ctx, presented.account);
+      headers['set-cookie'] = openSession(ctx, presented.account, presented.ticket.ticket);
     }
     const { at: _, ...rest } = q;
     return redirect(withQuery(marketplacePath(at(ctx, ''), m), rest), headers);

@@ -146,9 +146,12 @@ const authenticateWithTicketRoute = apiRoute(authenticateWithTicket, (ctx) =>
     // A refused log-in (another account, the session limit) leaves the ticket unused.
     const outcome = logInSsoSession(state, clock, session, accountId, ctx.settings.login);
     if (!outcome.ok) return refuse(outcome.err, outcome.ems);
-    useTicket(presented.ticket, clock);
+    // What this use issues (the log-in, not a verification; the ticket answered) is revoked should the ticket come again.
+    useTicket(presented.ticket, clock, outcome.verification ? {} : { ssoSession: session.sid });
     recordSsoEvent(session, clock, 'authenticatewithticket', outcome.verification ? 'verified' : 'loggedin', claims);
-    return reply({ sts: 'loggedin', sid: session.sid, aid: accountId, at: ticketFor(ctx, accountId, client) });
+    const answered = ticketFor(ctx, accountId, client);
+    presented.ticket.issued_ticket = answered;
+    return reply({ sts: 'loggedin', sid: session.sid, aid: accountId, at: answered });
   }),
 );
 

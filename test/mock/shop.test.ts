@@ -170,6 +170,21 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
       expect(expectPage(await b.get(location))).toContain('data-testid="login-email"');
     });
 
+    test("a ticket that signed a browser in, presented again: refused, and the shop session its use opened ends (the platform's documentation, RFC 6749 10.5)", async () => {
+      const first = browser(h);
+      const { at } = await first.loginWithTicket();
+      expect(expectPage(await first.get(MARKET))).toContain(`Signed in as ${demoUsers.anna.email}`);
+      const second = browser(h);
+      expectRedirect(await second.get(MARKET, { at }));
+      expect(second.cookie).toBeUndefined();
+      expect(expectPage(await first.get(MARKET))).toContain('data-testid="login-email"');
+      // A session another ticket opened is not this one's.
+      const other = browser(h);
+      await other.loginWithTicket(bo);
+      expectRedirect(await browser(h).get(MARKET, { at }));
+      expect(expectPage(await other.get(MARKET))).toContain(`Signed in as ${demoUsers.bo.email}`);
+    });
+
     test('a ticket bound to another client stays usable by that client', async () => {
       const at = h.platform.issueTicket({ accountId: anna, clientId: demoSite.clientId });
       await browser(h).get(MARKET, { at });

@@ -135,7 +135,6 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       expect(claims.at).toMatch(/^[\w-]{43}$/);
       expect(claims.at).not.toBe(ticket);
       expect(session(sid)).toMatchObject({ state: 'loggedin', account_id: anna });
-      expect(await exchangeable(ticket)).toBe(false);
       // The new ticket is bound to the calling client and exchangeable for the user's token.
       const token = expectOk(
         await h.call(paths.accessToken, {
@@ -151,6 +150,51 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
         AccessTokenResponse,
       );
       expect((await h.call(paths.getSignedInUser, { token: token.access_token })).body).toMatchObject({ id: anna });
+      // Consumed: it cannot be exchanged (and so presented again, see below).
+      expect(await exchangeable(ticket)).toBe(false);
+    });
+
+    test("a ticket that logged a session in, presented again: refused, and what its use issued is revoked (the platform's documentation, RFC 6749 10.5): the log-in ends, the ticket it answered with is used up, and that one's token revoked", async () => {
+      const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+      const ticket = ticketFor();
+      const { at: answered } = await authenticate({ sid, ticket });
+      const exchanged = await h.call(paths.accessToken, {
+        method: 'POST',
+        host: 'auth',
+        json: {
+          grant_type: 'ticket',
+          ticket: answered,
+          client_id: demoSite.clientId,
+          client_secret: demoSite.clientSecret,
+        },
+      });
+      const { access_token } = expectOk(exchanged, AccessTokenResponse);
+      // Presented again, here (a second session) or at endpoint 23: refused either way.
+      const other = h.platform.sso.createSession({ clientId: demoSite.clientId });
+      expect(await authenticate({ sid: other, ticket })).toMatchObject({ sts: 'anon', err: 'invalid_ticket' });
+      expect(session(sid).state).toBe('terminated');
+      expect(session(other).state).toBe('anon');
+      expectError(await h.call(paths.getSignedInUser, { token: access_token }), 401, 'invalid_token', 'authorization');
+      expect(await exchangeable(ticket)).toBe(false);
+    });
+
+    test('the ticket a first use answered with, not used yet when the first comes again: used up, and the log-in ends', async () => {
+      const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+      const ticket = ticketFor();
+      const { at: answered } = await authenticate({ sid, ticket });
+      expect(await exchangeable(ticket)).toBe(false);
+      expect(session(sid).state).toBe('terminated');
+      expect(await exchangeable(answered)).toBe(false);
+    });
+
+    test('a ticket that only verified a session already logged in, presented again: the session stays logged in (that use did not log it in); the ticket it answered with is used up', async () => {
+      const sid = await loggedInSession(anna);
+      const ticket = ticketFor(anna);
+      const { at: answered, sts } = await authenticate({ sid, ticket });
+      expect(sts).toBe('loggedin');
+      expect(await exchangeable(ticket)).toBe(false);
+      expect(session(sid).state).toBe('loggedin');
+      expect(await exchangeable(answered)).toBe(false);
     });
 
     test.each([
@@ -254,14 +298,14 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       expect(await authenticate({ sid, ticket: ticketFor() })).toMatchObject({ err: 'session_not_found' });
     });
 
-    test('two requests racing with one ticket: exactly one logs its session in', async () => {
+    test("two requests racing with one ticket: exactly one logs its session in, and the other, a second presentation, ends that log-in (RFC 6749 10.5, as endpoint 23's race revokes its token)", async () => {
       const ticket = ticketFor();
       const sids = [h.platform.sso.createSession(), h.platform.sso.createSession()];
       const tokens = await Promise.all(sids.map((sid) => requestToken(h, { sid, ticket })));
       const answers = await Promise.all(tokens.map(post));
       const claims = await Promise.all(answers.map((a) => verifySession(h, SsoEnvelope.parse(a.body).t)));
       expect(claims.map((c) => c.err).sort()).toEqual(['invalid_ticket', null]);
-      expect(sids.map((sid) => session(sid).state).sort()).toEqual(['anon', 'loggedin']);
+      expect(sids.map((sid) => session(sid).state).sort()).toEqual(['anon', 'terminated']);
     });
   });
 
