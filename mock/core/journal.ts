@@ -340,9 +340,18 @@ export class Journal implements RequestJournal {
     if (this.#limit === 0) return slot;
     this.#slots.push(slot);
     this.#size += size;
-    // The newest entry always stays, even over the text budget.
+    // The newest entry always stays, even over the text budget...
     const last = this.#slots.length - 1;
     while (this.#head < last && (last - this.#head >= this.#limit || this.#size > this.#budget)) this.#drop();
+    // ...but over it alone, it keeps no body, only how long the body was: a body at the size limit
+    // in each of many namespaces would hold far more than their shares. (Cut at once, before its
+    // redaction, it could keep part of a secret; redacted at once, it would hold up every request.)
+    if (this.#size > this.#budget && slot.body !== null) {
+      const carried = slot.body.length;
+      slot.body = truncationMarker(0, carried);
+      slot.size += slot.body.length - carried;
+      this.#size += slot.body.length - carried;
+    }
     if (this.#head > 0 && this.#head >= this.#slots.length - this.#head) {
       this.#slots.splice(0, this.#head);
       this.#head = 0;

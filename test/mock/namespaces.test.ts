@@ -200,6 +200,26 @@ describe("a namespace is made with the server's seed and options", () => {
       // The root keeps its own 16 Mi.
       for (let i = 0; i < 4; i++) await post(server.url);
       expect(server.platform.requests.list()).toHaveLength(4);
+      // A body over the whole share is not kept, only its length: each namespace holds its share, not a body each.
+      const over = JSON.stringify({ pad: 'y'.repeat(200_000) });
+      await fetch(`${server.url}/_ns/b/__admin/clock`);
+      for (const name of ['a', 'b']) {
+        await fetch(`${server.url}/_ns/${name}${paths.updatePrices}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: over,
+        });
+        const [entry, ...others] = server.namespace(name)?.requests.list() ?? [];
+        expect(others).toEqual([]);
+        expect(entry?.body).toBe(`…[truncated by the journal: 0 of ${over.length} characters kept]`);
+      }
+      // The root, whose budget it fits, keeps its first 65,536 characters as it keeps any body's.
+      await fetch(`${server.url}${paths.updatePrices}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: over,
+      });
+      expect(server.platform.requests.list().at(-1)?.body).toMatch(/^\{"pad":"y{65528}…\[truncated by the journal: 65536 of 200010/);
     } finally {
       await server.close();
     }
