@@ -131,11 +131,18 @@ export function createDispatch({ router, state, clock, settings, platform }: Dis
     const auth = route.bearer ? authenticate(state, clock, route, headers) : undefined;
     if (route.guard && auth) route.guard(auth);
     // An entry's path parameters are its input's; a page's and a tool's are the handler's alone.
-    const input = inputOf(route, request, route.kind === 'api' || route.kind === 'auth' ? params : NO_PARAMS);
     const answer = (result: RouteResult) => {
       const response = respond(result.status ?? route.status, result.body, correlationId, result.headers, result.text);
       return result.refusal ? { ...response, refusal: result.refusal } : response;
     };
+    let input: unknown;
+    try {
+      input = inputOf(route, request, route.kind === 'api' || route.kind === 'auth' ? params : NO_PARAMS);
+    } catch (error) {
+      const instead = route.refusedInput?.({ url, settings });
+      if (instead) return answer(instead);
+      throw error;
+    }
     const result = route.handler({
       input,
       state,

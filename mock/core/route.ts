@@ -30,7 +30,7 @@ export interface RouteContext<I = unknown> {
   readonly auth: Auth | undefined;
   readonly clock: OffsetClock;
   readonly environment: Environment;
-  readonly settings: Settings;
+  readonly settings: PlatformSettings;
   readonly platform: Platform;
   /** The request URL (the shop reads its scheme and query). */
   readonly url: URL;
@@ -85,13 +85,27 @@ export interface Route {
    * without a provision service is `400 configuration_error`, whatever the body).
    */
   readonly guard?: (auth: Auth) => void;
+  /**
+   * What a page answers instead of refusing its query (endpoint 25: a ticket leaves the address bar
+   * before the refusal is shown); undefined to refuse it.
+   */
+  readonly refusedInput?: (request: RefusedRequest) => RouteResult | undefined;
   readonly handler: (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
+}
+
+/** A request whose input its route refused, as {@link Route.refusedInput} sees it. */
+export interface RefusedRequest {
+  /** The URL, its path as the routes see it (under a base path, what follows it). */
+  readonly url: URL;
+  readonly settings: PlatformSettings;
 }
 
 /** Options of {@link apiRoute}. */
 export interface ApiRouteOptions {
   /** A check of the caller made right after authentication, before the body is read. */
   guard?: (auth: Auth) => void;
+  /** See {@link Route.refusedInput}. */
+  refusedInput?: (request: RefusedRequest) => RouteResult | undefined;
 }
 
 /** The validated input of an endpoint: its body, else its query (as a page reads it, when the entry says). */
@@ -119,6 +133,7 @@ export function apiRoute<E extends Endpoint>(
 ): Route {
   return {
     ...(options.guard ? { guard: options.guard } : {}),
+    ...(options.refusedInput ? { refusedInput: options.refusedInput } : {}),
     method: endpoint.method,
     path: endpoint.path,
     kind: endpoint.page ? 'shop' : endpoint.host === 'api' ? 'api' : 'auth',

@@ -23,7 +23,7 @@ import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import * as z from 'zod';
 import { marketplace } from '../../src/endpoints.js';
-import { emailAddress } from '../../src/schemas/common.js';
+import { emailAddress, ticket as ticketText } from '../../src/schemas/common.js';
 import { cookieOf } from '../core/cookies.js';
 import type {
   AccountRecord,
@@ -38,7 +38,14 @@ import { html, type SafeHtml } from '../core/html.js';
 import { newId, newSecret, sameId, sameSecret } from '../core/ids.js';
 import { judgeOrder, packageForSale } from '../core/orders.js';
 import { hashPasswordAsync } from '../core/passwords.js';
-import { apiRoute, type ContextOf, type RouteContext, type RouteResult, route } from '../core/route.js';
+import {
+  apiRoute,
+  type ContextOf,
+  type RefusedRequest,
+  type RouteContext,
+  type RouteResult,
+  route,
+} from '../core/route.js';
 import { checkCredentials } from '../core/sso.js';
 import type { ShopSession, State } from '../core/state.js';
 import { isActiveAccount, issueTicket, judgeTicket, useTicket } from '../core/tickets.js';
@@ -669,7 +676,22 @@ const post = (path: string, handler: (ctx: Context) => Page | Promise<Page>, bod
   route({ method: 'POST', path, kind: 'shop', form: true, body }, handler);
 
 /** Endpoint 25: the marketplace page a site sends its user to with a ticket. */
-export const marketplaceRoute = apiRoute(marketplace, showMarketplace);
+/**
+ * A marketplace URL whose query the page refuses (another parameter broken, one repeated) but which
+ * carries what may be a ticket (an `at` of 1 to 512 characters): the ticket leaves the address bar
+ * first, as from any marketplace URL, by a 303 to the same URL without it, unused; the page's
+ * refusal answers the next request. A query refused for its `at` alone (empty, or too long for a
+ * ticket) is refused at once.
+ */
+function withoutTicket({ url, settings }: RefusedRequest): Page | undefined {
+  if (!url.searchParams.getAll('at').some((v) => ticketText.safeParse(v).success)) return undefined;
+  const rest = new URLSearchParams(url.search);
+  rest.delete('at');
+  const query = rest.toString();
+  return redirect(`${settings.basePath}${url.pathname}${query ? `?${query}` : ''}`);
+}
+
+export const marketplaceRoute = apiRoute(marketplace, showMarketplace, { refusedInput: withoutTicket });
 /** The login form's post. */
 export const loginRoute = post('/shop/login', login, LoginFields);
 /** The sign-up form's post: a new account, signed in. */

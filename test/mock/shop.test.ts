@@ -100,6 +100,14 @@ function browser(h: Harness) {
 
 const market = { group_id: demoShop.groupId, marketplace_id: demoShop.marketplaceId };
 
+/** A ticket for the shop, exchanged by the shop's client (endpoint 23). */
+const exchangeForShop = (h: Harness, ticket: string) =>
+  h.call(paths.accessToken, {
+    method: 'POST',
+    host: 'auth',
+    json: { grant_type: 'ticket', ticket, client_id: demoShop.clientId, client_secret: demoShop.clientSecret },
+  });
+
 /** A ticket the shop sent back, exchanged by demo-site (endpoint 23), as the site would. */
 const exchangeForSite = (h: Harness, ticket: string) =>
   h.call(paths.accessToken, {
@@ -201,6 +209,29 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
       async (field) => {
         const answer = await expectUnchanged(h.platform, () => browser(h).get(MARKET, { [field]: '' }));
         expectError(answer, 400, 'invalid_parameter', field);
+      },
+    );
+
+    test.each([
+      ['another parameter broken', { campaign: '' }, 'campaign=', 'campaign'],
+      ['another parameter repeated', { period: 'p1&period=p2' }, 'period=p1&period=p2', 'period'],
+      ['the ticket repeated', { at2: '' }, '', 'at'],
+    ])(
+      'a ticket beside a query the page refuses (%s): the ticket leaves the address bar first, unused, by a 303; the refusal answers the next request',
+      async (_, extra, rest, field) => {
+        const at = h.platform.issueTicket({ accountId: anna, clientId: demoShop.clientId });
+        const query = Object.hasOwn(extra, 'at2')
+          ? `at=${at}&at=${at}`
+          : `at=${at}&${Object.entries(extra)
+              .map(([k, v]) => `${k}=${v}`)
+              .join('&')}`;
+        const answer = await expectUnchanged(h.platform, () => h.call(`${MARKET}?${query}`, { host: 'shop' }));
+        const location = expectRedirect(answer);
+        expect(location).toBe(rest ? `${MARKET}?${rest}` : MARKET);
+        expect(answer.headers.get('set-cookie')).toBeNull();
+        if (rest) expectError(await h.call(location, { host: 'shop' }), 400, 'invalid_parameter', field);
+        // Unused: its client may still exchange it.
+        expectOk(await exchangeForShop(h, at), AccessTokenResponse);
       },
     );
 
