@@ -588,13 +588,26 @@ function returnTarget(
   ticket: string,
 ) {
   if (mode === 'ReturnUrl' || authEndpoint === null) {
-    back.searchParams.set('ticket', ticket);
-    return back.href;
+    // Added at the end of the query as the site wrote it (`a%20b` stays, not `a+b`): a site may sign its return URL.
+    const withTicket = new URL(back.href);
+    const pair = new URLSearchParams([['ticket', ticket]]).toString();
+    withTicket.search = withTicket.search.length > 1 ? `${withTicket.search}&${pair}` : `?${pair}`;
+    return withTicket.href;
   }
   const target = new URL(authEndpoint, back.origin);
   target.searchParams.set('ticket', ticket);
   target.searchParams.set('returnUrl', back.href);
   return target.href;
+}
+
+/** Takes every `ticket` parameter out of `url`'s query, the other pairs kept as written (not encoded anew). */
+function dropTicketParams(url: URL): void {
+  if (!url.searchParams.has('ticket')) return;
+  const kept = url.search
+    .slice(1)
+    .split('&')
+    .filter((pair) => !new URLSearchParams(pair).has('ticket'));
+  url.search = kept.length > 0 ? `?${kept.join('&')}` : '';
 }
 
 /** Over https, or plain http to a loopback host (a site under development). */
@@ -639,7 +652,7 @@ function giveBack(ctx: Context): Page {
   const { state, clock, settings, input: q } = ctx;
   const back = httpUrl(returnUrlOf(q));
   if (!back) return errorPage(400, 'Invalid return address', 'The return address must be an http(s) URL.');
-  if (back.searchParams.has('ticket')) back.searchParams.delete('ticket');
+  dropTicketParams(back);
   const config = state.ticketConfiguration(back.hostname);
   if (!config || !ticketMayGoTo(back, config))
     return settings.returnInterstitial ? leavingPage(back) : redirect(back.href);

@@ -558,6 +558,16 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
       expect(expectOk(await h.call(paths.getSignedInUser, { token: token.access_token }), SignedInUser).id).toBe(anna);
     });
 
+    test("mode ReturnUrl: the return URL's query as the site wrote it, the ticket added at its end (a planted one taken out, the fragment kept)", async () => {
+      const b = await signedIn();
+      const query = "q=a%20b&flag&ticket=planted&t=~!*()'&plus=a+b&ticket=again";
+      const returnUrl = `http://localhost:5173/account?${query}#top`;
+      const location = expectRedirect(await b.get('/shop/return', { returnUrl }));
+      const ticket = new URL(location).searchParams.get('ticket')!;
+      expect(location).toBe(`http://localhost:5173/account?q=a%20b&flag&t=~!*()%27&plus=a+b&ticket=${ticket}#top`);
+      expectOk(await exchange(ticket), AccessTokenResponse);
+    });
+
     test('mode SeparateTicketAuth (127.0.0.1): to the auth endpoint (a path on the return URL origin) with ticket and returnUrl', async () => {
       const b = await signedIn();
       const returnUrl = 'http://127.0.0.1:43210/after?x=1';
