@@ -346,11 +346,12 @@ export class Journal implements RequestJournal {
     // ...but over it alone, it keeps no body, only how long the body was: a body at the size limit
     // in each of many namespaces would hold far more than their shares. (Cut at once, before its
     // redaction, it could keep part of a secret; redacted at once, it would hold up every request.)
-    if (this.#size > this.#budget && slot.body !== null) {
-      const carried = slot.body.length;
-      slot.body = truncationMarker(0, carried);
-      slot.size += slot.body.length - carried;
-      this.#size += slot.body.length - carried;
+    const carried = slot.body?.length ?? 0;
+    const marker = this.#size > this.#budget ? truncationMarker(0, carried) : undefined;
+    if (marker !== undefined && carried > marker.length) {
+      slot.body = marker;
+      slot.size += marker.length - carried;
+      this.#size += marker.length - carried;
     }
     if (this.#head > 0 && this.#head >= this.#slots.length - this.#head) {
       this.#slots.splice(0, this.#head);

@@ -577,7 +577,8 @@ describe('the journal keeps a bounded amount of text in all', () => {
 
 describe('the journal keeps the newest entries within both bounds, at any length', () => {
   // The model: every entry opened, then the newest `limit` of them, then the newest that fit in the
-  // budget (the newest always kept). Sizes as the journal counts them before redaction.
+  // budget (the newest always kept, its body only as its length when it is over the budget alone,
+  // if that is shorter). Sizes as the journal counts them before redaction.
   const sizeOf = (i: number, body: string) => 2 * `https://api.platform.test/x${i}`.length + body.length;
 
   test('equals a model that keeps the newest entries (limits, budgets, reads in between, clear)', () => {
@@ -613,6 +614,8 @@ describe('the journal keeps the newest entries within both bounds, at any length
                 if (model.length > limit) model = model.slice(-limit);
                 let total = model.reduce((a, m) => a + m.size, 0);
                 while (model.length > 1 && total > budget) total -= model.shift()!.size;
+                const marker = truncationMarker(0, body.length);
+                if (total > budget && body.length > marker.length) model[0]!.size = sizeOf(i, marker);
               }
               i++;
             }

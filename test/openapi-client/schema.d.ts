@@ -269,12 +269,12 @@ export interface paths {
         get?: never;
         /**
          * 12. Update user-product
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/userproduct/w`. The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (no field), whatever the body. At least one of subscription_type, state, valid_from or valid_to.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/userproduct/w`. The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (no field), whatever the body. At least one of subscription_type, state, valid_from or valid_to. Given both, valid_to must be later than valid_from, compared as instants to the fraction each gives; given one, the platform compares it with the other the user-product holds (400 invalid_parameter, valid_to).
          */
         put: operations["updateUserProduct"];
         /**
          * 13. Provision user-product
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/userproduct/w`. The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (no field), whatever the body.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/userproduct/w`. The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (no field), whatever the body. valid_to must be later than valid_from, compared as instants to the fraction each gives.
          */
         post: operations["provisionUserProduct"];
         delete?: never;
@@ -1058,7 +1058,7 @@ export interface components {
             price?: number;
             details?: components["schemas"]["PriceDetail"][];
         };
-        /** @description payment_option_details is required when payment_option is psp, and refused with any other payment option. price is required unless details are given */
+        /** @description payment_option_details is required when payment_option is psp, and refused with any other payment option. price is required unless details are given. The prices of details sum to at most 1000000000000 */
         PricePeriodInput: {
             subscription_type: components["schemas"]["SubscriptionType"];
             payment_option: components["schemas"]["PaymentOption"];
@@ -1102,6 +1102,7 @@ export interface components {
             received_product_text: string | null;
             received_product_title: string | null;
         };
+        /** @description valid_to must be later than valid_from, compared as instants to the fraction each gives */
         ProvisionUserProductRequest: {
             account_id: string;
             package_code: string;
@@ -1284,7 +1285,7 @@ export interface components {
             package_integration_code: string;
             price_periods: components["schemas"]["PricePeriodInput"][];
         };
-        /** @description At least one of subscription_type, state, valid_from or valid_to */
+        /** @description At least one of subscription_type, state, valid_from or valid_to. Given both, valid_to must be later than valid_from, compared as instants to the fraction each gives; given one, the platform compares it with the other the user-product holds (400 invalid_parameter, valid_to) */
         UpdateUserProductRequest: {
             account_id: string;
             product_id: string;
