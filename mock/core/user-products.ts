@@ -15,6 +15,16 @@ import { newId } from './ids.js';
 import type { Auth } from './route.js';
 import type { State } from './state.js';
 
+/**
+ * The state a user-product is read in at `nowMs`: a `cancelled` one whose term has ended is
+ * `deactivated`, as the platform deactivates a cancelled subscription at the end of its term (its
+ * public documentation: "deactivated at the next renewal date"). The record keeps `cancelled`, the
+ * state it was given, and its `valid_to` says when the term ends, on a clock a test may move.
+ */
+export function stateAt(u: UserProductRecord, nowMs: number): UserProductRecord['state'] {
+  return u.state === 'cancelled' && Date.parse(u.valid_to) <= nowMs ? 'deactivated' : u.state;
+}
+
 /** A user-product that still gives access: `activated`, or `cancelled` with its term not yet ended. */
 export function isLive(u: UserProductRecord, nowMs: number): boolean {
   return u.state === 'activated' || (u.state === 'cancelled' && Date.parse(u.valid_to) > nowMs);

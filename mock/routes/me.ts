@@ -9,10 +9,11 @@ import { HttpError, notFound } from '../core/errors.js';
 import { sameId } from '../core/ids.js';
 import { apiRoute, type Route } from '../core/route.js';
 import type { State } from '../core/state.js';
-import { activeProductCodes } from '../core/user-products.js';
+import { activeProductCodes, stateAt } from '../core/user-products.js';
 
 /** A user-product as the documented me API lists it (v1). */
-function documentedUserProduct(state: State, u: UserProductRecord) {
+function documentedUserProduct(state: State, u: UserProductRecord, nowMs: number) {
+  const shown = stateAt(u, nowMs);
   return {
     id: u.id,
     order_id: u.order_id,
@@ -25,11 +26,11 @@ function documentedUserProduct(state: State, u: UserProductRecord) {
     provision_service: u.provision_service,
     subscription_type: u.subscription_type,
     // v3's fields (left out of v1 by the caller).
-    state: u.state,
+    state: shown,
     subscription_number: u.subscription_number,
     has_pending_change_request: u.has_pending_change_request,
     campaign_end_date: state.products.get(u.product_id)?.is_campaign ? u.valid_to : null,
-    subscription_end_date: u.subscription_type === 'limited' || u.state !== 'activated' ? u.valid_to : null,
+    subscription_end_date: u.subscription_type === 'limited' || shown !== 'activated' ? u.valid_to : null,
   };
 }
 
@@ -38,12 +39,12 @@ function documentedUserProduct(state: State, u: UserProductRecord) {
  * user-product of the account (oldest first). Fields the platform does not model are empty
  * strings; `birth_date` is null when unknown.
  */
-function documentedUser(state: State, a: AccountRecord, v3: boolean): DocumentedUser | DocumentedUserV3 {
+function documentedUser(state: State, a: AccountRecord, v3: boolean, nowMs: number): DocumentedUser | DocumentedUserV3 {
   const address = a.address;
   const userProducts = [...state.userProductsOf(a.id)]
     .sort((x, y) => timeMs(x.created) - timeMs(y.created))
     .map((u) => {
-      const full = documentedUserProduct(state, u);
+      const full = documentedUserProduct(state, u, nowMs);
       if (v3) return full;
       const {
         state: _s,
@@ -89,12 +90,12 @@ function documentedUser(state: State, a: AccountRecord, v3: boolean): Documented
  * Endpoint 24: the account the user token is tied to, spelled as the spec's Signed-in user account
  * (the default), or as the platform's public documentation shows it (`meShape: 'documented'`).
  */
-const me = apiRoute(getSignedInUser, ({ auth, state, settings }) => {
+const me = apiRoute(getSignedInUser, ({ auth, state, settings, clock }) => {
   // The core refuses a token without a user (403 identity_required) before this runs.
   const a = auth.account!;
   // The documented shape is not endpoint 24's schema: the table types the spec's answer only.
   if (settings.meShape === 'documented')
-    return { body: { item: documentedUser(state, a, false) } as unknown as SignedInUser };
+    return { body: { item: documentedUser(state, a, false, clock.nowMs()) } as unknown as SignedInUser };
   const address = a.address ?? { street: '', zip_code: '', city: '', country_code: '' };
   return {
     body: {
@@ -139,7 +140,8 @@ const cancel = apiRoute(cancelProduct, ({ input, state, auth, clock }) => {
     throw new HttpError(409, 'not_recurring', 'Only a recurring subscription can be cancelled', 'id');
   if (state.products.get(u.product_id)?.customer_can_cancel === false)
     throw new HttpError(409, 'not_cancellable', 'The customer cannot cancel this product', 'id');
-  if (u.state !== 'activated') throw new HttpError(409, 'invalid_state', `The subscription is ${u.state}`, 'id');
+  if (u.state !== 'activated')
+    throw new HttpError(409, 'invalid_state', `The subscription is ${stateAt(u, clock.nowMs())}`, 'id');
   state.userProducts.update(u, (r) => {
     r.state = 'cancelled';
     r.cancelled_at = clock.now().toISOString();
@@ -150,8 +152,8 @@ const cancel = apiRoute(cancelProduct, ({ input, state, auth, clock }) => {
 });
 
 /** `GET /external/api/v3/me` (beyond the spec): always the documented shape, user-products with their state. */
-const meV3 = apiRoute(getMeDocumented, ({ auth, state }) => ({
-  body: { item: documentedUser(state, auth.account!, true) as DocumentedUserV3 },
+const meV3 = apiRoute(getMeDocumented, ({ auth, state, clock }) => ({
+  body: { item: documentedUser(state, auth.account!, true, clock.nowMs()) as DocumentedUserV3 },
 }));
 
 /** `GET /external/api/v1/me/active_products` (beyond the spec): the user's own active products. */

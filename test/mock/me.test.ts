@@ -49,6 +49,26 @@ describe.each(ADAPTERS)('the me API through %s', (kind) => {
       ]);
     });
 
+    test("a cancelled user-product is read deactivated once its term has ended, as the platform deactivates it then (the platform's documentation)", async () => {
+      const read = async () =>
+        Object.fromEntries(
+          expectOk(await h.call(path.v3, { token: user(eva) }), DocumentedMeV3Response).item.user_products.map((u) => [
+            u.id,
+            u.state,
+          ]),
+        );
+      // Eva's basic-news was cancelled and its term ended in 2001; her premium-summer is cancelled, in term to 2999.
+      const ended = demoIds.userProducts.evaBasicEnded;
+      const inTerm = h.platform
+        .snapshot()
+        .user_products.find((u) => u.account_id === eva && u.id !== ended && u.state === 'cancelled')!;
+      expect(await read()).toMatchObject({ [ended]: 'deactivated', [inTerm.id]: 'cancelled' });
+      // The record keeps the state it was given; the clock moved past the other term reads it deactivated too.
+      expect(h.platform.snapshot().user_products.find((u) => u.id === ended)?.state).toBe('cancelled');
+      h.platform.clock.set(new Date(Date.parse(inTerm.valid_to) + 1000).toISOString());
+      expect(await read()).toMatchObject({ [ended]: 'deactivated', [inTerm.id]: 'deactivated' });
+    });
+
     test('user-products oldest created first, compared as instants: a time with an offset sorts by when it was', async () => {
       const doc = h.platform.snapshot();
       const evas = doc.user_products.filter((u) => u.account_id === eva);
