@@ -85,6 +85,11 @@ export class Call implements LoggedCall {
   token: string | undefined;
   /** Whether the one retry after a 401 has been used. */
   authRetried = false;
+  /**
+   * What the caller's token provider threw, when it is not an object (a thrown text): the client's
+   * set of the caller's errors holds objects only. Never retried, passed on as it is.
+   */
+  callersThrown: { readonly value: unknown } | undefined = undefined;
   /** Attempts made so far, each counted as it starts. */
   attempts = 0;
   /** When the latest attempt started (`performance.now()`). */
@@ -410,10 +415,26 @@ function whereTo(location: string | null, call: Call): string | undefined {
   return redact(`${origin}${unquoting(secrets)(url.pathname)}`);
 }
 
-/** The answer inside ky's error for a status outside 2xx (an `HTTPError`), told by name as ky's own check does. */
+/**
+ * The answer inside ky's error for a status outside 2xx (an `HTTPError`), told by name as ky's own
+ * check does; the answer by its shape, not its class: a `fetch` option may answer with another
+ * `Response` class than the global one (undici's own, a polyfill's).
+ */
 function httpErrorResponse(error: unknown): Response | undefined {
   if (!(error instanceof Error) || error.name !== 'HTTPError' || !('response' in error)) return undefined;
-  return error.response instanceof Response ? error.response : undefined;
+  return isResponse(error.response) ? error.response : undefined;
+}
+
+/** Whether `value` reads as a Fetch `Response`: a numeric status, headers to get, a body to read. */
+function isResponse(value: unknown): value is Response {
+  if (value instanceof Response) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  const answer = value as Partial<Record<'status' | 'headers' | 'text', unknown>>;
+  return (
+    typeof answer.status === 'number' &&
+    typeof answer.text === 'function' &&
+    typeof (answer.headers as { get?: unknown } | undefined)?.get === 'function'
+  );
 }
 
 /** Why an attempt is retried, for the log. */
@@ -681,6 +702,7 @@ export class Attempts {
       // What the caller's provider throws is its own error: never retried, passed on as it is.
       const callers = !(error instanceof PlatformError) && !call.signal?.aborted;
       if (callers && typeof error === 'object' && error) this.#callerErrors.add(error);
+      else if (callers) call.callersThrown = { value: error };
       throw error;
     }
     this.#started(call, headers);
@@ -707,7 +729,7 @@ export class Attempts {
    * answer, up to `maxRetries` times, after the wait {@link retryWait} gives.
    */
   #nextWait(call: Call, error: unknown, answer: Response | undefined, retryCount: number): number | false {
-    if (error instanceof PlatformError || this.#isCallerError(error)) return false;
+    if (error instanceof PlatformError || this.#isCallerError(call, error)) return false;
     if (call.signal?.aborted) return false;
     if (answer?.status === 401) return this.#retryWithNewToken(call) ? 0 : false;
     if (!call.retriable) return false;
@@ -727,9 +749,10 @@ export class Attempts {
     return true;
   }
 
-  #isCallerError(error: unknown): boolean {
-    // A WeakSet holds objects only: it answers false for anything else.
-    return this.#callerErrors.has(error as object);
+  #isCallerError(call: Call, error: unknown): boolean {
+    // A WeakSet holds objects only: anything else the caller threw is kept by its call.
+    if (typeof error === 'object' && error !== null) return this.#callerErrors.has(error);
+    return call.callersThrown !== undefined && Object.is(call.callersThrown.value, error);
   }
 
   /**
@@ -738,7 +761,7 @@ export class Attempts {
    * {@link APIConnectionError} (an {@link APITimeoutError} for a timeout), logged.
    */
   failure(call: Call, error: unknown): unknown {
-    if (error instanceof PlatformError || this.#isCallerError(error)) return error;
+    if (error instanceof PlatformError || this.#isCallerError(call, error)) return error;
     if (call.signal?.aborted) return call.signal.reason;
     const attempts = Math.max(call.attempts, 1);
     let mapped: APIConnectionError;

@@ -138,6 +138,25 @@ describe('an access token provider', () => {
     },
   );
 
+  test.each<[string, unknown]>([
+    ['a text', 'vault unavailable'],
+    ['a number', 503],
+    ['undefined', undefined],
+  ])('a provider that throws %s (not an object): that value, unchanged, and no retry', async (_, failure) => {
+    const provider = vi.fn(async (): Promise<string> => {
+      throw failure;
+    });
+    const outcome = await client({ auth: { accessToken: provider } })
+      .products.list()
+      .then(
+        () => ({ resolved: true }),
+        (error: unknown) => ({ error }),
+      );
+    expect(outcome).toEqual({ error: failure });
+    expect(provider).toHaveBeenCalledTimes(1);
+    expect(received()).toEqual([]);
+  });
+
   test('a provider that throws an object that is not an Error: that object, unchanged, and no retry', async () => {
     const failure = { reason: 'vault unavailable' };
     const provider = vi.fn(async (): Promise<string> => {

@@ -11,6 +11,7 @@ import {
   APIConnectionError,
   APITimeoutError,
   InternalServerError,
+  NotFoundError,
   type PlatformClientOptions,
   RateLimitError,
   type RequestOptions,
@@ -134,6 +135,65 @@ describe('reads are retried on network errors, 408, 429 and 5xx', () => {
     platform.faults.add({ path: paths.getProducts, status, times: 1 });
     await expect(client().products.list()).rejects.toMatchObject({ status });
     expect(received()).toHaveLength(1);
+  });
+
+  test("a fetch option whose answers are another class than the global Response (undici's own, a polyfill's): a retry's answer outside 2xx is still an answer, its class and status the platform's", async () => {
+    /** A Fetch answer of its own class, reading through a real one. */
+    class ForeignResponse {
+      readonly #inner: Response;
+      constructor(inner: Response) {
+        this.#inner = inner;
+      }
+      get status() {
+        return this.#inner.status;
+      }
+      get statusText() {
+        return this.#inner.statusText;
+      }
+      get ok() {
+        return this.#inner.ok;
+      }
+      get headers() {
+        return this.#inner.headers;
+      }
+      get url() {
+        return this.#inner.url;
+      }
+      get redirected() {
+        return this.#inner.redirected;
+      }
+      get type() {
+        return this.#inner.type;
+      }
+      get body() {
+        return this.#inner.body;
+      }
+      get bodyUsed() {
+        return this.#inner.bodyUsed;
+      }
+      text() {
+        return this.#inner.text();
+      }
+      json() {
+        return this.#inner.json();
+      }
+      arrayBuffer() {
+        return this.#inner.arrayBuffer();
+      }
+      clone() {
+        return new ForeignResponse(this.#inner.clone());
+      }
+    }
+    const foreign = (async (input: RequestInfo | URL, init?: RequestInit) =>
+      new ForeignResponse(await fetch(input, init))) as unknown as typeof fetch;
+    platform.faults.add({ path: paths.getProducts, status: 503, times: 1 });
+    platform.faults.add({ path: paths.getProducts, status: 404, times: 1 });
+    await expect(client({ fetch: foreign, maxRetries: 3 }).products.list()).rejects.toMatchObject({
+      constructor: NotFoundError,
+      status: 404,
+      attempts: 2,
+    });
+    expect(received()).toEqual([`GET ${paths.getProducts} 503`, `GET ${paths.getProducts} 404`]);
   });
 
   test('after maxRetries retries the last error is thrown', async () => {
