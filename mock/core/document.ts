@@ -111,9 +111,9 @@ const StoredPricePeriod = z.strictObject({
   payment_option: nonEmpty,
   type: PeriodType,
   length: z.number().int().positive(),
-  price: z.number().max(MAX_PRICE).optional().meta({ description: 'the simple price model' }),
+  price: z.number().nonnegative().max(MAX_PRICE).optional().meta({ description: 'the simple price model' }),
   details: z
-    .array(z.strictObject({ ...PriceDetail.shape, price: PriceDetail.shape.price.max(MAX_PRICE) }))
+    .array(z.strictObject({ ...PriceDetail.shape, price: PriceDetail.shape.price.nonnegative().max(MAX_PRICE) }))
     .optional()
     .meta({ description: 'the complex price model' }),
   /** Only for `psp`: the payment method's type and name. */
@@ -739,7 +739,9 @@ export const COLLECTIONS = {
     // Read on every page of a site, written by endpoint 1 alone: get products keeps each product's JSON by its record.
     { immutable: true },
   ),
-  product_sharing: collection(ProductSharing, (k) => ({ product: k.unique(['product_id', lower]) })),
+  product_sharing: collection(ProductSharing, (k) => ({ product: k.unique(['product_id', lower]) }), {
+    product_id: 'products',
+  }),
   access_tokens: collection(
     AccessToken,
     (k) => ({
@@ -748,7 +750,7 @@ export const COLLECTIONS = {
       // Every token refreshed from one grant: a reused ticket or refresh token revokes them all.
       family: k.grouped((t) => t.family ?? t.access_token),
     }),
-    { client_id: 'clients' },
+    { client_id: 'clients', account_id: 'accounts' },
   ),
   tickets: collection(Ticket, (k) => ({ ticket: k.unique('ticket') }), {
     client_id: 'clients',

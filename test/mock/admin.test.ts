@@ -32,9 +32,12 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     const state = (await admin('GET', 'state')).body as StateDocument;
     expect(state).toEqual(h.platform.snapshot());
     const gone = new Set(state.user_products.filter((u) => u.product_code === 'basic-news').map((u) => u.id));
+    const basicNews = state.products.find((p) => p.product_code === 'basic-news')?.id;
     const changed = {
       ...state,
       products: state.products.filter((p) => p.product_code !== 'basic-news'),
+      // Its sharing options go with it too.
+      product_sharing: state.product_sharing.filter((s) => s.product_id !== basicNews),
       user_products: state.user_products.filter((u) => !gone.has(u.id)),
       // A user-product's orders and payment profiles go with it: the document keeps no dangling reference.
       orders: state.orders.filter((o) => !gone.has(o.user_product_id)),

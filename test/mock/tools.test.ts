@@ -148,8 +148,38 @@ describe('reset, snapshot, restore', () => {
       'unknown_parameter',
       'accounts[0].age',
     ],
+    [
+      'a price below 0 (a purchase would copy it into an order, whose amount is at least 0)',
+      (d: StateDocument) => {
+        d.products.find((p) => p.price_periods.some((pp) => pp.price !== undefined))!.price_periods[0]!.price = -5;
+      },
+      'invalid_parameter',
+      expect.stringMatching(/^products\[\d+\]\.price_periods\[0\]\.price$/),
+    ],
+    [
+      'a sharing option of a product not in the document',
+      (d: StateDocument) => {
+        d.product_sharing[0]!.product_id = absent.id;
+      },
+      'invalid_parameter',
+      'product_sharing[0].product_id',
+    ],
+    [
+      'a token of an account not in the document',
+      (d: StateDocument) => {
+        d.access_tokens.push({
+          ...d.access_tokens[0]!,
+          access_token: 'a-token-of-no-one',
+          refresh_token: 'a-refresh-token-of-no-one',
+          account_id: absent.id,
+        });
+      },
+      'invalid_parameter',
+      expect.stringMatching(/^access_tokens\[\d+\]\.account_id$/),
+    ],
   ])('restore refuses %s, naming the field, and changes nothing', (_, spoil, code, field) => {
     const platform = createPlatform();
+    platform.mintToken({ scopes: [READ] });
     const before = platform.snapshot();
     const doc = platform.snapshot();
     spoil(doc);
