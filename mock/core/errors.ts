@@ -49,6 +49,18 @@ export function invalidParameter(field: string, message: string): HttpError {
   return new HttpError(400, 'invalid_parameter', message, field);
 }
 
+/**
+ * 409 `invalid_state`, no field: the platform's state was reset or replaced (`reset`, `restore`)
+ * while a request that started before it was under way (`while`), so it applies nothing to the new one.
+ */
+export function stateReplaced(during: string): HttpError {
+  return new HttpError(
+    409,
+    'invalid_state',
+    `The platform's state was reset or replaced while ${during}: nothing was applied`,
+  );
+}
+
 /** 404 `not_found` naming `field`. */
 export function notFound(field: string | undefined, message: string): HttpError {
   return new HttpError(404, 'not_found', message, field);

@@ -6,7 +6,7 @@
 import { DROPPED, errorResponse, isAdminPath, withoutCors } from './answers.js';
 import { type OffsetClock, sleep } from './clock.js';
 import type { Dispatch } from './dispatch.js';
-import { HttpError } from './errors.js';
+import { HttpError, stateReplaced } from './errors.js';
 import type { Fault, Faults } from './faults.js';
 import type { Journal, OpenEntry } from './journal.js';
 import { bodyLimitFor, bodyTooLarge, jsonDepthExceeds, MAX_JSON_DEPTH, tooDeep } from './limits.js';
@@ -18,6 +18,8 @@ import { isJsonMediaType, mediaTypeOf } from './validate.js';
 /** What the handler of one platform reads. */
 export interface HandlerParts {
   readonly settings: Settings;
+  /** How many times the state was loaded (`reset`, `restore`): a request a fault held across one is not served. */
+  readonly state: { readonly generation: number };
   readonly clock: OffsetClock;
   readonly journal: Journal;
   readonly faults: Faults;
@@ -89,7 +91,14 @@ function withoutBody(response: CoreResponse): CoreResponse {
 }
 
 /** The core of one platform: never rejects. */
-export function createRequestHandler({ settings, clock, journal, faults, dispatch }: HandlerParts): RequestHandler {
+export function createRequestHandler({
+  settings,
+  state,
+  clock,
+  journal,
+  faults,
+  dispatch,
+}: HandlerParts): RequestHandler {
   const { basePath } = settings;
   return async (received) => {
     const correlationId = crypto.randomUUID();
@@ -109,12 +118,15 @@ export function createRequestHandler({ settings, clock, journal, faults, dispatc
         entry = journal.open(method, journaled, request.headers, body, clock.nowMs(), correlationId, request.ip);
         if (refusal) throw refusal;
         const fault = faults.take(method, url.pathname);
+        const generation = state.generation;
         const faulted = fault && (await injected(fault, correlationId));
         if (faulted) {
           if (!faulted.drop) entry.status = faulted.status;
           entry.refusal = faulted.refusal ?? null;
           return method === 'HEAD' ? withoutBody(faulted) : faulted;
         }
+        // Held by a latency fault across a reset or restore: it belongs to the old state.
+        if (state.generation !== generation) throw stateReplaced('a latency fault held this request');
       }
       if (refusal) throw refusal;
       const dispatched = dispatch(request, correlationId);

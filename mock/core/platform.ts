@@ -97,7 +97,7 @@ export function buildPlatform(parts: PlatformParts, options: PlatformOptions = {
   };
   const router = new Router(parts.routes, settings.environment);
   const dispatch = createDispatch({ router, state, clock, settings, platform });
-  const handle = createRequestHandler({ settings, clock, journal, faults, dispatch });
+  const handle = createRequestHandler({ settings, state, clock, journal, faults, dispatch });
   const built = Object.assign(platform, { [INTERNALS]: { handle, settings, state, routes: parts.routes, options } });
   // Not enumerable: a copy (`{ ...platform, handle }`) is another platform, served through its own handle.
   Object.defineProperty(built, INTERNALS, { enumerable: false });

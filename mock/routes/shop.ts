@@ -32,6 +32,7 @@ import type {
   ProductRecord,
   TicketConfigurationRecord,
 } from '../core/document.js';
+import { stateReplaced } from '../core/errors.js';
 import { makeRoomForShopSession, shopSessionOver } from '../core/eviction.js';
 import { isLoopbackHost } from '../core/hosts.js';
 import { html, type SafeHtml } from '../core/html.js';
@@ -493,7 +494,10 @@ async function signUp(ctx: Context): Promise<Page> {
         : undefined;
   const before = taken();
   if (before) return before;
+  const generation = state.generation;
   const passwordHash = await hashPasswordAsync(password);
+  // A state loaded meanwhile (reset, restore) is not the one this sign-up was judged in.
+  if (state.generation !== generation) throw stateReplaced('the password was being hashed');
   const after = taken();
   if (after) return after;
   const account: AccountRecord = {

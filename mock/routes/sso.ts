@@ -23,7 +23,7 @@ import type { KnownSsoSessionErrorCode } from '../../src/schemas/sign-on.js';
 import { SSO_IDENTIFY_LIFETIME_SECONDS, SSO_TOKEN_LIFETIME_SECONDS } from '../../src/sign-on/sso-token.js';
 import { cookieOf } from '../core/cookies.js';
 import type { ClientRecord, SsoSessionRecord } from '../core/document.js';
-import { HttpError } from '../core/errors.js';
+import { HttpError, stateReplaced } from '../core/errors.js';
 import { html } from '../core/html.js';
 import type { Refusal } from '../core/refusal.js';
 import { apiRoute, type Route, type RouteContext, type RouteResult } from '../core/route.js';
@@ -62,7 +62,10 @@ interface Outcome extends SessionTokenReport {
 async function operation<S extends z.ZodType<RequestClaims>>(ctx: RouteContext<{ t: string }>, schema: S) {
   const { client, unverified } = requestTokenClient(ctx.state, ctx.input.t);
   const expected = requestTokenExpectations(ctx, client, SSO_TOKEN_LIFETIME_SECONDS);
+  const generation = ctx.state.generation;
   const verified = await verifyRequest(ctx.input.t, expected, schema);
+  // Verified while the state was loaded anew (reset, restore): its clients and sessions are another state's.
+  if (ctx.state.generation !== generation) throw stateReplaced('the request token was being verified');
   const reply = async (o: Outcome): Promise<RouteResult<{ t: string }>> => {
     const body = { t: await sessionToken(ctx, client, o) };
     if (!o.err) return { body };
@@ -186,7 +189,9 @@ const identify = apiRoute(ssoIdentify, async (ctx) => {
   }
   const { client } = found;
   const expected = requestTokenExpectations(ctx, client, SSO_IDENTIFY_LIFETIME_SECONDS);
+  const generation = state.generation;
   const verified = await verifyRequest(input.t, expected, ssoRequestClaims['/identify']);
+  if (state.generation !== generation) throw stateReplaced('the request token was being verified');
   if (!verified.ok) return identifyRefused('This sign-in link is not valid, or it has expired.', verified.refusal);
   if (client.landing_url === undefined)
     return identifyRefused('This site has no landing page registered with the SSO service.', {

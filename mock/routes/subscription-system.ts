@@ -12,7 +12,7 @@ import {
 } from '../../src/endpoints.js';
 import { callerAccount } from '../core/authentication.js';
 import { sleep } from '../core/clock.js';
-import { HttpError, notFound } from '../core/errors.js';
+import { HttpError, notFound, stateReplaced } from '../core/errors.js';
 import { idKey, sameId } from '../core/ids.js';
 import { apiRoute, type Route } from '../core/route.js';
 import {
@@ -111,12 +111,7 @@ const subscriptions = apiRoute(syncCustomerSubscriptions, async ({ input, state,
   try {
     if (settings.syncProcessingMs > 0) await sleep(settings.syncProcessingMs);
     // The state was reset or replaced meanwhile: this sync belongs to the old one.
-    if (state.generation !== generation)
-      throw new HttpError(
-        409,
-        'invalid_state',
-        "The platform's state was reset or replaced while the sync was under way: nothing was applied",
-      );
+    if (state.generation !== generation) throw stateReplaced('the sync was under way');
     const system = systemOf(state, org);
     const account = accountByCustomerNumber(state, org, input.customer_number);
     const customer = externalCustomer(system, input.customer_number);

@@ -4,10 +4,11 @@
  * the session timeline, and the `/__admin/sso/sessions` tools.
  */
 import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { SsoSessionRecord } from '../../mock/index.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { SignedInUser, SsoEnvelope, SsoSessionClaims } from '../../src/schemas/sign-on.js';
+import { until } from '../until.js';
 import {
   ADAPTERS,
   DEMO_SSO_AUDIENCE,
@@ -20,6 +21,22 @@ import {
   paths,
   useAdapter,
 } from './harness.js';
+
+/**
+ * A gate a request token's verification waits at: open (resolved) for every test but those that
+ * hold an operation there while they reset the state.
+ */
+const verifying = vi.hoisted(() => ({ gate: Promise.resolve() }));
+vi.mock('../../mock/core/sso-tokens.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../mock/core/sso-tokens.js')>();
+  return {
+    ...real,
+    verifyRequest: async (...args: Parameters<typeof real.verifyRequest>) => {
+      await verifying.gate;
+      return real.verifyRequest(...args);
+    },
+  };
+});
 
 const { anna, bo } = demoIds.accounts;
 const IP = '203.0.113.7';
@@ -152,6 +169,34 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       expect((await h.call(paths.getSignedInUser, { token: token.access_token })).body).toMatchObject({ id: anna });
       // Consumed: it cannot be exchanged (and so presented again, see below).
       expect(await exchangeable(ticket)).toBe(false);
+    });
+
+    test('an operation whose request token is being verified when the state is reset: 409 invalid_state, and the ticket, the session and the new state untouched', async () => {
+      const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
+      const ticket = ticketFor();
+      const t = await requestToken(h, { sid, ticket });
+      let open = () => {};
+      verifying.gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      try {
+        const answer = post(t);
+        await until(() =>
+          expect(h.platform.requests.list().some((r) => r.path === paths.authenticateWithTicket)).toBe(true),
+        );
+        // A state with the same session and ticket, loaded while the operation waits.
+        const doc = h.platform.snapshot();
+        h.platform.restore(doc);
+        const restored = JSON.stringify(h.platform.snapshot());
+        open();
+        expectError(await answer, 409, 'invalid_state');
+        expect(JSON.stringify(h.platform.snapshot())).toBe(restored);
+      } finally {
+        open();
+        verifying.gate = Promise.resolve();
+      }
+      expect(session(sid).state).toBe('anon');
+      expect(await exchangeable(ticket)).toBe(true);
     });
 
     test("a ticket that logged a session in, presented again: refused, and what its use issued is revoked (the platform's documentation, RFC 6749 10.5): the log-in ends, the ticket it answered with is used up, and that one's token revoked", async () => {

@@ -453,6 +453,20 @@ describe.each(ADAPTERS)('faults through %s', (kind) => {
       expect(statuses()).toEqual([200]);
     });
 
+    test('a write a latency fault holds across a reset: 409 invalid_state, no field, and nothing written into the new state', async () => {
+      h.platform.faults.add({ path: paths.updatePrices, latencyMs: 100 });
+      const answer = h.call(paths.updatePrices, { method: 'POST', json: PRICES, token: h.token() });
+      await until(() => expect(requestsTo(h.platform, paths.updatePrices).map((e) => e.status)).toEqual([0]));
+      h.platform.reset();
+      const seeded = JSON.stringify(h.platform.snapshot());
+      await vi.advanceTimersByTimeAsync(100);
+      const refused = expectError(await answer, 409, 'invalid_state');
+      expect(refused.message).toBe(
+        "The platform's state was reset or replaced while a latency fault held this request: nothing was applied",
+      );
+      expect(JSON.stringify(h.platform.snapshot())).toBe(seeded);
+    });
+
     test('latency combines with a status', async () => {
       h.platform.faults.add({ path: paths.getProducts, latencyMs: 100, status: 504 });
       const answer = h.call(paths.getProducts, { token: h.token([READ]) });
