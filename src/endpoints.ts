@@ -526,6 +526,8 @@ export const authenticateWithTicket = endpoint({
   body: SsoEnvelope,
   response: SsoEnvelope,
   status: 200,
+  // The reference platform's: an operation under way when its state is reset or restored.
+  errors: [409],
 });
 
 export const generateTicket = endpoint({
@@ -713,6 +715,8 @@ const ssoOperation = {
   response: SsoEnvelope,
   status: 200,
   documented: 'the SSO service (public documentation and clients)',
+  // The reference platform's: an operation under way when its state is reset or restored.
+  errors: [409],
 } as const;
 
 export const ssoIdentify = endpoint({
@@ -730,7 +734,8 @@ export const ssoIdentify = endpoint({
   response: z.string(),
   page: true,
   status: 302,
-  errors: [400],
+  // 409: the reference platform's page for a link being checked when its state is reset or restored.
+  errors: [400, 409],
 });
 
 export const ssoCreateSession = endpoint({

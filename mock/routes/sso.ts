@@ -191,7 +191,15 @@ const identify = apiRoute(ssoIdentify, async (ctx) => {
   const expected = requestTokenExpectations(ctx, client, SSO_IDENTIFY_LIFETIME_SECONDS);
   const generation = state.generation;
   const verified = await verifyRequest(input.t, expected, ssoRequestClaims['/identify']);
-  if (state.generation !== generation) throw stateReplaced('the request token was being verified');
+  // Checked while the state was loaded anew (reset, restore): the link is another state's.
+  if (state.generation !== generation)
+    return {
+      ...identifyRefused('The SSO service was reset while this sign-in link was checked: follow the link again.', {
+        check: 'state',
+        detail: 'the state was reset or replaced while the request token was verified',
+      }),
+      status: 409,
+    };
   if (!verified.ok) return identifyRefused('This sign-in link is not valid, or it has expired.', verified.refusal);
   if (client.landing_url === undefined)
     return identifyRefused('This site has no landing page registered with the SSO service.', {

@@ -3,7 +3,7 @@
  * and behind its node:http server. Plain fetch, no SDK.
  */
 import { setupServer } from 'msw/node';
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
 import type * as z from 'zod';
 import type { Platform, PlatformOptions, StateDocument } from '../../mock/index.js';
 import { createHandlers, createPlatform, defaultHosts } from '../../mock/index.js';
@@ -149,4 +149,22 @@ export async function expectUnchanged<T>(platform: Platform, act: () => Promise<
   const result = await act();
   expect(platform.snapshot()).toEqual(before);
   return result;
+}
+
+/**
+ * Holds every call of `object[method]` from now on until the returned `open` is called, then makes
+ * it as it was asked: a test can do something (a reset) while the platform waits on one (node:crypto's
+ * `scrypt` for a password, WebCrypto's `verify` for a request token). The spy is restored after the
+ * test (`restoreMocks`). Works whatever module cache the file shares: it changes the object itself.
+ */
+export function holdCalls<T extends object>(object: T, method: keyof T & string): () => void {
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const real = object[method] as (...args: unknown[]) => unknown;
+  vi.spyOn(object as Record<string, (...args: unknown[]) => unknown>, method).mockImplementation((...args) =>
+    gate.then(() => real.apply(object, args)),
+  );
+  return open;
 }

@@ -219,7 +219,9 @@ describe("a namespace is made with the server's seed and options", () => {
         headers: { 'content-type': 'application/json' },
         body: over,
       });
-      expect(server.platform.requests.list().at(-1)?.body).toMatch(/^\{"pad":"y{65528}…\[truncated by the journal: 65536 of 200010/);
+      expect(server.platform.requests.list().at(-1)?.body).toMatch(
+        /^\{"pad":"y{65528}…\[truncated by the journal: 65536 of 200010/,
+      );
     } finally {
       await server.close();
     }

@@ -4,7 +4,7 @@
  * in the request journal after the whole sign-on flow.
  */
 import { decodeJwt, SignJWT } from 'jose';
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { internalsOf } from '../../mock/core/internals.js';
 import type { StateDocument } from '../../mock/index.js';
 import { AccessTokenResponse, GenerateTicketResponse } from '../../src/schemas/authorization.js';
@@ -25,25 +25,10 @@ import {
   expectOk,
   expectUnchanged,
   type Harness,
+  holdCalls,
   paths,
   useAdapter,
 } from './harness.js';
-
-/**
- * A gate the shop's password hash waits at before it runs: open (resolved) for every test but one,
- * which holds a sign-up there, between its checks and its write, while it resets the state.
- */
-const hashing = vi.hoisted(() => ({ gate: Promise.resolve() }));
-vi.mock('../../mock/core/passwords.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../mock/core/passwords.js')>();
-  return {
-    ...real,
-    hashPasswordAsync: async (password: string) => {
-      await hashing.gate;
-      return real.hashPasswordAsync(password);
-    },
-  };
-});
 
 const MARKET = `/marketplace/${demoShop.groupId}/${demoShop.marketplaceId}`;
 const periods = demoIds.periods;
@@ -1342,13 +1327,11 @@ describe.each(ADAPTERS)(
     test('a sign-up whose password is being hashed when the state is reset: 409 invalid_state, and no account nor session in the new state', async () => {
       const b = browser(h);
       await b.get(MARKET);
-      let open = () => {};
-      hashing.gate = new Promise<void>((resolve) => {
-        open = resolve;
-      });
+      // node:crypto's own scrypt, as the platform's password hash calls it.
+      const open = holdCalls(process.getBuiltinModule('node:crypto'), 'scrypt');
       try {
         const answer = b.post('/shop/signup', { ...market, ...nora });
-        // Once journaled, the sign-up has been judged and waits at the gate (one synchronous step).
+        // Once journaled, the sign-up has been judged and waits for its hash (one synchronous step).
         await until(() => expect(h.platform.requests.list().some((r) => r.path === '/shop/signup')).toBe(true));
         h.platform.reset();
         const seeded = JSON.stringify(h.platform.snapshot());
@@ -1357,7 +1340,6 @@ describe.each(ADAPTERS)(
         expect(JSON.stringify(h.platform.snapshot())).toBe(seeded);
       } finally {
         open();
-        hashing.gate = Promise.resolve();
       }
       expect(b.cookie).toBeUndefined();
     });

@@ -4,7 +4,7 @@
  * the session timeline, and the `/__admin/sso/sessions` tools.
  */
 import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { SsoSessionRecord } from '../../mock/index.js';
 import { AccessTokenResponse } from '../../src/schemas/authorization.js';
 import { SignedInUser, SsoEnvelope, SsoSessionClaims } from '../../src/schemas/sign-on.js';
@@ -18,25 +18,10 @@ import {
   expectOk,
   expectUnchanged,
   type Harness,
+  holdCalls,
   paths,
   useAdapter,
 } from './harness.js';
-
-/**
- * A gate a request token's verification waits at: open (resolved) for every test but those that
- * hold an operation there while they reset the state.
- */
-const verifying = vi.hoisted(() => ({ gate: Promise.resolve() }));
-vi.mock('../../mock/core/sso-tokens.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../mock/core/sso-tokens.js')>();
-  return {
-    ...real,
-    verifyRequest: async (...args: Parameters<typeof real.verifyRequest>) => {
-      await verifying.gate;
-      return real.verifyRequest(...args);
-    },
-  };
-});
 
 const { anna, bo } = demoIds.accounts;
 const IP = '203.0.113.7';
@@ -175,10 +160,8 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
       const sid = h.platform.sso.createSession({ clientId: demoSite.clientId });
       const ticket = ticketFor();
       const t = await requestToken(h, { sid, ticket });
-      let open = () => {};
-      verifying.gate = new Promise<void>((resolve) => {
-        open = resolve;
-      });
+      // WebCrypto's verify, as the platform checks a request token's signature.
+      const open = holdCalls(crypto.subtle, 'verify');
       try {
         const answer = post(t);
         await until(() =>
@@ -193,7 +176,6 @@ describe.each(ADAPTERS)('SSO authenticatewithticket (endpoint 21) through %s', (
         expect(JSON.stringify(h.platform.snapshot())).toBe(restored);
       } finally {
         open();
-        verifying.gate = Promise.resolve();
       }
       expect(session(sid).state).toBe('anon');
       expect(await exchangeable(ticket)).toBe(true);
