@@ -6,6 +6,7 @@
 
 import { APIError, RequestValidationError } from '../errors.js';
 import { sameId } from '../ids.js';
+import { CallOptions } from '../options.js';
 import type { RequestOptions } from '../request.js';
 import {
   type AvailableCategoriesResponse,
@@ -16,6 +17,7 @@ import {
   MAX_CHANGE_LOGS_PER_REQUEST,
 } from '../schemas/account-change-log.js';
 import { platformErrorMap, primaryIssue } from '../schemas/common.js';
+import { checkOption } from './check-option.js';
 
 /** How far a batch run has come. */
 export interface BatchProgress {
@@ -81,15 +83,6 @@ const MIN_BATCH_BYTES = 8192;
 /** The body of a request with no entries: `{"change_logs":[]}`. */
 const EMPTY_BODY_BYTES = '{"change_logs":[]}'.length;
 
-/** Refuses an option before anything is sent, naming it. */
-function checkOption(name: string, value: number, min: number, max: number): void {
-  if (Number.isInteger(value) && value >= min && value <= max) return;
-  const range = max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`;
-  throw new RequestValidationError([
-    { code: 'custom', path: [name], message: `Parameter must be an integer ${range}`, input: value },
-  ]);
-}
-
 /** How many bytes `text` takes in UTF-8 (a lone surrogate as U+FFFD, as `fetch` sends it). */
 function utf8Bytes(text: string): number {
   let bytes = 0;
@@ -145,6 +138,7 @@ export async function logInBatches(
     batchSize = MAX_CHANGE_LOGS_PER_REQUEST,
     maxBatchBytes = DEFAULT_MAX_BATCH_BYTES,
     onProgress,
+    signal,
     ...rest
   } = options;
   if (!Array.isArray(entries))
@@ -158,8 +152,17 @@ export async function logInBatches(
     ]);
   checkOption('batchSize', batchSize, 1, MAX_CHANGE_LOGS_PER_REQUEST);
   checkOption('maxBatchBytes', maxBatchBytes, MIN_BATCH_BYTES, Number.MAX_SAFE_INTEGER);
-  // A chunk is a write: never retried, even when a caller's options (typed or not) ask for it.
-  return new BatchRun(writer, entries, { ...rest, retryWrite: false }).run({ batchSize, maxBatchBytes }, onProgress);
+  // Checked here by a call's rule for it: the run reads it, no request is given it.
+  const checkedSignal = CallOptions.shape.signal.safeParse(signal);
+  if (!checkedSignal.success)
+    throw new RequestValidationError(checkedSignal.error.issues.map((issue) => ({ ...issue, path: ['signal'] })));
+  // A chunk is a write: never retried, even when a caller's options (typed or not) ask for it. The
+  // signal is the run's, read between requests, not given to them: a request cut by it may have
+  // been logged all the same, and its entries could not be told apart from ones never logged.
+  return new BatchRun(writer, entries, { ...rest, retryWrite: false }, checkedSignal.data ?? undefined).run(
+    { batchSize, maxBatchBytes },
+    onProgress,
+  );
 }
 
 /** One run of {@link logInBatches}: the entries still to send, and what happened to the others. */
@@ -175,10 +178,19 @@ class BatchRun {
   /** Requests sent so far. */
   #requests = 0;
 
-  constructor(writer: ChangeLogWriter, entries: readonly ChangeLogEntry[], options: RequestOptions) {
+  /** What stops the run between two requests. */
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(
+    writer: ChangeLogWriter,
+    entries: readonly ChangeLogEntry[],
+    options: RequestOptions,
+    signal: AbortSignal | undefined,
+  ) {
     this.#writer = writer;
     this.#entries = entries;
     this.#options = options;
+    this.#signal = signal;
     this.#queue = this.#checkEntries();
   }
 
@@ -190,7 +202,7 @@ class BatchRun {
     const result = this.#result;
     const total = this.#entries.length;
     while (this.#queue.length > 0) {
-      if (this.#options.signal?.aborted) {
+      if (this.#signal?.aborted) {
         result.aborted = true;
         break;
       }
@@ -225,16 +237,17 @@ class BatchRun {
   /** The indexes of the entries that keep the spec's rules; the others fail here, before anything is sent. */
   #checkEntries(): number[] {
     const valid: number[] = [];
-    this.#entries.forEach((entry, index) => {
-      const checked = ChangeLogEntry.safeParse(entry, { error: platformErrorMap });
+    // Every index, a hole of a sparse list too (forEach would skip it): each is reported.
+    for (let index = 0; index < this.#entries.length; index++) {
+      const checked = ChangeLogEntry.safeParse(this.#entries[index], { error: platformErrorMap });
       if (checked.success) {
         valid.push(index);
-        return;
+        continue;
       }
       const issue = primaryIssue(checked.error.issues);
       const field = issue?.path.join('.') || 'entry';
       this.#fail(index, `${field}: ${issue?.message ?? 'invalid entry'}`);
-    });
+    }
     return valid;
   }
 
@@ -342,7 +355,6 @@ class BatchRun {
   #failRequest(pending: number[], error: unknown): void {
     const reason = error instanceof Error ? error.message : String(error);
     for (const index of pending) this.#fail(index, reason, error);
-    if (this.#options.signal?.aborted) this.#result.aborted = true;
   }
 
   #fail(index: number, reason: string, error?: unknown): void {

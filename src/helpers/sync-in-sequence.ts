@@ -9,6 +9,7 @@ import type { RequestOptions } from '../request.js';
 import type { IdResponse } from '../schemas/common.js';
 import type { SyncCustomerRequest } from '../schemas/subscription-system.js';
 import { sleep } from '../sleep.js';
+import { checkOption } from './check-option.js';
 
 /** How far a sequential sync run has come. */
 export interface SyncProgress {
@@ -41,7 +42,8 @@ export interface SyncInSequenceOptions extends RequestOptions {
    * `409 sync_in_progress` (another sync of the organisation is under way; the refusal changes
    * nothing) waits and is sent again: first `initialMs`, each next wait twice as long (at most 5 s),
    * `maxMs` in all for one customer, after which the `409` is its result. Default
-   * `{ initialMs: 100, maxMs: 60000 }`.
+   * `{ initialMs: 100, maxMs: 60000 }`; `initialMs` is at least 1, and both at most 2147483647 (a
+   * timer's longest), else the run is refused at once (`RequestValidationError`).
    */
   waitWhileBusy?: { initialMs?: number; maxMs?: number };
 }
@@ -79,6 +81,9 @@ interface BusyWait {
   readonly initialMs: number;
   readonly maxMs: number;
 }
+
+/** The longest wait a timer holds (2^31 - 1 ms): a longer one fires at once. */
+const LONGEST_TIMER_MS = 2_147_483_647;
 
 /** The longest single wait while the platform is busy, however long `maxMs` is. */
 const LONGEST_BUSY_WAIT_MS = 5_000;
@@ -160,6 +165,10 @@ export class SyncSequence {
    */
   async run(customerNumbers: readonly string[], options: SyncInSequenceOptions = {}): Promise<SyncInSequenceResult> {
     const numbers = customersOf(customerNumbers);
+    const { initialMs, maxMs } = options.waitWhileBusy ?? {};
+    // A first wait of 0 would double to 0 forever: the 409s would be sent again at once, past maxMs.
+    if (initialMs !== undefined) checkOption('waitWhileBusy.initialMs', initialMs, 1, LONGEST_TIMER_MS);
+    if (maxMs !== undefined) checkOption('waitWhileBusy.maxMs', maxMs, 0, LONGEST_TIMER_MS);
     const run = this.#queue.then(() => this.#run(numbers, options));
     // The next run waits for this one, however it ends.
     this.#queue = run.catch(() => undefined);

@@ -45,7 +45,8 @@ export class AccountChangeLog extends APIResource {
    *   and sends the request again without those (a few requests, however many entries are bad).
    *   A request refused whole for another entry's rule fails that entry and is sent again without it.
    * - A request that fails otherwise (connection, 5xx, 401) fails its entries, with the error.
-   * - `signal` is honoured between requests: the entries not sent yet are listed in `notSent`.
+   * - `signal` is honoured between requests: a request under way is not cut (its entries are
+   *   reported as the platform answered them), and the entries not sent yet are listed in `notSent`.
    * - A request is a write: never retried, whatever the options say.
    * - `onProgress` is called after each request, and once when no request was needed; `done`
    *   counts the entries handled so far in input order (sent, or failed here), so it only grows and

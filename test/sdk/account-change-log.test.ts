@@ -8,6 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { getAvailableCategories, logToAccounts } from '../../src/endpoints.js';
 import { BadRequestError, InternalServerError, RequestValidationError } from '../../src/index.js';
 import type { BatchProgress, ChangeLogEntry, LogInBatchesOptions, LogToAccountsRequest } from '../../src/types.js';
+import { until } from '../until.js';
 import {
   client,
   defaultHosts,
@@ -123,6 +124,33 @@ describe('4. log to accounts', () => {
       expect(run.notSent).toHaveLength(2500 - 1000 - refusedHere.length);
       expect(Math.min(...run.notSent)).toBeGreaterThan(Math.max(...sent));
       expect(new Set([...run.logged, ...run.failed.map((f) => f.index), ...run.notSent]).size).toBe(2500);
+    });
+
+    test('an abort while a request is under way: that request is not cut, its entries are reported as the platform answered them, and none after it is sent', async () => {
+      const list = Array.from({ length: 3 }, (_, i) => entry(anna, `held ${i}`));
+      platform.faults.add({ path: paths.logToAccounts, latencyMs: 200 });
+      const controller = new AbortController();
+      const running = sdk().accountChangeLog.logInBatches(list, { batchSize: 2, signal: controller.signal });
+      await until(() => expect(received(paths.logToAccounts)).toEqual([`PUT ${paths.logToAccounts} 0`]));
+      controller.abort();
+      const run = await running;
+      // Logged by the platform, and reported so: nothing to send again twice.
+      expect(run).toMatchObject({ logged: [0, 1], failed: [], notSent: [2], aborted: true });
+      expect(platform.snapshot().account_change_logs.filter((l) => l.message.startsWith('held '))).toHaveLength(2);
+    });
+
+    test('a signal that is not an AbortSignal: refused before anything is sent, naming it', async () => {
+      const run = sdk().accountChangeLog.logInBatches([entry(anna, 'x')], { signal: 'stop' as unknown as AbortSignal });
+      await expect(run).rejects.toMatchObject({ constructor: RequestValidationError, field: 'signal' });
+      expect(received(paths.logToAccounts)).toEqual([]);
+    });
+
+    test('a hole in a sparse list is an entry too: failed by its index, as an undefined one is', async () => {
+      // biome-ignore lint/suspicious/noSparseArray: the hole is the case.
+      const list = [entry(anna, 'first'), , entry(anna, 'third')] as ChangeLogEntry[];
+      const run = await sdk().accountChangeLog.logInBatches(list);
+      expect(run.logged).toEqual([0, 2]);
+      expect(run.failed).toEqual([expect.objectContaining({ index: 1 })]);
     });
 
     test('a request is never retried, even when the options ask: a 503 on the second fails its entries after one attempt', async () => {

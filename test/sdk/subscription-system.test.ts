@@ -317,6 +317,17 @@ describe('syncInSequence: many customers, strictly one after another', () => {
     expect(syncs()).toHaveLength(14);
   });
 
+  test.each<[string, Record<string, unknown>, string]>([
+    ['a first wait of 0 (it would double to 0 forever)', { initialMs: 0 }, 'waitWhileBusy.initialMs'],
+    ['a first wait that is not a whole number', { initialMs: 2.5 }, 'waitWhileBusy.initialMs'],
+    ['a wait past what a timer holds', { maxMs: 2 ** 31 }, 'waitWhileBusy.maxMs'],
+    ['a wait below 0', { maxMs: -1 }, 'waitWhileBusy.maxMs'],
+  ])('waitWhileBusy with %s: the run is refused at once, naming it, and nothing is sent', async (_, wait, field) => {
+    const run = sdk().subscriptionSystem.syncInSequence(numbers, { waitWhileBusy: wait });
+    await expect(run).rejects.toMatchObject({ constructor: RequestValidationError, field });
+    expect(syncs()).toEqual([]);
+  });
+
   test('an abort between calls: what was synced is reported, the rest is not sent', async () => {
     const controller = new AbortController();
     const run = await sdk().subscriptionSystem.syncInSequence(numbers, {
