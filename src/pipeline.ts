@@ -214,8 +214,12 @@ export class Pipeline implements Requester {
     const { title, method, bearer } = endpoint;
     let json: unknown;
     let input: unknown;
-    if (endpoint.body) input = validate(endpoint.body, params);
-    else if (endpoint.query) input = validate(endpoint.query, params ?? NO_QUERY);
+    if (endpoint.body) {
+      // As the platform refuses a body that is not an object, naming it: not a type issue of no field.
+      if (typeof params !== 'object' || params === null || Array.isArray(params))
+        throw new RequestValidationError([issue('Body must be a JSON object', 'body')]);
+      input = validate(endpoint.body, params);
+    } else if (endpoint.query) input = validate(endpoint.query, params ?? NO_QUERY);
     // A `{name}` of the path takes the checked member of that name out of the query or the body.
     const { path, rest } = fillPath(pathOf(endpoint, this.#environment), input);
     let url = hostUrl(this.#hosts, endpoint.host) + path;

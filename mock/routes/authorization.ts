@@ -47,8 +47,8 @@ function authenticateClient(state: State, clientId: string, clientSecret: string
 /** The scopes asked for: all within `allowed`, or 400 `invalid_scope`; none asked means `fallback`. */
 function grantedScopes(allowed: readonly string[], fallback: readonly string[], scope: string | undefined): string[] {
   if (scope === undefined) return [...fallback];
+  // The grant's schema refused a scope of white space alone: at least one is asked for.
   const asked = [...new Set(scope.split(/\s+/).filter((s) => s.length > 0))];
-  if (asked.length === 0) throw new HttpError(400, 'invalid_scope', 'No scope asked for', 'scope');
   const refused = asked.filter((s) => !allowed.includes(s));
   if (refused.length > 0)
     throw refusedBecause(

@@ -1,6 +1,7 @@
 import type { APIPromise } from '../api-promise.js';
 import { getPaymentPeriods, getProductSharing, getProducts } from '../endpoints.js';
 import type { RequestOptions } from '../request.js';
+import { id } from '../schemas/common.js';
 import type {
   GetPaymentPeriodsQuery,
   GetPaymentPeriodsResponse,
@@ -20,14 +21,15 @@ export type PaymentPeriodsQuery = Exclude<GetPaymentPeriodsQuery, { id: string }
 
 /**
  * `query` with the spec's samples' `id` spelled `product_id`, as the spec names the parameter: the
- * type leaves `id` out, but a JavaScript caller may follow the samples. Given beside `product_id`,
- * it is left for the query's check to refuse.
+ * type leaves `id` out, but a JavaScript caller may follow the samples. One that breaks the id's
+ * rule, or given beside `product_id`, is left for the query's check to refuse, naming `id`.
  */
 function withProductId(query: PaymentPeriodsQuery): PaymentPeriodsQuery {
   if (typeof query !== 'object' || query === null || !Object.hasOwn(query, 'id') || Object.hasOwn(query, 'product_id'))
     return query;
-  const { id, ...rest } = query as GetPaymentPeriodsQuery & { id?: string };
-  return { ...rest, product_id: id } as PaymentPeriodsQuery;
+  const { id: given, ...rest } = query as GetPaymentPeriodsQuery & { id?: string };
+  if (!id.safeParse(given).success) return query;
+  return { ...rest, product_id: given } as PaymentPeriodsQuery;
 }
 
 /** Products, packages and campaigns (spec endpoints 2, 3, 15). */

@@ -2,6 +2,12 @@ import * as z from 'zod';
 import { type EitherForm, id, ticket, withRule } from './common.js';
 
 /**
+ * A space-separated list of scopes as a grant asks for them: 1 to 1,024 characters (the spec gives
+ * no size; every scope of the spec together is 408), as a refused one is quoted back, naming at
+ * least one scope (white space alone asks for none: refused as malformed, on both sides).
+ */
+const scopeList = z.string().min(1).max(1024).regex(/\S/, { error: 'Parameter must name at least one scope' });
+/**
  * Server-to-server token request of the platform's authorization API: `grant_type=none` with the
  * client's credentials and a space-separated `scope` (not shown in the spec; see the docs'
  * assumptions). The platform accepts it as JSON or form-urlencoded.
@@ -14,7 +20,7 @@ export const ClientCredentialsRequest = z.strictObject({
    * The scopes asked for, space-separated: at most 1,024 characters (the spec gives no size; every
    * scope of the spec together is 408), as a refused one is quoted back.
    */
-  scope: z.string().min(1).max(1024).optional(),
+  scope: scopeList.optional(),
 });
 /** Server-to-server token request. */
 export type ClientCredentialsRequest = z.input<typeof ClientCredentialsRequest>;
@@ -61,7 +67,7 @@ export const TicketGrantRequest = z.strictObject({
   client_id: z.string().min(1),
   client_secret: z.string().min(1),
   /** The scopes asked for, as the client-credentials grant's `scope`: at most 1,024 characters. */
-  scope: z.string().min(1).max(1024).optional(),
+  scope: scopeList.optional(),
 });
 /** Endpoint 23 with the ticket grant. */
 export type TicketGrantRequest = z.input<typeof TicketGrantRequest>;

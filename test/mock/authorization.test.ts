@@ -154,7 +154,14 @@ describe.each(ADAPTERS)('access token, grant_type=none (endpoint 23) through %s'
       'invalid_scope',
       'scope',
     ],
-    ['an empty scope', { scope: '  ' }, demoIds.clients.demo, 400, 'invalid_scope', 'scope'],
+    [
+      'a scope of white space alone (it names none, a malformed request)',
+      { scope: ' \u00a0 ' },
+      demoIds.clients.demo,
+      400,
+      'invalid_parameter',
+      'scope',
+    ],
     [
       'grant_type password',
       { grant_type: 'password' },

@@ -152,6 +152,43 @@ describe("a parameter that breaks the spec's rule is refused before anything is 
     expect(platform.requests.list()).toEqual([]);
   });
 
+  test.each<[string, (sdk: ReturnType<typeof client>) => Promise<unknown>]>([
+    ['null', (sdk) => sdk.subscriptionSystem.syncAddress(null as never)],
+    ['a list', (sdk) => sdk.prices.update([] as never)],
+    ['a text', (sdk) => sdk.authorization.generateTicket('anna' as never)],
+  ])(
+    'a body that is %s: refused before sending as the platform refuses it, field body, "Body must be a JSON object"',
+    async (_, call) => {
+      await expect(call(client())).rejects.toMatchObject({
+        constructor: RequestValidationError,
+        field: 'body',
+        rule: 'Body must be a JSON object',
+      });
+      expect(platform.requests.list()).toEqual([]);
+    },
+  );
+
+  test("endpoint 3 given the samples' id that breaks the id's rule: refused naming id, the parameter given", async () => {
+    const query = { id: 'x' } as unknown as { product_id: string };
+    await expect(client().products.paymentPeriods(query)).rejects.toMatchObject({
+      constructor: RequestValidationError,
+      field: 'id',
+    });
+    expect(platform.requests.list()).toEqual([]);
+  });
+
+  test('a scope of white space alone names none: refused before sending, as the platform refuses it (field scope)', async () => {
+    const error = await siteClient()
+      .authorization.exchangeTicket({ ticket: 'a-ticket-of-no-one-0123456789', scope: ' \u00a0 ' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      constructor: RequestValidationError,
+      field: 'scope',
+      rule: 'Parameter must name at least one scope',
+    });
+    expect(platform.requests.list()).toEqual([]);
+  });
+
   test('the SDK and the platform word the same rule the same way', async () => {
     // The platform's own 400 for the same broken rule, sent with plain fetch.
     const { access_token } = platform.mintToken({ scopes: ['/external/product/r'] });
