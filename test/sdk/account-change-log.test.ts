@@ -4,7 +4,7 @@
  * helper that writes any number of entries.
  */
 import { HttpResponse, http } from 'msw';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { getAvailableCategories, logToAccounts } from '../../src/endpoints.js';
 import { BadRequestError, InternalServerError, RequestValidationError } from '../../src/index.js';
 import type { BatchProgress, ChangeLogEntry, LogInBatchesOptions, LogToAccountsRequest } from '../../src/types.js';
@@ -128,12 +128,20 @@ describe('4. log to accounts', () => {
 
     test('an abort while a request is under way: that request is not cut, its entries are reported as the platform answered them, and none after it is sent', async () => {
       const list = Array.from({ length: 3 }, (_, i) => entry(anna, `held ${i}`));
-      platform.faults.add({ path: paths.logToAccounts, latencyMs: 200 });
-      const controller = new AbortController();
-      const running = sdk().accountChangeLog.logInBatches(list, { batchSize: 2, signal: controller.signal });
-      await until(() => expect(received(paths.logToAccounts)).toEqual([`PUT ${paths.logToAccounts} 0`]));
-      controller.abort();
-      const run = await running;
+      // The fault's latency runs on fake timers: the request is held until the test moves time on.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      let run: Awaited<ReturnType<ReturnType<typeof sdk>['accountChangeLog']['logInBatches']>>;
+      try {
+        platform.faults.add({ path: paths.logToAccounts, latencyMs: 200 });
+        const controller = new AbortController();
+        const running = sdk().accountChangeLog.logInBatches(list, { batchSize: 2, signal: controller.signal });
+        await until(() => expect(received(paths.logToAccounts)).toEqual([`PUT ${paths.logToAccounts} 0`]));
+        controller.abort();
+        await vi.advanceTimersByTimeAsync(200);
+        run = await running;
+      } finally {
+        vi.useRealTimers();
+      }
       // Logged by the platform, and reported so: nothing to send again twice.
       expect(run).toMatchObject({ logged: [0, 1], failed: [], notSent: [2], aborted: true });
       expect(platform.snapshot().account_change_logs.filter((l) => l.message.startsWith('held '))).toHaveLength(2);
