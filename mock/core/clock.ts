@@ -83,12 +83,26 @@ function inRange(ms: number, field: string): number {
 }
 
 /**
+ * Whether the calendar day a text opens with (`2030-02-30...`) exists: `new Date` reads a day past
+ * its month's end as one in the next month (2030-03-02), where it should refuse it.
+ */
+function dayExists(text: string): boolean {
+  const written = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!written) return true;
+  const [year, month, day] = [Number(written[1]), Number(written[2]), Number(written[3])];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
  * A time the clock may be set to (a `Date`, or a string `new Date` reads), as epoch milliseconds:
  * a valid date within the years 0001 to 9998.
  */
 export const ClockTime = z.union([z.date(), z.string()], { error: NOT_A_DATE }).transform((value, ctx) => {
   const ms = typeof value === 'string' ? new Date(value).getTime() : value.getTime();
-  if (Number.isNaN(ms)) ctx.issues.push({ code: 'custom', message: NOT_A_DATE, input: value });
+  if (Number.isNaN(ms) || (typeof value === 'string' && !dayExists(value)))
+    ctx.issues.push({ code: 'custom', message: NOT_A_DATE, input: value });
   else if (!(ms >= EARLIEST && ms <= LATEST_SETTABLE))
     ctx.issues.push({ code: 'custom', message: OUT_OF_RANGE, input: value });
   return ms;

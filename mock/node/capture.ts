@@ -64,6 +64,8 @@ export interface CaptureRun {
   readonly progress?: (progress: CaptureProgress) => void;
   /** The `fetch` the SDK uses. Default: the global one. */
   readonly fetch?: typeof fetch;
+  /** The time for each whole answer, in ms (parity's `--timeout`). Default: the SDK's. */
+  readonly timeoutMs?: number;
 }
 
 const PRODUCTS = '/external/product/r';
@@ -103,6 +105,7 @@ function clientFor(options: CaptureOptions, scope: string, run: CaptureRun): Pla
     // The caller named these hosts on the command line: plain http (a platform-mock on a test network) is their call.
     allowInsecureHttp: true,
     ...(run.fetch ? { fetch: run.fetch } : {}),
+    ...(run.timeoutMs === undefined ? {} : { timeout: run.timeoutMs }),
   });
 }
 

@@ -85,12 +85,15 @@ const serverShape = {
     read: Digits,
   }),
   /** The interface to listen on. Default `127.0.0.1`. */
-  host: flagged(z.string().default('127.0.0.1'), {
-    flag: '--host',
-    value: '<host>',
-    help: 'interface to listen on',
-    section: 'server',
-  }),
+  host: flagged(
+    z.string().min(1, { error: 'Parameter must be a host name or an address, e.g. 127.0.0.1' }).default('127.0.0.1'),
+    {
+      flag: '--host',
+      value: '<host>',
+      help: 'interface to listen on',
+      section: 'server',
+    },
+  ),
   /** The seed of the new platform (ignored when `platform` is given), and of every namespace. Default `demo`. */
   seed: platform.seed.unwrap().optional(),
   /**

@@ -240,6 +240,11 @@ describe('platform-mock flags', () => {
     [['--now', '2030-01-01'], 'invalid --now: 2030-01-01'],
     [['--now', '2030-01-01T00:00:00'], 'invalid --now: 2030-01-01T00:00:00'],
     [['--now', '0000-06-01T00:00:00Z'], 'invalid --now'],
+    // A day past its month's end, which `new Date` would read as one in the next month.
+    [['--now', '2030-02-30T00:00:00Z'], 'invalid --now: 2030-02-30T00:00:00Z'],
+    [['--now', '2030-02-29T00:00:00Z'], 'invalid --now: 2030-02-29T00:00:00Z'],
+    // An empty interface would listen on every one.
+    [['--host', ''], 'invalid --host'],
     [['--journal-limit', 'x'], 'invalid --journal-limit: x'],
     [['--journal-limit', '1.5'], 'invalid --journal-limit: 1.5'],
     [['--max-body-bytes', '0'], 'invalid --max-body-bytes: 0'],

@@ -379,6 +379,33 @@ describe('safe against a real stage by default', () => {
   });
 });
 
+describe("a stage that cannot give its catalogue: the run stops, naming the host (the command's exit code 2), no stack trace", () => {
+  test('a catalogue read refused (503, after the read is retried): its status named', async () => {
+    const stage = await startServer({ port: 0, seed: 'demo', maxNamespaces: 0 });
+    try {
+      stage.platform.faults.add({ path: '/external/api/v1/products', status: 503, times: 10 });
+      await expect(runParity({ target: targetAt(stage.url), timeoutMs: 5_000 })).rejects.toThrow(
+        `cannot reach ${stage.url}: its catalogue could not be read: 503 internal_server_error`,
+      );
+    } finally {
+      await stage.close();
+    }
+  });
+
+  test('a catalogue read slower than --timeout: it stops at the timeout, as every other answer does', async () => {
+    const stage = await startServer({ port: 0, seed: 'demo', maxNamespaces: 0 });
+    try {
+      stage.platform.faults.add({ path: '/external/api/v1/products', latencyMs: 60_000, times: 10 });
+      await expect(runParity({ target: targetAt(stage.url), timeoutMs: 300 })).rejects.toThrow(
+        new RegExp(`^cannot reach ${stage.url}: .*within 300 ms`),
+      );
+    } finally {
+      stage.platform.faults.clear();
+      await stage.close();
+    }
+  });
+});
+
 test('a target that does not answer whole in time stops the run, naming the host: no run waits for ever', async () => {
   const silent = createServer(() => undefined);
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

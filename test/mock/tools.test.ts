@@ -259,6 +259,12 @@ describe('clock', () => {
     platform.clock.set('1999-01-01T00:00:00Z');
     expect(platform.clock.now().getUTCFullYear()).toBe(1999);
     expect(() => platform.clock.set('not a date')).toThrow();
+    // A day that does not exist is refused, not read as one in the next month; the clock stays.
+    for (const day of ['2030-02-30T00:00:00Z', '2030-04-31T12:00:00+02:00', '2031-02-29T00:00:00Z'])
+      expect(() => platform.clock.set(day)).toThrow();
+    expect(platform.clock.now().getUTCFullYear()).toBe(1999);
+    platform.clock.set('2028-02-29T00:00:00Z');
+    expect(platform.clock.now().toISOString().slice(0, 10)).toBe('2028-02-29');
   });
 
   test('token expiry follows the clock: 401 after its lifetime', async () => {

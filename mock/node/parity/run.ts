@@ -8,7 +8,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jwtVerify, SignJWT } from 'jose';
 import { accessToken, generateTicket, getMeDocumented, type Host, pathOf } from '../../../src/endpoints.js';
-import { APIConnectionError } from '../../../src/errors.js';
+import { APIConnectionError, APIError, AuthenticationError } from '../../../src/errors.js';
 import { withoutTrailingSlashes } from '../../../src/url.js';
 import type { StateDocument, StateDocumentInput } from '../../core/document.js';
 import type { Platform } from '../../core/types.js';
@@ -888,9 +888,15 @@ export async function runParity(options: ParityOptions): Promise<ParityReport> {
   // Each host answers something, or the run stops naming it.
   for (const base of [target.api, target.auth, target.sso, target.shop])
     if (base !== undefined) await send(new URL(base), 'GET', { accept: 'application/json' }, undefined, timeoutMs);
-  const captured = await captureCatalogue({ ...target, out: '' }, { fetch: fetchNoRedirect }).catch(
+  const captured = await captureCatalogue({ ...target, out: '' }, { fetch: fetchNoRedirect, timeoutMs }).catch(
     (error: unknown) => {
       if (error instanceof APIConnectionError) throw new UnreachableError(new URL(target.api).origin, error.message);
+      // Refused otherwise (a 5xx, a 413): the run cannot go on without the catalogue, and says why.
+      if (error instanceof APIError && !(error instanceof AuthenticationError))
+        throw new UnreachableError(
+          new URL(target.api).origin,
+          `its catalogue could not be read: ${error.status}${error.code ? ` ${error.code}` : ''}`,
+        );
       throw error;
     },
   );
