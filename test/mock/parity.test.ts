@@ -363,6 +363,20 @@ describe('safe against a real stage by default', () => {
     }
   });
 
+  test('--dry-run lists only what the run would send: without --sso and --account, no SSO request and no step of the test account', async () => {
+    const { sso: _sso, shop: _shop, ...bare } = targetAt(platform.url);
+    const planned = (await runParity({ target: bare, dryRun: true, only: ['sso', 'tickets'] })).planned;
+    const run = await runParity({ target: bare, only: ['sso', 'tickets'] });
+    expect(planned.join('\n')).not.toContain('{sso}');
+    expect(planned).toContain('sso: skipped, sends nothing: needs the SSO service (--sso)');
+    // Each step the plan lists is one the run sends: none it skips.
+    const sent = run.results.filter((r) => r.outcome !== 'skipped').map((r) => `${r.scenario}: ${r.step}: `);
+    const listed = planned.filter((line) =>
+      /^(sso|tickets): (?!POST \{auth\}\/api\/authorization\/access_token)/.test(line),
+    );
+    expect(listed.filter((line) => !line.includes('skipped, sends nothing')).length).toBe(sent.length);
+  });
+
   test('--dry-run sends nothing and lists every request, the secret as a placeholder', async () => {
     const proxy = await standIn(platform.url);
     try {
@@ -404,6 +418,41 @@ describe("a stage that cannot give its catalogue: the run stops, naming the host
       await stage.close();
     }
   });
+});
+
+test("a stage served under a path (a shared platform-mock's namespace): its redirects compared after the path, no difference", async () => {
+  const stage = await startServer({ port: 0, seed: 'demo' });
+  try {
+    const report = await runParity({
+      target: targetAt(`${stage.url}/_ns/parity-under-a-path`),
+      marketplace: 'demo/main',
+      only: ['shop'],
+    });
+    expect(report.results.length).toBeGreaterThan(0);
+    expect(found(report)).toEqual([]);
+  } finally {
+    await stage.close();
+  }
+});
+
+test("a price raised by one where the organisation's model answers none (complex): that step skipped, nothing sent with its placeholder", async () => {
+  const stage = await startServer({ port: 0, seed: 'demo', maxNamespaces: 0 });
+  try {
+    const complex = demoIds.clients.complex;
+    const report = await runParity({
+      target: { ...targetAt(stage.url), ...complex, organisation: demoIds.organisations.complex },
+      account: demoIds.accounts.dora,
+      allowWrites: true,
+      only: ['prices'],
+    });
+    const raised = report.results.filter((r) => r.step.includes('raise') || r.reason?.includes('period_price'));
+    expect(raised.length).toBeGreaterThan(0);
+    expect(raised.every((r) => r.outcome === 'skipped')).toBe(true);
+    const sent = stage.platform.requests.list().filter((r) => r.path === '/external/api/v1/prices');
+    expect(sent.map((r) => r.body ?? '').join('')).not.toMatch(/\{[a-z_]+\+\d+\}/);
+  } finally {
+    await stage.close();
+  }
 });
 
 test('a target that does not answer whole in time stops the run, naming the host: no run waits for ever', async () => {
