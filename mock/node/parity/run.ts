@@ -216,7 +216,7 @@ class HttpSide implements Side {
     );
     // A host under a path (a namespace of a shared platform-mock, a gateway's prefix) redirects
     // under it; the reference serves at its root: the path compared is the one after the host's.
-    const under = new URL(base).pathname.replace(/\/+$/, '');
+    const under = withoutTrailingSlashes(new URL(base).pathname);
     const meant = meaningOf((name) => received.header(name));
     const headers =
       under !== '' && meant.location?.startsWith(`${under}/`)
