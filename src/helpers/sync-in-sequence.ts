@@ -8,7 +8,7 @@ import { APIConnectionError, ConflictError, RequestValidationError } from '../er
 import type { RequestOptions } from '../request.js';
 import type { IdResponse } from '../schemas/common.js';
 import type { SyncCustomerRequest } from '../schemas/subscription-system.js';
-import { sleep } from '../sleep.js';
+import { MAX_SAFE_TIMEOUT, sleep } from '../sleep.js';
 import { checkOption } from './check-option.js';
 
 /** How far a sequential sync run has come. */
@@ -81,9 +81,6 @@ interface BusyWait {
   readonly initialMs: number;
   readonly maxMs: number;
 }
-
-/** The longest wait a timer holds (2^31 - 1 ms): a longer one fires at once. */
-const LONGEST_TIMER_MS = 2_147_483_647;
 
 /** The longest single wait while the platform is busy, however long `maxMs` is. */
 const LONGEST_BUSY_WAIT_MS = 5_000;
@@ -167,8 +164,8 @@ export class SyncSequence {
     const numbers = customersOf(customerNumbers);
     const { initialMs, maxMs } = options.waitWhileBusy ?? {};
     // A first wait of 0 would double to 0 forever: the 409s would be sent again at once, past maxMs.
-    if (initialMs !== undefined) checkOption('waitWhileBusy.initialMs', initialMs, 1, LONGEST_TIMER_MS);
-    if (maxMs !== undefined) checkOption('waitWhileBusy.maxMs', maxMs, 0, LONGEST_TIMER_MS);
+    if (initialMs !== undefined) checkOption('waitWhileBusy.initialMs', initialMs, 1, MAX_SAFE_TIMEOUT);
+    if (maxMs !== undefined) checkOption('waitWhileBusy.maxMs', maxMs, 0, MAX_SAFE_TIMEOUT);
     const run = this.#queue.then(() => this.#run(numbers, options));
     // The next run waits for this one, however it ends.
     this.#queue = run.catch(() => undefined);
