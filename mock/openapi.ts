@@ -519,13 +519,13 @@ interface Context {
 
 /**
  * What an operation needs of the caller's configuration at the operator, which no token or body
- * shows: refused `400 configuration_error` (no field) before the body is judged (spec: Authentication
+ * shows: refused `400 configuration_error` (field unspecified_field) before the body is judged (spec: Authentication
  * 4, endpoints 13 and 20; docs/assumptions.md for 12, 18 and 19).
  */
 const PROVISION_SERVICE_NOTE =
-  'The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (no field), whatever the body.';
+  'The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (field unspecified_field), whatever the body.';
 const INTEGRATION_NOTE =
-  "The caller's organisation must have an external subscription-system integration; without one, 400 configuration_error (no field).";
+  "The caller's organisation must have an external subscription-system integration; without one, 400 configuration_error (field unspecified_field).";
 const CONFIGURATION_NOTES: ReadonlyMap<Endpoint, string> = new Map<Endpoint, string>([
   [updateUserProduct, PROVISION_SERVICE_NOTE],
   [provisionUserProduct, PROVISION_SERVICE_NOTE],
@@ -533,7 +533,7 @@ const CONFIGURATION_NOTES: ReadonlyMap<Endpoint, string> = new Map<Endpoint, str
   [syncCustomerSubscriptions, INTEGRATION_NOTE],
   [
     getDistributionInformation,
-    "Supported only when the caller's organisation has an external subscription-system integration that supports distribution information; otherwise 400 configuration_error (no field).",
+    "Supported only when the caller's organisation has an external subscription-system integration that supports distribution information; otherwise 400 configuration_error (field unspecified_field).",
   ],
 ]);
 

@@ -53,7 +53,10 @@ export class APIError<S extends number = number> extends PlatformError {
    * as the codes the platform is known to answer, open to new ones, so `switch (err.code)` autocompletes.
    */
   readonly code: ErrorCode | undefined;
-  /** The spec's `field`, naming the offending field; `undefined` when the body carries none. */
+  /**
+   * The spec's `field`, naming the offending field: `unspecified_field` when none is at fault (a
+   * missing scope, a wrong client secret); `undefined` when the body carries none (a proxy's answer).
+   */
   readonly field: string | undefined;
   /** The request's correlation id, for support requests; `undefined` if the platform sent none. */
   readonly correlationId: string | undefined;

@@ -39,11 +39,18 @@ export function respond(
 /** The connection is dropped instead of answered (a fault): each adapter fails its transport. */
 export const DROPPED: CoreResponse = { status: 0, headers: {}, body: null, drop: true };
 
-/** The spec's common error body: `code`, `field` when there is one, `message`, `api_correlation_id`. */
+/**
+ * What `field` says when no field is at fault, as the spec's endpoint 5 writes it: the common error
+ * body always carries `field`.
+ */
+export const UNSPECIFIED_FIELD = 'unspecified_field';
+
+/**
+ * The spec's common error body: `code`, `field` (`unspecified_field` when no field is at fault),
+ * `message`, `api_correlation_id`.
+ */
 export function errorResponse(e: HttpError, correlationId: string): CoreResponse {
-  const body: Record<string, string> = { code: e.code };
-  if (e.field !== undefined) body.field = e.field;
-  body.message = e.message;
+  const body: Record<string, string> = { code: e.code, field: e.field ?? UNSPECIFIED_FIELD, message: e.message };
   body.api_correlation_id = correlationId;
   // Without a check of its own, the refusal is what the answer says (messages never hold a secret).
   const refusal = e.refusal ?? {

@@ -701,7 +701,7 @@ const SubscriptionSystem = z
       'Change a customer between calls with `PUT` (body: `address`, `subscriptions`) or `DELETE /__admin/subscription-systems/{organisation_id}/customers/{customer_number}` (`setCustomer`, `removeCustomer`), ' +
       'and the distribution with `PATCH /__admin/subscription-systems/{organisation_id}` (body: `supports_distribution_information` and/or `distribution`, replaced whole; a key left out stays; `setDistribution`). ' +
       'Each answers 204, or 404 without an integration (or for an unknown customer), or 400 naming the field. ' +
-      `A customer's numbers and product codes are at most 50 characters, its address lines 100, its date-times 35; a new customer beyond ${MAX_EXTERNAL_CUSTOMERS} in the platform's systems is refused (400, no field; one replaced is not). ` +
+      `A customer's numbers and product codes are at most 50 characters, its address lines 100, its date-times 35; a new customer beyond ${MAX_EXTERNAL_CUSTOMERS} in the platform's systems is refused (400, field unspecified_field; one replaced is not). ` +
       "A distribution holds zip codes of at most 100 characters, product codes of 50 and prices of 20; at most 10,000 zip codes and 1,000 prices in the platform's systems together (400 naming `distribution.zones` or `distribution.prices`). " +
       '`platform.subscriptionSystems.syncInFlight(organisation_id)` tells whether a sync of endpoint 19 is under way.',
   });

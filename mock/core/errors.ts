@@ -3,7 +3,7 @@ import type { Refusal } from './refusal.js';
 
 /**
  * An error the platform answers with the spec's common error body: a status, a `code`, the
- * offending `field` when there is one, and a `message`. The platform's test tools (`createPlatform`
+ * offending `field` (`unspecified_field` on the wire when none is at fault), and a `message`. The platform's test tools (`createPlatform`
  * with a seed, `restore`, `mintToken`, the clock) throw it too, naming the field they refuse.
  */
 export class HttpError extends Error {
@@ -11,7 +11,10 @@ export class HttpError extends Error {
   readonly status: number;
   /** The spec's error code, e.g. `invalid_parameter`, `not_found`. */
   readonly code: ErrorCode;
-  /** The offending field, spelled as the spec does (`price_periods[0].payment_option`). */
+  /**
+   * The offending field, spelled as the spec does (`price_periods[0].payment_option`); `undefined`
+   * when none is at fault, which the answer's body says as `unspecified_field`.
+   */
   readonly field: string | undefined;
   /** Extra response headers, e.g. `WWW-Authenticate` or `Allow`. */
   readonly headers: Readonly<Record<string, string>> | undefined;
@@ -50,7 +53,7 @@ export function invalidParameter(field: string, message: string): HttpError {
 }
 
 /**
- * 409 `invalid_state`, no field: the platform's state was reset or replaced (`reset`, `restore`)
+ * 409 `invalid_state`, no field at fault: the platform's state was reset or replaced (`reset`, `restore`)
  * while a request that started before it was under way (`while`), so it applies nothing to the new one.
  */
 export function stateReplaced(during: string): HttpError {

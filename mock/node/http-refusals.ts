@@ -5,6 +5,7 @@
  */
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { UNSPECIFIED_FIELD } from '../core/answers.js';
 
 /** Why a body sent without framing is refused: Node's `http.request` sends a GET's body so unless told. */
 const UNFRAMED_BODY =
@@ -39,7 +40,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
 }
 
 /** Writes the platform's JSON error on a connection node:http no longer serves, and closes it. */
-function endWithError(socket: Duplex, status: number, code: string, message: string, field?: string): void {
+function endWithError(socket: Duplex, status: number, code: string, message: string, field = UNSPECIFIED_FIELD): void {
   const body = JSON.stringify({ code, field, message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +

@@ -132,10 +132,15 @@ export type KnownErrorCode = (typeof ERROR_CODES)[number];
  */
 export type ErrorCode = KnownErrorCode | (string & {});
 
-/** The common error body of the API (spec: "Errors"). */
+/**
+ * The common error body of the API (spec: "Errors"). `field` names the offending field, or is
+ * `unspecified_field` when none is at fault (as the spec's endpoint 5 writes it).
+ */
 export const ErrorBody = z.object({
   code: z.string() as z.ZodType<ErrorCode>,
-  field: z.string().optional(),
+  field: z
+    .string()
+    .describe('The offending field (`price_periods[0].length`), or `unspecified_field` when none is at fault'),
   message: z.string(),
   api_correlation_id: z.string().optional(),
 });

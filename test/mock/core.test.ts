@@ -107,8 +107,7 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
   });
 
   test('an unknown path: 404 not_found, whatever the method', async () => {
-    const body = expectError(await h.call('/external/api/v1/nothing', { method: 'DELETE' }), 404, 'not_found');
-    expect(body).not.toHaveProperty('field');
+    expectError(await h.call('/external/api/v1/nothing', { method: 'DELETE' }), 404, 'not_found');
   });
 
   test.each([

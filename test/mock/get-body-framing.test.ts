@@ -94,6 +94,7 @@ test('a body with no framing (neither Content-Length nor Transfer-Encoding): 400
   expect(text).toMatch(/^HTTP\/1\.1 400 /);
   expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4))).toEqual({
     code: 'malformed_request',
+    field: 'unspecified_field',
     message: expect.stringMatching(/Content-Length or Transfer-Encoding: chunked/),
   });
   expect(platform.snapshot()).toEqual(before);

@@ -128,8 +128,11 @@ export function useAdapter(kind: AdapterKind, options: PlatformOptions | Platfor
   return harness;
 }
 
-/** Expects the spec's common error body, with the correlation id repeated from the header. */
-export function expectError(answer: Answer, status: number, code: string, field?: string): ErrorBody {
+/**
+ * Expects the spec's common error body, with the correlation id repeated from the header. Without
+ * `field`, expects the body's `field` to be `unspecified_field`: no field is at fault.
+ */
+export function expectError(answer: Answer, status: number, code: string, field = 'unspecified_field'): ErrorBody {
   const body = ErrorBody.parse(answer.body);
   expect({ status: answer.status, code: body.code, field: body.field }).toEqual({ status, code, field });
   expect(answer.headers.get('content-type')).toMatch(/^application\/json/);

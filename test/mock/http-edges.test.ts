@@ -132,7 +132,11 @@ describe('the node:http adapter answers the edges of HTTP/1.1 as JSON', () => {
           `content-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n\r\n${body}${after}`,
       );
       expect(answer.status).toBe(400);
-      expect(answer.json).toEqual({ code: 'malformed_request', message: expect.stringMatching(message) });
+      expect(answer.json).toEqual({
+        code: 'malformed_request',
+        field: 'unspecified_field',
+        message: expect.stringMatching(message),
+      });
       // The answer says the request was refused: it changed nothing (before, a token was issued and its answer lost).
       expect(server.platform.snapshot()).toEqual(before);
     },

@@ -530,6 +530,7 @@ describe('slow clients: the node:http adapter times them out', () => {
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
     expect(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))).toMatchObject({
       code: 'request_timeout',
+      field: 'unspecified_field',
       message: expect.any(String),
     });
   });

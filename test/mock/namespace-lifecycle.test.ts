@@ -75,7 +75,7 @@ function gatedPlatform(options: PlatformOptions = {}) {
 }
 
 /** Expects the common error body with this status, code and field, and no CORS header on an admin answer. */
-async function expectError(response: Response, status: number, code: string, field?: string) {
+async function expectError(response: Response, status: number, code: string, field = 'unspecified_field') {
   const body = ErrorBody.parse(await response.json());
   expect({ status: response.status, code: body.code, field: body.field }).toEqual({ status, code, field });
   expect(body.api_correlation_id).toBe(response.headers.get('x-correlation-id'));

@@ -40,7 +40,7 @@ async function setPremiumPrice(client: PlatformClient, price: number): Promise<v
 }
 
 /** Expects the common error body with this status, code and field. */
-async function expectError(response: Response, status: number, code: string, field?: string) {
+async function expectError(response: Response, status: number, code: string, field = 'unspecified_field') {
   const body = ErrorBody.parse(await response.json());
   expect({ status: response.status, code: body.code, field: body.field }).toEqual({ status, code, field });
   expect(body.api_correlation_id).toBe(response.headers.get('x-correlation-id'));

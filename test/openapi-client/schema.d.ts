@@ -269,12 +269,12 @@ export interface paths {
         get?: never;
         /**
          * 12. Update user-product
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/userproduct/w`. The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (no field), whatever the body. At least one of subscription_type, state, valid_from or valid_to. Given both, valid_to must be later than valid_from, compared as instants to the fraction each gives; given one, the platform compares it with the other the user-product holds (400 invalid_parameter, valid_to).
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/userproduct/w`. The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (field unspecified_field), whatever the body. At least one of subscription_type, state, valid_from or valid_to. Given both, valid_to must be later than valid_from, compared as instants to the fraction each gives; given one, the platform compares it with the other the user-product holds (400 invalid_parameter, valid_to).
          */
         put: operations["updateUserProduct"];
         /**
          * 13. Provision user-product
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/userproduct/w`. The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (no field), whatever the body. valid_to must be later than valid_from, compared as instants to the fraction each gives.
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/userproduct/w`. The API client must have a provision service defined at the operator; a client without one is refused 400 configuration_error (field unspecified_field), whatever the body. valid_to must be later than valid_from, compared as instants to the fraction each gives.
          */
         post: operations["provisionUserProduct"];
         delete?: never;
@@ -373,7 +373,7 @@ export interface paths {
         get?: never;
         /**
          * 18. Sync address from external subscription system
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription_system/w`. The caller's organisation must have an external subscription-system integration; without one, 400 configuration_error (no field).
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription_system/w`. The caller's organisation must have an external subscription-system integration; without one, 400 configuration_error (field unspecified_field).
          */
         put: operations["syncAddressFromExternalSubscriptionSystem"];
         post?: never;
@@ -393,7 +393,7 @@ export interface paths {
         get?: never;
         /**
          * 19. Sync customer subscriptions
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription_system/w`. The caller's organisation must have an external subscription-system integration; without one, 400 configuration_error (no field).
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription_system/w`. The caller's organisation must have an external subscription-system integration; without one, 400 configuration_error (field unspecified_field).
          */
         put: operations["syncCustomerSubscriptions"];
         post?: never;
@@ -412,7 +412,7 @@ export interface paths {
         };
         /**
          * 20. Distribution information
-         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription_system/r`. Supported only when the caller's organisation has an external subscription-system integration that supports distribution information; otherwise 400 configuration_error (no field).
+         * @description Needs `Authorization: Bearer <access token>` from POST /api/authorization/access_token (operation requestAccessToken), with the scope `/external/subscription_system/r`. Supported only when the caller's organisation has an external subscription-system integration that supports distribution information; otherwise 400 configuration_error (field unspecified_field).
          */
         get: operations["distributionInformation"];
         put?: never;
@@ -885,7 +885,8 @@ export interface components {
         EligibleForCampaignResponse: components["schemas"]["EligibleAnswer"] | components["schemas"]["NotEligibleAnswer"];
         ErrorBody: {
             code: string;
-            field?: string;
+            /** @description The offending field (`price_periods[0].length`), or `unspecified_field` when none is at fault */
+            field: string;
             message: string;
             api_correlation_id?: string;
         };
