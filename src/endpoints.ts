@@ -388,7 +388,7 @@ export const updateUserProduct = endpoint({
   body: UpdateUserProductRequest,
   response: IdResponse,
   status: 200,
-  errors: [404],
+  errors: [404, 409],
 });
 
 export const provisionUserProduct = endpoint({

@@ -6,16 +6,45 @@
 import { provisionUserProduct, updateUserProduct } from '../../src/endpoints.js';
 import { compareInstants } from '../../src/instants.js';
 import { callerAccount } from '../core/authentication.js';
+import type { UserProductRecord } from '../core/document.js';
 import { HttpError, invalidParameter, notFound } from '../core/errors.js';
 import { sameId } from '../core/ids.js';
 import { isActive } from '../core/products.js';
 import { apiRoute, type Route } from '../core/route.js';
+import type { State } from '../core/state.js';
 import { addUserProduct, isLive, provisionServiceOf, requireProvisionService } from '../core/user-products.js';
 
 /** A validity window must end after it starts. */
 function checkWindow(validFrom: string, validTo: string): void {
   if (compareInstants(validTo, validFrom) <= 0)
     throw invalidParameter('valid_to', 'Parameter must be later than valid_from');
+}
+
+/**
+ * The first live user-product of `accountId` of this package from this provision service whose
+ * window overlaps `window` (two windows that only meet do not), leaving out `except`: the second
+ * provisioning endpoint 13 refuses, and the change endpoint 12 refuses.
+ */
+function overlappingProvisioning(
+  state: State,
+  accountId: string,
+  productId: string,
+  service: string,
+  window: { valid_from: string; valid_to: string },
+  nowMs: number,
+  except?: UserProductRecord,
+): UserProductRecord | undefined {
+  return state
+    .userProductsOf(accountId)
+    .find(
+      (u) =>
+        u !== except &&
+        sameId(u.product_id, productId) &&
+        u.provision_service === service &&
+        isLive(u, nowMs) &&
+        compareInstants(u.valid_from, window.valid_to) < 0 &&
+        compareInstants(window.valid_from, u.valid_to) < 0,
+    );
 }
 
 /**
@@ -40,16 +69,7 @@ const provision = apiRoute(
     // As endpoints 4 and 5 refuse an archived account; an inactive one may still be provisioned.
     if (account.status === 'archived')
       throw new HttpError(409, 'invalid_state', 'The account is archived', 'account_id');
-    const overlapping = state
-      .userProductsOf(account.id)
-      .find(
-        (u) =>
-          sameId(u.product_id, pkg.id) &&
-          u.provision_service === service &&
-          isLive(u, now) &&
-          compareInstants(u.valid_from, input.valid_to) < 0 &&
-          compareInstants(input.valid_from, u.valid_to) < 0,
-      );
+    const overlapping = overlappingProvisioning(state, account.id, pkg.id, service, input, now);
     if (overlapping)
       throw new HttpError(
         409,
@@ -73,7 +93,10 @@ const provision = apiRoute(
 /**
  * Endpoint 12. After the client's provision service (the guard), in this order: the account (404
  * `account_id`); the user-product (404 `product_id`, also when it is another account's); its
- * provision service (403 `not_product_owner` unless it is the caller's); the window as it will be.
+ * provision service (403 `not_product_owner` unless it is the caller's); the window as it will be;
+ * then, when the window or the state changes and the user-product will be live, another live
+ * provisioning of its package by the same provision service that the window overlaps (`409
+ * already_provisioned`, as endpoint 13 refuses it, naming the end or the state changed).
  */
 const update = apiRoute(
   updateUserProduct,
@@ -89,7 +112,23 @@ const update = apiRoute(
         'The user-product with the expected external provision service was not found',
         'product_id',
       );
-    checkWindow(input.valid_from ?? u.valid_from, input.valid_to ?? u.valid_to);
+    const window = { valid_from: input.valid_from ?? u.valid_from, valid_to: input.valid_to ?? u.valid_to };
+    checkWindow(window.valid_from, window.valid_to);
+    // A change of the window or the state may not leave two live provisionings of one package
+    // overlapping, which endpoint 13 would refuse (a change of the subscription type alone is not judged).
+    const moved = input.valid_from ?? input.valid_to ?? input.state;
+    const live = isLive({ ...u, ...window, state: input.state ?? u.state }, clock.nowMs());
+    const overlapping =
+      moved !== undefined && live
+        ? overlappingProvisioning(state, account.id, u.product_id, service, window, clock.nowMs(), u)
+        : undefined;
+    if (overlapping)
+      throw new HttpError(
+        409,
+        'already_provisioned',
+        `The account already holds this package from this provision service for that time (user-product ${overlapping.id})`,
+        input.valid_from !== undefined ? 'valid_from' : input.valid_to !== undefined ? 'valid_to' : 'state',
+      );
     state.userProducts.update(u, (r) => {
       if (input.state !== undefined) r.state = input.state;
       if (input.subscription_type !== undefined) r.subscription_type = input.subscription_type;

@@ -27,7 +27,10 @@ export class UserProducts extends APIResource {
    * Update user-product (endpoint 12): the user-product `product_id` of `account_id` gets the given
    * `state` (`activated` or `deactivated`), `subscription_type`, `valid_from`, `valid_to` (at least
    * one). 404 `not_found` naming `account_id` or `product_id`; `403 not_product_owner` when this
-   * client's provision service does not control it. Scope `/external/userproduct/w`.
+   * client's provision service does not control it; `409 already_provisioned` when the new window or
+   * state would make it overlap another live provisioning of its package from this provision service
+   * (naming `valid_from`, `valid_to` or `state`, whichever the body changes). Scope
+   * `/external/userproduct/w`.
    */
   update(body: UpdateUserProductRequest, options?: RequestOptions): APIPromise<IdResponse> {
     return this._client.request(updateUserProduct, body, options);

@@ -199,9 +199,11 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
         IdResponse,
         201,
       );
-      // The second made to overlap the first, then the first updated.
-      const moved = { account_id: anna, product_id: second.id, valid_from: '2030-06-01T00:00:00Z' };
-      expectOk(await update(moved), IdResponse);
+      // The second made to overlap the first in a state document (endpoint 12 refuses that), then the first updated.
+      const overlapped = h.platform.snapshot();
+      const kept = overlapped.user_products.find((u) => u.id === second.id);
+      if (kept) kept.valid_from = '2030-06-01T00:00:00Z';
+      h.platform.restore(overlapped);
       expectOk(await update({ account_id: anna, product_id: first.id, subscription_type: 'limited' }), IdResponse);
       const answer = await expectUnchanged(h.platform, () =>
         provision({ ...body, valid_from: '2030-07-01T00:00:00Z', valid_to: '2030-08-01T00:00:00Z' }),
@@ -314,6 +316,58 @@ describe.each(ADAPTERS)('user-products through %s', (kind) => {
     ])('refuses %s, and changes nothing', async (_, patch, status, code, field) => {
       const answer = await expectUnchanged(h.platform, () => change({ state: 'deactivated', ...patch }));
       expectError(answer, status, code, field);
+    });
+
+    describe('a change may not make the overlap endpoint 13 refuses', () => {
+      /** Anna's premium-digital for FROM to TO, and its next term, TO to 2032, both provisioned by the demo client. */
+      async function twoTerms() {
+        const first = expectOk(await provision(body), IdResponse, 201);
+        const next = expectOk(
+          await provision({ ...body, valid_from: TO, valid_to: '2032-01-01T00:00:00Z' }),
+          IdResponse,
+          201,
+        );
+        return { first: first.id, next: next.id };
+      }
+      const on = (product_id: string, patch: object) => update({ account_id: anna, product_id, ...patch });
+
+      test('a valid_from moved into the other term: 409 already_provisioned naming valid_from and the other; nothing changes', async () => {
+        const { first, next } = await twoTerms();
+        const answer = await expectUnchanged(h.platform, () => on(next, { valid_from: '2030-06-01T00:00:00Z' }));
+        expect(expectError(answer, 409, 'already_provisioned', 'valid_from').message).toContain(first);
+      });
+
+      test('a valid_to stretched into the next term: 409 already_provisioned naming valid_to; nothing changes', async () => {
+        const { first } = await twoTerms();
+        const answer = await expectUnchanged(h.platform, () => on(first, { valid_to: '2031-01-01T00:00:00.001Z' }));
+        expectError(answer, 409, 'already_provisioned', 'valid_to');
+      });
+
+      test('a deactivated term activated again over a live one: 409 already_provisioned naming state; nothing changes', async () => {
+        const first = expectOk(await provision(body), IdResponse, 201).id;
+        expectOk(await on(first, { state: 'deactivated' }), IdResponse);
+        expectOk(await provision(body), IdResponse, 201); // the first is no longer live
+        const answer = await expectUnchanged(h.platform, () => on(first, { state: 'activated' }));
+        expectError(answer, 409, 'already_provisioned', 'state');
+      });
+
+      test('terms that only meet, a window moved clear of the other, and a deactivation are not refused', async () => {
+        const { first, next } = await twoTerms();
+        expectOk(await on(first, { valid_from: '2029-01-01T00:00:00Z', valid_to: TO }), IdResponse);
+        expectOk(await on(next, { valid_to: '2033-01-01T00:00:00Z' }), IdResponse);
+        expectOk(await on(next, { state: 'deactivated', valid_from: '2030-06-01T00:00:00Z' }), IdResponse);
+        expect(userProduct(next)).toMatchObject({ state: 'deactivated', valid_from: '2030-06-01T00:00:00Z' });
+      });
+
+      test('an overlap a state document holds can still be mended: a change of subscription_type alone is not judged', async () => {
+        const { next } = await twoTerms();
+        const overlapped = h.platform.snapshot();
+        const kept = overlapped.user_products.find((u) => u.id === next);
+        if (kept) kept.valid_from = '2030-06-01T00:00:00Z';
+        h.platform.restore(overlapped);
+        expectOk(await on(next, { subscription_type: 'limited' }), IdResponse);
+        expect(userProduct(next)?.subscription_type).toBe('limited');
+      });
     });
 
     test('a body with no change at all: 400 invalid_parameter naming subscription_type', async () => {

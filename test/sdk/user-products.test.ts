@@ -189,6 +189,21 @@ describe("the spec's errors of 13 and 12: the error class, the spec's code and f
       'product_id',
     ],
     [
+      '12: a window moved into another live provisioning of the package',
+      async (c) => {
+        await c.userProducts.provision(provisionBody);
+        const next = await c.userProducts.provision({
+          ...provisionBody,
+          valid_from: provisionBody.valid_to,
+          valid_to: '2032-01-01T00:00:00Z',
+        });
+        return c.userProducts.update({ account_id: anna, product_id: next.id, valid_from: '2030-06-01T00:00:00Z' });
+      },
+      ConflictError,
+      'already_provisioned',
+      'valid_from',
+    ],
+    [
       '12: the user-product is not controlled by this provision service',
       (c) => c.userProducts.update({ account_id: gus, product_id: ups.gusOtherProvision, state: 'deactivated' }),
       PermissionDeniedError,
