@@ -3,6 +3,7 @@
  * knows of a customer, how an address is compared, and how a sync makes the platform's
  * user-products match it.
  */
+import { compareInstants } from '../../src/instants.js';
 import type {
   AccountRecord,
   ExternalAddressRecord,
@@ -117,8 +118,9 @@ export function planSync(
     const same =
       sameId(existing.product_id, product.id) &&
       existing.subscription_type === subscription.subscription_type &&
-      Date.parse(existing.valid_from) === Date.parse(subscription.valid_from) &&
-      Date.parse(existing.valid_to) === Date.parse(subscription.valid_to) &&
+      // As instants, to the fraction each gives (a date-time is kept to nanoseconds, `Date.parse` to milliseconds).
+      compareInstants(existing.valid_from, subscription.valid_from) === 0 &&
+      compareInstants(existing.valid_to, subscription.valid_to) === 0 &&
       existing.state === 'activated';
     if (!same) changes.push({ kind: 'update', userProduct: existing, product, subscription });
   }

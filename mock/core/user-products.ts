@@ -16,18 +16,36 @@ import type { Auth } from './route.js';
 import type { State } from './state.js';
 
 /**
- * The state a user-product is read in at `nowMs`: a `cancelled` one whose term has ended is
- * `deactivated`, as the platform deactivates a cancelled subscription at the end of its term (its
- * public documentation: "deactivated at the next renewal date"). The record keeps `cancelled`, the
- * state it was given, and its `valid_to` says when the term ends, on a clock a test may move.
+ * Whether a user-product ends at the end of its term (`valid_to`): a `limited` one, and a
+ * `cancelled` one (the platform deactivates a cancelled subscription "at the next renewal date", its
+ * public documentation says). An `activated` recurring one renews there instead: the reference
+ * platform takes no payment and leaves its `valid_to` as it is, and it runs until it is cancelled
+ * or deactivated.
  */
-export function stateAt(u: UserProductRecord, nowMs: number): UserProductRecord['state'] {
-  return u.state === 'cancelled' && Date.parse(u.valid_to) <= nowMs ? 'deactivated' : u.state;
+function endsWithItsTerm(u: UserProductRecord): boolean {
+  return u.state === 'cancelled' || u.subscription_type === 'limited';
 }
 
-/** A user-product that still gives access: `activated`, or `cancelled` with its term not yet ended. */
+/**
+ * The state a user-product is read in at `nowMs`: one that ends with its term (a `cancelled` or a
+ * `limited` one) is `deactivated` once its term has ended. The record keeps the state it was given,
+ * and its `valid_to` says when the term ends, on a clock a test may move.
+ */
+export function stateAt(u: UserProductRecord, nowMs: number): UserProductRecord['state'] {
+  return u.state !== 'deactivated' && endsWithItsTerm(u) && Date.parse(u.valid_to) <= nowMs ? 'deactivated' : u.state;
+}
+
+/**
+ * A user-product that is not over at `nowMs`, started or not: read `activated` or `cancelled` (see
+ * {@link stateAt}). A purchase or a provisioning now would overlap it.
+ */
 export function isLive(u: UserProductRecord, nowMs: number): boolean {
-  return u.state === 'activated' || (u.state === 'cancelled' && Date.parse(u.valid_to) > nowMs);
+  return stateAt(u, nowMs) !== 'deactivated';
+}
+
+/** A user-product that gives access at `nowMs`: live, and its term started (`valid_from` <= now). */
+export function givesAccess(u: UserProductRecord, nowMs: number): boolean {
+  return isLive(u, nowMs) && Date.parse(u.valid_from) <= nowMs;
 }
 
 /** The provision service of the calling client, or `400 configuration_error` (endpoints 12 and 13). */
@@ -181,15 +199,13 @@ export function transfer(state: State, clock: OffsetClock, userProduct: UserProd
 }
 
 /**
- * The product codes an account has access to now: its `activated` user-products, and its
- * `cancelled` ones still in term (`valid_from` <= now < `valid_to`), each package or campaign
- * expanded to itself and its member products. Sorted, each code once.
+ * The product codes an account has access to now (see {@link givesAccess}): each package or
+ * campaign expanded to itself and its member products. Sorted, each code once.
  */
 export function activeProductCodes(state: State, accountId: string, nowMs: number): string[] {
   const codes = new Set<string>();
   for (const u of state.userProductsOf(accountId)) {
-    if (u.state === 'deactivated') continue;
-    if (!(Date.parse(u.valid_from) <= nowMs && nowMs < Date.parse(u.valid_to))) continue;
+    if (!givesAccess(u, nowMs)) continue;
     codes.add(u.product_code);
     for (const member of state.products.get(u.product_id)?.products ?? []) codes.add(member.product_code);
   }

@@ -22,6 +22,7 @@ import {
   planSync,
   systemOf,
 } from '../core/subscription-system.js';
+import { stateAt } from '../core/user-products.js';
 
 /**
  * Endpoint 16. 404 `not_found` for the account, then the user-product (of the organisation); then
@@ -51,7 +52,12 @@ const reactivate = apiRoute(reactivateSubscription, ({ input, state, auth, clock
       'user_product_id',
     );
   if (u.state !== 'cancelled')
-    throw new HttpError(409, 'invalid_state', `The user-product is ${u.state}, not cancelled`, 'user_product_id');
+    throw new HttpError(
+      409,
+      'invalid_state',
+      `The user-product is ${stateAt(u, clock.nowMs())}, not cancelled`,
+      'user_product_id',
+    );
   if (Date.parse(u.valid_to) <= clock.nowMs())
     throw new HttpError(409, 'invalid_state', 'The cancelled user-product has ended its term', 'user_product_id');
   // As provisioning (13) refuses one: reactivating would bill an account that is closed.

@@ -52,9 +52,10 @@ export class Me extends APIResource {
   }
 
   /**
-   * The product codes the user has access to now (beyond the spec): `activated` subscriptions and
-   * `cancelled` ones still in term, packages expanded to their products. `include_articles` is not
-   * supported (`400 invalid_parameter`). Needs the user's token with `/external/me/w`.
+   * The product codes the user has access to now (beyond the spec): subscriptions started and not
+   * over (an `activated` recurring one, a `limited` or `cancelled` one before its term ends),
+   * packages expanded to their products. `include_articles` is not supported (`400
+   * invalid_parameter`). Needs the user's token with `/external/me/w`.
    */
   activeProducts(options: UserRequestOptions, params: MeActiveProductsQuery = {}): APIPromise<ActiveProductsResponse> {
     return this._client.request(getMyActiveProducts, params, options);

@@ -112,7 +112,8 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
       expect(single.item.assignee?.first_name).toBe('Inez');
     });
 
-    test('has_products follows the user-products: true once one is activated, false when none is', async () => {
+    test('has_products follows the user-products: true while one gives access (activated, or cancelled in its term), false when none does', async () => {
+      const boBasicEnd = '2040-01-01T00:00:00Z';
       const hasProducts = async (account: string) =>
         expectOk(await get(paths.pending, { account_id: account }), GetPendingMessagesResponse).items[0]?.account
           .has_products;
@@ -124,9 +125,13 @@ describe.each(ADAPTERS)('helpdesk through %s', (kind) => {
         const boBasic = doc.user_products.find((u) => u.id === demoIds.userProducts.boBasic)!;
         boBasic.state = 'cancelled';
         boBasic.cancelled_at = '2024-01-01T00:00:00Z';
+        boBasic.valid_to = boBasicEnd;
       });
       expect(await hasProducts(anna)).toBe(true);
-      // A cancelled user-product, even one still in its term, is not an activated one.
+      // A cancelled user-product gives access to the end of its term, and no longer.
+      expect(await hasProducts(bo)).toBe(true);
+      h.platform.clock.set(boBasicEnd);
+      token = h.token(['/external/helpdesk/r']); // a token of the new time
       expect(await hasProducts(bo)).toBe(false);
     });
 

@@ -91,6 +91,56 @@ describe.each(ADAPTERS)('order validation (endpoint 9) through %s', (kind) => {
     expect(await item({ product_code: 'basic-news', account_id: eva })).toEqual(ALLOWED);
   });
 
+  describe('at the end of a term, order validation, active products and the me API agree', () => {
+    /** Anna's premium-digital, provisioned for 2030-01-01 to 2030-02-01 and of `subscription_type`. */
+    async function provisionTerm(subscription_type: 'limited' | 'recurring') {
+      const provisioned = await h.call(paths.provisionUserProduct, {
+        method: 'POST',
+        token: h.token(['/external/userproduct/w']),
+        json: {
+          account_id: anna,
+          package_code: 'premium-digital',
+          subscription_type,
+          valid_from: '2030-01-01T00:00:00Z',
+          valid_to: '2030-02-01T00:00:00Z',
+        },
+      });
+      return expectOk(provisioned, IdResponse, 201).id;
+    }
+    /** What each read says of Anna's premium-digital `id`. */
+    async function reads(id: string) {
+      const active = expectOk(
+        await h.call(paths.getAccountActiveProducts, {
+          query: { account_id: anna },
+          token: h.token(['/external/account/r']),
+        }),
+        ActiveProductsResponse,
+      ).item.active_products;
+      const me = await h.call('/external/api/v3/me', {
+        token: h.platform.mintToken({ scopes: ['/external/me/w'], accountId: anna }).access_token,
+      });
+      const shown = (me.body as { item: { user_products: { id: string; state: string }[] } }).item.user_products;
+      return {
+        reason: (await item({ product_code: 'premium-digital', account_id: anna })).reason,
+        active: active.includes('premium-digital'),
+        state: shown.find((u) => u.id === id)?.state,
+      };
+    }
+
+    test('a limited subscription ends with its term: a new purchase is allowed, and it is read deactivated', async () => {
+      const id = await provisionTerm('limited');
+      expect(await reads(id)).toEqual({ reason: 'already_subscribed', active: true, state: 'activated' });
+      h.platform.clock.set('2030-02-01T00:00:00Z');
+      expect(await reads(id)).toEqual({ reason: null, active: false, state: 'deactivated' });
+    });
+
+    test('an activated recurring subscription renews at the end of its term: it still counts, and still gives access', async () => {
+      const id = await provisionTerm('recurring');
+      h.platform.clock.set('2030-03-01T00:00:00Z');
+      expect(await reads(id)).toEqual({ reason: 'already_subscribed', active: true, state: 'activated' });
+    });
+  });
+
   test("refused, too_young: the account's date of birth is less than minimum_age years ago; the fallback package is offered", async () => {
     const result = await item({ product_code: 'premium-digital', account_id: bo });
     expect(result).toMatchObject({ purchase_allowed: false, reason: 'too_young', fallback_package_code: 'basic-news' });

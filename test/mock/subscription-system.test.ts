@@ -283,6 +283,32 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
       const epaper = doc().user_products.find((u) => u.account_id === anna && u.subscription_number === 'PL-1001-1');
       expect(epaper?.state).toBe('deactivated');
     });
+
+    test('a term that differs by less than a millisecond is picked up: terms are compared as instants, to the fraction each gives', async () => {
+      const term = async (valid_to: string) => {
+        const admin = await h.call(`/__admin/subscription-systems/${demoOrg}/customers/C1001`, {
+          method: 'PUT',
+          json: {
+            address: null,
+            subscriptions: [
+              {
+                subscription_number: 'PL-1001-1',
+                product_code: 'e-paper',
+                subscription_type: 'recurring',
+                valid_from: '2020-01-01T00:00:00Z',
+                valid_to,
+                state: 'active',
+              },
+            ],
+          },
+        });
+        expect(admin.status).toBe(204);
+        expectOk(await put(paths.syncCustomerSubscriptions, { customer_number: 'C1001' }), IdResponse);
+        return doc().user_products.find((u) => u.subscription_number === 'PL-1001-1')?.valid_to;
+      };
+      expect(await term('2999-12-31T23:59:59.0009Z')).toBe('2999-12-31T23:59:59.0009Z');
+      expect(await term('2999-12-31T23:59:59.000900001Z')).toBe('2999-12-31T23:59:59.000900001Z');
+    });
   });
 
   describe('17. validate gift receiver', () => {

@@ -34,6 +34,42 @@ describe.each(ADAPTERS)('subscriptions through %s', (kind) => {
       expect([...onBo(doc.user_products), ...onBo(doc.orders), ...onBo(doc.payment_profiles)]).toEqual([]);
     });
 
+    test('a subscription of a package the target already holds moves too, though endpoints 12 and 13 refuse to make that overlap; 12 can still mend it', async () => {
+      const userProducts = h.token(['/external/userproduct/w']);
+      const provisioned = await h.call(paths.provisionUserProduct, {
+        method: 'POST',
+        token: userProducts,
+        json: {
+          account_id: anna,
+          package_code: 'basic-news',
+          subscription_type: 'limited',
+          valid_from: '2026-01-01T00:00:00Z',
+          valid_to: '2036-01-01T00:00:00Z',
+        },
+      });
+      const annas = expectOk(provisioned, IdResponse, 201).id;
+      // Hedda's basic-news from the same provision service, 2020 to 2999, moves onto Anna's account.
+      const moved = {
+        source_account_id: hedda,
+        subscription_id: ups.heddaProvisioned,
+        target_account_email: 'anna@example.com',
+      };
+      expectOk(await transfer(moved), IdResponse);
+      const change = (patch: object) =>
+        h.call(paths.provisionUserProduct, {
+          method: 'PUT',
+          token: userProducts,
+          json: { account_id: anna, product_id: annas, ...patch },
+        });
+      expectError(
+        await expectUnchanged(h.platform, () => change({ valid_to: '2037-01-01T00:00:00Z' })),
+        409,
+        'already_provisioned',
+        'valid_to',
+      );
+      expectOk(await change({ state: 'deactivated' }), IdResponse);
+    });
+
     test('repeated in the other direction, it restores the original owner and history', async () => {
       const before = snapshot();
       expectOk(await transfer(body), IdResponse);
