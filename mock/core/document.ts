@@ -252,7 +252,7 @@ const SsoSession = z
   })
   .meta({
     description:
-      'SSO sessions (endpoint 21). Only the latest 20 timeline entries are kept; a session that has ended (no operation on it for a day, sessionstatus included, or 30 days old) is dropped.',
+      'SSO sessions (endpoint 21). Only the latest 20 timeline entries are kept; a session that has ended (no operation on it for a day, sessionstatus included, or 30 days old) is absent at once to the SSO service, `GET /__admin/sso/sessions/{sid}` and `platform.sso.session`, and dropped from the document as the platform goes.',
   });
 
 /**

@@ -411,10 +411,19 @@ export function checkCredentials(
   });
 }
 
-/** The session `sid`, or 404 `not_found` naming `sid`. */
-export function ssoSessionOrThrow(state: State, sid: string): SsoSessionRecord {
+/** The session `sid` unless it has ended (as endpoint 21 finds none: `session_not_found`); undefined else. */
+function liveSsoSession(state: State, clock: OffsetClock, sid: string): SsoSessionRecord | undefined {
   const session = state.ssoSessions.get(sid);
-  if (!session) throw new HttpError(404, 'not_found', 'No such SSO session', 'sid');
+  return session && !ssoSessionOver(state.retention, session, clock.nowMs()) ? session : undefined;
+}
+
+/**
+ * The session `sid` for the test tools, or 404 `not_found` naming `sid`: for an unknown one, and
+ * for one that has ended (its idle time or lifetime is over), which the SSO service no longer finds.
+ */
+export function ssoSessionOrThrow(state: State, clock: OffsetClock, sid: string): SsoSessionRecord {
+  const session = liveSsoSession(state, clock, sid);
+  if (!session) throw new HttpError(404, 'not_found', 'No such SSO session: unknown, or it has ended', 'sid');
   return session;
 }
 
@@ -425,10 +434,10 @@ export function createSsoSessions(state: State, clock: OffsetClock): SsoSessions
       return createSsoSession(state, clock, options.clientId).sid;
     },
     terminate(sid: string): void {
-      terminateSsoSession(ssoSessionOrThrow(state, sid));
+      terminateSsoSession(ssoSessionOrThrow(state, clock, sid));
     },
     session(sid: string): SsoSessionRecord | undefined {
-      const session = state.ssoSessions.get(sid);
+      const session = liveSsoSession(state, clock, sid);
       return session && structuredClone(session);
     },
   };

@@ -59,9 +59,12 @@ export interface CreateSsoSessionOptions {
 export interface SsoSessions {
   /** Creates an `Anon` session; answers its `sid`. Throws a `HttpError` (404) for an unknown client. */
   createSession(options?: CreateSsoSessionOptions): string;
-  /** Moves a session to `Terminated`. Throws a `HttpError` (404) for an unknown `sid`. */
+  /** Moves a session to `Terminated`. Throws a `HttpError` (404) for an unknown `sid`, or one that has ended. */
   terminate(sid: string): void;
-  /** A copy of a session with its timeline; undefined for an unknown `sid`. */
+  /**
+   * A copy of a session with its timeline; undefined for an unknown `sid`, and for a session that
+   * has ended (no operation on it for a day, or 30 days old), which the SSO service no longer finds.
+   */
   session(sid: string): SsoSessionRecord | undefined;
 }
 

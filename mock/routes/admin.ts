@@ -143,8 +143,8 @@ export const adminRoutes: readonly Route[] = [
     status: 201,
     body: { sid: platform.sso.createSession({ clientId: input.client_id }) },
   })),
-  route(admin('GET', 'sso/sessions/{sid}'), ({ state, params }) => ({
-    body: ssoSessionOrThrow(state, params.sid ?? ''),
+  route(admin('GET', 'sso/sessions/{sid}'), ({ state, clock, params }) => ({
+    body: ssoSessionOrThrow(state, clock, params.sid ?? ''),
   })),
   route(admin('DELETE', 'sso/sessions/{sid}'), ({ platform, params }) => {
     platform.sso.terminate(params.sid ?? '');

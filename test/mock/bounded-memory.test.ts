@@ -262,10 +262,23 @@ describe.each(ADAPTERS)('what is kept, and for how long, through %s', (kind) => 
     for (let half = 1; half <= 59; half++) {
       h.platform.clock.advance(43_200);
       await attempt();
-      if (half === 2)
+      if (half === 2) {
         expect(await sso(paths.ssoSessionStatus, { sid: idle, lks: 'anon' })).toMatchObject({
           err: 'session_not_found',
         });
+        // The test tools agree with the service at once, before any sweep drops the record.
+        expect(h.platform.snapshot().sso_sessions.map((s) => s.sid)).toContain(idle);
+        expect(h.platform.sso.session(idle)).toBeUndefined();
+        expectError(await h.call(`/__admin/sso/sessions/${idle}`), 404, 'not_found', 'sid');
+        expectError(
+          await h.call(`/__admin/sso/sessions/${idle}/terminate`, { method: 'POST' }),
+          404,
+          'not_found',
+          'sid',
+        );
+        expect(h.platform.sso.session(busy)).toBeDefined();
+        expect((await h.call(`/__admin/sso/sessions/${busy}`)).status).toBe(200);
+      }
     }
     expect(await sso(paths.ssoSessionStatus, { sid: busy, lks: 'anon' })).toMatchObject({ err: null, sts: 'anon' });
     // 30 days after it was created, in use half a day ago: it has ended.
