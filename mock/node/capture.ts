@@ -66,6 +66,11 @@ export interface CaptureRun {
   readonly fetch?: typeof fetch;
   /** The time for each whole answer, in ms (parity's `--timeout`). Default: the SDK's. */
   readonly timeoutMs?: number;
+  /**
+   * How many times a read that got no answer, or a 5xx, is sent again. Default: the SDK's (2).
+   * `parity` sends none: each answer must arrive whole within its `--timeout`.
+   */
+  readonly maxRetries?: number;
 }
 
 const PRODUCTS = '/external/product/r';
@@ -106,6 +111,7 @@ function clientFor(options: CaptureOptions, scope: string, run: CaptureRun): Pla
     allowInsecureHttp: true,
     ...(run.fetch ? { fetch: run.fetch } : {}),
     ...(run.timeoutMs === undefined ? {} : { timeout: run.timeoutMs }),
+    ...(run.maxRetries === undefined ? {} : { maxRetries: run.maxRetries }),
   });
 }
 

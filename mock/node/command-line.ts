@@ -6,6 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
+import { REDACTED } from '../../src/logger.js';
+import { redactText } from '../../src/secrets.js';
 import { HttpError } from '../core/errors.js';
 import type { PlatformOptions } from '../core/options.js';
 import { type CommandLineFlag, flagged, flagOf, type HelpSection, PlatformOptionsSchema } from '../core/options.js';
@@ -147,9 +149,22 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
   node[path.at(-1) ?? ''] = value;
 }
 
-/** A flag's text as a message quotes it: as it is, or `''` when empty. */
+/**
+ * A flag's text as a message quotes it: `''` when empty, else as it is but for what may be a
+ * secret (a URL's `user:password@`, a secret parameter, anything shaped like a credential).
+ */
 function shown(text: string): string {
-  return text === '' ? "''" : text;
+  if (text === '') return "''";
+  let out = text;
+  const scheme = out.indexOf('://');
+  if (scheme >= 0) {
+    const hostStart = scheme + 3;
+    let hostEnd = hostStart;
+    while (hostEnd < out.length && !'/?#'.includes(out.charAt(hostEnd))) hostEnd++;
+    const at = out.lastIndexOf('@', hostEnd - 1);
+    if (at >= hostStart) out = `${out.slice(0, hostStart)}${REDACTED}${out.slice(at)}`;
+  }
+  return redactText(out, REDACTED);
 }
 
 /** A refusal's reason as the command line words it: `must be an integer from 1 to 1000`. */
@@ -432,7 +447,8 @@ field, the answer's shape, the headers that carry meaning, and the catalogue's o
 difference names the row of the package's assumptions it tests. Without --allow-writes it sends
 no request that can change the platform: reads, grants, SSO session operations, and writes
 malformed so that no platform can take them for valid ones. Exit code 0: no difference; 1: a
-difference; 2: a usage or connection error.
+difference; 2: a usage or connection error, or anything else that stops the run before it can
+compare (one line on standard error).
 The assumptions: ${DOCS_URL}assumptions.md
 
 ${PARITY_FLAGS.flatMap((f) => helpLines(f, defaults)).join('\n')}

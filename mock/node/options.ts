@@ -243,7 +243,20 @@ export type StartServerOptions = z.input<typeof ServerOptionsObject>;
 export type ServerSettings = z.output<typeof ServerOptionsObject>;
 
 /** An absolute http(s) URL, as `platform-mock capture` takes a platform's hosts: a schema each (a flag is declared on its schema). */
-const httpUrl = () => z.url({ protocol: /^https?$/, error: 'Parameter must be an absolute http(s) URL' });
+/** A host's base URL: absolute http(s), without credentials, a query or a fragment (the SDK takes no other). */
+const httpUrl = () =>
+  z
+    .url({ protocol: /^https?$/, error: 'Parameter must be an absolute http(s) URL' })
+    .refine((text) => !text.includes('?') && !text.includes('#'), {
+      error: 'Parameter must be a base URL, without a query or a fragment',
+    })
+    .refine(
+      (text) => {
+        const url = new URL(text);
+        return url.username === '' && url.password === '';
+      },
+      { error: 'Parameter must be a base URL without credentials (user:password@)' },
+    );
 
 const captureShape = {
   /** The platform's external API, `{base_url}` (endpoints 2, 3, 14, 15 and the titles). */

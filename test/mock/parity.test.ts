@@ -16,6 +16,7 @@ import { type ParityReport, type ParityTarget, runParity } from '../../mock/node
 import { ParityCommandSchema } from '../../mock/node/options.js';
 import { type RunningServer, startServer } from '../../mock/node/server.js';
 import { DEMO_SSO_AUDIENCE, demoIds } from '../../mock/seeds/demo.js';
+import { accessToken, pathOf } from '../../src/endpoints.js';
 import { CLI_TEST_TIMEOUT_MS, collect, run, stopAll } from './cli-process.js';
 
 const { clientId, clientSecret } = demoIds.clients.demo;
@@ -511,6 +512,65 @@ describe('record once, check in CI without the stage', () => {
   });
 });
 
+describe('a recorded snapshot quotes no secret a stage echoes', () => {
+  /** A proxy in front of `upstream` whose error answers quote back the request's bearer token and body, as some stages' do. */
+  async function echoing(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
+    const server: Server = createServer(async (req, res) => {
+      const body = await readAll(req);
+      const url = new URL(req.url ?? '/', upstream);
+      const answer = await new Promise<{ status: number; headers: Record<string, string>; text: string }>(
+        (resolve, reject) => {
+          const out = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, async (r) => {
+            const headers: Record<string, string> = {};
+            for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string') headers[k] = v;
+            resolve({ status: r.statusCode ?? 0, headers, text: (await readAll(r)).toString() });
+          });
+          out.on('error', reject);
+          out.end(body);
+        },
+      );
+      let sent = answer.text;
+      if (answer.status >= 400 && (answer.headers['content-type'] ?? '').includes('json')) {
+        const parsed = JSON.parse(sent) as Record<string, unknown>;
+        parsed.message = `${String(parsed.message)} (you sent ${req.headers.authorization ?? 'no token'} and ${body.toString()})`;
+        sent = JSON.stringify(parsed);
+      }
+      delete answer.headers['content-length'];
+      delete answer.headers['transfer-encoding'];
+      res.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(sent)) });
+      res.end(sent);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  test('the client secret, the bearer tokens and the tickets a stage quotes in its errors are taken out of what --record writes', async () => {
+    const proxy = await echoing(platform.url);
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'parity-echo-'));
+      await runParity({ target: targetAt(proxy.url), ...DEMO, record: dir });
+      const all = readdirSync(dir)
+        .map((f) => readFileSync(join(dir, f), 'utf8'))
+        .join('\n');
+      // The stage did quote them: the messages kept say where.
+      expect(all).toContain('(you sent [REDACTED] and ');
+      expect(all).not.toContain(clientSecret);
+      const issued = platform.platform.snapshot();
+      const secrets = [
+        ...issued.access_tokens.flatMap((t) => [t.access_token, t.refresh_token]),
+        ...issued.tickets.map((t) => t.ticket),
+      ];
+      expect(secrets.length).toBeGreaterThan(0);
+      for (const secret of secrets) expect(all).not.toContain(secret);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('platform-mock parity, the command', () => {
   let shared: RunningServer;
   beforeAll(async () => {
@@ -641,6 +701,66 @@ describe('platform-mock parity, the command', () => {
       expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
       expect(stderr).not.toContain('not-the-secret');
       expect(code).toBe(2);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  test.each([
+    [
+      'credentials',
+      (url: string) => url.replace('http://', 'http://user:hunter2@'),
+      'must be a base URL without credentials',
+    ],
+    ['a query', (url: string) => `${url}/?k=hunter2`, 'must be a base URL, without a query or a fragment'],
+    ['a fragment', (url: string) => `${url}/#hunter2`, 'must be a base URL, without a query or a fragment'],
+  ])(
+    'a host URL with %s is a usage error (exit code 2) naming --api, before anything is sent; a password is not quoted',
+    async (_, broken, why) => {
+      const args = flags(shared.url);
+      args[2] = broken(shared.url);
+      const journal = shared.platform.requests.list().length;
+      const { code, stdout, stderr } = await collect(run([...args, '--client-secret', clientSecret]));
+      expect(stdout).toBe('');
+      expect(stderr).toContain('platform-mock: invalid --api: ');
+      expect(stderr).toContain(why);
+      expect(stderr.includes('user:hunter2')).toBe(false);
+      expect(code).toBe(2);
+      expect(shared.platform.requests.list().length).toBe(journal);
+    },
+    CLI_TEST_TIMEOUT_MS,
+  );
+
+  test(
+    'exit code 2, in one line, when the run stops for what is not a difference: a redirect of the token grant, a report that cannot be written',
+    async () => {
+      const token = pathOf(accessToken, 'stage');
+      const redirecting = await standIn(shared.url, {
+        matches: (method, url) => method === 'POST' && url.pathname === token,
+        change: (answer) => {
+          answer.status = 307;
+          answer.headers.location = 'http://127.0.0.1:9/steal';
+        },
+      });
+      try {
+        const stopped = await collect(run([...flags(redirecting.url), '--client-secret', clientSecret]));
+        expect(stopped.stdout).toBe('');
+        expect(stopped.stderr.trim().split('\n').at(-1)).toMatch(
+          /^platform-mock parity: (the run stopped|cannot reach)/,
+        );
+        expect(stopped.stderr).not.toContain(clientSecret);
+        expect(stopped.stderr).not.toContain('    at ');
+        expect(stopped.code).toBe(2);
+      } finally {
+        await redirecting.close();
+      }
+      const unwritable = join(mkdtempSync(join(tmpdir(), 'parity-cli-')), 'no-such-dir', 'report.json');
+      const written = await collect(
+        run([...flags(shared.url), '--client-secret', clientSecret, '--only', 'requests', '--json', unwritable]),
+      );
+      expect(written.stderr.trim().split('\n').at(-1)).toMatch(
+        /^platform-mock parity: the report could not be written: .*\(check --json, --junit\)$/,
+      );
+      expect(written.code).toBe(2);
     },
     CLI_TEST_TIMEOUT_MS,
   );

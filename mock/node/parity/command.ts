@@ -1,10 +1,14 @@
 /**
  * `platform-mock parity`: the command line's options turned into a run, its progress on standard
  * error, the summary on standard output, the JSON and JUnit files, and the exit code (0: no
- * difference, 1: a difference, 2: the target cannot be reached or the snapshots read).
+ * difference, 1: a difference, 2: anything that stopped the run before it could compare: a usage
+ * error, a target that cannot be reached or read, snapshots or a report that cannot be read or written).
  */
 
 import { AuthenticationError } from '../../../src/errors.js';
+import { REDACTED } from '../../../src/logger.js';
+import { unquoting } from '../../../src/quoted-secrets.js';
+import { redactText } from '../../../src/secrets.js';
 import type { ParityCommandOptions } from '../options.js';
 import { writeAtomically } from '../state-file.js';
 import { junitXml, summaryText } from './report.js';
@@ -77,12 +81,29 @@ export async function parityCommand(options: ParityCommandOptions, console: Pari
       console.err(`platform-mock parity: no snapshots in ${options.snapshots} (check --snapshots)\n`);
       return 2;
     }
-    throw error;
+    // Anything else stopped the run before it could compare (an answer the SDK refuses to read, a
+    // redirect it does not follow, a snapshot it cannot write or read): not a difference.
+    console.err(`platform-mock parity: the run stopped: ${oneLine(error, options)}\n`);
+    return 2;
   }
-  if (options.json !== undefined) await writeAtomically(options.json, `${JSON.stringify(report, null, 2)}\n`);
-  if (options.junit !== undefined) await writeAtomically(options.junit, junitXml(report));
+  try {
+    if (options.json !== undefined) await writeAtomically(options.json, `${JSON.stringify(report, null, 2)}\n`);
+    if (options.junit !== undefined) await writeAtomically(options.junit, junitXml(report));
+  } catch (error) {
+    console.err(
+      `platform-mock parity: the report could not be written: ${oneLine(error, options)} (check --json, --junit)\n`,
+    );
+    return 2;
+  }
   console.out(summaryText(report));
   return report.differences.length > 0 ? 1 : 0;
+}
+
+/** An error's message on one line, without the client's secret or anything shaped like a credential. */
+function oneLine(error: unknown, options: ParityCommandOptions): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unquote = unquoting(options.clientSecret === undefined ? [] : [options.clientSecret]);
+  return redactText(unquote(message), REDACTED).replace(/\s+/g, ' ').trim();
 }
 
 /** The flag that named a host. */

@@ -3,8 +3,14 @@
  * and `field`, the catalogue's own values, the pointers a step names), and for everything else a
  * placeholder of the same shape. Ids become other ids of the same form, the same id always the
  * same placeholder (so the catalogue's references still hold); times, e-mail addresses, tokens and
- * any other text become placeholders, so no secret, ticket or personal detail is written.
+ * any other text become placeholders, so no secret, ticket or personal detail is written. What is
+ * kept as text (an error's message, a compared value, a header's meaning) has every secret the run
+ * has sent taken out, in any spelling (a stage may quote a request back: its `client_secret`, its
+ * bearer token), and whatever is shaped like a credential.
  */
+import { REDACTED } from '../../../src/logger.js';
+import { unquoting } from '../../../src/quoted-secrets.js';
+import { redactText } from '../../../src/secrets.js';
 import { type Answer, catalogueValue, DATE_TIME, EMAIL, OPAQUE_KEY, typeOf, type Values } from './compare.js';
 
 const HEX_ID = /^[a-f\d]{24}$/i;
@@ -17,6 +23,20 @@ const TIME_PLACEHOLDER = '2000-01-01T00:00:00.000Z';
 export class Normaliser {
   private readonly ids = new Map<string, string>();
   private readonly emails = new Map<string, string>();
+  private readonly secrets = new Set<string>();
+  private unquote: (text: string) => string = (text) => text;
+
+  /** Adds secrets the run sent (a client secret, a token, a ticket): no text kept quotes them. */
+  remember(secrets: Iterable<string>): void {
+    const before = this.secrets.size;
+    for (const secret of secrets) this.secrets.add(secret);
+    if (this.secrets.size !== before) this.unquote = unquoting([...this.secrets]);
+  }
+
+  /** A text kept as it is, but for the secrets in it. */
+  private clean(value: string): string {
+    return redactText(this.unquote(value), REDACTED);
+  }
 
   /** The placeholder of an id: 24 hex digits, `0a1a1a1a1a1a1a1a` and a count. */
   id(value: string): string {
@@ -42,7 +62,7 @@ export class Normaliser {
 
   /** A text with the ids and e-mail addresses in it replaced (an error's message). */
   text(value: string): string {
-    return value
+    return this.clean(value)
       .replace(HEX_IDS, (id) => this.id(id))
       .split(' ')
       .map((word) => (EMAIL.test(word) ? this.email(word) : word))
@@ -60,7 +80,10 @@ export class Normaliser {
   /** An answer as a snapshot keeps it: compared values as they are, every other string a placeholder. */
   answer(answer: Answer, values: Values): Answer {
     const error = answer.status >= 400 && typeOf(answer.body) === 'object';
-    return { status: answer.status, headers: answer.headers, body: this.body(answer.body, '', '', values, error) };
+    const headers = Object.fromEntries(
+      Object.entries(answer.headers).map(([name, value]) => [name, this.clean(value)]),
+    );
+    return { status: answer.status, headers, body: this.body(answer.body, '', '', values, error) };
   }
 
   private body(value: unknown, at: string, key: string, values: Values, error: boolean): unknown {
@@ -70,14 +93,16 @@ export class Normaliser {
         Object.entries(value as Record<string, unknown>).map(([k, v]) => [
           k,
           error && (k === 'code' || k === 'field')
-            ? v
+            ? typeof v === 'string'
+              ? this.clean(v)
+              : v
             : error && k === 'message' && typeof v === 'string'
               ? this.text(v)
               : this.body(v, `${at}/${k}`, k, values, false),
         ]),
       );
     if (typeof value !== 'string') return value;
-    return kept(at, key, value, values) ? value : this.opaque(value);
+    return kept(at, key, value, values) ? this.clean(value) : this.opaque(value);
   }
 
   /**

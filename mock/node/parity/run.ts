@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { jwtVerify, SignJWT } from 'jose';
 import { accessToken, generateTicket, getMeDocumented, type Host, pathOf } from '../../../src/endpoints.js';
 import { APIConnectionError, APIError, AuthenticationError } from '../../../src/errors.js';
+import { secretsSent } from '../../../src/quoted-secrets.js';
 import { withoutTrailingSlashes } from '../../../src/url.js';
 import type { StateDocument, StateDocumentInput } from '../../core/document.js';
 import type { Platform } from '../../core/types.js';
@@ -487,6 +488,34 @@ async function userToken(state: SideState): Promise<string> {
   return typeof token === 'string' ? token : `!the ticket exchange was refused: ${exchanged.status}`;
 }
 
+/**
+ * The secrets a filled-in request sends (its bearer token, its secret headers, query parameters and
+ * body members, the secret claims of an SSO request token), which no snapshot may quote.
+ */
+function secretsOf(request: Resolved): string[] {
+  const authorization = request.headers.authorization;
+  const url = new URL(request.path, 'http://parity.invalid');
+  for (const [name, value] of request.query) url.searchParams.append(name, value);
+  return secretsSent({
+    token: authorization?.replace(/^Bearer /i, ''),
+    headers: request.headers,
+    url: url.href,
+    json: bodyMembers(request),
+  });
+}
+
+/** A request's body as members: its JSON, or its form's parameters; undefined for other bodies. */
+function bodyMembers(request: Resolved): unknown {
+  if (request.body === undefined) return undefined;
+  if ((request.headers['content-type'] ?? '').includes('x-www-form-urlencoded'))
+    return Object.fromEntries(new URLSearchParams(request.body));
+  try {
+    return JSON.parse(request.body) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A request filled in for one side: placeholders, token, body. */
 function resolve(request: StepRequest, state: SideState, bearer?: string): Resolved {
   const headers: Record<string, string> = { accept: 'application/json', ...(request.headers ?? {}) };
@@ -757,7 +786,10 @@ class Run {
       }
     }
     const request = describeRequest(step.request);
-    if (this.normaliser) record.steps[step.name] = { request, answer: this.normaliser.answer(targetAnswer, values) };
+    if (this.normaliser) {
+      if (forTarget) this.normaliser.remember(secretsOf(forTarget));
+      record.steps[step.name] = { request, answer: this.normaliser.answer(targetAnswer, values) };
+    }
     const result: StepResult = {
       scenario: scenario.name,
       step: step.name,
@@ -925,18 +957,19 @@ export async function runParity(options: ParityOptions): Promise<ParityReport> {
   // Each host answers something, or the run stops naming it.
   for (const base of [target.api, target.auth, target.sso, target.shop])
     if (base !== undefined) await send(new URL(base), 'GET', { accept: 'application/json' }, undefined, timeoutMs);
-  const captured = await captureCatalogue({ ...target, out: '' }, { fetch: fetchNoRedirect, timeoutMs }).catch(
-    (error: unknown) => {
-      if (error instanceof APIConnectionError) throw new UnreachableError(new URL(target.api).origin, error.message);
-      // Refused otherwise (a 5xx, a 413): the run cannot go on without the catalogue, and says why.
-      if (error instanceof APIError && !(error instanceof AuthenticationError))
-        throw new UnreachableError(
-          new URL(target.api).origin,
-          `its catalogue could not be read: ${error.status}${error.code ? ` ${error.code}` : ''}`,
-        );
-      throw error;
-    },
-  );
+  const captured = await captureCatalogue(
+    { ...target, out: '' },
+    { fetch: fetchNoRedirect, timeoutMs, maxRetries: 0 },
+  ).catch((error: unknown) => {
+    if (error instanceof APIConnectionError) throw new UnreachableError(new URL(target.api).origin, error.message);
+    // Refused otherwise (a 5xx, a 413): the run cannot go on without the catalogue, and says why.
+    if (error instanceof APIError && !(error instanceof AuthenticationError))
+      throw new UnreachableError(
+        new URL(target.api).origin,
+        `its catalogue could not be read: ${error.status}${error.code ? ` ${error.code}` : ''}`,
+      );
+    throw error;
+  });
   const catalogue = catalogueOf(captured.document);
   const http = new HttpSide({ api: target.api, auth: target.auth, sso: target.sso, shop: target.shop }, timeoutMs);
   try {
@@ -944,6 +977,7 @@ export async function runParity(options: ParityOptions): Promise<ParityReport> {
     const identity: Identity = { ...known, accountBorn: await bornOnTarget(http, known, options) };
     const platform = createPlatform({ seed: referenceDocument(catalogue, identity, options.marketplace) });
     const normaliser = options.record === undefined ? undefined : new Normaliser();
+    normaliser?.remember([target.clientSecret]);
     const run = new Run(
       scenarios,
       new ReferenceSide(platform),
