@@ -108,9 +108,11 @@ function inFlightKey(path: string): string {
  * The answer to a request, unless the server is answering its share of requests (three quarters of
  * the connections) and the request's namespace (or the root) has one being answered already: then
  * `503 busy` with `Retry-After: 1`, at once, and its connection is free again. The first request of
- * each namespace, and of the root, is always answered.
+ * each namespace, and of the root, is always answered. A request stops counting once answered, or
+ * once its connection closes before that (its client gone: a request a latency fault holds for
+ * days keeps no one else out).
  */
-async function answerInShare(ctx: ServeContext, request: CoreRequest): Promise<CoreResponse> {
+async function answerInShare(ctx: ServeContext, request: CoreRequest, res: ServerResponse): Promise<CoreResponse> {
   const key = inFlightKey(request.url.pathname);
   const held = ctx.inFlight.get(key) ?? 0;
   if (held > 0 && ctx.answering >= ctx.share && !request.refusal)
@@ -126,15 +128,27 @@ async function answerInShare(ctx: ServeContext, request: CoreRequest): Promise<C
     );
   ctx.inFlight.set(key, held + 1);
   ctx.answering += 1;
-  try {
-    return await answerOf(ctx, request);
-  } finally {
+  let counted = true;
+  const release = () => {
+    if (!counted) return;
+    counted = false;
     ctx.answering -= 1;
     const left = (ctx.inFlight.get(key) ?? 1) - 1;
     if (left > 0) ctx.inFlight.set(key, left);
     else ctx.inFlight.delete(key);
+  };
+  // Released by the connection's close too (see {@link dispatched}), which then comes first.
+  shareReleases.set(res, release);
+  try {
+    return await answerOf(ctx, request);
+  } finally {
+    shareReleases.delete(res);
+    release();
   }
 }
+
+/** What ends each unanswered request's count in the server's share: called on answer, or on close. */
+const shareReleases = new WeakMap<ServerResponse, () => void>();
 
 /** The correlation id of each answer, for the request log (headers given to `writeHead` cannot be read back). */
 const correlationIds = new WeakMap<ServerResponse, string>();
@@ -214,6 +228,7 @@ function dispatched(req: IncomingMessage, res: ServerResponse): void {
   answeringOn.add(socket);
   res.once('close', () => {
     answeringOn.delete(socket);
+    shareReleases.get(res)?.();
     // Closed whole once the answer is written: the parser refused what the client sent after it.
     if (refusedConnections.has(socket)) socket.end(() => socket.destroy());
   });
@@ -294,7 +309,7 @@ async function serve(ctx: ServeContext, req: IncomingMessage, res: ServerRespons
   await Promise.resolve();
   if (refusedConnections.has(req.socket)) return;
   dispatched(req, res);
-  const answered = await answerInShare(ctx, request);
+  const answered = await answerInShare(ctx, request, res);
   // A page of another site may send, not read: its origin gets no CORS headers (nor a preflight's).
   const answer = foreignOrigin(ctx, req.headers.origin) ? withoutCors(answered) : answered;
   if (answer.drop) {

@@ -207,6 +207,39 @@ describe('latency faults hold three quarters of the connections at most, in one 
     expect((await held).filter((r) => r.status === 'fulfilled' && r.value.status === 200)).toEqual([]);
   });
 
+  test("requests whose clients went away stop counting in the share: a neighbour's abandoned held requests keep no other namespace to one request at a time", async () => {
+    const running = await startServer({ port: 0, seed: 'demo', maxConnections: 8, ...NEVER });
+    server = running;
+    for (const name of ['a', 'b']) {
+      const fault = await fetch(`${running.url}/_ns/${name}/__admin/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path: '/nope', latency_ms: 600_000, times: 100 }),
+      });
+      expect(fault.status).toBe(201);
+    }
+    const inFlight = async (name: string) => {
+      const { items } = (await fetch(`${running.url}/__admin/namespaces`).then((r) => r.json())) as {
+        items: { name: string; in_flight: number }[];
+      };
+      return items.find((n) => n.name === name)?.in_flight ?? 0;
+    };
+    // Six held in namespace a (the whole share), then their clients go away.
+    const abandoned = await Promise.all(
+      Array.from({ length: 6 }, () => hold(running.url, 'GET /_ns/a/nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')),
+    );
+    await until(async () => expect(await inFlight('a')).toBe(6));
+    // Namespace b holds one: with the share full, a second to b is 503 busy.
+    const inB = await hold(running.url, 'GET /_ns/b/nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await until(async () => expect(await inFlight('b')).toBe(1));
+    expect((await rawRequest(running.url, '/_ns/b/__admin/clock')).status).toBe(503);
+    // Once a's clients are gone, their requests (still held by the fault) no longer fill the share.
+    for (const held of abandoned) held.socket.destroy();
+    await until(async () => expect((await rawRequest(running.url, '/_ns/b/__admin/clock')).status).toBe(200));
+    expect(await inFlight('a')).toBe(6);
+    inB.socket.destroy();
+  });
+
   test('two namespaces held by faults get three quarters of the connections together (cap 8: 6); beyond, a namespace with a request in flight is 503 busy; the root and a third namespace are answered', async () => {
     const running = await startServer({ port: 0, seed: 'demo', maxConnections: 8, ...NEVER });
     server = running;
