@@ -423,8 +423,15 @@ function liveSsoSession(state: State, clock: OffsetClock, sid: string): SsoSessi
  */
 export function ssoSessionOrThrow(state: State, clock: OffsetClock, sid: string): SsoSessionRecord {
   const session = liveSsoSession(state, clock, sid);
-  if (!session) throw new HttpError(404, 'not_found', 'No such SSO session: unknown, or it has ended', 'sid');
-  return session;
+  if (session) return session;
+  if (state.ssoSessions.get(sid))
+    throw new HttpError(
+      404,
+      'not_found',
+      'The SSO session has ended (no operation on it for a day, or 30 days old)',
+      'sid',
+    );
+  throw new HttpError(404, 'not_found', 'No such SSO session', 'sid');
 }
 
 /** The in-process SSO tools of a platform. */

@@ -269,7 +269,9 @@ describe.each(ADAPTERS)('what is kept, and for how long, through %s', (kind) => 
         // The test tools agree with the service at once, before any sweep drops the record.
         expect(h.platform.snapshot().sso_sessions.map((s) => s.sid)).toContain(idle);
         expect(h.platform.sso.session(idle)).toBeUndefined();
-        expectError(await h.call(`/__admin/sso/sessions/${idle}`), 404, 'not_found', 'sid');
+        expect(expectError(await h.call(`/__admin/sso/sessions/${idle}`), 404, 'not_found', 'sid').message).toMatch(
+          /has ended/,
+        );
         expectError(
           await h.call(`/__admin/sso/sessions/${idle}/terminate`, { method: 'POST' }),
           404,
