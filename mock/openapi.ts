@@ -398,10 +398,13 @@ export function operationIdOf(title: string): string {
  */
 function parameters(e: Endpoint, path: string, components: Components): Json[] {
   const input = e.query ?? e.body;
-  const schema = (input ? components.schema(input, 'input') : {}) as {
+  // The query's members are listed one by one; a body's only for its path members, each read from
+  // its own rule (the body as a whole may be a named schema, which would join the components unused).
+  const schema = (e.query ? components.schema(e.query, 'input') : {}) as {
     properties?: Record<string, Json>;
     required?: string[];
   };
+  const members: Record<string, z.ZodType> = input instanceof z.ZodObject ? input.shape : {};
   // A page reads its query as `pageQuery` says (25: the shop's own redirect drops the ticket), so
   // that says which parameters it needs; their rules are the query's.
   const required = e.pageQuery
@@ -412,7 +415,7 @@ function parameters(e: Endpoint, path: string, components: Components): Json[] {
     name,
     in: 'path',
     required: true,
-    schema: schema.properties?.[name] ?? { type: 'string', minLength: 1 },
+    schema: members[name] ? components.schema(members[name], 'input') : { type: 'string', minLength: 1 },
   }));
   if (!e.query) return out;
   for (const [name, { description, ...property }] of Object.entries(schema.properties ?? {}))
@@ -431,9 +434,12 @@ function parameters(e: Endpoint, path: string, components: Components): Json[] {
 function withoutPathMembers(body: z.ZodType, path: string): z.ZodType {
   if (!(body instanceof z.ZodObject)) return body;
   const names = pathNames(path).filter((name) => name in body.shape);
-  const mask: Record<string, true> = {};
-  for (const name of names) mask[name] = true;
-  return names.length ? body.omit(mask as Parameters<typeof body.omit>[0]) : body;
+  if (names.length === 0) return body;
+  // A new object of the other members (`.omit` refuses an object with refinements, which JSON
+  // Schema cannot say anyway), as strict as the body was.
+  const shape: Record<string, z.ZodType> = { ...body.shape };
+  for (const name of names) delete shape[name];
+  return body.def.catchall instanceof z.ZodNever ? z.strictObject(shape) : z.object(shape);
 }
 
 /** The `{name}` segments of a path template, by name. */

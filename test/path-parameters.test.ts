@@ -16,7 +16,8 @@ import type { Endpoint } from '../src/endpoints.js';
 import { RequestValidationError } from '../src/index.js';
 import { parseOptions } from '../src/options.js';
 import { Pipeline } from '../src/pipeline.js';
-import { id } from '../src/schemas/common.js';
+import { IdResponse, id } from '../src/schemas/common.js';
+import { UpdateUserProductRequest } from '../src/schemas/user-products.js';
 import { fillPath } from '../src/url.js';
 
 // Under /test: a real endpoint of the table may take the spec-like path one day (the route list
@@ -54,10 +55,32 @@ const addNote = {
   status: 201,
 } as const satisfies Endpoint;
 
+/** `GET /test/accounts/{account_id}`: a pattern beside a path without parameters under the same prefix. */
+const getAccount = {
+  ...listNotes,
+  title: 'Get account (test)',
+  sdk: 'notes.account',
+  path: '/test/accounts/{account_id}',
+  query: z.strictObject({ account_id: id }),
+  response: z.object({ account_id: z.string() }),
+} as const satisfies Endpoint;
+
+/** `GET /test/accounts/recent`: the literal sibling `{account_id}` would match. */
+const recentAccounts = {
+  ...listNotes,
+  title: 'Recent accounts (test)',
+  sdk: 'notes.recent',
+  path: '/test/accounts/recent',
+  query: z.strictObject({}),
+  response: z.object({ recent: z.boolean() }),
+} as const satisfies Endpoint;
+
 const platform = createPlatformWith([
   ...allRoutes,
   apiRoute(listNotes, ({ input }) => ({ body: { account_id: input.account_id, kind: input.kind ?? null } })),
   apiRoute(addNote, ({ input }) => ({ body: input })),
+  apiRoute(getAccount, ({ input }) => ({ body: { account_id: input.account_id } })),
+  apiRoute(recentAccounts, () => ({ body: { recent: true } })),
 ]);
 const API = 'https://api.platform.test';
 const token = () => platform.mintToken({ scopes: [SCOPE] }).access_token;
@@ -82,6 +105,12 @@ describe('the platform takes a path parameter from the path and checks it with t
   test('a trailing slash finds the same route, as it does for a path without parameters', async () => {
     const answer = await call(`/test/accounts/${anna}/notes/?kind=call`);
     expect(answer).toEqual({ status: 200, body: { account_id: anna, kind: 'call' } });
+  });
+
+  test('a path without parameters comes before a pattern it matches, with a trailing slash or without', async () => {
+    for (const path of ['/test/accounts/recent', '/test/accounts/recent/'])
+      expect(await call(path)).toEqual({ status: 200, body: { recent: true } });
+    expect(await call(`/test/accounts/${anna}/`)).toEqual({ status: 200, body: { account_id: anna } });
   });
 
   test('an empty segment is no value: 404, the route is not taken, nothing changes', async () => {
@@ -206,6 +235,25 @@ describe('the SDK fills the path from the method\u2019s parameters', () => {
 });
 
 describe('the OpenAPI document lists a path parameter in: path, with its member\u2019s schema', () => {
+  test('PUT whose body is a named schema: the path member keeps its rule, and the named schema does not join the components unused', () => {
+    // A named body (one `src/schemas` exports) whose account_id travels in the path.
+    const updateUnder = {
+      ...listNotes,
+      title: 'Update user-product under its account (test)',
+      sdk: 'notes.update',
+      method: 'PUT',
+      path: '/test/accounts/{account_id}/userproduct',
+      query: undefined,
+      body: UpdateUserProductRequest,
+      response: IdResponse,
+    } as const satisfies Endpoint;
+    const { operation, schemas } = operationOf(updateUnder, 'notes', updateUnder.path);
+    const parameters = operation.parameters as { name: string; in: string; schema: object }[];
+    expect(parameters.map((p) => [p.name, p.in])).toEqual([['account_id', 'path']]);
+    expect(parameters[0]?.schema).toMatchObject({ type: 'string', maxLength: 24, pattern: '^[a-fA-F\\d]{24}$' });
+    expect(Object.keys(schemas)).not.toContain('UpdateUserProductRequest');
+  });
+
   test('GET: account_id in the path, required, the id rule; the query keeps only kind', () => {
     const { operation } = operationOf(listNotes, 'notes');
     const parameters = operation.parameters as { name: string; in: string; required: boolean; schema: object }[];

@@ -104,18 +104,24 @@ export class Router {
     else this.#methodsByPath.set(path, [method]);
   }
 
-  /** The route for a request, or undefined. A path with or without a trailing slash finds the same route. */
+  /**
+   * The route for a request, or undefined. A path with or without a trailing slash finds the same
+   * route, and a path without parameters comes before a pattern, with the slash or without it
+   * (`/products/payment_periods/` is endpoint 3's, not `/products/{id}` with `id` `payment_periods`).
+   */
   find(method: string, path: string): Match | undefined {
     const hit = this.#exact.get(`${method} ${path}`);
     if (hit) return hit;
+    const other = otherSlash(path);
+    const slashed = other === undefined ? undefined : this.#exact.get(`${method} ${other}`);
+    if (slashed) return slashed;
     for (const p of this.#patterns) {
       if (p.method !== method) continue;
       const params = p.template.match(path);
       if (!params) continue;
       return p.route ? { route: p.route, params } : { unserved: p.unserved! };
     }
-    const other = otherSlash(path);
-    return other === undefined ? undefined : this.#exact.get(`${method} ${other}`);
+    return undefined;
   }
 
   /** The methods served on a path, for `405` and its `Allow` header; undefined for an unknown path. */

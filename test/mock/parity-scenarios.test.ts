@@ -5,12 +5,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { PathTemplate } from '../../mock/core/router.js';
 import { ROWS } from '../../mock/node/parity/rows.js';
 import { call, type Step, type StepRequest } from '../../mock/node/parity/scenario.js';
 import { SCENARIOS } from '../../mock/node/parity/scenarios/index.js';
 import * as table from '../../src/endpoints.js';
-import { type Endpoint, endpoints, nameOf, pathOf } from '../../src/endpoints.js';
+import { type Endpoint, endpoints, nameOf } from '../../src/endpoints.js';
+import { entryFor } from '../paths.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
@@ -39,13 +39,10 @@ const reads = endpoints.filter((e) => e.method === 'GET' && !e.page).map((e) => 
 
 /** The requests of the steps that send `e`: a GET of its path, as written (`{account_id}`, filled by the run) or filled already (`call(entry, { path })`). */
 function requestsOf(e: Endpoint): StepRequest[] {
-  const template = new PathTemplate(pathOf(e, 'stage'));
   return steps
     .map(([, step]) => step.request)
     .filter(
-      (request) =>
-        request.method === 'GET' &&
-        (request.path === template.path || template.match(request.path.split('?')[0] ?? '') !== undefined),
+      (request) => request.method === 'GET' && entryFor('GET', request.path.split('?')[0] ?? '', request.host) === e,
     );
 }
 
@@ -113,11 +110,7 @@ describe('parity scenarios', () => {
         if (request.auth !== 'server') continue;
         const path = request.path.split('?')[0] ?? '';
         // Its path as written (`call(entry)`: the template, filled by the run), or filled already.
-        const entry = endpoints.find((e) => {
-          if (e.method !== request.method || e.host !== request.host) return false;
-          const template = new PathTemplate(pathOf(e, 'stage'));
-          return path === template.path || template.match(path) !== undefined;
-        });
+        const entry = entryFor(request.method, path, request.host);
         if (entry && entry.scopes.length > 0 && !entry.scopes.some((s) => scenario.scopes.includes(s)))
           lacking.push(`${scenario.name} / ${step.name}: ${entry.scopes.join(' or ')}`);
       }
