@@ -98,6 +98,12 @@ function check(f: Fault): void {
   if (f.code !== undefined && !textOf(f.code, 1, MAX_CODE))
     throw invalidParameter('code', `Parameter must be an error code of 1 to ${MAX_CODE} characters`);
   if (f.headers !== undefined) checkHeaders(f.headers);
+  // Without one, the fault would be listed and taken by the requests it matches, and change nothing.
+  if (f.status === undefined && f.latencyMs === undefined && f.drop !== true)
+    throw invalidParameter(
+      'status',
+      'A fault needs status, latency_ms or drop: true, to say what happens to the requests it matches',
+    );
 }
 
 /** A header name: an HTTP token (RFC 9110, 5.6.2). */

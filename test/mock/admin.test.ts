@@ -184,6 +184,22 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     expect((await admin('POST', 'faults', { path: '/cap/101', status: 500 })).status).toBe(201);
   });
 
+  test.each([
+    ['a path alone', { path: '/external/api/v1/products' }],
+    ['drop: false', { path: '/external/api/v1/products', drop: false, times: 3 }],
+    ['a code and headers without a status', { path: '/external/api/v1/products', code: 'x', headers: { 'x-a': '1' } }],
+  ])(
+    'a fault that says nothing happens (%s) is 400 invalid_parameter naming status, in process too; nothing is added',
+    async (_, fault) => {
+      const message = 'A fault needs status, latency_ms or drop: true, to say what happens to the requests it matches';
+      expect(expectError(await admin('POST', 'faults', fault), 400, 'invalid_parameter', 'status').message).toBe(
+        message,
+      );
+      expect(() => h.platform.faults.add(fault)).toThrow(expect.objectContaining({ field: 'status', message }));
+      expect(await pending()).toEqual([]);
+    },
+  );
+
   /** `count` headers, `x-h0: v` on. */
   const headers = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`x-h${i}`, 'v']));
   test.each([

@@ -81,7 +81,7 @@ describe('reset, snapshot, restore', () => {
         body: JSON.stringify(PRICES),
       }),
     );
-    platform.faults.add({ path: '/x' });
+    platform.faults.add({ path: '/x', status: 503 });
     platform.clock.advance(86_400 * 365);
     expect(platform.snapshot()).not.toEqual(seed);
     platform.reset();
