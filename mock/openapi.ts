@@ -21,6 +21,7 @@ import * as z from 'zod';
 import pkg from '../package.json' with { type: 'json' };
 import {
   accessToken,
+  authenticateWithTicket,
   type Endpoint,
   type Environment,
   endpoints,
@@ -571,6 +572,12 @@ function operationNotes(
     if (rule) notes.push(`${rule}.`);
   }
   if (claims) notes.push('The claims of its tokens are in x-sso-claims, and in docs/sso-protocol.md.');
+  if (e === authenticateWithTicket || e === accessToken)
+    notes.push(
+      e === accessToken
+        ? 'A ticket is used once: presented again to the ticket grant, it is refused (401 invalid_grant) and the access and refresh tokens its first exchange issued are revoked (RFC 6749, 10.5). Keep the first answer; never send a ticket twice.'
+        : 'A ticket is used once: presented again, it is invalid_ticket and what its first use did is undone: the session it logged in is terminated and the ticket that answer carried in at is used up (RFC 6749, 10.5). Keep the first answer; never send a ticket twice.',
+    );
   if (e === getSignedInUser)
     notes.push(
       documentedMe

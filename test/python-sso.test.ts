@@ -57,7 +57,7 @@ test.skipIf(!hasPython)(
     // One line, the reason as the system words it (ECONNREFUSED's text differs between systems).
     expect(failed?.stderr).toMatch(
       new RegExp(
-        `^no platform at ${url} \\([^\\n]*\\): start it with \`npx -p subscription-platform-sdk platform-mock --port 4010\`\n$`,
+        `^no platform at ${url} \\([^\\n]*\\): start it with \`npx -p subscription-platform-sdk platform-mock --port 4010\` \\(from a clone of the repository: \`npm run platform-mock -- --port 4010\`\\)\n$`,
       ),
     );
   },

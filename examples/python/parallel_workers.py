@@ -1,6 +1,7 @@
 """Parallel test workers sharing one platform-mock, each in a namespace of its own.
 
-Start the server (`npx -p subscription-platform-sdk platform-mock --port 4010`), then run
+Start the server (`npx -p subscription-platform-sdk platform-mock --port 4010`, once the package is
+on npm; from a clone of the repository, `npm run platform-mock -- --port 4010`), then run
 
     python3 examples/python/parallel_workers.py [base_url] [workers]
 

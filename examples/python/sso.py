@@ -2,7 +2,9 @@
 """The SSO session service from Python's standard library alone: sign a request token (HS256 by
 hand), call createsession, authenticate, sessionstatus and logout, and verify every answer.
 
-Start the reference platform first (`npx -p subscription-platform-sdk platform-mock --port 4010`), then:
+Start the reference platform first (`npx -p subscription-platform-sdk platform-mock --port 4010`,
+once the package is on npm; from a clone of the repository, `npm run platform-mock -- --port 4010`),
+then:
 
     python3 examples/python/sso.py
 
@@ -124,4 +126,5 @@ if __name__ == "__main__":
         sys.exit(f"{refused.url} answered {refused.code}: {refused.read().decode(errors='replace')}")
     except urllib.error.URLError as error:
         sys.exit(f"no platform at {URL} ({error.reason}): "
-                 "start it with `npx -p subscription-platform-sdk platform-mock --port 4010`")
+                 "start it with `npx -p subscription-platform-sdk platform-mock --port 4010`"
+                 " (from a clone of the repository: `npm run platform-mock -- --port 4010`)")

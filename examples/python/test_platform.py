@@ -3,7 +3,9 @@
 (urllib, json, unittest): read the demo data, reset the platform before each test, get an access
 token, and read and write products and prices, including the answers that refuse a request.
 
-Start the reference platform first (`npx -p subscription-platform-sdk platform-mock --port 4010`), then:
+Start the reference platform first (`npx -p subscription-platform-sdk platform-mock --port 4010`,
+once the package is on npm; from a clone of the repository, `npm run platform-mock -- --port 4010`),
+then:
 
     PLATFORM_URL=http://localhost:4010 python3 examples/python/test_platform.py
 
@@ -58,7 +60,8 @@ class PlatformTest(unittest.TestCase):
         try:
             status, demo = call("GET", "/__admin/demo")
         except urllib.error.URLError as error:
-            hint = "start it with `npx -p subscription-platform-sdk platform-mock --port 4010`"
+            hint = ("start it with `npx -p subscription-platform-sdk platform-mock --port 4010`"
+                    " (from a clone of the repository: `npm run platform-mock -- --port 4010`)")
             raise RuntimeError(f"no platform at {URL} ({error.reason}): {hint}") from None
         assert status == 200, f"GET /__admin/demo answered {status}"
         cls.demo = demo

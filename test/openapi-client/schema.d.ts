@@ -434,7 +434,7 @@ export interface paths {
         put?: never;
         /**
          * 21. SSO authenticatewithticket
-         * @description No bearer token: the body `{ t }` is a request token (a JWT, HS256, header `typ: JWT`) signed with the client secret; the answer `{ t }` is a session token signed with the same secret, errors included. The claims of its tokens are in x-sso-claims, and in docs/sso-protocol.md.
+         * @description No bearer token: the body `{ t }` is a request token (a JWT, HS256, header `typ: JWT`) signed with the client secret; the answer `{ t }` is a session token signed with the same secret, errors included. The claims of its tokens are in x-sso-claims, and in docs/sso-protocol.md. A ticket is used once: presented again, it is invalid_ticket and what its first use did is undone: the session it logged in is terminated and the ticket that answer carried in at is used up (RFC 6749, 10.5). Keep the first answer; never send a ticket twice.
          */
         post: operations["ssoAuthenticatewithticket"];
         delete?: never;
@@ -474,7 +474,7 @@ export interface paths {
         put?: never;
         /**
          * 23. Exchange ticket for access token
-         * @description No bearer token: the client authenticates with client_id and client_secret in the body. The way to get an access token: grant_type=none with a space-separated scope for a server-to-server token; grant_type=ticket for a user token; grant_type=refresh_token to renew one.
+         * @description No bearer token: the client authenticates with client_id and client_secret in the body. The way to get an access token: grant_type=none with a space-separated scope for a server-to-server token; grant_type=ticket for a user token; grant_type=refresh_token to renew one. A ticket is used once: presented again to the ticket grant, it is refused (401 invalid_grant) and the access and refresh tokens its first exchange issued are revoked (RFC 6749, 10.5). Keep the first answer; never send a ticket twice.
          */
         post: operations["requestAccessToken"];
         delete?: never;
