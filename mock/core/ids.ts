@@ -2,6 +2,7 @@
  * Identifiers and credentials: random ones from the Web Crypto API (Node and browsers alike), and
  * how ids compare (the spec's id pattern ignores case).
  */
+import { redactShapes } from '../../src/secrets.js';
 
 /** The character codes of the hexadecimal digits, `0` to `f`. */
 const HEX_DIGITS = Array.from({ length: 16 }, (_, i) => i.toString(16).charCodeAt(0));
@@ -51,10 +52,19 @@ export function sameId(a: string, b: string): boolean {
   return a === b || idKey(a) === idKey(b);
 }
 
-/** A new opaque credential (token, ticket): `bytes` random bytes, base64url, no padding. */
+/**
+ * A new opaque credential (token, ticket, session id): `bytes` random bytes, base64url, no padding,
+ * drawn again until it has the shape every redaction recognises as a credential (upper case, lower
+ * case, and a digit, `-` or `_`: `redactShapes`), so that free text quoting one never keeps it.
+ * About one in 770 draws of 24 bytes has letters only; another is drawn then.
+ */
 export function newSecret(bytes = 32): string {
-  const raw = crypto.getRandomValues(new Uint8Array(bytes));
-  let bin = '';
-  for (const b of raw) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=/g, '');
+  for (;;) {
+    const raw = crypto.getRandomValues(new Uint8Array(bytes));
+    let bin = '';
+    for (const b of raw) bin += String.fromCharCode(b);
+    const secret = btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=/g, '');
+    // Shorter than 32 characters, no text is a credential's shape: there is nothing to draw again for.
+    if (secret.length < 32 || redactShapes(secret, '') !== secret) return secret;
+  }
 }

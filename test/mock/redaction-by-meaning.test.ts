@@ -6,6 +6,7 @@
  * in the journal, in the request log line and by the SDK's logger, by one rule (`src/secrets.ts`).
  */
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { newSecret } from '../../mock/core/ids.js';
 import { redactJsonLikeKeys, redactMultipart } from '../../mock/core/loose-redaction.js';
 import { type RequestLogLine, type RunningServer, startServer } from '../../mock/node/index.js';
 import { REDACTED as LOGGED, redact } from '../../src/logger.js';
@@ -401,6 +402,22 @@ describe.each(ADAPTERS)('the journal, through %s', (kind) => {
         expect(redacted.endsWith(' [redacted]')).toBe(true);
         expect(redact(text)).not.toContain(credential);
       }
+    }
+  });
+
+  test('a credential the platform issues always has the shape redaction recognises: a draw of letters only is drawn again', () => {
+    // All-zero bytes are `AAAA...` in base64url: letters only, no credential's shape.
+    const draw = vi.spyOn(crypto, 'getRandomValues').mockImplementationOnce((array: ArrayBufferView) => {
+      if (array instanceof Uint8Array) array.fill(0);
+      return array;
+    });
+    try {
+      const secret = newSecret(24);
+      expect(draw).toHaveBeenCalledTimes(2);
+      expect(secret).not.toBe('A'.repeat(32));
+      expect(redactText(`bearer token: ${secret}`, '[redacted]')).toBe('bearer token: [redacted]');
+    } finally {
+      draw.mockRestore();
     }
   });
 
