@@ -63,6 +63,9 @@ function claimsOf(text: string): unknown {
   }
 }
 
+/** The members of the common error body: `code`, `field`, `message`, `api_correlation_id`. */
+const ERROR_MEMBERS: ReadonlySet<string> = new Set(['code', 'field', 'message', 'api_correlation_id']);
+
 /** Secrets shorter than this are not looked for in quoted text: a message would lose its words to them. */
 const SHORTEST_QUOTED_SECRET = 4;
 
@@ -136,12 +139,55 @@ function spellingsOf(secret: string): string[] {
  */
 export function unquoting(secrets: readonly string[]): (text: string) => string {
   const quotable = secrets.filter((secret) => secret.length >= SHORTEST_QUOTED_SECRET);
-  const spellings = [...new Set(quotable.flatMap(spellingsOf))].sort((a, b) => b.length - a.length);
+  const spellings = [
+    ...new Map(
+      quotable.flatMap((secret) =>
+        spellingsOf(secret).map((spelling) => [spelling, secret.length < ANYWHERE_FROM] as const),
+      ),
+    ),
+  ].sort(([a], [b]) => b.length - a.length);
   return (text) => {
     let out = text;
-    for (const spelling of spellings) if (out.includes(spelling)) out = out.split(spelling).join(REDACTED);
+    for (const [spelling, alone] of spellings)
+      if (out.includes(spelling)) out = alone ? withoutAlone(out, spelling) : out.split(spelling).join(REDACTED);
     return out;
   };
+}
+
+/**
+ * From this length on, a secret is taken out wherever it is quoted, inside a word too (`%3D` before
+ * it, a token run into other text). A shorter one (a word a developer tries as a token: `invalid`,
+ * `token`) only where it stands alone, or a code such as `invalid_token` would lose a part of it.
+ */
+const ANYWHERE_FROM = 16;
+
+/** Whether a character is one of a word's, as a credential or a code writes it: a letter, a digit, `_` or `-`. */
+function isWordChar(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+}
+
+/** Whether `text` has a percent escape (`%3D`) just before `at`: what follows it starts a value. */
+function escapeBefore(text: string, at: number): boolean {
+  return at >= 3 && text.charAt(at - 3) === '%' && /^[0-9a-f]{2}$/i.test(text.slice(at - 2, at));
+}
+
+/** `text` with `spelling` taken out where it stands alone: no letter, digit, `_` or `-` right before or after it. */
+function withoutAlone(text: string, spelling: string): string {
+  let out = '';
+  let last = 0;
+  let at = text.indexOf(spelling);
+  while (at >= 0) {
+    const end = at + spelling.length;
+    const before = !isWordChar(spelling, 0) || at === 0 || !isWordChar(text, at - 1) || escapeBefore(text, at);
+    const after = !isWordChar(spelling, spelling.length - 1) || end === text.length || !isWordChar(text, end);
+    if (before && after) {
+      out += `${text.slice(last, at)}${REDACTED}`;
+      last = end;
+      at = text.indexOf(spelling, end);
+    } else at = text.indexOf(spelling, at + 1);
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 /**
@@ -174,8 +220,9 @@ function unquoted(value: unknown, unquote: (text: string) => string): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   // `__proto__` as an own key stays a key (an assignment would set the prototype instead).
+  // The common error body's own names are not quotes of a secret, whatever a secret spells.
   for (const [key, item] of Object.entries(value))
-    Object.defineProperty(out, unquote(key), {
+    Object.defineProperty(out, ERROR_MEMBERS.has(key) ? key : unquote(key), {
       value: unquoted(item, unquote),
       enumerable: true,
       writable: true,

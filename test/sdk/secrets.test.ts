@@ -165,6 +165,63 @@ describe('no ticket, token, client secret or password in any log line or error m
   });
 });
 
+describe('a short secret a developer tries (`invalid`, `token`, `field`) leaves the error\u2019s code and field whole', () => {
+  test.each([
+    ['an access token `invalid`', { accessToken: 'invalid' }, 'invalid_token', 'authorization'],
+    ['an access token `token`', { accessToken: 'token' }, 'invalid_token', 'authorization'],
+    [
+      'a client secret `invalid`',
+      { clientId: demoSite.clientId, clientSecret: 'invalid' },
+      'invalid_client',
+      'unspecified_field',
+    ],
+    [
+      'a client secret `client`',
+      { clientId: demoSite.clientId, clientSecret: 'client' },
+      'invalid_client',
+      'unspecified_field',
+    ],
+    [
+      'a client secret `field`',
+      { clientId: demoSite.clientId, clientSecret: 'field' },
+      'invalid_client',
+      'unspecified_field',
+    ],
+  ] as const)('%s: %s naming %s', async (_, auth, code, field) => {
+    const options = 'accessToken' in auth ? auth : { ...auth, scopes: ['/external/product/r'] };
+    const error = await client({ auth: options })
+      .products.list()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect({ code: (error as APIError).code, field: (error as APIError).field }).toEqual({ code, field });
+    expect((error as APIError).body).toMatchObject({ code, field });
+  });
+
+  test('such a secret quoted alone, or after = or a percent escape, is still left out', async () => {
+    const secret = 'hunter22';
+    server.use(
+      http.post(`${defaultHosts.auth}${paths.accessToken}`, () =>
+        HttpResponse.json(
+          {
+            code: 'invalid_client',
+            field: 'client_secret',
+            message: `refused ${secret}; sent client_secret=${secret} and client_secret%3D${secret}; ${secret}s`,
+          },
+          { status: 401 },
+        ),
+      ),
+    );
+    const error = await client({
+      auth: { clientId: 'a-client', clientSecret: secret, scopes: ['/external/product/r'] },
+    })
+      .products.list()
+      .catch((e: unknown) => e);
+    expect((error as APIError).message).toMatch(
+      /: refused \[REDACTED\]; sent client_secret=\[REDACTED\] and client_secret%3D\[REDACTED\]; hunter22s$/,
+    );
+  });
+});
+
 describe("an error answer that quotes the request back: the APIError quotes none of the request's secrets", () => {
   /** Not shaped like a credential (no upper case): only knowing what the request carried finds it. */
   const secret = 'echoed-client-secret-value';
