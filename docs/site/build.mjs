@@ -43,6 +43,8 @@ export async function buildRunAssets(out) {
   const common = /** @type {const} */ ({
     bundle: true,
     minify: true,
+    // An example prints through Node's formatter, which names each object's class: keep the names.
+    keepNames: true,
     format: 'iife',
     platform: 'browser',
     target: 'es2022',

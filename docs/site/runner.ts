@@ -102,6 +102,22 @@ const RUN_LIMIT_MS = 30_000;
 
 const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...args: unknown[]) => Promise<void>;
 
+/**
+ * Where a run's requests begin in a journal: after the entry that was its newest when the run
+ * began (`after`, by correlation id), or at the start when there was none or it has been dropped
+ * since. Not a length: a journal keeps its newest 1,000 entries, and once full its length stays.
+ */
+function startAfter(entries: readonly JournalEntry[], after: string | undefined): number {
+  if (after === undefined) return 0;
+  for (let i = entries.length - 1; i >= 0; i--) if (entries[i]?.correlation_id === after) return i + 1;
+  return 0;
+}
+
+/** The newest entry's correlation id, where a run's requests will begin. */
+function newestOf(entries: readonly JournalEntry[]): string | undefined {
+  return entries.at(-1)?.correlation_id;
+}
+
 /** The entries of a journal from `from` on, as a run shows them. */
 function sentSince(entries: readonly JournalEntry[], from: number): SentRequest[] {
   return entries.slice(from).map((entry) => ({
@@ -139,12 +155,12 @@ async function runNow(before: string, source: string, limitMs: number): Promise<
     if (loud) lines.push(formatWithOptions({ colors: false }, ...args));
   };
   const console = { log: print, info: print, warn: print, error: print, debug: print };
-  let journalFrom = platform.requests.list().length;
+  let journalAfter = newestOf(platform.requests.list());
   const docs = {
     /** Where the shown block begins: its output and requests from here on. */
     mark: () => {
       loud = true;
-      journalFrom = platform.requests.list().length;
+      journalAfter = newestOf(platform.requests.list());
     },
   };
   made = { platforms: [], servers: [] };
@@ -173,7 +189,8 @@ async function runNow(before: string, source: string, limitMs: number): Promise<
     print(error instanceof Error ? `${error.name}: ${error.message}` : error);
   }
   const ms = performance.now() - started;
-  const requests = sentSince(platform.requests.list(), journalFrom);
+  const journal = platform.requests.list();
+  const requests = sentSince(journal, startAfter(journal, journalAfter));
   for (const own of made.platforms) requests.push(...sentSince(own.requests.list(), 0));
   for (const server of made.servers) server.close();
   return { output: lines.join('\n'), failed, requests, ms };

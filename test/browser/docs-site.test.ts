@@ -186,6 +186,16 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
           "await fetch('https://auth.example-platform.com/api/authorization/access_token', { method: 'POST', body: new URLSearchParams({ grant_type: 'none', client_id: process.env.CLIENT_ID!, client_secret: process.env.CLIENT_SECRET! }) });",
         );
       });
+      // Objects print as in Node: the bundle keeps its classes' names.
+      const named = await page.evaluate(() => {
+        const runner = (globalThis as { platformDocsRunner?: { run: (...args: unknown[]) => Promise<unknown> } })
+          .platformDocsRunner;
+        return runner?.run(
+          '',
+          "import { PlatformClient } from 'subscription-platform-sdk';\nimport { createPlatform } from 'subscription-platform-sdk/mock';\nconsole.log(PlatformClient.name, createPlatform.name);",
+        );
+      });
+      expect(named).toMatchObject({ output: 'PlatformClient createPlatform', failed: false });
       expect(JSON.stringify(grant)).not.toContain(EXAMPLE_ENV.CLIENT_SECRET);
       expect(grant).toMatchObject({
         requests: [{ body: `grant_type=none&client_id=${EXAMPLE_ENV.CLIENT_ID}&client_secret=[redacted]` }],
