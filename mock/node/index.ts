@@ -8,6 +8,9 @@
 
 export type { AllowedHosts } from '../core/hosts.js';
 export type { Platform, PlatformOptions, StateDocument, StateDocumentInput } from '../index.js';
+// A platform of other options (another environment, a clock, lifetimes) for `startServer({ platform })`,
+// without msw, which `/mock` needs.
+export { createPlatform } from '../platform.js';
 // The demo seed's ids, clients and users, here too: a project without msw (which `/mock` needs)
 // reaches them from this entry.
 export {

@@ -73,7 +73,8 @@ export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 const serverShape = {
   /**
    * The platform to serve; a new one from `seed` when absent. For any other platform option (the
-   * clock, lifetimes, `environment`, `syncProcessingMs`...), pass `createPlatform({ ... })` here.
+   * clock, lifetimes, `environment`, `syncProcessingMs`...), pass `createPlatform({ ... })` here
+   * (from this entry point, or from `/mock`).
    */
   platform: z.custom<Platform>().optional(),
   /** The port; 0 picks a free one. Default 4010. */
@@ -242,8 +243,11 @@ export type StartServerOptions = z.input<typeof ServerOptionsObject>;
 /** The options of a server, checked, with their defaults. */
 export type ServerSettings = z.output<typeof ServerOptionsObject>;
 
-/** An absolute http(s) URL, as `platform-mock capture` takes a platform's hosts: a schema each (a flag is declared on its schema). */
-/** A host's base URL: absolute http(s), without credentials, a query or a fragment (the SDK takes no other). */
+/**
+ * A host's base URL, as `platform-mock capture` and `parity` take a platform's hosts: absolute
+ * http(s), without credentials, a query or a fragment (the SDK takes no other). A schema each (a
+ * flag is declared on its schema).
+ */
 const httpUrl = () =>
   z
     .url({ protocol: /^https?$/, error: 'Parameter must be an absolute http(s) URL' })

@@ -12,7 +12,10 @@ import { parseReturnUrl } from './return-url.js';
 
 /**
  * What the return helpers need from the SDK: the ticket exchange (endpoint 23) and, optionally, the
- * signed-in user read (endpoint 24). The client's authorization resource fits it.
+ * signed-in user read (endpoint 24). A client builds the handler with one itself
+ * (`client.signOn.returnHandler()`); for {@link createReturnHandler}, wrap its calls, whose
+ * parameters are objects: `{ exchangeTicket: (ticket) => client.authorization.exchangeTicket({ ticket }),
+ * getSignedInUser: (accessToken) => client.me.get({ accessToken }) }`.
  */
 export interface TicketExchanger {
   /** Exchanges a ticket for the user's access token (endpoint 23, grant `ticket`). */
