@@ -178,23 +178,20 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
         return Promise.all([runner?.run('', ask('/external/api/v1/products')), runner?.run('', ask('/nowhere'))]);
       });
       // The journal's requests show their bodies with the secrets redacted.
-      const grant = await page.evaluate(() => {
-        const runner = (globalThis as { platformDocsRunner?: { run: (...args: unknown[]) => Promise<unknown> } })
-          .platformDocsRunner;
-        return runner?.run(
-          '',
-          "await fetch('https://auth.example-platform.com/api/authorization/access_token', { method: 'POST', body: new URLSearchParams({ grant_type: 'none', client_id: process.env.CLIENT_ID!, client_secret: process.env.CLIENT_SECRET! }) });",
-        );
-      });
+      /** Runs `program` in the page, as a Run of an example with no earlier blocks. */
+      const runInPage = (program: string) =>
+        page.evaluate((source) => {
+          const runner = (globalThis as { platformDocsRunner?: { run: (...args: unknown[]) => Promise<unknown> } })
+            .platformDocsRunner;
+          return runner?.run('', source);
+        }, program);
+      const grant = await runInPage(
+        "await fetch('https://auth.example-platform.com/api/authorization/access_token', { method: 'POST', body: new URLSearchParams({ grant_type: 'none', client_id: process.env.CLIENT_ID!, client_secret: process.env.CLIENT_SECRET! }) });",
+      );
       // Objects print as in Node: the bundle keeps its classes' names.
-      const named = await page.evaluate(() => {
-        const runner = (globalThis as { platformDocsRunner?: { run: (...args: unknown[]) => Promise<unknown> } })
-          .platformDocsRunner;
-        return runner?.run(
-          '',
-          "import { PlatformClient } from 'subscription-platform-sdk';\nimport { createPlatform } from 'subscription-platform-sdk/mock';\nconsole.log(PlatformClient.name, createPlatform.name);",
-        );
-      });
+      const named = await runInPage(
+        "import { PlatformClient } from 'subscription-platform-sdk';\nimport { createPlatform } from 'subscription-platform-sdk/mock';\nconsole.log(PlatformClient.name, createPlatform.name);",
+      );
       expect(named).toMatchObject({ output: 'PlatformClient createPlatform', failed: false });
       expect(JSON.stringify(grant)).not.toContain(EXAMPLE_ENV.CLIENT_SECRET);
       expect(grant).toMatchObject({

@@ -207,7 +207,11 @@ describe('latency faults hold three quarters of the connections at most, in one 
     expect((await held).filter((r) => r.status === 'fulfilled' && r.value.status === 200)).toEqual([]);
   });
 
-  test("requests whose clients went away stop counting in the share: a neighbour's abandoned held requests keep no other namespace to one request at a time", async () => {
+  /**
+   * A server of 8 connections (a share of 6) whose namespaces a and b hold every request to `/nope`
+   * for 10 minutes, and how many requests a namespace has in flight.
+   */
+  async function heldNamespaces() {
     const running = await startServer({ port: 0, seed: 'demo', maxConnections: 8, ...NEVER });
     server = running;
     for (const name of ['a', 'b']) {
@@ -224,6 +228,11 @@ describe('latency faults hold three quarters of the connections at most, in one 
       };
       return items.find((n) => n.name === name)?.in_flight ?? 0;
     };
+    return { running, inFlight };
+  }
+
+  test("requests whose clients went away stop counting in the share: a neighbour's abandoned held requests keep no other namespace to one request at a time", async () => {
+    const { running, inFlight } = await heldNamespaces();
     // Six held in namespace a (the whole share), then their clients go away.
     const abandoned = await Promise.all(
       Array.from({ length: 6 }, () => hold(running.url, 'GET /_ns/a/nope HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')),
@@ -241,22 +250,7 @@ describe('latency faults hold three quarters of the connections at most, in one 
   });
 
   test('two namespaces held by faults get three quarters of the connections together (cap 8: 6); beyond, a namespace with a request in flight is 503 busy; the root and a third namespace are answered', async () => {
-    const running = await startServer({ port: 0, seed: 'demo', maxConnections: 8, ...NEVER });
-    server = running;
-    for (const name of ['a', 'b']) {
-      const fault = await fetch(`${running.url}/_ns/${name}/__admin/faults`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ path: '/nope', latency_ms: 600_000, times: 100 }),
-      });
-      expect(fault.status).toBe(201);
-    }
-    const inFlight = async (name: string) => {
-      const { items } = (await fetch(`${running.url}/__admin/namespaces`).then((r) => r.json())) as {
-        items: { name: string; in_flight: number }[];
-      };
-      return items.find((n) => n.name === name)?.in_flight;
-    };
+    const { running, inFlight } = await heldNamespaces();
     const answered: Awaited<ReturnType<typeof rawRequest>>[] = [];
     const send = (name: string) =>
       rawRequest(running.url, `/_ns/${name}/nope`).then((a) => {

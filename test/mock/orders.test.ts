@@ -57,27 +57,27 @@ describe.each(ADAPTERS)('order validation (endpoint 9) through %s', (kind) => {
     });
   });
 
-  test('a subscription that starts in the future counts: already_subscribed (a purchase now would overlap it), though active products list it only from its start', async () => {
+  /** Anna's premium-digital, provisioned (endpoint 13) for `valid_from` to `valid_to`: its id. */
+  async function provisionAnnas(subscription_type: 'limited' | 'recurring', valid_from: string, valid_to: string) {
     const provisioned = await h.call(paths.provisionUserProduct, {
       method: 'POST',
       token: h.token(['/external/userproduct/w']),
-      json: {
-        account_id: anna,
-        package_code: 'premium-digital',
-        subscription_type: 'recurring',
-        valid_from: '2031-01-01T00:00:00Z',
-        valid_to: '2032-01-01T00:00:00Z',
-      },
+      json: { account_id: anna, package_code: 'premium-digital', subscription_type, valid_from, valid_to },
     });
-    expectOk(provisioned, IdResponse, 201);
-    const active = async () =>
-      expectOk(
-        await h.call(paths.getAccountActiveProducts, {
-          query: { account_id: anna },
-          token: h.token(['/external/account/r']),
-        }),
-        ActiveProductsResponse,
-      ).item.active_products;
+    return expectOk(provisioned, IdResponse, 201).id;
+  }
+  /** Anna's active products, as her account's read answers them. */
+  const active = async () =>
+    expectOk(
+      await h.call(paths.getAccountActiveProducts, {
+        query: { account_id: anna },
+        token: h.token(['/external/account/r']),
+      }),
+      ActiveProductsResponse,
+    ).item.active_products;
+
+  test('a subscription that starts in the future counts: already_subscribed (a purchase now would overlap it), though active products list it only from its start', async () => {
+    await provisionAnnas('recurring', '2031-01-01T00:00:00Z', '2032-01-01T00:00:00Z');
     expect(await item({ product_code: 'premium-digital', account_id: anna })).toMatchObject({
       purchase_allowed: false,
       reason: 'already_subscribed',
@@ -92,37 +92,19 @@ describe.each(ADAPTERS)('order validation (endpoint 9) through %s', (kind) => {
   });
 
   describe('at the end of a term, order validation, active products and the me API agree', () => {
-    /** Anna's premium-digital, provisioned for 2030-01-01 to 2030-02-01 and of `subscription_type`. */
-    async function provisionTerm(subscription_type: 'limited' | 'recurring') {
-      const provisioned = await h.call(paths.provisionUserProduct, {
-        method: 'POST',
-        token: h.token(['/external/userproduct/w']),
-        json: {
-          account_id: anna,
-          package_code: 'premium-digital',
-          subscription_type,
-          valid_from: '2030-01-01T00:00:00Z',
-          valid_to: '2030-02-01T00:00:00Z',
-        },
-      });
-      return expectOk(provisioned, IdResponse, 201).id;
-    }
+    /** Anna's premium-digital, provisioned for January 2030, of `subscription_type`. */
+    const provisionTerm = (subscription_type: 'limited' | 'recurring') =>
+      provisionAnnas(subscription_type, '2030-01-01T00:00:00Z', '2030-02-01T00:00:00Z');
     /** What each read says of Anna's premium-digital `id`. */
     async function reads(id: string) {
-      const active = expectOk(
-        await h.call(paths.getAccountActiveProducts, {
-          query: { account_id: anna },
-          token: h.token(['/external/account/r']),
-        }),
-        ActiveProductsResponse,
-      ).item.active_products;
+      const codes = await active();
       const me = await h.call('/external/api/v3/me', {
         token: h.platform.mintToken({ scopes: ['/external/me/w'], accountId: anna }).access_token,
       });
       const shown = (me.body as { item: { user_products: { id: string; state: string }[] } }).item.user_products;
       return {
         reason: (await item({ product_code: 'premium-digital', account_id: anna })).reason,
-        active: active.includes('premium-digital'),
+        active: codes.includes('premium-digital'),
         state: shown.find((u) => u.id === id)?.state,
       };
     }

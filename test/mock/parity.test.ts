@@ -64,6 +64,26 @@ function readAll(stream: IncomingMessage): Promise<Buffer> {
   });
 }
 
+/** Sends `req` on to `url` with its method, headers and body (read here): the answer, and the body sent. */
+async function forward(
+  req: IncomingMessage,
+  url: URL,
+): Promise<{ body: Buffer; answer: { status: number; headers: Record<string, string>; body: Buffer } }> {
+  const body = await readAll(req);
+  const answer = await new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
+    (resolve, reject) => {
+      const out = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, async (r) => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string') headers[k] = v;
+        resolve({ status: r.statusCode ?? 0, headers, body: await readAll(r) });
+      });
+      out.on('error', reject);
+      out.end(body);
+    },
+  );
+  return { body, answer };
+}
+
 /** A proxy in front of `upstream` that applies `drift` once and records every request. */
 async function standIn(
   upstream: string,
@@ -72,19 +92,8 @@ async function standIn(
   const seen: Seen[] = [];
   let applied = false;
   const server: Server = createServer(async (req, res) => {
-    const body = await readAll(req);
     const url = new URL(req.url ?? '/', upstream);
-    const answer = await new Promise<{ status: number; headers: Record<string, string>; body: Buffer }>(
-      (resolve, reject) => {
-        const out = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, async (r) => {
-          const headers: Record<string, string> = {};
-          for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string') headers[k] = v;
-          resolve({ status: r.statusCode ?? 0, headers, body: await readAll(r) });
-        });
-        out.on('error', reject);
-        out.end(body);
-      },
-    );
+    const { answer } = await forward(req, url);
     seen.push({ method: req.method ?? '', url: url.pathname + url.search, status: answer.status });
     let sent = answer.body;
     if (drift && !applied && drift.matches(req.method ?? '', url, req.headers)) {
@@ -516,20 +525,8 @@ describe('a recorded snapshot quotes no secret a stage echoes', () => {
   /** A proxy in front of `upstream` whose error answers quote back the request's bearer token and body, as some stages' do. */
   async function echoing(upstream: string): Promise<{ url: string; close(): Promise<void> }> {
     const server: Server = createServer(async (req, res) => {
-      const body = await readAll(req);
-      const url = new URL(req.url ?? '/', upstream);
-      const answer = await new Promise<{ status: number; headers: Record<string, string>; text: string }>(
-        (resolve, reject) => {
-          const out = request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, async (r) => {
-            const headers: Record<string, string> = {};
-            for (const [k, v] of Object.entries(r.headers)) if (typeof v === 'string') headers[k] = v;
-            resolve({ status: r.statusCode ?? 0, headers, text: (await readAll(r)).toString() });
-          });
-          out.on('error', reject);
-          out.end(body);
-        },
-      );
-      let sent = answer.text;
+      const { body, answer } = await forward(req, new URL(req.url ?? '/', upstream));
+      let sent = answer.body.toString();
       if (answer.status >= 400 && (answer.headers['content-type'] ?? '').includes('json')) {
         const parsed = JSON.parse(sent) as Record<string, unknown>;
         parsed.message = `${String(parsed.message)} (you sent ${req.headers.authorization ?? 'no token'} and ${body.toString()})`;
