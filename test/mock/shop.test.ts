@@ -472,6 +472,28 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
       expect(h.platform.snapshot().user_products.filter((u) => u.account_id === anna)).toHaveLength(2);
     });
 
+    test('a limited purchase ends with its year: then endpoint 9 allows the package again, and the shop sells it again', async () => {
+      const b = browser(h);
+      await b.loginWithTicket();
+      expectRedirect(await buy(b, { period_id: periods.premiumInvoice }));
+      const ofAnna = () =>
+        h.platform
+          .snapshot()
+          .user_products.filter((u) => u.account_id === anna && u.product_code === 'premium-digital');
+      const bought = ofAnna().length;
+      expectPage(await buy(b, { period_id: periods.premiumInvoice }), 409);
+      h.platform.clock.advance(367 * 86_400);
+      const answer = await h.call(paths.validateOrder, {
+        query: { product_code: 'premium-digital', account_id: anna },
+        token: h.token(['/external/order_validation/r']),
+      });
+      expect(expectOk(answer, OrderValidationResponse).item).toMatchObject({ purchase_allowed: true, reason: null });
+      const later = browser(h);
+      await later.loginWithTicket();
+      expectRedirect(await buy(later, { period_id: periods.premiumInvoice }));
+      expect(ofAnna()).toHaveLength(bought + 1);
+    });
+
     test('a limited yearly period: valid for a year, subscription_type limited', async () => {
       const b = browser(h);
       await b.loginWithTicket();
