@@ -55,8 +55,11 @@ function parsedUrl(value: string): URL | undefined {
 const ABSOLUTE_URL = 'must be an absolute http(s) URL, e.g. https://api.example.com';
 const PLAIN_HTTP = 'must use https (http only on a loopback host, or with allowInsecureHttp: true)';
 
-/** A host of the platform: an absolute http(s) URL, without credentials, query or fragment. */
-const hostUrl = z
+/**
+ * A host of the platform: an absolute http(s) URL, without credentials, query or fragment. Also the
+ * rule of `platform-mock`'s host flags (`capture`, `parity`), which hand the hosts to this client.
+ */
+export const hostUrl = z
   .string({ error: ABSOLUTE_URL })
   .refine((value) => /^https?:$/.test(parsedUrl(value)?.protocol ?? ''), { error: ABSOLUTE_URL, abort: true })
   .refine((value) => {

@@ -6,7 +6,7 @@
  * `src/secrets.ts`'s. Used on the error path only: a call answered 2xx never comes here.
  */
 import { REDACTED } from './logger.js';
-import { isSecretName } from './secrets.js';
+import { isAsciiLetterOrDigit, isSecretName } from './secrets.js';
 
 /** What a request sent that may carry a secret, as a call holds it once built. */
 export interface SentRequest {
@@ -164,7 +164,7 @@ const ANYWHERE_FROM = 16;
 /** Whether a character is one of a word's, as a credential or a code writes it: a letter, a digit, `_` or `-`. */
 function isWordChar(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+  return isAsciiLetterOrDigit(c) || c === 95 || c === 45;
 }
 
 /** Whether `text` has a percent escape (`%3D`) just before `at`: what follows it starts a value. */

@@ -5,6 +5,7 @@
  * defaults: left out, the platform's apply.
  */
 import * as z from 'zod';
+import { hostUrl } from '../../src/options.js';
 import { type AllowedHosts, hostnameOf } from '../core/hosts.js';
 import { Digits, flagged, PlatformOptionsSchema } from '../core/options.js';
 import type { Refusal } from '../core/refusal.js';
@@ -244,23 +245,11 @@ export type StartServerOptions = z.input<typeof ServerOptionsObject>;
 export type ServerSettings = z.output<typeof ServerOptionsObject>;
 
 /**
- * A host's base URL, as `platform-mock capture` and `parity` take a platform's hosts: absolute
- * http(s), without credentials, a query or a fragment (the SDK takes no other). A schema each (a
- * flag is declared on its schema).
+ * A host's base URL, as `platform-mock capture` and `parity` take a platform's hosts: the SDK's own
+ * rule for its `hosts` (absolute http(s), without credentials, a query or a fragment), as they are
+ * handed to it. A schema each (a flag is declared on its schema).
  */
-const httpUrl = () =>
-  z
-    .url({ protocol: /^https?$/, error: 'Parameter must be an absolute http(s) URL' })
-    .refine((text) => !text.includes('?') && !text.includes('#'), {
-      error: 'Parameter must be a base URL, without a query or a fragment',
-    })
-    .refine(
-      (text) => {
-        const url = new URL(text);
-        return url.username === '' && url.password === '';
-      },
-      { error: 'Parameter must be a base URL without credentials (user:password@)' },
-    );
+const httpUrl = () => hostUrl.clone();
 
 const captureShape = {
   /** The platform's external API, `{base_url}` (endpoints 2, 3, 14, 15 and the titles). */

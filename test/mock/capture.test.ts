@@ -344,7 +344,7 @@ describe('the command line of capture', () => {
         full.map((a) => (a === 'https://api.example.com' ? 'ftp://x' : a)),
         env,
       ),
-    ).toThrow(/^invalid --api: ftp:\/\/x \(must be an absolute http\(s\) URL\)$/);
+    ).toThrow(/^invalid --api: ftp:\/\/x \(must be an absolute http\(s\) URL, e\.g\. https:\/\/api\.example\.com\)$/);
     expect(() =>
       parseCommandLine(
         full.map((a) => (a === '0a0000000000000000000001' ? 'demo' : a)),

@@ -706,10 +706,10 @@ describe('platform-mock parity, the command', () => {
     [
       'credentials',
       (url: string) => url.replace('http://', 'http://user:hunter2@'),
-      'must be a base URL without credentials',
+      'must not carry credentials (user:password@)',
     ],
-    ['a query', (url: string) => `${url}/?k=hunter2`, 'must be a base URL, without a query or a fragment'],
-    ['a fragment', (url: string) => `${url}/#hunter2`, 'must be a base URL, without a query or a fragment'],
+    ['a query', (url: string) => `${url}/?k=hunter2`, 'must not carry a query or a fragment'],
+    ['a fragment', (url: string) => `${url}/#hunter2`, 'must not carry a query or a fragment'],
   ])(
     'a host URL with %s is a usage error (exit code 2) naming --api, before anything is sent; a password is not quoted',
     async (_, broken, why) => {
