@@ -70,6 +70,32 @@ async function gzippedBytes(contents: string): Promise<{ entry: number; lazy: nu
   return { entry, lazy };
 }
 
+/** The most the sign-on helpers alone may weigh, min+gz, in KB. */
+export const SIGN_ON_BUDGET_KB = 3;
+/** The most the whole SDK entry (every endpoint) may weigh, min+gz, in KB; docs/architecture.md says what raised it. */
+export const ENTRY_BUDGET_KB = 58;
+/** The most the chunks the SDK entry loads on first use may weigh together, min+gz, in KB. */
+export const LAZY_BUDGET_KB = 16;
+
+/** What a browser build downloads of the SDK, in gzipped bytes: see {@link measureSizes}. */
+export interface BundleSizes {
+  /** The sign-on helpers alone (`marketplaceUrl`, `ReplayGuard`, `MemoryTicketStore`), eager chunks. */
+  signOn: number;
+  /** The whole SDK entry, every endpoint: the chunks a page downloads with it. */
+  entry: number;
+  /** The chunks the whole entry loads on first use (ky, jose, the compiled checks). */
+  lazy: number;
+}
+
+/** The SDK's bundle sizes, as esbuild bundles the sources for a browser (no build needed). */
+export async function bundleSizes(): Promise<BundleSizes> {
+  const signOn = await gzippedBytes(
+    `export { marketplaceUrl, ReplayGuard, MemoryTicketStore } from ${JSON.stringify(SIGN_ON)};`,
+  );
+  const whole = await gzippedBytes(`export * from ${JSON.stringify(ENTRY)};`);
+  return { signOn: signOn.entry, entry: whole.entry, lazy: whole.lazy };
+}
+
 function row(name: string, bytes: number, targetKb: number): Result {
   const kb = bytes / 1024;
   return { name, baseline: targetKb, subject: kb, unit: 'KB', ratio: kb / targetKb, spread: [1, 1], target: 1 };
@@ -89,19 +115,20 @@ async function packedBytes(): Promise<{ size: number; unpackedSize: number }> {
 
 /** The sizes, each against its target (ratio = size / target, so at most 1). */
 export async function measureSizes(): Promise<Result[]> {
-  const signOn = await gzippedBytes(
-    `export { marketplaceUrl, ReplayGuard, MemoryTicketStore } from ${JSON.stringify(SIGN_ON)};`,
-  );
-  const whole = await gzippedBytes(`export * from ${JSON.stringify(ENTRY)};`);
+  const sizes = await bundleSizes();
   const pack = await packedBytes();
   const mb = (bytes: number) => bytes / 1e6;
   return [
-    row('/sign-on helpers (marketplaceUrl, ReplayGuard, MemoryTicketStore), min+gz, vs 3 KB', signOn.entry, 3),
-    row('the whole SDK entry, every endpoint, min+gz, vs 58 KB', whole.entry, 58),
     row(
-      "  loaded on first use (ky for a retry, jose for SSO, the hot answers' checks), min+gz, vs 16 KB",
-      whole.lazy,
-      16,
+      `/sign-on helpers (marketplaceUrl, ReplayGuard, MemoryTicketStore), min+gz, vs ${SIGN_ON_BUDGET_KB} KB`,
+      sizes.signOn,
+      SIGN_ON_BUDGET_KB,
+    ),
+    row(`the whole SDK entry, every endpoint, min+gz, vs ${ENTRY_BUDGET_KB} KB`, sizes.entry, ENTRY_BUDGET_KB),
+    row(
+      `  loaded on first use (ky for a retry, jose for SSO, the hot answers' checks), min+gz, vs ${LAZY_BUDGET_KB} KB`,
+      sizes.lazy,
+      LAZY_BUDGET_KB,
     ),
     {
       name: `the package as installed (npm pack, unpacked), vs ${PACKAGE_BUDGET_MB} MB`,
