@@ -49,10 +49,24 @@ export const ANY_ANSWER = z.unknown();
 /** The query of a raw request: names to text, numbers or booleans. */
 const RawQuery = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]).optional());
 
-/** What a raw request names besides its path and query: its method, one of the client's hosts, its bearer. */
-const RawTarget = z.object({
+/**
+ * The parameters of a raw request, each named: its method, one of the client's hosts, its bearer
+ * and its schema checked here (its path and query by rules of their own). A key that is none of
+ * them (`json` for `body`, a typo) is refused, as every method refuses one, rather than left out.
+ */
+const RawTarget = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']),
+  path: z.string(),
   host: z.enum(['api', 'auth', 'sso', 'shop']).optional(),
+  query: z.unknown().optional(),
+  body: z.unknown().optional(),
+  // Any zod schema, of this copy of zod or the caller's own: what the answer is read with.
+  schema: z
+    .custom<z.ZodType>(
+      (value) => typeof (value as { safeParse?: unknown } | null)?.safeParse === 'function',
+      'Parameter must be a zod schema',
+    )
+    .optional(),
   bearer: z.boolean().optional(),
 });
 

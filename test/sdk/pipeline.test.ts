@@ -464,6 +464,10 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
     ['a host the client has no option for', { method: 'GET', host: 'evil' }, 'host', 'api, auth, sso, shop'],
     ["a name of Object's prototype as the host", { method: 'GET', host: 'toString' }, 'host', 'api, auth, sso, shop'],
     ['a bearer that is no boolean', { method: 'GET', bearer: 'no' }, 'bearer', 'boolean'],
+    ['a schema that is no zod schema', { method: 'POST', schema: 'abc', body: {} }, 'schema', 'zod schema'],
+    ['an object with no safeParse as the schema', { method: 'POST', schema: { parse() {} } }, 'schema', 'zod schema'],
+    ["ky's json for the body (it would be left out)", { method: 'POST', json: { a: 1 } }, 'json', 'Unknown'],
+    ['a typo of query (it would be left out)', { method: 'GET', qeury: { product_code: 'x' } }, 'qeury', 'Unknown'],
   ])('%s: RequestValidationError naming it, nothing sent', async (_, params, field, rule) => {
     const sent = client().request({ path: paths.getProducts, ...params } as never);
     await expect(sent).rejects.toMatchObject({
