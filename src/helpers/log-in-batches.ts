@@ -6,7 +6,6 @@
 
 import { APIError, RequestValidationError } from '../errors.js';
 import { sameId } from '../ids.js';
-import { CallOptions } from '../options.js';
 import type { RequestOptions } from '../request.js';
 import {
   type AvailableCategoriesResponse,
@@ -17,7 +16,7 @@ import {
   MAX_CHANGE_LOGS_PER_REQUEST,
 } from '../schemas/account-change-log.js';
 import { platformErrorMap, primaryIssue } from '../schemas/common.js';
-import { checkOption } from './check-option.js';
+import { checkOption, checkRunOptions } from './check-option.js';
 
 /** How far a batch run has come. */
 export interface BatchProgress {
@@ -27,8 +26,11 @@ export interface BatchProgress {
   total: number;
 }
 
-/** Options of {@link AccountChangeLog.logInBatches}: every request option, and the run's own. */
-export interface LogInBatchesOptions extends Omit<RequestOptions, 'retryWrite'> {
+/**
+ * Options of {@link AccountChangeLog.logInBatches}: the request options of each request, and the
+ * run's own. Not `retryWrite` nor `maxRetries`: a request of a run is a write, never retried.
+ */
+export interface LogInBatchesOptions extends Omit<RequestOptions, 'retryWrite' | 'maxRetries'> {
   /** Entries per request, 1 to 1000. Default 1000. */
   batchSize?: number;
   /**
@@ -152,14 +154,11 @@ export async function logInBatches(
     ]);
   checkOption('batchSize', batchSize, 1, MAX_CHANGE_LOGS_PER_REQUEST);
   checkOption('maxBatchBytes', maxBatchBytes, MIN_BATCH_BYTES, Number.MAX_SAFE_INTEGER);
-  // Checked here by a call's rule for it: the run reads it, no request is given it.
-  const checkedSignal = CallOptions.shape.signal.safeParse(signal);
-  if (!checkedSignal.success)
-    throw new RequestValidationError(checkedSignal.error.issues.map((issue) => ({ ...issue, path: ['signal'] })));
-  // A chunk is a write: never retried, even when a caller's options (typed or not) ask for it. The
-  // signal is the run's, read between requests, not given to them: a request cut by it may have
+  // The signal is the run's, read between requests, not given to them: a request cut by it may have
   // been logged all the same, and its entries could not be told apart from ones never logged.
-  return new BatchRun(writer, entries, { ...rest, retryWrite: false }, checkedSignal.data ?? undefined).run(
+  const runSignal = checkRunOptions(signal, rest);
+  // A chunk is a write: never retried, even when a caller's options (typed or not) ask for it.
+  return new BatchRun(writer, entries, { ...rest, retryWrite: false }, runSignal).run(
     { batchSize, maxBatchBytes },
     onProgress,
   );

@@ -9,7 +9,7 @@ import type { RequestOptions } from '../request.js';
 import type { IdResponse } from '../schemas/common.js';
 import type { SyncCustomerRequest } from '../schemas/subscription-system.js';
 import { MAX_SAFE_TIMEOUT, sleep } from '../sleep.js';
-import { checkOption } from './check-option.js';
+import { checkOption, checkRunOptions } from './check-option.js';
 
 /** How far a sequential sync run has come. */
 export interface SyncProgress {
@@ -80,6 +80,14 @@ export type SyncCustomer = (body: SyncCustomerRequest, options: RequestOptions) 
 interface BusyWait {
   readonly initialMs: number;
   readonly maxMs: number;
+}
+
+/** What a run does besides its calls, its options checked and their defaults in place. */
+interface RunRules {
+  readonly onProgress: ((progress: SyncProgress) => void) | undefined;
+  readonly stopOnError: boolean;
+  readonly signal: AbortSignal | undefined;
+  readonly wait: BusyWait;
 }
 
 /** The longest single wait while the platform is busy, however long `maxMs` is. */
@@ -166,15 +174,22 @@ export class SyncSequence {
     // A first wait of 0 would double to 0 forever: the 409s would be sent again at once, past maxMs.
     if (initialMs !== undefined) checkOption('waitWhileBusy.initialMs', initialMs, 1, MAX_SAFE_TIMEOUT);
     if (maxMs !== undefined) checkOption('waitWhileBusy.maxMs', maxMs, 0, MAX_SAFE_TIMEOUT);
-    const run = this.#queue.then(() => this.#run(numbers, options));
+    const { onProgress, stopOnError = false, signal, waitWhileBusy = {}, ...requestOptions } = options;
+    const runSignal = checkRunOptions(signal, requestOptions);
+    const wait = { initialMs: waitWhileBusy.initialMs ?? 100, maxMs: waitWhileBusy.maxMs ?? 60_000 };
+    const run = this.#queue.then(() =>
+      this.#run(numbers, { onProgress, stopOnError, signal: runSignal, wait }, requestOptions),
+    );
     // The next run waits for this one, however it ends.
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  async #run(numbers: string[], options: SyncInSequenceOptions): Promise<SyncInSequenceResult> {
-    const { onProgress, stopOnError = false, signal, waitWhileBusy = {}, ...requestOptions } = options;
-    const wait = { initialMs: waitWhileBusy.initialMs ?? 100, maxMs: waitWhileBusy.maxMs ?? 60_000 };
+  async #run(
+    numbers: string[],
+    { onProgress, stopOnError, signal, wait }: RunRules,
+    requestOptions: RequestOptions,
+  ): Promise<SyncInSequenceResult> {
     const result: SyncInSequenceResult = { results: [], notSent: [], aborted: false };
     const total = numbers.length;
     const abort = (from: number) => {

@@ -39,7 +39,9 @@ export class AccountChangeLog extends APIResource {
    * entries can be resubmitted alone.
    *
    * - `entries` that are no list reject with a `RequestValidationError` naming them; an entry that
-   *   breaks a rule of the spec is failed here, before anything is sent.
+   *   breaks a rule of the spec is failed here, before anything is sent. The options are checked
+   *   once, before anything is sent: a typo or a bad value (`signal` that is no `AbortSignal`)
+   *   rejects the run with a `RequestValidationError` naming it.
    * - A request refused whole for a category that is not available changed nothing: the run reads
    *   the available categories once, fails every entry of the run whose category is not among them,
    *   and sends the request again without those (a few requests, however many entries are bad).

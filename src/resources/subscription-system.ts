@@ -81,7 +81,9 @@ export class SubscriptionSystem extends APIResource {
    *
    * - `customerNumbers` is a list (or other iterable) of strings; anything else, one number given
    *   alone included, rejects with a `RequestValidationError` naming it before anything is sent. A
-   *   number the spec's rule refuses is that customer's `failed` result, not sent.
+   *   number the spec's rule refuses is that customer's `failed` result, not sent. The options are
+   *   checked once, before anything is sent: a typo or a bad value (`signal` that is no
+   *   `AbortSignal`) rejects the run with a `RequestValidationError` naming it.
    * - Each call is a write, not retried unless `retryWrite: true`: a sync whose answer was lost may
    *   still be under way, and a retry sent meanwhile is refused `409 sync_in_progress`.
    * - `signal` is honoured between calls only: a call under way completes and is reported (the
