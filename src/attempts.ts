@@ -21,7 +21,7 @@ import { type CallLog, type LoggedCall, redact } from './logger.js';
 import { cleanCause, secretsSent, unquoting } from './quoted-secrets.js';
 import type { RequestHeaders } from './request.js';
 import { type RetryDelays, retryWait } from './retry.js';
-import { MAX_SAFE_TIMEOUT, sleep, unlessAborted, whenAborted } from './sleep.js';
+import { sleep, unlessAborted, whenAborted } from './sleep.js';
 import { GET_WITH_BODY, HEADER_VALUE_RULE, isHeaderValue } from './transport.js';
 
 /** What a call sends, as the pipeline prepared it from an entry of the table or a raw request. */
@@ -539,9 +539,6 @@ export class Attempts {
    */
   async send(call: Call, callHeaders: RequestHeaders | undefined): Promise<Response> {
     call.build(this.#headers, callHeaders);
-    // A timeout no timer can hold is refused, as ky refuses it, before anything is sent.
-    if (!(call.timeout <= MAX_SAFE_TIMEOUT))
-      throw new RangeError(`The \`timeout\` option cannot be greater than ${MAX_SAFE_TIMEOUT}`);
     // A call aborted before it starts sends nothing, not even a request for the client's token, and logs none.
     if (call.signal?.aborted) throw call.signal.reason;
     let answer: Response | undefined;

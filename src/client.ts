@@ -40,7 +40,7 @@ import { UserProducts } from './resources/user-products.js';
  * ```
  *
  * Every method checks its input before sending (a {@link RequestValidationError}), retries reads
- * on network errors, 408, 429 and 5xx with backoff and jitter, honours `Retry-After` up to
+ * on network errors, 408, 429, 500, 502, 503 and 504 with backoff and jitter, honours `Retry-After` up to
  * `maxRetryAfter`, and throws an `APIError` subclass for each status family.
  */
 export class PlatformClient {

@@ -16,11 +16,11 @@ export type LogMethod = (message: string, meta?: Record<string, unknown>) => voi
 export interface Logger {
   /** Each request sent and each 2xx answer. */
   debug: LogMethod;
-  /** Each retry, with its reason. */
+  /** Each retry, with its reason (the answer outside 2xx, or the failure, that is retried). */
   info: LogMethod;
-  /** Each answer outside 2xx. */
+  /** A call's last answer, when it is outside 2xx (one that is retried is an `info` line). */
   warn: LogMethod;
-  /** Each failure without an answer (connection, timeout). */
+  /** A call's last failure without an answer: connection, timeout (one that is retried is an `info` line). */
   error: LogMethod;
 }
 

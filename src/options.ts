@@ -444,8 +444,9 @@ export interface PlatformClientOptions {
    */
   allowInsecureHttp?: boolean;
   /**
-   * Where to log requests (`debug`), answers (`debug`, or `warn` outside 2xx), retries (`info`) and
-   * failures without an answer (`error`), secrets redacted; `console` fits.
+   * Where to log requests (`debug`), answers (`debug`; a call's last answer outside 2xx `warn`),
+   * retries and their reason (`info`) and a call's last failure without an answer (`error`), secrets
+   * redacted; `console` fits.
    * @defaultValue no logging
    */
   logger?: Logger;

@@ -126,7 +126,7 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 /**
  * The wait before retry number `retryCount` (1 for the first), in ms, after an attempt answered
  * `answer` (or none, for a failure before an answer); `false` when that answer is not retried. A
- * 408, 429 or 5xx is retried (a 429 or 503 after the wait it asks for, {@link retryAfterMs},
+ * 408, 429, 500, 502, 503 or 504 is retried (a 429 or 503 after the wait it asks for, {@link retryAfterMs},
  * failing at once when that is over `maxRetryAfter`); else, and when that wait cannot be read, an
  * exponential backoff capped by `max`, less a random 0-25% (jitter).
  */

@@ -1,5 +1,6 @@
 /**
- * The one abortable wait of the SDK: retries wait with it, and so do the helpers between calls.
+ * The one abortable wait of the SDK: a call's first retry waits with it (ky's later retries wait on
+ * the call's own signal), and so do the helpers between calls.
  * Whatever waits on a caller's signal listens through {@link whenAborted}: one listener per signal
  * however many calls wait on it (a shutdown signal shared by every call of a server), so Node never
  * warns of a leak (`MaxListenersExceededWarning`, past 10), and none is left once they are done.
