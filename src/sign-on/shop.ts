@@ -137,8 +137,24 @@ function checked(params: MarketplaceUrlParams): ReadonlyMap<string, string> {
  * is taken on a loopback host only: `localhost`, 127.0.0.0/8, `[::1]`) or carries credentials
  */
 export function marketplaceUrl(shopUrl: string | URL, params: MarketplaceUrlParams): string {
+  return marketplaceUrlOn(shopUrl, params, { option: 'shopUrl', plainHttp: false });
+}
+
+/**
+ * How a shop URL is held: the option it is named by in an error, and whether plain http is taken
+ * beyond a loopback host (a client's `hosts.shop`, held to the client's own rule when the client is
+ * made: https, http on a loopback host, or any http with `allowInsecureHttp: true`).
+ * @internal
+ */
+export interface ShopUrlRule {
+  readonly option: string;
+  readonly plainHttp: boolean;
+}
+
+/** {@link marketplaceUrl}, its shop URL held to `rule`. @internal The client's `shop`. */
+export function marketplaceUrlOn(shopUrl: string | URL, params: MarketplaceUrlParams, rule: ShopUrlRule): string {
   const values = checked(params);
-  const url = parseShopUrl(shopUrl);
+  const url = parseShopUrl(shopUrl, rule);
   url.pathname =
     withoutTrailingSlashes(url.pathname) +
     MARKETPLACE_PATH.replace(/\{(\w+)\}/g, (_, id: string) => segment(id, values.get(id) ?? ''));
@@ -152,19 +168,19 @@ export function marketplaceUrl(shopUrl: string | URL, params: MarketplaceUrlPara
   return url.href;
 }
 
-function parseShopUrl(shopUrl: string | URL): URL {
+function parseShopUrl(shopUrl: string | URL, { option, plainHttp }: ShopUrlRule): URL {
   let url: URL;
   try {
     url = new URL(shopUrl);
   } catch {
-    throw new SignOnConfigurationError('shopUrl', 'shopUrl must be an absolute URL');
+    throw new SignOnConfigurationError(option, `${option} must be an absolute URL`);
   }
-  if (!isSecureUrl(url)) {
+  if (!(isSecureUrl(url) || (plainHttp && url.protocol === 'http:'))) {
     // Spec, Authentication point 7: ticket exchanges use HTTPS; a ticket in a plain-http URL leaks.
-    throw new SignOnConfigurationError('shopUrl', 'shopUrl must use https (http only on a loopback host)');
+    throw new SignOnConfigurationError(option, `${option} must use https (http only on a loopback host)`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new SignOnConfigurationError('shopUrl', 'shopUrl must not carry credentials');
+    throw new SignOnConfigurationError(option, `${option} must not carry credentials`);
   }
   return url;
 }

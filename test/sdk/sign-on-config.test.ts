@@ -104,6 +104,17 @@ describe('a method that needs a missing client option rejects before sending, na
     );
   });
 
+  test("shop.marketplaceUrl holds hosts.shop to the client's rule: plain http beyond this machine with allowInsecureHttp", () => {
+    const shop = 'http://shop.compose.test:8080/shop';
+    const params = { groupId: 'g', marketplaceId: 'm', ticket: 't' };
+    // Without the option, the client refuses the host when it is made, as it refuses every host.
+    expect(() => recordingClient({ hosts: { ...hosts, shop } })).toThrow(
+      'hosts.shop: must use https (http only on a loopback host, or with allowInsecureHttp: true)',
+    );
+    const { client } = recordingClient({ hosts: { ...hosts, shop }, allowInsecureHttp: true });
+    expect(client.shop.marketplaceUrl(params)).toBe('http://shop.compose.test:8080/shop/marketplace/g/m?at=t');
+  });
+
   test('signOn.returnHandler without credentials throws at once, not at the first return', () => {
     const { client } = recordingClient();
     expect(() => client.signOn.returnHandler()).toThrow(SignOnConfigurationError);
