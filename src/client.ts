@@ -138,7 +138,9 @@ export class PlatformClient {
    * A request to a path the SDK does not wrap, through the same pipeline as every method: the
    * client's auth (unless `bearer: false`), timeout, abort, retries of reads, logging with secrets
    * redacted, and errors by status. The answer is checked against `schema` when one is given, and
-   * typed by it.
+   * typed by it. Refused before anything is sent: a parameter it does not know or breaking its rule
+   * (`RequestValidationError` naming it), a `host` the client was not given (`ClientConfigurationError`
+   * naming `hosts.<host>`).
    *
    * ```ts
    * const Titles = z.object({ items: z.array(z.object({ code: z.string(), name: z.string() })) });

@@ -3,14 +3,16 @@
  * raw request's, checked: {@link isRawPath}), its query.
  */
 import { type Endpoint, type Environment, type Host, pathOf } from './endpoints.js';
-import { RequestValidationError } from './errors.js';
+import { ClientConfigurationError, RequestValidationError } from './errors.js';
 import type { Hosts } from './options.js';
-import { PlatformError } from './platform-error.js';
 
-/** The client's URL of one of its hosts, without trailing slashes; refused when that host is not configured. */
+/**
+ * The client's URL of one of its hosts, without trailing slashes; a `ClientConfigurationError`
+ * naming the option when the client was not given that host.
+ */
 export function hostUrl(hosts: Hosts, host: Host): string {
   const url = hosts[host];
-  if (!url) throw new PlatformError(`No "${host}" host is configured (option hosts.${host})`);
+  if (!url) throw new ClientConfigurationError(`hosts.${host}`, `the client has no "${host}" host: give it this option`);
   return withoutTrailingSlashes(url);
 }
 

@@ -478,6 +478,12 @@ describe('client.request: a path the SDK does not wrap, through the same pipelin
     expect(platform.requests.list()).toEqual([]);
   });
 
+  test('a host the client was not given: ClientConfigurationError naming its option, nothing sent', async () => {
+    const sent = client().request({ method: 'GET', path: '/sso/x', host: 'sso' });
+    await expect(sent).rejects.toMatchObject({ constructor: ClientConfigurationError, option: 'hosts.sso' });
+    expect(platform.requests.list()).toEqual([]);
+  });
+
   test.each([
     ['a URL', 'https://elsewhere.test/x'],
     ['a path from another host (//)', '//elsewhere.test/x'],
