@@ -59,7 +59,7 @@ const PLAIN_HTTP = 'must use https (http only on a loopback host, or with allowI
  * A host of the platform: an absolute http(s) URL, without credentials, query or fragment. Also the
  * rule of `platform-mock`'s host flags (`capture`, `parity`), which hand the hosts to this client.
  */
-export const hostUrl = z
+export const HostUrl = z
   .string({ error: ABSOLUTE_URL })
   .refine((value) => /^https?:$/.test(parsedUrl(value)?.protocol ?? ''), { error: ABSOLUTE_URL, abort: true })
   .refine((value) => {
@@ -74,13 +74,13 @@ export const hostUrl = z
 const Hosts = z.object(
   {
     /** `{base_url}`: the external API. */
-    api: hostUrl,
+    api: HostUrl,
     /** `{auth_api_url}`: the authorization API (tokens, tickets). */
-    auth: hostUrl,
+    auth: HostUrl,
     /** `{sso_url}`: the SSO session service. */
-    sso: hostUrl.optional(),
+    sso: HostUrl.optional(),
     /** `{shop_url}`: the shop. */
-    shop: hostUrl.optional(),
+    shop: HostUrl.optional(),
   },
   { error: 'must be an object with the api and auth hosts' },
 );

@@ -27,7 +27,7 @@ import { headersWithoutSecrets, withoutSecrets } from './quoted-secrets.js';
 import type { ParamsOf, RawRequestParams, Requester, RequestOptions, ResultOf } from './request.js';
 import { platformErrorMap } from './schemas/common.js';
 import { canSendGetWithBody, transport } from './transport.js';
-import { fillPath, hostUrl, isRawPath, withQuery } from './url.js';
+import { fillPath, hostUrl, isRawPath, urlOf, withQuery } from './url.js';
 
 /** A call ready to send: what goes out, whether it carries a bearer token, and its answer's schema. */
 interface Prepared<T> extends Outgoing {
@@ -184,7 +184,7 @@ export class Pipeline implements Requester {
     if (!(error instanceof PlatformError)) return error;
     let what = "The client's token request";
     if (error instanceof APIError) {
-      const url = hostUrl(this.#hosts, accessToken.host) + pathOf(accessToken, this.#environment);
+      const url = urlOf(this.#hosts, accessToken, this.#environment);
       what += ` (POST ${redact(url)}) was answered ${error.status}`;
     } else what += ' failed';
     const message = `${what}, so the call was not sent: ${error.message}`;

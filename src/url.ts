@@ -12,7 +12,8 @@ import type { Hosts } from './options.js';
  */
 export function hostUrl(hosts: Hosts, host: Host): string {
   const url = hosts[host];
-  if (!url) throw new ClientConfigurationError(`hosts.${host}`, `the client has no "${host}" host: give it this option`);
+  if (!url)
+    throw new ClientConfigurationError(`hosts.${host}`, `the client has no "${host}" host: give it this option`);
   return withoutTrailingSlashes(url);
 }
 

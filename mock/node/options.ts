@@ -5,7 +5,7 @@
  * defaults: left out, the platform's apply.
  */
 import * as z from 'zod';
-import { hostUrl } from '../../src/options.js';
+import { HostUrl } from '../../src/options.js';
 import { type AllowedHosts, hostnameOf } from '../core/hosts.js';
 import { Digits, flagged, PlatformOptionsSchema } from '../core/options.js';
 import type { Refusal } from '../core/refusal.js';
@@ -249,7 +249,7 @@ export type ServerSettings = z.output<typeof ServerOptionsObject>;
  * rule for its `hosts` (absolute http(s), without credentials, a query or a fragment), as they are
  * handed to it. A schema each (a flag is declared on its schema).
  */
-const httpUrl = () => hostUrl.clone();
+const httpUrl = () => HostUrl.clone();
 
 const captureShape = {
   /** The platform's external API, `{base_url}` (endpoints 2, 3, 14, 15 and the titles). */
