@@ -1,5 +1,6 @@
 import { fieldOf } from '../../src/schemas/common.js';
 import { HttpError, invalidParameter } from './errors.js';
+import { otherSlash } from './router.js';
 
 /**
  * A fault to inject into the next matching requests: a delay, an error status, or a dropped
@@ -8,7 +9,10 @@ import { HttpError, invalidParameter } from './errors.js';
 export interface Fault {
   /** Only requests with this method (any method when absent). */
   method?: string;
-  /** The request path to match exactly; a trailing `*` matches every path with that prefix. */
+  /**
+   * The request path to match, with or without its trailing slash (as routes answer both alike); a
+   * trailing `*` matches every path with that prefix (`/titles/*` takes `/titles` too).
+   */
   path: string;
   /** How many matching requests the fault applies to (default 1). */
   times?: number;
@@ -208,9 +212,13 @@ export class Faults implements FaultList {
   /** The first fault matching the request, used once; undefined when none does. */
   take(method: string, path: string): Fault | undefined {
     if (this.#items.length === 0) return undefined;
+    const other = otherSlash(path);
     const i = this.#items.findIndex(({ fault: f }) => {
       if (f.method !== undefined && f.method !== method) return false;
-      return f.path.endsWith('*') ? path.startsWith(f.path.slice(0, -1)) : f.path === path;
+      if (!f.path.endsWith('*')) return f.path === path || f.path === other;
+      const prefix = f.path.slice(0, -1);
+      // `/titles/*` takes `/titles`, which routes as `/titles/` does.
+      return path.startsWith(prefix) || (prefix.length > 1 && prefix.endsWith('/') && `${path}/` === prefix);
     });
     if (i < 0) return undefined;
     const item = this.#items[i]!;

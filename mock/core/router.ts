@@ -134,7 +134,8 @@ export class Router {
   }
 }
 
-function otherSlash(path: string): string | undefined {
+/** The same path with its trailing slash taken off or put on (none for `/`): routes answer both alike. */
+export function otherSlash(path: string): string | undefined {
   if (path.length <= 1) return undefined;
   return path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
 }

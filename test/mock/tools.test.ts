@@ -436,6 +436,21 @@ describe.each(ADAPTERS)('faults through %s', (kind) => {
     expectError(await h.call('/not/a/route'), 502, 'internal_server_error');
   });
 
+  test('a path matches with or without its trailing slash, as routes answer both: the SDK sends /me/ and /titles/', async () => {
+    const token = h.token([READ]);
+    h.platform.faults.add({ path: `${paths.getProducts}/`, status: 503 });
+    h.platform.faults.add({ path: '/external/api/v1/titles', status: 502 });
+    h.platform.faults.add({ path: '/external/api/v1/titles/*', status: 504 });
+    expectError(await h.call(paths.getProducts, { token }), 503, 'internal_server_error');
+    expectError(await h.call('/external/api/v1/titles/', { token }), 502, 'internal_server_error');
+    expectError(await h.call('/external/api/v1/titles', { token }), 504, 'internal_server_error');
+    expect(h.platform.faults.list()).toEqual([]);
+    // Another path that only starts the same is not the same path.
+    h.platform.faults.add({ path: '/external/api/v1/titles', status: 502 });
+    expect((await h.call('/external/api/v1/titlesx', { token })).status).not.toBe(502);
+    expect(h.platform.faults.list()).toHaveLength(1);
+  });
+
   describe('latency', () => {
     // The latency runs on fake timers: the test moves the time on and sees when the platform answers
     // (the journal entry's status is set then), whatever the machine's speed.
