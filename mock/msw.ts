@@ -39,19 +39,13 @@ export function createHandlers(platform: Platform, origins: Origins = defaultHos
   // A RegExp without groups, not `${origin}/*`: MSW decodes a path pattern's parameters, and a path
   // that is not valid percent-encoding (`/%ED%A0%80`) would throw there, before the platform answers.
   return [...distinct].map((origin) =>
-    http.all(new RegExp(`^${escapeRegExp(origin)}/`), async ({ request }) => {
-      const info = await getBodyOf(request, bodyLimitFor(maxBodyBytes, request.method, new URL(request.url).pathname));
-      return info ? platform.handle(request, info) : mswTooOld();
-    }),
+    http.all(new RegExp(`^${escapeRegExp(origin)}/`), async ({ request }) =>
+      platform.handle(
+        request,
+        await getBodyOf(request, bodyLimitFor(maxBodyBytes, request.method, new URL(request.url).pathname)),
+      ),
+    ),
   );
-}
-
-/**
- * The answer to a GET whose body cannot be read: a 500 in the API's error shape, so that the SDK's
- * error (and a test's failure) says why. A handler's exception would be msw's bare 500.
- */
-function mswTooOld(): Response {
-  return Response.json({ code: 'internal_server_error', message: MSW_TOO_OLD }, { status: 500 });
 }
 
 /** The part of a node `Readable` read here. */
@@ -65,11 +59,14 @@ interface BodyStream {
 /** The lowest msw whose `@mswjs/interceptors` (0.38.5) keeps the raw body of a node:http request. */
 export const MSW_BODY_MINIMUM = '2.8.5';
 
-/** What an msw too old to keep a GET's body is told. */
-export const MSW_TOO_OLD =
+/**
+ * Why a GET's announced body could not be read: the platform's 500 says it (in the API's error
+ * shape, so the SDK's error and a test's failure say why; a handler's exception would be msw's bare 500).
+ */
+const MSW_TOO_OLD =
   'subscription-platform-sdk/mock cannot read the body of this GET (endpoint 6 sends its parameters in one): ' +
   `the installed msw is older than ${MSW_BODY_MINIMUM}, whose @mswjs/interceptors keeps the body of a request ` +
-  `made with node:http. Upgrade msw: npm i -D msw@^${MSW_BODY_MINIMUM}`;
+  `made with node:http, or the request was not made with node:http(s). Upgrade msw: npm i -D msw@^${MSW_BODY_MINIMUM}`;
 
 /**
  * The raw body @mswjs/interceptors keeps on a request made with node:http(s), under the key that
@@ -92,17 +89,17 @@ function rawBodyOf(request: Request): BodyStream | undefined {
  * it, so MSW hands the handler an empty one. When the request was made with node:http(s), the raw
  * body is still reachable ({@link rawBodyOf}), and read no further than the platform's body limit,
  * whatever the request's headers say: a test environment's `Request` (happy-dom's, jsdom's) drops
- * `Content-Length`, a header a page may not set. For a GET whose headers announce a body that
- * cannot be reached, `undefined` (the handler's 500 says to upgrade msw), not a body read as empty.
- * Nothing changes for any other request, nor in a browser, where no GET can carry a body.
+ * `Content-Length`, a header a page may not set. A GET whose headers announce a body that cannot
+ * be reached is answered the platform's 500 saying to upgrade msw, not read as empty. Nothing
+ * changes for any other request, nor in a browser, where no GET can carry a body.
  */
-async function getBodyOf(request: Request, limit: number): Promise<HandleInfo | undefined> {
+async function getBodyOf(request: Request, limit: number): Promise<HandleInfo> {
   if (request.method !== 'GET') return {};
   const stream = rawBodyOf(request);
   if (!stream) {
     const declared = request.headers.get('content-length');
     const announced = (declared !== null && declared !== '0') || request.headers.has('transfer-encoding');
-    return announced ? undefined : {};
+    return announced ? { bodyUnreachable: MSW_TOO_OLD } : {};
   }
   return new Promise<HandleInfo>((resolve) => {
     const chunks: Uint8Array[] = [];

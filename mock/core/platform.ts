@@ -54,6 +54,8 @@ async function coreRequestOf(request: Request, info: HandleInfo, maxBodyBytes: n
   const limit = bodyLimitFor(maxBodyBytes, method, url.pathname);
   try {
     if (info.bodyTooLarge) throw bodyTooLarge(limit);
+    if (info.bodyUnreachable !== undefined)
+      throw new HttpError(500, 'internal_server_error', info.bodyUnreachable, 'body');
     const body = info.body ?? (await readBodyText(request, limit));
     return { method, url, headers, body, ip: info.ip, refusal: undefined };
   } catch (error) {

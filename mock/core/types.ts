@@ -25,6 +25,12 @@ export interface HandleInfo {
    * request is refused with `413 payload_too_large`, as if the platform had read it.
    */
   bodyTooLarge?: boolean;
+  /**
+   * Why the adapter could not reach a body the request's headers announce (a GET's, under an msw
+   * that keeps no raw body): the request is answered `500 internal_server_error` naming `body`,
+   * with this as its message, and journaled as every answer is.
+   */
+  bodyUnreachable?: string;
 }
 
 /** Options of `Platform.mintToken`. */

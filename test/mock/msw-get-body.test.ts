@@ -31,8 +31,8 @@ const before = (change: (request: Request) => void) =>
     change(request);
   });
 
-/** Endpoint 6 over node:https: its status and body text. */
-function eligible(body: string): Promise<{ status: number; text: string }> {
+/** Endpoint 6 over node:https: its status, body text and correlation id. */
+function eligible(body: string): Promise<{ status: number; text: string; correlationId: unknown }> {
   const { access_token } = platform.mintToken({
     scopes: ['/external/me/w', '/external/me/r'],
     accountId: demoIds.accounts.gus,
@@ -54,7 +54,9 @@ function eligible(body: string): Promise<{ status: number; text: string }> {
         res.on('data', (chunk: string) => {
           text += chunk;
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, text, correlationId: res.headers['x-correlation-id'] }),
+        );
       },
     );
     req.on('error', reject);
@@ -85,10 +87,21 @@ test('endpoint 6 under an msw that keeps no raw body (older than 2.8.5): an erro
       }
     }),
   );
+  // Everything but the tokens (each call mints the user's).
+  const stateOf = () => ({ ...platform.snapshot(), access_tokens: [] });
+  const start = stateOf();
   const answer = await eligible(JSON.stringify({ user_product_id: demoIds.userProducts.gusPsp }));
   expect(answer.status).toBe(500);
-  // In the API's error shape: the SDK's error says it.
-  expect(JSON.parse(answer.text)).toMatchObject({ code: 'internal_server_error' });
+  // The platform's own answer, as to any refusal: the common error body naming the body, the
+  // correlation id in the header and the body, and an entry in the journal.
+  expect(JSON.parse(answer.text)).toMatchObject({
+    code: 'internal_server_error',
+    field: 'body',
+    api_correlation_id: answer.correlationId,
+  });
+  expect(answer.correlationId).toEqual(expect.any(String));
+  expect(platform.requests.list().at(-1)).toMatchObject({ status: 500, correlation_id: answer.correlationId });
+  expect(stateOf()).toEqual(start);
   expect(answer.text).toContain(`older than ${MSW_BODY_MINIMUM}`);
   expect(answer.text).toContain(`npm i -D msw@^${MSW_BODY_MINIMUM}`);
   expect(answer.text).not.toContain('JSON body, not in the query');
