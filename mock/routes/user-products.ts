@@ -14,7 +14,10 @@ import { apiRoute, type Route } from '../core/route.js';
 import type { State } from '../core/state.js';
 import { addUserProduct, isLive, provisionServiceOf, requireProvisionService } from '../core/user-products.js';
 
-/** A validity window must end after it starts. */
+/**
+ * A validity window must end after it starts: endpoint 12's, one end given and the other kept (a
+ * body giving both is refused by its schema, as endpoint 13's always is).
+ */
 function checkWindow(validFrom: string, validTo: string): void {
   if (compareInstants(validTo, validFrom) <= 0)
     throw invalidParameter('valid_to', 'Parameter must be later than valid_from');
@@ -48,10 +51,11 @@ function overlappingProvisioning(
 }
 
 /**
- * Endpoint 13. After the client's provision service (the guard): the account, then the package or
- * campaign (on sale now: an inactive one is absent, a plain product is not a package), then the
- * window, then an archived account (`409 invalid_state`), then a second live provisioning of the
- * same package by the same provision service with an overlapping window (`409 already_provisioned`).
+ * Endpoint 13. The body's schema has refused a window that does not end after it starts (`valid_to`)
+ * before this runs. After the client's provision service (the guard): the account, then the package
+ * or campaign (on sale now: an inactive one is absent, a plain product is not a package), then an
+ * archived account (`409 invalid_state`), then a second live provisioning of the same package by
+ * the same provision service with an overlapping window (`409 already_provisioned`).
  * Creates an `activated` user-product controlled by the caller's provision service; no order (the
  * provision service bills its own customers).
  */
@@ -65,7 +69,6 @@ const provision = apiRoute(
     const pkg = state.productByCode(org, input.package_code);
     if (!pkg || !(pkg.is_package || pkg.is_campaign) || !isActive(pkg, now))
       throw notFound('package_code', 'Package or campaign not found');
-    checkWindow(input.valid_from, input.valid_to);
     // As endpoints 4 and 5 refuse an archived account; an inactive one may still be provisioned.
     if (account.status === 'archived')
       throw new HttpError(409, 'invalid_state', 'The account is archived', 'account_id');
