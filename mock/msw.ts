@@ -6,6 +6,7 @@ import type { HttpHandler } from 'msw';
 import type { Host } from '../src/endpoints.js';
 import { internalsOf } from './core/internals.js';
 import { bodyLimitFor, DEFAULT_MAX_BODY_BYTES } from './core/limits.js';
+import { escapeRegExp } from './core/path-text.js';
 import type { HandleInfo, Platform } from './core/types.js';
 import { http } from './msw-import.js';
 
@@ -122,11 +123,6 @@ async function getBodyOf(request: Request, limit: number): Promise<HandleInfo> {
       resolve({ body: new TextDecoder().decode(all) });
     });
   });
-}
-
-/** `text`, matched literally in a regular expression. */
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function isList(value: Origins): value is readonly string[] {

@@ -2,5 +2,5 @@
 
 /** Whether two record ids name the same record: compared without letter case. */
 export function sameId(a: string | undefined, b: string | undefined): boolean {
-  return a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+  return a !== undefined && b !== undefined && (a === b || a.toLowerCase() === b.toLowerCase());
 }

@@ -11,7 +11,7 @@ import type { OffsetClock } from './clock.js';
 import { HttpError } from './errors.js';
 import type { CoreRequest, CoreResponse } from './messages.js';
 import type { Route, RouteResult, Settings } from './route.js';
-import type { Router } from './router.js';
+import { NO_PARAMS, type Router } from './router.js';
 import type { State } from './state.js';
 import type { Platform } from './types.js';
 import { invalidContentType, mediaTypeOf, pairsToRecord, parseJson, requireObject, validate } from './validate.js';
@@ -103,9 +103,6 @@ function withPathParams(input: unknown, params: Readonly<Record<string, string>>
       throw new HttpError(400, 'unknown_parameter', `Parameter ${name} travels in the path, not here`, name);
   return { ...input, ...params };
 }
-
-/** No path parameters. */
-const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * Whether a GET route also answers HEAD (RFC 9110, 9.3.2): an API read, answered as its GET is,

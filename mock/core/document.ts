@@ -516,7 +516,7 @@ const RetentionOffer = z
  */
 export const MAX_EXTERNAL_CUSTOMERS = 1000;
 /** The most subscriptions of one customer of an external system. */
-export const MAX_EXTERNAL_SUBSCRIPTIONS = 25;
+const MAX_EXTERNAL_SUBSCRIPTIONS = 25;
 /** A line of an external system's address: at most 100 characters, as the spec's Address object (endpoint 17) takes. */
 const addressLine = text.max(100);
 /**

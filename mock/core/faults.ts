@@ -1,6 +1,6 @@
 import { fieldOf } from '../../src/schemas/common.js';
 import { HttpError, invalidParameter } from './errors.js';
-import { otherSlash } from './router.js';
+import { otherSlash } from './path-text.js';
 
 /**
  * A fault to inject into the next matching requests: a delay, an error status, or a dropped
@@ -50,7 +50,7 @@ const MAX_LATENCY_MS = 2 ** 31 - 1;
  * every request looks through them all. Room is made by `DELETE /__admin/faults` (`clear()`), a
  * reset, or by faults running out.
  */
-export const MAX_PENDING_FAULTS = 100;
+const MAX_PENDING_FAULTS = 100;
 /** The longest fault `path`, in characters: a URL's customary limit, far beyond any request path of the spec. */
 const MAX_PATH = 2048;
 /** The longest `method`, in characters: the longest registered HTTP method, `UPDATEREDIRECTREF`, has 17. */

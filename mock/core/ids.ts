@@ -47,10 +47,8 @@ export function idKey(id: string): string {
   return id.toLowerCase();
 }
 
-/** Whether two ids name the same record (letter case aside). */
-export function sameId(a: string, b: string): boolean {
-  return a === b || idKey(a) === idKey(b);
-}
+/** Whether two ids name the same record (letter case aside): the SDK's rule, the spec's. */
+export { sameId } from '../../src/ids.js';
 
 /**
  * A new opaque credential (token, ticket, session id): `bytes` random bytes, base64url, no padding,

@@ -3,6 +3,7 @@
  * Every path shares one space whatever the host: API, authorization API, SSO and shop.
  */
 import { type Endpoint, type Environment, endpoints, pathOf } from '../../src/endpoints.js';
+import { escapeRegExp, otherSlash } from './path-text.js';
 import type { Route } from './route.js';
 
 /**
@@ -23,7 +24,7 @@ export class PathTemplate {
     const source = this.segments
       .map((segment) => {
         const m = /^\{(\w+)\}$/.exec(segment);
-        if (!m) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        if (!m) return escapeRegExp(segment);
         names.push(m[1]!);
         return '([^/]+)';
       })
@@ -63,7 +64,8 @@ export type Match =
   | { readonly route: Route; readonly params: Readonly<Record<string, string>>; readonly unserved?: undefined }
   | { readonly unserved: Endpoint; readonly route?: undefined; readonly params?: undefined };
 
-const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+/** The parameters of a path without any: one object, shared. */
+export const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The routing table of one platform. */
 export class Router {
@@ -132,10 +134,4 @@ export class Router {
     for (const p of this.#patterns) if (p.template.match(path)) methods.add(p.method);
     return methods.size > 0 ? [...methods] : undefined;
   }
-}
-
-/** The same path with its trailing slash taken off or put on (none for `/`): routes answer both alike. */
-export function otherSlash(path: string): string | undefined {
-  if (path.length <= 1) return undefined;
-  return path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
 }

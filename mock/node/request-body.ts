@@ -39,7 +39,7 @@ export function bodiesOverBudget(budget: number): HttpError {
  * 100 detail lines named in 100 characters take 70 KB). With the default 256 connections, such
  * bodies hold at most 16 MiB together.
  */
-export const ALWAYS_READ_BYTES = 64 * 1024;
+const ALWAYS_READ_BYTES = 64 * 1024;
 
 /**
  * The bytes of request bodies a server holds at once, across its connections, from the first
