@@ -92,16 +92,18 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     [{}, 400, 'invalid_parameter', 'scopes'],
     [{ scopes: [READ], client_id: 'nobody' }, 404, 'not_found', 'client_id'],
     [{ scopes: [READ], account_id: absent.id }, 404, 'not_found', 'account_id'],
-  ])('POST /__admin/tokens refuses %j: %s %s', async (json, status, code, field) => {
-    expectError(await admin('POST', 'tokens', json), status, code, field);
+  ])('POST /__admin/tokens refuses %j: %s %s; no token is issued', async (json, status, code, field) => {
+    expectError(await expectUnchanged(h.platform, () => admin('POST', 'tokens', json)), status, code, field);
   });
 
   test('POST /__admin/clock sets or advances the platform clock; GET reads it', async () => {
+    // Frozen: it shows exactly what was set, however long the requests take.
+    h.platform.clock.freeze();
     const set = await admin('POST', 'clock', { now: '2035-03-04T05:06:07Z' });
-    expect(Date.parse((set.body as { now: string }).now) - Date.parse('2035-03-04T05:06:07Z')).toBeLessThan(1000);
+    expect(set.body).toEqual({ now: '2035-03-04T05:06:07.000Z', frozen: true });
     const advanced = await admin('POST', 'clock', { advance_seconds: 86_400 });
-    expect((advanced.body as { now: string }).now.slice(0, 10)).toBe('2035-03-05');
-    expect(((await admin('GET', 'clock')).body as { now: string }).now.slice(0, 10)).toBe('2035-03-05');
+    expect(advanced.body).toEqual({ now: '2035-03-05T05:06:07.000Z', frozen: true });
+    expect((await admin('GET', 'clock')).body).toEqual({ now: '2035-03-05T05:06:07.000Z', frozen: true });
     expectError(await admin('POST', 'clock', {}), 400, 'invalid_parameter', 'advance_seconds');
     expectError(await admin('POST', 'clock', { now: 'soon' }), 400, 'invalid_parameter', 'now');
   });
@@ -365,17 +367,21 @@ describe.each(ADAPTERS)('/__admin through %s', (kind) => {
     expect((await admin('GET', 'state')).status).toBe(200);
   });
 
-  test('an admin route with a body that is not JSON: 400 json_parser_error', async () => {
-    const answer = await h.call('/__admin/tokens', {
-      method: 'POST',
-      body: '{',
-      headers: { 'content-type': 'application/json' },
-    });
+  test('an admin route with a body that is not JSON: 400 json_parser_error; no token is issued', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call('/__admin/tokens', {
+        method: 'POST',
+        body: '{',
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
     expectError(answer, 400, 'json_parser_error', 'body');
   });
 
-  test('wrong method on an admin path: 405 with Allow', async () => {
-    const answer = await admin('PATCH', 'state');
+  test('wrong method on an admin path: 405 with Allow; the state is unchanged', async () => {
+    // A document that PUT would take: PATCH takes nothing.
+    const changed = { ...h.platform.snapshot(), sso_audience: 'patched.example.test' };
+    const answer = await expectUnchanged(h.platform, () => admin('PATCH', 'state', changed));
     expectError(answer, 405, 'method_not_allowed');
     expect(answer.headers.get('allow')).toBe('GET, PUT');
   });

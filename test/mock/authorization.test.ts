@@ -202,22 +202,26 @@ describe.each(ADAPTERS)('access token, grant_type=none (endpoint 23) through %s'
     },
   );
 
-  test('access token refuses a body that is not JSON: 400 json_parser_error', async () => {
-    const answer = await h.call(paths.accessToken, {
-      method: 'POST',
-      host: 'auth',
-      body: 'grant_type=none',
-      headers: { 'content-type': 'application/json' },
-    });
+  test('access token refuses a body that is not JSON: 400 json_parser_error; no token is issued', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.accessToken, {
+        method: 'POST',
+        host: 'auth',
+        body: 'grant_type=none',
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
     expectError(answer, 400, 'json_parser_error', 'body');
   });
 
-  test('access token refuses text/plain: 400 invalid_content_type_error', async () => {
-    const answer = await h.call(paths.accessToken, {
-      method: 'POST',
-      host: 'auth',
-      body: JSON.stringify({ grant_type: 'none', ...credentials }),
-    });
+  test('access token refuses text/plain: 400 invalid_content_type_error; no token is issued', async () => {
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.accessToken, {
+        method: 'POST',
+        host: 'auth',
+        body: JSON.stringify({ grant_type: 'none', ...credentials }),
+      }),
+    );
     expectError(answer, 400, 'invalid_content_type_error', 'content-type');
   });
 });

@@ -96,16 +96,27 @@ export async function collect(child: ChildProcess): Promise<{ code: number | nul
 }
 
 /**
- * Stops a child with `signal` and answers its exit code; SIGKILL after 5 s if it is still there
- * (then the code is null, which a test checking for 0 reports).
+ * Stops a child with `signal` and answers its exit code, once it has exited and its output has been
+ * read: however long a shutdown takes on a busy machine, with no deadline of its own (the test's
+ * timeout bounds it), so that a slow but clean exit still answers 0. A child that never exits
+ * fails the test on its timeout, and {@link stopAll} ends it then.
  */
 export async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
   const exit = exited(child);
-  if (child.exitCode !== null || child.signalCode !== null) return exit;
-  child.kill(signal);
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  return exit;
+}
+
+/**
+ * Ends a child left running, for the clean-up after a test: SIGTERM, then SIGKILL after 5 s if it
+ * is still there. Its exit code is not checked: only {@link stop} answers one a test asserts.
+ */
+async function end(child: ChildProcess): Promise<void> {
+  const exit = exited(child);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
   try {
-    return await exit;
+    await exit;
   } finally {
     clearTimeout(timer);
   }
@@ -113,12 +124,13 @@ export async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTER
 
 /** Stops every child still running (a test that failed half-way leaves no server behind). */
 export async function stopAll(): Promise<void> {
-  await Promise.all([...running].map((child) => stop(child)));
+  await Promise.all([...running].map(end));
 }
 
 /**
- * Runs `body` against a CLI started with `args` (and `options`), then stops it with SIGTERM and
- * waits for it to exit. `child` lets the body read what the CLI prints meanwhile.
+ * Runs `body` against a CLI started with `args` (and `options`), then ends it (SIGTERM, SIGKILL
+ * if it stays) and waits for it to exit; its exit code is not checked. `child` lets the body read
+ * what the CLI prints meanwhile.
  */
 export async function withCli<T>(
   args: string[],
@@ -130,6 +142,6 @@ export async function withCli<T>(
     const { url, output } = await started(child);
     return await body(url, output, child);
   } finally {
-    await stop(child);
+    await end(child);
   }
 }

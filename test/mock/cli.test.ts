@@ -10,6 +10,7 @@ import { DOCS_URL } from '../../mock/node/command-line.js';
 import pkg from '../../package.json' with { type: 'json' };
 import * as e from '../../src/endpoints.js';
 import { GetProductsResponse } from '../../src/schemas/products.js';
+import { until } from '../until.js';
 import { CLI_TEST_TIMEOUT_MS, collect, run, started, stop, stopAll, withCli } from './cli-process.js';
 import { docsPageHas } from './docs-links.js';
 import { demoCredentials, demoIds, demoSite, demoUsers, paths } from './harness.js';
@@ -21,7 +22,9 @@ afterEach(stopAll);
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 describe('platform-mock CLI', () => {
-  test('--port 0: prints the URL and demo credentials, serves the API and /__admin, exits 0 on SIGTERM', async () => {
+  test('--port 0: prints the URL and demo credentials, serves the API and /__admin, exits 0 on SIGTERM', {
+    timeout: CLI_TEST_TIMEOUT_MS,
+  }, async () => {
     const child = run(['--port', '0']);
     try {
       const { url, output } = await started(child);
@@ -53,7 +56,9 @@ describe('platform-mock CLI', () => {
     }
   });
 
-  test('--seed <file.json> starts from that document', async () => {
+  test('--seed <file.json> starts from that document', {
+    timeout: CLI_TEST_TIMEOUT_MS,
+  }, async () => {
     const doc = createPlatform({ seed: 'empty' }).snapshot();
     const dir = mkdtempSync(join(tmpdir(), 'platform-mock-'));
     const file = join(dir, 'state.json');
@@ -148,7 +153,9 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     });
   });
 
-  test('--log prints one line per request: method, path with secrets redacted, status, time, correlation id, and why it was refused', async () => {
+  test('--log prints one line per request: method, path with secrets redacted, status, time, correlation id, and why it was refused', {
+    timeout: CLI_TEST_TIMEOUT_MS,
+  }, async () => {
     await withCli(['--port', '0', '--log'], async (url, _, child) => {
       let out = '';
       child.stdout?.on('data', (c: Buffer) => {
@@ -156,7 +163,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       });
       const answer = await fetch(`${url}${paths.getProducts}?client_secret=hush&product_type=packages`);
       const id = answer.headers.get('x-correlation-id');
-      await expect.poll(() => out).toContain(id);
+      await until(() => expect(out).toContain(id), CLI_TEST_TIMEOUT_MS / 2);
       expect(out).toMatch(
         new RegExp(
           `^GET ${paths.getProducts}\\?client_secret=\\[redacted\\]&product_type=packages 401 \\d+\\.\\dms ${id} refused: token: Missing bearer token: send Authorization: Bearer <token>$`,
@@ -167,7 +174,9 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     });
   });
 
-  test('--log: a JSON key with a line break and escape sequences, refused unknown_parameter, is one printable line', async () => {
+  test('--log: a JSON key with a line break and escape sequences, refused unknown_parameter, is one printable line', {
+    timeout: CLI_TEST_TIMEOUT_MS,
+  }, async () => {
     await withCli(['--port', '0', '--log'], async (url, _, child) => {
       let out = '';
       child.stdout?.on('data', (c: Buffer) => {
@@ -187,7 +196,7 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       expect(answer.status).toBe(400);
       expect(((await answer.json()) as { code: string }).code).toBe('unknown_parameter');
       const id = answer.headers.get('x-correlation-id');
-      await expect.poll(() => out).toContain(id);
+      await until(() => expect(out).toContain(id), CLI_TEST_TIMEOUT_MS / 2);
       const lines = out.split('\n').filter((l) => l.includes(paths.accessToken) || l.includes('/forged/line'));
       expect(lines).toEqual([
         expect.stringMatching(
@@ -264,7 +273,9 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
     });
   });
 
-  test('an unexpected exception: answered 500, and one line on standard error naming its class, not its message', async () => {
+  test('an unexpected exception: answered 500, and one line on standard error naming its class, not its message', {
+    timeout: CLI_TEST_TIMEOUT_MS,
+  }, async () => {
     // Makes the platform's own reading of this Content-Type throw, as a bug would.
     const bug = `const lower = String.prototype.toLowerCase;
       String.prototype.toLowerCase = function () {
@@ -282,9 +293,10 @@ describe('platform-mock CLI: the platform options, the start-up lines, the log',
       const answer = await fetch(`${url}/openapi.json`, { headers: { 'content-type': 'application/x-bug' } });
       expect(answer.status).toBe(500);
       expect(((await answer.json()) as { code: string }).code).toBe('internal_server_error');
-      await expect
-        .poll(() => err)
-        .toContain('platform-mock: an unexpected TypeError was answered 500 internal_server_error');
+      await until(
+        () => expect(err).toContain('platform-mock: an unexpected TypeError was answered 500 internal_server_error'),
+        CLI_TEST_TIMEOUT_MS / 2,
+      );
       expect(err).not.toContain('hush');
     } finally {
       expect(await stop(withBug)).toBe(0);

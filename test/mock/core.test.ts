@@ -96,7 +96,8 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
     ['only the second', ['/external/me/r']],
     ['neither', ['/external/product/r']],
   ])('a route needing two scopes refuses a token with %s: 403 insufficient_scope naming both', async (_, scopes) => {
-    const answer = await h.call('/test/two-scopes', { token: h.token(scopes) });
+    const token = h.token(scopes);
+    const answer = await expectUnchanged(h.platform, () => h.call('/test/two-scopes', { token }));
     expectError(answer, 403, 'insufficient_scope');
     expect(answer.headers.get('www-authenticate')).toContain('scope="/external/me/w /external/me/r"');
   });
@@ -172,7 +173,8 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
   });
 
   test('an endpoint that needs a user refuses a token without one: 403 identity_required', async () => {
-    const answer = await h.call('/test/stage/me', { token: h.token(['/external/me/r']) });
+    const token = h.token(['/external/me/r']);
+    const answer = await expectUnchanged(h.platform, () => h.call('/test/stage/me', { token }));
     expectError(answer, 403, 'identity_required');
     // The message says how to get the token it needs.
     expect((answer.body as { message: string }).message).toContain('grant_type=ticket');
@@ -184,7 +186,12 @@ describe.each(ADAPTERS)('the core through %s', (kind) => {
   });
 
   test('the scope check comes before the identity check', async () => {
-    expectError(await h.call('/test/stage/me', { token: h.token([READ]) }), 403, 'insufficient_scope');
+    const token = h.token([READ]);
+    expectError(
+      await expectUnchanged(h.platform, () => h.call('/test/stage/me', { token })),
+      403,
+      'insufficient_scope',
+    );
   });
 });
 

@@ -155,7 +155,9 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
     });
 
     test('without a body (what fetch sends): 400 naming the body; the query is not read', async () => {
-      const answer = await h.call(paths.eligible, { query: { user_product_id: ups.gusPsp }, token: tokens.gus! });
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call(paths.eligible, { query: { user_product_id: ups.gusPsp }, token: tokens.gus! }),
+      );
       const error = expectError(answer, 400, 'invalid_parameter', 'body');
       expect(error.message).toMatch(/JSON body/);
     });
@@ -169,19 +171,25 @@ describe.each(ADAPTERS)('retention through %s', (kind) => {
     });
 
     test('a body that is not JSON: 400 json_parser_error', async () => {
-      const answer = await getWithBody(h, paths.eligible, undefined, tokens.gus!, '{user_product_id');
+      const answer = await expectUnchanged(h.platform, () =>
+        getWithBody(h, paths.eligible, undefined, tokens.gus!, '{user_product_id'),
+      );
       expectError(answer, 400, 'json_parser_error', 'body');
     });
 
     test('a token without a user: 403 identity_required', async () => {
-      expectError(await eligible({ user_product_id: ups.gusPsp }, h.token(USER_SCOPES)), 403, 'identity_required');
+      const token = h.token(USER_SCOPES);
+      const answer = await expectUnchanged(h.platform, () => eligible({ user_product_id: ups.gusPsp }, token));
+      expectError(answer, 403, 'identity_required');
     });
 
     test.each([
       ['only /external/me/w', ['/external/me/w']],
       ['only /external/me/r', ['/external/me/r']],
     ])('a user token with %s: 403 insufficient_scope (both are needed)', async (_, scopes) => {
-      expectError(await eligible({ user_product_id: ups.gusPsp }, user(gus, scopes)), 403, 'insufficient_scope');
+      const token = user(gus, scopes);
+      const answer = await expectUnchanged(h.platform, () => eligible({ user_product_id: ups.gusPsp }, token));
+      expectError(answer, 403, 'insufficient_scope');
     });
   });
 

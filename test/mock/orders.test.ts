@@ -224,12 +224,16 @@ describe.each(ADAPTERS)('order validation (endpoint 9) through %s', (kind) => {
     ['an unknown account', { product_code: 'basic-news', account_id: absent.id }, 'account_id'],
     ["another organisation's account", { product_code: 'basic-news', account_id: dora }, 'account_id'],
   ])('%s: 404 not_found naming %s', async (_, query, field) => {
-    expectError(await validate(query), 404, 'not_found', field);
+    const token = h.token([SCOPE]);
+    await expectUnchanged(h.platform, async () => expectError(await validate(query, token), 404, 'not_found', field));
   });
 
   test('401 without a token; 403 insufficient_scope without /external/order_validation/r', async () => {
     const query = { product_code: 'basic-news', account_id: anna };
-    expectError(await h.call(paths.validateOrder, { query }), 401, 'invalid_token', 'authorization');
-    expectError(await validate(query, h.token([READ])), 403, 'insufficient_scope');
+    const token = h.token([READ]);
+    await expectUnchanged(h.platform, async () => {
+      expectError(await h.call(paths.validateOrder, { query }), 401, 'invalid_token', 'authorization');
+      expectError(await validate(query, token), 403, 'insufficient_scope');
+    });
   });
 });

@@ -20,6 +20,7 @@ import {
   redactShapes,
   redactText,
 } from '../../src/secrets.js';
+import { until } from '../until.js';
 import { ADAPTERS, type Answer, demoIds, demoShop, paths, useAdapter } from './harness.js';
 import { rawRequest } from './raw-http.js';
 
@@ -453,7 +454,7 @@ describe('the request log line', () => {
       `/external/product/${TICKET}`,
     ];
     for (const target of targets) await rawRequest(server.url, target);
-    await vi.waitFor(() => expect(lines).toHaveLength(targets.length));
+    await until(() => expect(lines).toHaveLength(targets.length));
     const logged = JSON.stringify(lines);
     for (const secret of [VALUE, JWT, TICKET]) expect(logged).not.toContain(secret);
     // The marker sits as deep as the secret did: percent-escaped once per level.
@@ -465,7 +466,7 @@ describe('the request log line', () => {
     const json = encodeURIComponent(JSON.stringify({ password: 'MK06', name: 'anna' }));
     const targets = [`/nope?x=${json}&filter=${encodeURIComponent('{"name":"anna"}')}`, '/nope/client_secret=MK08'];
     for (const target of targets) await rawRequest(server.url, target);
-    await vi.waitFor(() => expect(lines).toHaveLength(targets.length));
+    await until(() => expect(lines).toHaveLength(targets.length));
     expect(lines.map((l) => [l.path, l.refusal?.detail])).toEqual([
       [
         `/nope?x=${encodeURIComponent(JSON.stringify({ password: '[redacted]', name: 'anna' }))}&filter=${encodeURIComponent('{"name":"anna"}')}`,
@@ -498,7 +499,7 @@ describe('the request log line', () => {
       body: `{"grant_type":"none","client_id":"demo-client","client_secret":"wrong","${quoted}":1}`,
     });
     expect(grant.status).toBe(400);
-    await vi.waitFor(() => expect(lines).toHaveLength(3));
+    await until(() => expect(lines).toHaveLength(3));
     expect(JSON.stringify(lines)).not.toContain(shaped);
     // The journal reads them, again and again, and the server answers what comes next.
     for (let i = 0; i < 2; i++) expect(JSON.stringify(server.platform.requests.list())).not.toContain(shaped);
@@ -510,7 +511,7 @@ describe('the request log line', () => {
     const lines: RequestLogLine[] = [];
     server = await startServer({ port: 0, seed: 'demo', onRequest: (line) => lines.push(line) });
     await rawRequest(server.url, paths.getProducts);
-    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    await until(() => expect(lines).toHaveLength(1));
     expect(lines[0]?.refusal).toEqual({
       check: 'token',
       detail: 'Missing bearer token: send Authorization: Bearer <token>',

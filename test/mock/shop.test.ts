@@ -506,11 +506,13 @@ describe.each(ADAPTERS)('the shop (endpoint 25) through %s', (kind) => {
       });
     });
 
-    test('a buyer too young for the package is refused (as endpoint 9 would)', async () => {
+    test('a buyer too young for the package is refused (as endpoint 9 would); nothing is created', async () => {
       const b = browser(h);
       await b.loginWithTicket(bo);
+      const before = h.platform.snapshot().user_products;
       const page = expectPage(await buy(b, { period_id: periods.premiumCreditcard }), 409);
       expect(page).toContain('data-reason="too_young"');
+      expect(h.platform.snapshot().user_products).toEqual(before);
     });
 
     test.each([

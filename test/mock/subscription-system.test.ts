@@ -549,15 +549,17 @@ describe.each(ADAPTERS)('the external subscription system through %s', (kind) =>
 
     test('an organisation without an integration: 400 configuration_error', async () => {
       withoutIntegration();
-      expectError(await get(q), 400, 'configuration_error');
+      expectError(await expectUnchanged(h.platform, () => get(q)), 400, 'configuration_error');
     });
 
     test("an integration that does not support it (Complex Media's): 400 configuration_error", async () => {
       const complex = h.token([R], demoIds.clients.complex.clientId);
-      const answer = await h.call(paths.getDistributionInformation, {
-        query: { product_code: 'complex-bundle', period_id: demoIds.periods.complexCreditcard, zip_code: '0150' },
-        token: complex,
-      });
+      const answer = await expectUnchanged(h.platform, () =>
+        h.call(paths.getDistributionInformation, {
+          query: { product_code: 'complex-bundle', period_id: demoIds.periods.complexCreditcard, zip_code: '0150' },
+          token: complex,
+        }),
+      );
       expectError(answer, 400, 'configuration_error');
     });
   });

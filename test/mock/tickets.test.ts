@@ -302,11 +302,13 @@ describe.each(ADAPTERS)('exchange ticket for access token (endpoint 23, grant ti
 
   test('a malformed request: 400 invalid_parameter naming the field; the ticket stays usable', async () => {
     const ticket = ticketFor();
-    const answer = await h.call(paths.accessToken, {
-      method: 'POST',
-      host: 'auth',
-      json: { grant_type: 'ticket', client_id: site.clientId, client_secret: site.clientSecret },
-    });
+    const answer = await expectUnchanged(h.platform, () =>
+      h.call(paths.accessToken, {
+        method: 'POST',
+        host: 'auth',
+        json: { grant_type: 'ticket', client_id: site.clientId, client_secret: site.clientSecret },
+      }),
+    );
     expectError(answer, 400, 'invalid_parameter', 'ticket');
     expectOk(await exchange(ticket), AccessTokenResponse);
   });
@@ -418,15 +420,19 @@ describe.each(ADAPTERS)('get signed-in user (endpoint 24) through %s', (kind) =>
   });
 
   test('a server-to-server token: 403 identity_required', async () => {
-    expectError(await h.call(paths.getSignedInUser, { token: h.token(USER_TICKET_SCOPES) }), 403, 'identity_required');
+    const token = h.token(USER_TICKET_SCOPES);
+    const answer = await expectUnchanged(h.platform, () => h.call(paths.getSignedInUser, { token }));
+    expectError(answer, 403, 'identity_required');
   });
 
   test('no token, an unknown token, an expired token: 401 invalid_token', async () => {
     const token = userToken();
-    expectError(await h.call(paths.getSignedInUser), 401, 'invalid_token', 'authorization');
-    expectError(await h.call(paths.getSignedInUser, { token: 'nope' }), 401, 'invalid_token', 'authorization');
+    const refused = (bearer?: string) =>
+      expectUnchanged(h.platform, () => h.call(paths.getSignedInUser, { token: bearer }));
+    expectError(await refused(), 401, 'invalid_token', 'authorization');
+    expectError(await refused('nope'), 401, 'invalid_token', 'authorization');
     h.platform.clock.advance(3600);
-    expectError(await h.call(paths.getSignedInUser, { token }), 401, 'invalid_token', 'authorization');
+    expectError(await refused(token), 401, 'invalid_token', 'authorization');
   });
 
   test('an account without an address reads empty address fields', async () => {
