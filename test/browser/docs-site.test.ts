@@ -42,6 +42,21 @@ function expectedKinds(markdown: string): string[] {
 
 const RUNNABLE = PAGES.filter(([md]) => expectedKinds(read(md)).includes('idle'));
 
+/** The most Chromium is given to open a page and show its controls, to finish one Run, and to Reset. */
+const OPEN_MS = 20_000;
+const RUN_MS = 60_000;
+const RESET_MS = 20_000;
+
+/**
+ * Each test's own timeout, covering every wait of the longest at its bound (the suite's 15 s would
+ * cut one short): a page opened, as many Runs as a page has examples (four in the Edit test), a
+ * Reset, and 10 s to spare.
+ */
+const TEST_MS = (() => {
+  const runs = Math.max(4, ...RUNNABLE.map(([md]) => expectedKinds(read(md)).filter((k) => k === 'idle').length));
+  return OPEN_MS + runs * RUN_MS + RESET_MS + 10_000;
+})();
+
 /** Whether the site is missing or older than what it is built from. */
 function stale(): boolean {
   const runner = join(SITE, 'assets/run-controls.js');
@@ -66,7 +81,7 @@ async function runExample(page: Page, index: number) {
   await page.waitForFunction(
     (i) => document.querySelectorAll<HTMLElement>('.docs-run')[i]?.dataset.runState === 'done',
     index,
-    { timeout: 60_000 },
+    { timeout: RUN_MS },
   );
   return {
     status: (await box.locator('.docs-run-status').textContent()) ?? '',
@@ -81,7 +96,7 @@ function firstRunnable(page: Page): Promise<number> {
   return page.$$eval('.docs-run', (boxes) => boxes.findIndex((b) => (b as HTMLElement).dataset.runState === 'idle'));
 }
 
-describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => {
+describe.runIf(hasChromium)('the docs site, in Chromium from its folder', { timeout: TEST_MS }, () => {
   let browser: Browser;
   beforeAll(async () => {
     // A failed build throws with what typedoc printed.
@@ -97,7 +112,7 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(pathToFileURL(join(SITE, html)).href);
-    await page.waitForFunction(() => document.querySelector('.docs-run') !== null, undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelector('.docs-run') !== null, undefined, { timeout: OPEN_MS });
     expect(errors).toEqual([]);
     return page;
   }
@@ -227,7 +242,7 @@ describe.runIf(hasChromium)('the docs site, in Chromium from its folder', () => 
       expect((await runExample(page, index)).matches).toBe('false');
       await box.getByRole('button', { name: 'Reset platform' }).click();
       await expect
-        .poll(() => box.locator('.docs-run-status').textContent(), { timeout: 20_000 })
+        .poll(() => box.locator('.docs-run-status').textContent(), { timeout: RESET_MS })
         .toBe('the platform is back to its demo data');
       // The journal was emptied with the rest: this run's request is the only one.
       expect(Number((await runExample(page, index)).output)).toBe(1);

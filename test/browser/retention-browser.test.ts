@@ -32,7 +32,8 @@ describe.skipIf(!hasChromium)('retention from a browser page, under MSW setupWor
     expect(result).toMatchObject({
       // Endpoint 14 from the browser: the reasons shown to customers, in index order.
       reasons: ['too_expensive', 'no_time', 'moved_abroad'],
-      // Endpoint 6: refused by the SDK itself, with a message that says why and what to do.
+      // Endpoint 6: refused by the SDK itself, at once, with a message that says why and what to do
+      // (not a timeout, which would be an APITimeoutError, nor a network wait: nothing was sent).
       refused: {
         name: 'UnsupportedRequestError',
         unsupported: true,
@@ -45,8 +46,6 @@ describe.skipIf(!hasChromium)('retention from a browser page, under MSW setupWor
       campaign: 'premium-summer',
       productAfter: 'premium-summer',
     });
-    // At once: no timeout (30 s), no retry, no network wait. The bound holds on a busy machine.
-    expect((result as { refused: { ms: number } }).refused.ms).toBeLessThan(10_000);
     expect((result as { journal: string[] }).journal).toEqual([
       `200 GET ${pathOf(getCancellationReason, 'stage')}`,
       `200 ${subscribeToCampaign.method} ${pathOf(subscribeToCampaign, 'stage')}`,

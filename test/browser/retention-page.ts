@@ -32,7 +32,6 @@ async function run() {
 
   const { items } = await client.cancellationReasons.list({ visible_to_end_customer: true });
 
-  const started = performance.now();
   let refused: unknown = 'the call resolved';
   try {
     await client.meRetention.eligibleForCampaign(subscription, { accessToken: user.access_token });
@@ -42,7 +41,6 @@ async function run() {
       unsupported: error instanceof UnsupportedRequestError,
       platformError: error instanceof PlatformError,
       message: error instanceof Error ? error.message : String(error),
-      ms: performance.now() - started,
     };
   }
   const afterRefusal = platform.requests.list().length;

@@ -166,7 +166,7 @@ describe('the in-process platform (platform.handle, behind MSW) reads a body chu
     });
   });
 
-  test('maxBodyBytes must be an integer from 1 to 256 MiB (a body is decoded into one string)', () => {
+  test('maxBodyBytes must be an integer from 1 to 256 MiB (a body is decoded into one string)', async () => {
     for (const maxBodyBytes of [0, -1, 1.5, Number.NaN, MAX_BODY_BYTES_LIMIT + 1, 700_000_000]) {
       expect(() => createPlatform({ maxBodyBytes })).toThrowError(
         expect.objectContaining({
@@ -176,7 +176,27 @@ describe('the in-process platform (platform.handle, behind MSW) reads a body chu
       );
     }
     expect(MAX_BODY_BYTES_LIMIT).toBe(256 * MiB);
-    expect(createPlatform({ maxBodyBytes: MAX_BODY_BYTES_LIMIT })).toBeDefined();
+    // Both ends are taken, each as the limit in force. At 1: a body of 1 byte is read (and refused
+    // as no JSON), one of 2 is over the limit.
+    const smallest = createPlatform({ maxBodyBytes: 1 });
+    const oneByte = await smallest.handle(post(new Response('x').body as ReadableStream<Uint8Array>));
+    expect(oneByte.status).toBe(400);
+    expect(await oneByte.json()).toMatchObject({ code: 'json_parser_error' });
+    const twoBytes = await smallest.handle(post(new Response('xx').body as ReadableStream<Uint8Array>));
+    expect(await twoBytes.json()).toMatchObject({
+      code: 'payload_too_large',
+      message: 'Body exceeds the limit of 1 bytes',
+    });
+    // At 256 MiB: a Content-Length one byte over it is refused, naming that limit.
+    const largest = createPlatform({ maxBodyBytes: MAX_BODY_BYTES_LIMIT });
+    const over = await largest.handle(
+      post(new Response('{}').body as ReadableStream<Uint8Array>, { 'content-length': String(256 * MiB + 1) }),
+    );
+    expect(over.status).toBe(413);
+    expect(await over.json()).toMatchObject({
+      code: 'payload_too_large',
+      message: `Body exceeds the limit of ${256 * MiB} bytes`,
+    });
   });
 });
 

@@ -37,6 +37,15 @@ async function userTokens(site: PlatformClient, accountId: string = anna): Promi
   return site.authorization.exchangeTicket({ ticket });
 }
 
+/**
+ * The demo site's client with its server-to-server token (form a) already issued, so that a refusal's
+ * unchanged state can be taken with the token in it (the client-credentials grant would mint one).
+ */
+function tokenedSite(): PlatformClient {
+  const { access_token } = platform.mintToken({ scopes: ['/api/authorization/ticket'], clientId: demoSite.clientId });
+  return siteClient({ auth: { accessToken: access_token } });
+}
+
 async function failure(promise: Promise<unknown>): Promise<Record<string, unknown>> {
   return promise.then(
     () => expect.fail('expected a rejection'),
@@ -71,31 +80,39 @@ describe('generate ticket (endpoint 22)', () => {
     expect(user.id).toBe(anna);
   });
 
-  test('400 invalid_parameter: an unknown account id', async () => {
+  test('400 invalid_parameter: an unknown account id; no ticket made', async () => {
+    const site = tokenedSite();
+    const before = platform.snapshot();
     const error = await failure(
-      siteClient().authorization.generateTicket({ accountId: absent.account, clientId: demoShop.clientId }),
+      site.authorization.generateTicket({ accountId: absent.account, clientId: demoShop.clientId }),
     );
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).toMatchObject({ status: 400, code: 'invalid_parameter', field: 'accountId' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
-  test('400 invalid_parameter: an unknown client id', async () => {
-    const error = await failure(
-      siteClient().authorization.generateTicket({ accountId: anna, clientId: 'no-such-client' }),
-    );
+  test('400 invalid_parameter: an unknown client id; no ticket made', async () => {
+    const site = tokenedSite();
+    const before = platform.snapshot();
+    const error = await failure(site.authorization.generateTicket({ accountId: anna, clientId: 'no-such-client' }));
     expect(error).toMatchObject({ status: 400, code: 'invalid_parameter', field: 'clientId' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
-  test('400: form (b) sent with a server-to-server token', async () => {
-    const error = await failure(siteClient().authorization.generateTicket({ client_id: demoShop.clientId }));
+  test('400: form (b) sent with a server-to-server token; no ticket made', async () => {
+    const site = tokenedSite();
+    const before = platform.snapshot();
+    const error = await failure(site.authorization.generateTicket({ client_id: demoShop.clientId }));
     expect(error).toMatchObject({ status: 400, field: 'client_id' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('400 account_not_active: no ticket for an account that is not active', async () => {
-    const error = await failure(
-      siteClient().authorization.generateTicket({ accountId: carl, clientId: demoShop.clientId }),
-    );
+    const site = tokenedSite();
+    const before = platform.snapshot();
+    const error = await failure(site.authorization.generateTicket({ accountId: carl, clientId: demoShop.clientId }));
     expect(error).toMatchObject({ status: 400, code: 'account_not_active' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('a malformed account id is refused before sending', async () => {
@@ -107,26 +124,45 @@ describe('generate ticket (endpoint 22)', () => {
   });
 
   test('the two forms ("(a) ... body { accountId, clientId }", "(b) ... body carrying only ... client_id") do not mix: tsc refuses the other form\'s key, and the SDK refuses it before sending', async () => {
+    const site = siteClient();
+    // Form (b) goes with a user token, given per call.
+    const { access_token: userToken } = platform.mintToken({
+      scopes: ['/api/authorization/ticket'],
+      accountId: anna,
+      clientId: demoSite.clientId,
+    });
+    const before = platform.snapshot();
     const mixed = { accountId: anna, clientId: demoShop.clientId, client_id: demoShop.clientId };
     // @ts-expect-error form (a) with form (b)'s client_id
-    const error = await failure(siteClient().authorization.generateTicket(mixed));
+    const error = await failure(site.authorization.generateTicket(mixed));
     expect(error).toMatchObject({ name: 'RequestValidationError', code: 'unknown_parameter', field: 'client_id' });
     // @ts-expect-error form (b) with form (a)'s accountId
     const formBWithAccount: GenerateTicketRequest = { client_id: demoShop.clientId, accountId: anna };
-    expect(formBWithAccount).toBeDefined();
+    const withAccount = await failure(site.authorization.generateTicket(formBWithAccount, { accessToken: userToken }));
+    expect(withAccount).toBeInstanceOf(RequestValidationError);
+    expect(withAccount).toMatchObject({ code: 'unknown_parameter', field: 'accountId' });
     // @ts-expect-error form (b) with form (a)'s clientId
-    expectTypeOf<{ client_id: string; clientId: string }>().toExtend<GenerateTicketRequest>();
+    const formBWithClientId: GenerateTicketRequest = { client_id: demoShop.clientId, clientId: demoShop.clientId };
+    const withClientId = await failure(
+      site.authorization.generateTicket(formBWithClientId, { accessToken: userToken }),
+    );
+    expect(withClientId).toBeInstanceOf(RequestValidationError);
+    expect(withClientId).toMatchObject({ code: 'unknown_parameter', field: 'clientId' });
+    expectTypeOf<{ client_id: string; clientId: string }>().not.toExtend<GenerateTicketRequest>();
     expectTypeOf<{ accountId: string; clientId: string }>().toExtend<GenerateTicketRequest>();
     expectTypeOf<{ client_id: string }>().toExtend<GenerateTicketRequest>();
-    expect(received(TOKEN_PATH, TICKET_PATH)).toEqual([]);
+    expect(received()).toEqual([]);
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('401: an invalid access token (form b), and it is not retried', async () => {
+    const before = platform.snapshot();
     const error = await failure(
       siteClient().authorization.generateTicket({ client_id: demoShop.clientId }, { accessToken: 'not-a-token' }),
     );
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(received(TOKEN_PATH, TICKET_PATH)).toEqual([`POST ${TICKET_PATH} 401`]);
+    expect(platform.snapshot()).toEqual(before);
   });
 });
 
@@ -169,23 +205,31 @@ describe('exchange ticket for access token (endpoint 23, grant ticket)', () => {
     const wrong = siteClient({
       credentials: { clientId: demoSite.clientId, clientSecret: 'wrong-secret-0123456789abcdef0123456789' },
     });
+    const before = platform.snapshot();
     const error = await failure(wrong.authorization.exchangeTicket({ ticket }));
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401, code: 'invalid_client' });
     expect(String(error.message)).not.toContain('wrong-secret');
+    expect(platform.snapshot()).toEqual(before);
     await expect(site.authorization.exchangeTicket({ ticket })).resolves.toMatchObject({ token_type: 'Bearer' });
   });
 
   test('a ticket bound to another client is refused (401 invalid_grant)', async () => {
     const site = siteClient();
     const { ticket } = await site.authorization.generateTicket({ accountId: anna, clientId: demoShop.clientId });
+    const before = platform.snapshot();
     await expect(site.authorization.exchangeTicket({ ticket })).rejects.toMatchObject({ code: 'invalid_grant' });
+    // No token minted, and the ticket is left to its own client.
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('an unknown ticket: 401 invalid_grant; the exchange is a write and is not retried', async () => {
-    const error = await failure(siteClient().authorization.exchangeTicket({ ticket: 'no-such-ticket' }));
+    const site = siteClient();
+    const before = platform.snapshot();
+    const error = await failure(site.authorization.exchangeTicket({ ticket: 'no-such-ticket' }));
     expect(error).toMatchObject({ status: 401, code: 'invalid_grant' });
     expect(received(TOKEN_PATH)).toEqual([`POST ${TOKEN_PATH} 401`]);
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('scope asks for the user token scopes; one outside them is 400 invalid_scope', async () => {
@@ -194,10 +238,12 @@ describe('exchange ticket for access token (endpoint 23, grant ticket)', () => {
     const tokens = await site.authorization.exchangeTicket({ ticket, scope: '/external/me/r' });
     expect(tokens.scope).toBe('/external/me/r');
     const other = await site.authorization.generateTicket({ accountId: anna, clientId: demoSite.clientId });
+    const before = platform.snapshot();
     const error = await failure(
       site.authorization.exchangeTicket({ ticket: other.ticket, scope: '/external/price/w' }),
     );
     expect(error).toMatchObject({ status: 400, code: 'invalid_scope' });
+    expect(platform.snapshot()).toEqual(before);
   });
 });
 
@@ -230,11 +276,14 @@ describe('refresh a user token (endpoint 23, grant refresh_token)', () => {
     expect(error).toMatchObject({ status: 401, code: 'invalid_grant', field: 'refresh_token' });
   });
 
-  test('an unknown refresh token: 401 invalid_grant', async () => {
-    await expect(siteClient().authorization.refreshToken({ refreshToken: 'nope' })).rejects.toMatchObject({
+  test('an unknown refresh token: 401 invalid_grant, and no token minted', async () => {
+    const site = siteClient();
+    const before = platform.snapshot();
+    await expect(site.authorization.refreshToken({ refreshToken: 'nope' })).rejects.toMatchObject({
       status: 401,
       code: 'invalid_grant',
     });
+    expect(platform.snapshot()).toEqual(before);
   });
 });
 
@@ -343,10 +392,12 @@ describe('get signed-in user (endpoint 24)', () => {
   });
 
   test('401: an invalid or expired token', async () => {
+    const before = platform.snapshot();
     const error = await failure(siteClient().me.get({ accessToken: 'not-a-token' }));
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401 });
     expect(received(ME_PATH)).toEqual([`GET ${ME_PATH} 401`]);
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('401 after the token expires on the platform clock', async () => {
@@ -358,8 +409,10 @@ describe('get signed-in user (endpoint 24)', () => {
 
   test('403 identity_required: a server-to-server token is tied to no user', async () => {
     const { access_token } = platform.mintToken({ scopes: ['/external/me/r'] });
+    const before = platform.snapshot();
     const error = await failure(siteClient().me.get({ accessToken: access_token }));
     expect(error).toBeInstanceOf(PermissionDeniedError);
     expect(error).toMatchObject({ status: 403, code: 'identity_required' });
+    expect(platform.snapshot()).toEqual(before);
   });
 });

@@ -1,6 +1,6 @@
 /** The result of a call (withResponse, correlation id), client headers, and logging without secrets. */
-import { describe, expect, test } from 'vitest';
-import { APIPromise, PlatformClient } from '../../src/index.js';
+import { describe, expect, test, vi } from 'vitest';
+import { APIConnectionError, APIPromise, NotFoundError, PlatformClient } from '../../src/index.js';
 import {
   client,
   creditcardPrice,
@@ -157,6 +157,26 @@ describe('logging', () => {
   });
 
   test('without a logger nothing is logged (and nothing fails)', async () => {
-    await expect(client().products.list()).resolves.toBeDefined();
+    const methods = ['debug', 'info', 'warn', 'error', 'log', 'trace'] as const;
+    const spies = methods.map((method) => vi.spyOn(console, method));
+    const sdk = new PlatformClient({
+      environment: 'stage',
+      hosts: defaultHosts,
+      auth: demoAuth,
+      retryDelay: { initial: 1, max: 5 },
+    });
+    // What the logger test logs at every level: requests and answers, a retry, a refused token, a
+    // connection error, a 404.
+    await expect(sdk.products.list({ product_type: 'packages' })).resolves.toMatchObject({
+      items: expect.arrayContaining([expect.objectContaining({ product_code: 'premium-digital' })]),
+    });
+    platform.faults.add({ path: paths.getPaymentPeriods, status: 503, times: 1 });
+    await sdk.products.paymentPeriods({ product_code: 'premium-digital' });
+    platform.reset(); // every token forgotten: a 401, a new grant, a retry
+    await sdk.products.sharing({ code: 'premium-digital' });
+    platform.faults.add({ path: paths.getProducts, drop: true, times: 3 });
+    await expect(sdk.products.list()).rejects.toBeInstanceOf(APIConnectionError);
+    await expect(sdk.products.list({ product_code: 'missing' })).rejects.toBeInstanceOf(NotFoundError);
+    for (const [i, spy] of spies.entries()) expect(spy, `console.${methods[i]}`).not.toHaveBeenCalled();
   });
 });

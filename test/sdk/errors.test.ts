@@ -111,17 +111,21 @@ describe('an error answer becomes the class of its status family', () => {
     expect((error.body as { api_correlation_id: string }).api_correlation_id).toBe(error.correlationId);
   });
 
-  test('a missing token scope: 403 insufficient_scope from the platform', async () => {
-    await expect(client({}, ['/external/price/w']).products.list()).rejects.toMatchObject({
+  test('a missing token scope: 403 insufficient_scope from the platform; nothing changes', async () => {
+    const sdk = client({}, ['/external/price/w']);
+    const before = platform.snapshot();
+    await expect(sdk.products.list()).rejects.toMatchObject({
       constructor: PermissionDeniedError,
       code: 'insufficient_scope',
     });
+    expect(platform.snapshot()).toEqual(before);
   });
 
-  test('an unknown token: 401 invalid_token, with the header WWW-Authenticate', async () => {
-    const error = (await client({ auth: { accessToken: 'not-a-token' } })
-      .products.list()
-      .catch((e: unknown) => e)) as AuthenticationError;
+  test('an unknown token: 401 invalid_token, with the header WWW-Authenticate; nothing changes', async () => {
+    const sdk = client({ auth: { accessToken: 'not-a-token' } });
+    const before = platform.snapshot();
+    const error = (await sdk.products.list().catch((e: unknown) => e)) as AuthenticationError;
+    expect(platform.snapshot()).toEqual(before);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401, code: 'invalid_token', field: 'authorization' });
     expect(error.headers.get('www-authenticate')).toMatch(/invalid_token/);

@@ -35,10 +35,14 @@ describe('in process (MSW)', () => {
     expect(answer).toEqual({ eligible: false, code: 'not_eligible', message: expect.any(String) });
   });
 
-  test("6: another user's subscription is a NotFoundError", async () => {
+  test("6: another user's subscription is a NotFoundError; nothing changes", async () => {
+    const sdk = client();
+    const token = userToken(gus);
+    const before = platform.snapshot();
     await expect(
-      client().meRetention.eligibleForCampaign({ user_product_id: ups.boBasic }, { accessToken: userToken(gus) }),
+      sdk.meRetention.eligibleForCampaign({ user_product_id: ups.boBasic }, { accessToken: token }),
     ).rejects.toMatchObject({ constructor: NotFoundError, code: 'not_found', field: 'user_product_id' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('6: exactly one of user_product_id and order_id, checked before sending', async () => {
@@ -70,9 +74,12 @@ describe('in process (MSW)', () => {
     const token = userToken(gus);
     const { item } = await sdk.meRetention.subscribeToCampaign({ user_product_id: ups.gusPsp }, { accessToken: token });
     expect(item.code).toBe('premium-summer');
+    const before = platform.snapshot();
     await expect(
       sdk.meRetention.subscribeToCampaign({ user_product_id: ups.gusPsp }, { accessToken: token }),
     ).rejects.toMatchObject({ constructor: ConflictError, code: 'already_on_campaign' });
+    // The second subscribe changes nothing: the subscription stays on the campaign it moved to.
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('cancel product, then the user is offered the campaign and accepts it: activated again', async () => {

@@ -99,26 +99,35 @@ describe('order validation (endpoint 9): may this buyer purchase the package?', 
     });
   });
 
-  test('404 not_found: no package with that code on sale', async () => {
-    const error = await orders()
+  test('404 not_found: no package with that code on sale; nothing changes', async () => {
+    const sdk = orders();
+    const before = platform.snapshot();
+    const error = await sdk
       .validate({ product_code: 'no-such-package', account_id: demoIds.accounts.anna })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ status: 404, code: 'not_found', field: 'product_code' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
-  test('404 not_found: no such account', async () => {
-    const error = await orders()
+  test('404 not_found: no such account; nothing changes', async () => {
+    const sdk = orders();
+    const before = platform.snapshot();
+    const error = await sdk
       .validate({ product_code: 'premium-digital', account_id: absent.account })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 404, code: 'not_found', field: 'account_id' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
-  test('403 insufficient_scope without /external/order_validation/r', async () => {
-    const error = await client({}, ['/external/product/r'])
-      .orders.validate({ product_code: 'premium-digital', account_id: demoIds.accounts.anna })
+  test('403 insufficient_scope without /external/order_validation/r; nothing changes', async () => {
+    const sdk = client({}, ['/external/product/r']);
+    const before = platform.snapshot();
+    const error = await sdk.orders
+      .validate({ product_code: 'premium-digital', account_id: demoIds.accounts.anna })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 403, code: 'insufficient_scope' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('an ssn never reaches a log line', async () => {

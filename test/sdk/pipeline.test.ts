@@ -29,7 +29,7 @@ import {
   NotFoundError,
   PlatformClient,
   type PlatformClientOptions,
-  type RequestOptions,
+  type RequestHeaders,
   RequestValidationError,
 } from '../../src/index.js';
 import { READ, scopesOf } from '../fixtures.js';
@@ -426,14 +426,31 @@ describe("a call's options are checked by the client's rules for them, before an
   test('valid options go through: a timeout, retries, a signal, headers', async () => {
     const { signal } = new AbortController();
     const options = { timeout: 5_000, maxRetries: 0, retryWrite: false, signal, headers: { 'x-trace': '1' } };
-    await expect(client().products.list({}, options)).resolves.toBeDefined();
-    // A header taken out with undefined (as in ky), a Map of headers, no signal (null): as typed.
-    const more: RequestOptions[] = [
-      { headers: { 'x-trace': undefined } },
-      { headers: new Map([['x-trace', '1']]) },
-      { signal: null },
-    ];
-    for (const options of more) await expect(client().products.list({}, options)).resolves.toBeDefined();
+    const products = { items: expect.arrayContaining([expect.objectContaining({ product_code: 'basic-news' })]) };
+    await expect(client().products.list({}, options)).resolves.toMatchObject(products);
+    // No signal (null): as typed.
+    await expect(client().products.list({}, { signal: null })).resolves.toMatchObject(products);
+    expect(platform.requests.list().map((r) => r.headers['x-trace'])).toEqual(['1', undefined]);
+  });
+
+  test.each<[string, RequestHeaders]>([
+    ['an object', { 'x-trace': 'the-call' }],
+    ['a Map', new Map([['x-trace', 'the-call']])],
+    ['a list of pairs', [['x-trace', 'the-call']]],
+    ['a Headers', new Headers({ 'x-trace': 'the-call' })],
+  ])("a call's headers, as %s, are sent, over the client's header of the same name", async (_, headers) => {
+    await client({ headers: { 'x-trace': 'the-client' } }).products.list({}, { headers });
+    expect(platform.requests.list().map((r) => r.headers['x-trace'])).toEqual(['the-call']);
+  });
+
+  test.each<[string, RequestHeaders]>([
+    ['an object', { 'x-trace': undefined }],
+    ['a Map', new Map([['x-trace', undefined]])],
+    ['a list of pairs', [['x-trace', undefined]]],
+  ])("a header given undefined, in %s, is not sent, the client's own included (as in ky)", async (_, headers) => {
+    await client({ headers: { 'x-trace': 'the-client' } }).products.list({}, { headers });
+    expect(platform.requests.list()).toHaveLength(1);
+    expect(platform.requests.list()[0]?.headers).not.toHaveProperty('x-trace');
   });
 });
 

@@ -103,16 +103,22 @@ describe('1. Update prices', () => {
     expect(received(paths.updatePrices)).toEqual([]);
   });
 
-  test('a package that is absent: 404 not_found', async () => {
+  test('a package that is absent: 404 not_found; no price changed', async () => {
+    const sdk = client();
+    const before = platform.snapshot();
     await expect(
-      client().prices.update({ ...creditcardPrice(1), package_integration_code: 'NO-SUCH-PACKAGE' }),
+      sdk.prices.update({ ...creditcardPrice(1), package_integration_code: 'NO-SUCH-PACKAGE' }),
     ).rejects.toMatchObject({ constructor: NotFoundError, code: 'not_found' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
-  test('a token without /external/price/w: 403', async () => {
-    await expect(client({}, [READ]).prices.update(creditcardPrice(1))).rejects.toMatchObject({
+  test('a token without /external/price/w: 403; no price changed', async () => {
+    const sdk = client({}, [READ]);
+    const before = platform.snapshot();
+    await expect(sdk.prices.update(creditcardPrice(1))).rejects.toMatchObject({
       status: 403,
       code: 'insufficient_scope',
     });
+    expect(platform.snapshot()).toEqual(before);
   });
 });

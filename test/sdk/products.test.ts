@@ -30,13 +30,16 @@ describe('2. Get products', () => {
     ]);
   });
 
-  test('a product that is absent: 404 not_found', async () => {
-    await expect(client().products.list({ product_code: 'no-such-product' })).rejects.toMatchObject({
+  test('a product that is absent: 404 not_found; nothing changes', async () => {
+    const sdk = client();
+    const before = platform.snapshot();
+    await expect(sdk.products.list({ product_code: 'no-such-product' })).rejects.toMatchObject({
       constructor: NotFoundError,
       status: 404,
       code: 'not_found',
       field: 'product_code',
     });
+    expect(platform.snapshot()).toEqual(before);
   });
 });
 

@@ -496,10 +496,18 @@ describe('AbortSignal', () => {
     },
   );
 
-  test('an invalid request is refused before the signal matters', async () => {
-    await expect(client().products.list({ id: 'bad' }, { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(
-      RequestValidationError,
-    );
+  test('an invalid request is refused before the signal matters, and nothing is sent', async () => {
+    const fetched: string[] = [];
+    const watching: typeof fetch = (input, init) => {
+      fetched.push(input instanceof Request ? input.url : String(input));
+      return fetch(input, init);
+    };
+    await expect(
+      client({ fetch: watching }).products.list({ id: 'bad' }, { signal: AbortSignal.abort() }),
+    ).rejects.toBeInstanceOf(RequestValidationError);
+    await turn();
+    expect(fetched).toEqual([]);
+    expect(received()).toEqual([]);
   });
 });
 

@@ -90,14 +90,17 @@ describe('17, 18, 19, 20 one call each', () => {
 describe('typed errors, and requests refused before they are sent', () => {
   const q = { product_code: 'premium-digital', period_id: demoIds.periods.premiumCreditcard, zip_code: '111 22' };
 
-  test('17: an absent giver is a NotFoundError naming giver_account_id', async () => {
+  test('17: an absent giver is a NotFoundError naming giver_account_id, and nothing changes', async () => {
+    const sdk = client({}, SCOPES);
+    const before = platform.snapshot();
     await expect(
-      client({}, SCOPES).orders.validateGiftReceiver({
+      sdk.orders.validateGiftReceiver({
         giver_account_id: absent.account,
         campaign_code: 'premium-summer',
         delivery_address: ADDRESS,
       }),
     ).rejects.toMatchObject({ constructor: NotFoundError, status: 404, code: 'not_found', field: 'giver_account_id' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('19, one call: an unknown customer number is a NotFoundError, and nothing changes', async () => {
@@ -115,10 +118,15 @@ describe('typed errors, and requests refused before they are sent', () => {
   test.each([
     ['an absent product', 'product_code', { product_code: 'nothing' }],
     ['a period of another product', 'period_id', { period_id: demoIds.periods.basicCreditcard }],
-  ])('20: %s is a NotFoundError naming %s', async (_, field, patch) => {
-    await expect(
-      client({}, SCOPES).subscriptionSystem.distributionInformation({ ...q, ...patch }),
-    ).rejects.toMatchObject({ constructor: NotFoundError, code: 'not_found', field });
+  ])('20: %s is a NotFoundError naming %s, and nothing changes', async (_, field, patch) => {
+    const sdk = client({}, SCOPES);
+    const before = platform.snapshot();
+    await expect(sdk.subscriptionSystem.distributionInformation({ ...q, ...patch })).rejects.toMatchObject({
+      constructor: NotFoundError,
+      code: 'not_found',
+      field,
+    });
+    expect(platform.snapshot()).toEqual(before);
   });
 
   /** Endpoint 20 answered with these prices, as the SDK reads them. */
@@ -153,7 +161,7 @@ describe('typed errors, and requests refused before they are sent', () => {
     },
   );
 
-  test('20: an integration without distribution information is a BadRequestError configuration_error', async () => {
+  test('20: an integration without distribution information is a BadRequestError configuration_error, and nothing changes', async () => {
     const complex = new PlatformClient({
       environment: 'stage',
       hosts: defaultHosts,
@@ -161,6 +169,7 @@ describe('typed errors, and requests refused before they are sent', () => {
         accessToken: platform.mintToken({ scopes: SCOPES, clientId: demoIds.clients.complex.clientId }).access_token,
       },
     });
+    const before = platform.snapshot();
     await expect(
       complex.subscriptionSystem.distributionInformation({
         product_code: 'complex-bundle',
@@ -168,6 +177,7 @@ describe('typed errors, and requests refused before they are sent', () => {
         zip_code: '0150',
       }),
     ).rejects.toMatchObject({ constructor: BadRequestError, status: 400, code: 'configuration_error' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test.each([
@@ -585,9 +595,12 @@ describe('16. reactivate platform-provisioned subscription', () => {
         })
       ).id,
     ).toBe(ups.evaSummerCancelled);
+    const sdk = client({}, SCOPES);
+    const before = platform.snapshot();
     await expect(
-      client({}, SCOPES).subscriptionSystem.reactivate({ account_id: eva, user_product_id: ups.evaSummerCancelled }),
+      sdk.subscriptionSystem.reactivate({ account_id: eva, user_product_id: ups.evaSummerCancelled }),
     ).rejects.toMatchObject({ constructor: ConflictError, code: 'invalid_state', status: 409 });
+    expect(platform.snapshot()).toEqual(before);
   });
 });
 

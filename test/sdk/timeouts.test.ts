@@ -225,9 +225,10 @@ describe('timeout covers each attempt whole, the body read included', () => {
         );
       await until(() => expect(fetched).toBe(true));
       controller.abort(reason);
-      // Not at the 30 s timeout: now (the second is only a bound).
-      const stillWaiting = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1_000));
-      expect(await Promise.race([call, stillWaiting])).toBe(reason);
+      // Now, not at the 30 s timeout: the fetch never settles by itself and a timeout would end the
+      // call with an APITimeoutError, so only the abort answers `reason` (a call that went on
+      // waiting would hang past the test's own timeout).
+      expect(await call).toBe(reason);
       if (when === 'while its body arrives') expect(cancelled).toBeDefined();
     },
   );
@@ -301,14 +302,28 @@ describe('a GET with a body (over node:http) is stopped on the wire after a garb
 
   test('by its timeout, on its first attempt and on its retry (through ky)', async () => {
     behaviour = { kind: 'silent' };
-    const answer = getWithBody(client({ timeout: 400, maxRetries: 1 })).catch((e: unknown) => e);
-    await until(() => expect(sent).toHaveLength(1));
-    collectGarbage();
-    await until(() => expect(sent).toHaveLength(2));
-    collectGarbage();
-    expect(await answer).toMatchObject({ name: 'APITimeoutError', attempts: 2 });
-    // Both connections were closed by the client: the server never answered.
-    expect(await cut(2)).toMatchObject([{ finished: false }, { finished: false }]);
+    // Each attempt's timeout fires only when the test moves the clock on, after the collection: on
+    // a real clock a slow machine could time out the attempt before it, and test nothing.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const answer = getWithBody(client({ timeout: 60_000, maxRetries: 1 })).catch((e: unknown) => e);
+      await until(() => expect(sent).toHaveLength(1));
+      collectGarbage();
+      await vi.advanceTimersByTimeAsync(60_000);
+      // The wait before the retry (a few ms) passes as the clock moves on by steps far shorter than
+      // the retry's own timeout.
+      await until(async () => {
+        await vi.advanceTimersByTimeAsync(5);
+        expect(sent).toHaveLength(2);
+      });
+      collectGarbage();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(await answer).toMatchObject({ name: 'APITimeoutError', attempts: 2 });
+      // Both connections were closed by the client: the server never answered.
+      expect(await cut(2)).toMatchObject([{ finished: false }, { finished: false }]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test("by the caller's abort", async () => {
@@ -425,10 +440,22 @@ describe('with Node\u2019s own fetch, an attempt carries an AbortSignal once the
   test('a retry always carries one, and so does a call given a signal', async () => {
     const { fetchSpy, signals } = recording();
     const controller = new AbortController();
-    // The first attempt is never answered; the retry is answered at once, well within 2 s.
-    await expect(nodeFetchClient(fetchSpy, { timeout: 2_000, maxRetries: 1 }).products.list()).resolves.toEqual({
-      items: [],
-    });
+    // The first attempt is never answered; the retry is answered at once. The clock moves only when
+    // the test moves it: past the first attempt's timeout, then by steps until the retry is sent,
+    // never as far as the retry's own timeout.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const retried = nodeFetchClient(fetchSpy, { timeout: 2_000, maxRetries: 1 }).products.list();
+      await until(() => expect(signals).toHaveLength(1));
+      await vi.advanceTimersByTimeAsync(2_000);
+      await until(async () => {
+        await vi.advanceTimersByTimeAsync(5);
+        expect(signals).toHaveLength(2);
+      });
+      await expect(retried).resolves.toEqual({ items: [] });
+    } finally {
+      vi.useRealTimers();
+    }
     expect(signals[0]).toBeUndefined();
     expect(signals[1]).toBeInstanceOf(AbortSignal);
     const other = recording();

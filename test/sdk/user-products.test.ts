@@ -46,25 +46,30 @@ describe('13 and 12. user-products of the provision service', () => {
     expect(platform.snapshot().user_products.find((u) => u.id === id)?.state).toBe('deactivated');
   });
 
-  test('another provision service owns it: PermissionDeniedError not_product_owner', async () => {
+  test('another provision service owns it: PermissionDeniedError not_product_owner; nothing changes', async () => {
+    const provisioner = sdk();
+    const before = platform.snapshot();
     await expect(
-      sdk().userProducts.update({
+      provisioner.userProducts.update({
         account_id: demoIds.accounts.gus,
         product_id: ups.gusOtherProvision,
         state: 'deactivated',
       }),
     ).rejects.toMatchObject({ constructor: PermissionDeniedError, code: 'not_product_owner', field: 'product_id' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
-  test('a client without a provision service: BadRequestError configuration_error', async () => {
+  test('a client without a provision service: BadRequestError configuration_error; nothing changes', async () => {
     const unprovisioned = client({
       auth: {
         accessToken: platform.mintToken({ scopes: all, clientId: demoIds.clients.unprovisioned.clientId }).access_token,
       },
     });
+    const before = platform.snapshot();
     await expect(
       unprovisioned.userProducts.update({ account_id: hedda, product_id: ups.heddaProvisioned, state: 'activated' }),
     ).rejects.toMatchObject({ constructor: BadRequestError, code: 'configuration_error' });
+    expect(platform.snapshot()).toEqual(before);
   });
 
   test('an update with no change is refused before anything is sent', async () => {
