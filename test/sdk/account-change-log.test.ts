@@ -365,13 +365,16 @@ describe('4. log to accounts', () => {
 });
 
 describe("the spec's errors of 4: the error class, the spec's code and field", () => {
-  test('a category that is not available refuses the whole request', () =>
-    expectPlatformRefusal(
-      sdk().accountChangeLog.logToAccounts({
-        change_logs: [{ account_id: anna, category_type: 'gossip', message: 'm', requested_by: 'r' }],
-      }),
+  test('a category that is not available refuses the whole request', () => {
+    const { accountChangeLog } = sdk();
+    return expectPlatformRefusal(
+      () =>
+        accountChangeLog.logToAccounts({
+          change_logs: [{ account_id: anna, category_type: 'gossip', message: 'm', requested_by: 'r' }],
+        }),
       BadRequestError,
       'invalid_parameter',
       'change_logs[0].category_type',
-    ));
+    );
+  });
 });

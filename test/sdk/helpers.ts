@@ -114,16 +114,17 @@ export type ErrorClass = abstract new (...args: never[]) => APIError;
 
 /**
  * A refusal the platform answered, as the SDK throws it: the error of its status family, with the
- * spec's `code` and `field`; and the journal shows the platform answered it (the SDK did not refuse
- * it before sending).
+ * spec's `code` and `field`; the journal shows the platform answered it (the SDK did not refuse it
+ * before sending); and the state is as it was before `send` (make the client, and its token, first).
  */
 export async function expectPlatformRefusal(
-  call: Promise<unknown>,
+  send: () => Promise<unknown>,
   errorClass: ErrorClass,
   code: string,
   field: string,
 ): Promise<void> {
-  const error = await call.then(
+  const before = platform.snapshot();
+  const error = await send().then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -131,4 +132,5 @@ export async function expectPlatformRefusal(
   expect(error).toMatchObject({ code, field });
   const { status, correlationId } = error as APIError;
   expect(entryOf(platform, correlationId ?? null).status).toBe(status);
+  expect(platform.snapshot()).toEqual(before);
 }

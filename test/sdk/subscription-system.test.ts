@@ -645,7 +645,8 @@ describe("the spec's errors of 16: the error class, the spec's code and field", 
     ],
   ];
 
-  test.each(rows)('%s', (_, call, errorClass, code, field) =>
-    expectPlatformRefusal(call(client({}, SCOPES)), errorClass, code, field),
-  );
+  test.each(rows)('%s', (_, call, errorClass, code, field) => {
+    const sdk = client({}, SCOPES);
+    return expectPlatformRefusal(() => call(sdk), errorClass, code, field);
+  });
 });

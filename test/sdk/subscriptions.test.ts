@@ -108,7 +108,8 @@ describe("the spec's errors of 5: the error class, the spec's code and field", (
     ],
   ];
 
-  test.each(rows)('%s', (_, call, errorClass, code, field) =>
-    expectPlatformRefusal(call(sdk()), errorClass, code, field),
-  );
+  test.each(rows)('%s', (_, call, errorClass, code, field) => {
+    const client = sdk();
+    return expectPlatformRefusal(() => call(client), errorClass, code, field);
+  });
 });

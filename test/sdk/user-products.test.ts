@@ -146,7 +146,16 @@ describe("the spec's errors of 13 and 12: the error class, the spec's code and f
     valid_from: '2030-01-01T00:00:00Z',
     valid_to: '2031-01-01T00:00:00Z',
   };
-  const rows: [string, (c: PlatformClient) => Promise<unknown>, ErrorClass, string, string][] = [
+  /** A refusal: its name, the refused call (given what `prepare` answered), its error, and what makes the state it needs. */
+  type Row = [
+    string,
+    (c: PlatformClient, prepared: string | undefined) => Promise<unknown>,
+    ErrorClass,
+    string,
+    string,
+    ((c: PlatformClient) => Promise<string | undefined>)?,
+  ];
+  const rows: Row[] = [
     [
       '13: the account is absent',
       (c) => c.userProducts.provision({ ...provisionBody, account_id: absent.account }),
@@ -170,13 +179,11 @@ describe("the spec's errors of 13 and 12: the error class, the spec's code and f
     ],
     [
       '13: the package provisioned twice for the same time',
-      async (c) => {
-        await c.userProducts.provision(provisionBody);
-        return c.userProducts.provision(provisionBody);
-      },
+      (c) => c.userProducts.provision(provisionBody),
       ConflictError,
       'already_provisioned',
       'package_code',
+      async (c) => (await c.userProducts.provision(provisionBody)).id,
     ],
     [
       '12: the account is absent',
@@ -195,18 +202,15 @@ describe("the spec's errors of 13 and 12: the error class, the spec's code and f
     ],
     [
       '12: a window moved into another live provisioning of the package',
-      async (c) => {
-        await c.userProducts.provision(provisionBody);
-        const next = await c.userProducts.provision({
-          ...provisionBody,
-          valid_from: provisionBody.valid_to,
-          valid_to: '2032-01-01T00:00:00Z',
-        });
-        return c.userProducts.update({ account_id: anna, product_id: next.id, valid_from: '2030-06-01T00:00:00Z' });
-      },
+      (c, next) => c.userProducts.update({ account_id: anna, product_id: next!, valid_from: '2030-06-01T00:00:00Z' }),
       ConflictError,
       'already_provisioned',
       'valid_from',
+      async (c) => {
+        await c.userProducts.provision(provisionBody);
+        const next = { ...provisionBody, valid_from: provisionBody.valid_to, valid_to: '2032-01-01T00:00:00Z' };
+        return (await c.userProducts.provision(next)).id;
+      },
     ],
     [
       '12: the user-product is not controlled by this provision service',
@@ -217,7 +221,9 @@ describe("the spec's errors of 13 and 12: the error class, the spec's code and f
     ],
   ];
 
-  test.each(rows)('%s', (_, call, errorClass, code, field) =>
-    expectPlatformRefusal(call(sdk()), errorClass, code, field),
-  );
+  test.each(rows)('%s', async (_, call, errorClass, code, field, prepare) => {
+    const client = sdk();
+    const prepared = await prepare?.(client);
+    await expectPlatformRefusal(() => call(client, prepared), errorClass, code, field);
+  });
 });
