@@ -249,7 +249,7 @@ describe('tags and names', () => {
     ssoSessionStatus: /#operation\(["']sessionStatus["']/,
     ssoAuthenticate: /#operation\(["']authenticate["']/,
     ssoLogout: /#operation\(["']logout["']/,
-    marketplace: /marketplaceUrl\)?\(this\.#shopUrl/,
+    marketplace: /marketplaceUrlOn\)?\(this\.#shopUrl/,
   };
 
   test.each(names)(
