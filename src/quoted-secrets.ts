@@ -298,15 +298,18 @@ function cleanFailure(error: Error, clean: (text: string) => string, depth: numb
     if (value !== LEFT_OUT) kept.set(key, value);
   }
   const cause = cleanCause(error.cause, clean, depth + 1);
+  // A name is a class's word, but any text can be given one: `String(cause)` shows it.
+  const name = typeof error.name === 'string' ? clean(error.name) : error.name;
   const message = clean(error.message);
   const stack = typeof error.stack === 'string' ? clean(error.stack) : undefined;
-  if (!changed && message === error.message && stack === error.stack && cause === error.cause) return error;
+  const same = name === error.name && message === error.message && stack === error.stack && cause === error.cause;
+  if (!changed && same) return error;
   // A DOMException's fields are read through its own slots, which a stand-in lacks: it stands in as an Error.
   const domException = typeof DOMException !== 'undefined' && error instanceof DOMException;
   const copy = Object.create(domException ? Error.prototype : (Object.getPrototypeOf(error) as object | null)) as Error;
   for (const [key, value] of kept) Object.defineProperty(copy, key, { ...fields[key], value });
   // Set on the stand-in itself, whether the failure's are its own or its class's (a DOMException's).
-  defineHidden(copy, 'name', error.name);
+  defineHidden(copy, 'name', name);
   defineHidden(copy, 'message', message);
   if (stack !== undefined) defineHidden(copy, 'stack', stack);
   if (cause !== undefined) defineHidden(copy, 'cause', cause);

@@ -114,6 +114,14 @@ describe("a fetch's failure as the APIConnectionError's cause keeps it: the requ
   const secret = 'carried-client-secret-0123456789';
   const clean = unquoting([secret]);
 
+  test('a name that quotes a secret (any text can be given one) is cleaned, as String(cause) shows the name', () => {
+    const failure = Object.assign(new Error('fetch failed'), { name: `RefusedFor ${secret}` });
+    const cause = cleanCause(failure, clean) as Error;
+    expect(cause.name).toBe(`RefusedFor ${REDACTED}`);
+    expect(String(cause)).not.toContain(secret);
+    expect(failure.name).toBe(`RefusedFor ${secret}`);
+  });
+
   test("the stand-in's name, message and stack are its own, hidden, and can be changed", () => {
     const cause = cleanCause(new TypeError(`fetch failed for ${secret}`), clean) as Error;
     expect(cause).toBeInstanceOf(TypeError);
