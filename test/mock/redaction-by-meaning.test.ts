@@ -161,6 +161,9 @@ describe('what a value looks like: credentials under any name', () => {
     expect(redactShapes(credential, '[x]')).toBe('[x]');
     expect(redactShapes(`q=${credential}&page=2`, '[x]')).toBe('q=[x]&page=2');
     expect(redactShapes(`/v1/x/${credential}/y`, '[x]')).toBe('/v1/x/[x]/y');
+    // After a percent escape (a value encoded twice): the escape's digits are the text's, not the credential's.
+    expect(redactShapes(`q%3D${credential}&page=2`, '[x]')).toBe('q%3D[x]&page=2');
+    expect(redactShapes(`q%3d${credential}`, '[x]')).toBe('q%3d[x]');
   });
 
   test.each([
