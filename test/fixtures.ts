@@ -21,6 +21,15 @@ export const absent = {
 export const READ = '/external/product/r';
 export const WRITE = '/external/price/w';
 
+/** A price period of endpoint 1: the demo package's monthly credit-card price. */
+export const CREDITCARD_PERIOD = {
+  subscription_type: 'recurring',
+  payment_option: 'creditcard',
+  type: 'month',
+  length: 1,
+  price: 12.9,
+} as const;
+
 /** The scopes of a user's token in the spec's retention and me examples (endpoints 6 and 7), as the spec writes them. */
 export const USER_SCOPES = ['/external/me/w', '/external/me/r'];
 

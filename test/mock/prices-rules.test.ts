@@ -6,15 +6,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import { IdResponse } from '../../src/schemas/common.js';
+import { CREDITCARD_PERIOD } from '../fixtures.js';
 import { ADAPTERS, demoIds, expectError, expectOk, expectUnchanged, paths, useAdapter, WRITE } from './harness.js';
 
-const creditcard = {
-  subscription_type: 'recurring',
-  payment_option: 'creditcard',
-  type: 'month',
-  length: 1,
-  price: 12.9,
-};
+const creditcard = CREDITCARD_PERIOD;
 const body = (...periods: object[]) => ({ package_integration_code: 'PREMIUM-DIGITAL', price_periods: periods });
 const details = [{ name: 'Digital', price: 90, vat_code: 6 }];
 

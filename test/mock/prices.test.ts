@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { IdResponse } from '../../src/schemas/common.js';
 import { GetPaymentPeriodsResponse, GetProductsResponse } from '../../src/schemas/products.js';
+import { CREDITCARD_PERIOD } from '../fixtures.js';
 import {
   ADAPTERS,
   demoIds,
@@ -14,13 +15,7 @@ import {
   WRITE,
 } from './harness.js';
 
-const creditcard = {
-  subscription_type: 'recurring',
-  payment_option: 'creditcard',
-  type: 'month',
-  length: 1,
-  price: 12.9,
-};
+const creditcard = CREDITCARD_PERIOD;
 const psp = {
   ...creditcard,
   payment_option: 'psp',

@@ -16,6 +16,7 @@ import {
   expectPlatformRefusal,
   paths,
   platform,
+  RUN_OPTION_MISTAKES,
   received,
   scopesOf,
   server,
@@ -153,18 +154,17 @@ describe('4. log to accounts', () => {
       expect(received(paths.logToAccounts)).toEqual([]);
     });
 
-    test.each<[string, Record<string, unknown>, string, string]>([
-      ['the controller given as the signal', { signal: new AbortController() }, 'signal', 'invalid_parameter'],
-      ['a typo in a request option', { timout: 5 }, 'timout', 'unknown_parameter'],
-      ['a request option out of its range', { timeout: -1 }, 'timeout', 'invalid_parameter'],
-    ])('%s: the run is refused once, at once, naming it, and nothing is sent', async (_, options, field, code) => {
-      const { accountChangeLog } = sdk();
-      const before = platform.snapshot();
-      const run = accountChangeLog.logInBatches([entry(anna, 'x'), entry(bo, 'y')], options);
-      await expect(run).rejects.toMatchObject({ constructor: RequestValidationError, field, code });
-      expect(received(paths.logToAccounts)).toEqual([]);
-      expect(platform.snapshot()).toEqual(before);
-    });
+    test.each(RUN_OPTION_MISTAKES)(
+      '%s: the run is refused once, at once, naming it, and nothing is sent',
+      async (_, options, field, code) => {
+        const { accountChangeLog } = sdk();
+        const before = platform.snapshot();
+        const run = accountChangeLog.logInBatches([entry(anna, 'x'), entry(bo, 'y')], options);
+        await expect(run).rejects.toMatchObject({ constructor: RequestValidationError, field, code });
+        expect(received(paths.logToAccounts)).toEqual([]);
+        expect(platform.snapshot()).toEqual(before);
+      },
+    );
 
     test('a hole in a sparse list is an entry too: failed by its index, as an undefined one is', async () => {
       // biome-ignore lint/suspicious/noSparseArray: the hole is the case.

@@ -134,3 +134,13 @@ export async function expectPlatformRefusal(
   expect(entryOf(platform, correlationId ?? null).status).toBe(status);
   expect(platform.snapshot()).toEqual(before);
 }
+
+/**
+ * Mistakes in the options of a run helper (`syncInSequence`, `logInBatches`), each refused once,
+ * before anything is sent: its name, the options, the field named and the code.
+ */
+export const RUN_OPTION_MISTAKES: readonly [string, Record<string, unknown>, string, string][] = [
+  ['the controller given as the signal', { signal: new AbortController() }, 'signal', 'invalid_parameter'],
+  ['a typo in a request option', { timout: 5 }, 'timout', 'unknown_parameter'],
+  ['a request option out of its range', { timeout: -1 }, 'timeout', 'invalid_parameter'],
+];

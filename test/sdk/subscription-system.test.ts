@@ -32,6 +32,7 @@ import {
   expectPlatformRefusal,
   paths,
   platform,
+  RUN_OPTION_MISTAKES,
   requestsTo,
   scopesOf,
   server,
@@ -338,18 +339,17 @@ describe('syncInSequence: many customers, strictly one after another', () => {
     expect(syncs()).toEqual([]);
   });
 
-  test.each<[string, Record<string, unknown>, string, string]>([
-    ['the controller given as the signal', { signal: new AbortController() }, 'signal', 'invalid_parameter'],
-    ['a typo in a request option', { timout: 5 }, 'timout', 'unknown_parameter'],
-    ['a request option out of its range', { timeout: -1 }, 'timeout', 'invalid_parameter'],
-  ])('%s: the run is refused once, at once, naming it, and nothing is sent', async (_, options, field, code) => {
-    const { subscriptionSystem } = sdk();
-    const before = bulk.snapshot();
-    const run = subscriptionSystem.syncInSequence(numbers, options);
-    await expect(run).rejects.toMatchObject({ constructor: RequestValidationError, field, code });
-    expect(syncs()).toEqual([]);
-    expect(bulk.snapshot()).toEqual(before);
-  });
+  test.each(RUN_OPTION_MISTAKES)(
+    '%s: the run is refused once, at once, naming it, and nothing is sent',
+    async (_, options, field, code) => {
+      const { subscriptionSystem } = sdk();
+      const before = bulk.snapshot();
+      const run = subscriptionSystem.syncInSequence(numbers, options);
+      await expect(run).rejects.toMatchObject({ constructor: RequestValidationError, field, code });
+      expect(syncs()).toEqual([]);
+      expect(bulk.snapshot()).toEqual(before);
+    },
+  );
 
   test('an abort between calls: what was synced is reported, the rest is not sent', async () => {
     const controller = new AbortController();
